@@ -1,0 +1,200 @@
+/* hr-activations.c: the tensors one layer saves for its backward pass
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Korthikanti et al. 2022, "Reducing Activation Recomputation in Large
+ * Transformer Models" §4.1, count the bytes a GPT layer saves: attention
+ * 11·sbh + 5·a·s²·b, MLP 19·sbh, norms 4·sbh.  Rather than the constant 34,
+ * every saved tensor is listed here, so that modern layers come out right:
+ * gated MLPs save three or four f-wide tensors, GQA shrinks K and V,
+ * FlashAttention keeps its output and per-row log-sum-exp instead of the
+ * s x s scores, norms that upcast keep fp32 inputs, frozen linears (LoRA)
+ * save no input, and context parallelism divides every per-token term.
+ * With the GPT shape and eager attention the list adds up to the paper's
+ * numbers exactly (tests/test-activations.c).
+ */
+
+#include "hr-activations.h"
+
+static void
+add (HrLayerActivations *out,
+     const char         *name,
+     const char         *formula,
+     double              bytes)
+{
+  g_assert (out->n < HR_MAX_SAVED);
+  if (bytes <= 0)
+    return;
+  out->saved[out->n++] = (HrSavedTensor) { name, formula, bytes };
+  out->total += bytes;
+}
+
+static gboolean
+needs_input (const HrTraining *t,
+             guint             targets)
+{
+  /* A linear layer saves its input only to compute its weight's gradient:
+   * frozen layers need none, unless a LoRA adapter reads the same input.
+   * bitsandbytes' 4-bit matmul (MatMul4Bit.forward) saves its input
+   * whenever any input needs a gradient, frozen weight or not. */
+  return t->method != HR_METHOD_LORA || (t->lora_targets & targets) != 0;
+}
+
+static guint
+n_targets (guint targets)
+{
+  return (guint) __builtin_popcount (targets);
+}
+
+void
+hr_activations_layer (const HrScenario   *scenario,
+                      HrLayerActivations *out)
+{
+  const HrModelArch *m = &scenario->model;
+  const HrTraining *tr = &scenario->training;
+  const HrParallel *par = &scenario->parallel;
+  double t = (double) MAX (par->tp, 1);
+  double c = (double) MAX (par->cp, 1);
+  double rep = par->sp ? t : 1.0;        /* tensors TP keeps whole unless SP */
+  double ab = hr_dtype_bytes (tr->dtypes.activations);
+  double h = (double) m->hidden;
+  double d = (double) hr_model_head_dim (m);
+  double a = (double) m->heads / t;
+  double k = par->tp > 1 ? (double) MAX (m->kv_heads / par->tp, 1)
+                         : (double) m->kv_heads;
+  double s = (double) tr->seq_len;
+  double b = (double) tr->micro_batch;
+  double T = b * s / c;                  /* tokens on this rank */
+  gboolean moe = m->experts > 1;
+  double routed = moe ? (double) MAX (m->experts_active, 1) : 1.0;
+  double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
+  gboolean autocast = tr->dtypes.weights == HR_DTYPE_FP32
+                      && tr->dtypes.activations != HR_DTYPE_FP32;
+  gboolean lora = tr->method != HR_METHOD_FULL;
+  double norm_bytes;
+  double r = (double) tr->lora_rank;
+  guint attn_in = HR_LORA_Q | HR_LORA_K | HR_LORA_V;
+  guint mlp_in = HR_LORA_GATE | HR_LORA_UP;
+
+  *out = (HrLayerActivations) { 0 };
+
+  /* Norms.  RMSNorm as HF and LitGPT write it upcasts to fp32 and keeps
+   * that copy, plus its 16-bit output when its weight trains; fused
+   * LayerNorm keeps its input, in fp32 under autocast (CALC-REFERENCE §4). */
+  if (m->norm == HR_NORM_RMSNORM)
+    norm_bytes = 4.0 + (lora ? 0.0 : ab);
+  else
+    norm_bytes = autocast ? 4.0 : ab;
+  add (out, "norm inputs", "norms·b·s·h·bytes / c", (double) hr_model_norms_per_layer (m)
+       * T * h * norm_bytes / rep);
+
+  /* Attention. */
+  if (needs_input (tr, attn_in)
+      || (m->parallel_block && needs_input (tr, mlp_in)))
+    add (out, "attention input (norm output)", "b·s·h·bytes / c", T * h * ab / rep);
+  add (out, "Q, K, V", "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
+  if (m->qk_norm != HR_QK_NORM_NONE)
+    add (out, "Q/K norm inputs (fp32)", "b·s·(a + k)·d·4 / (t·c)", T * (a + k) * d * 4.0);
+
+  if (tr->attention == HR_ATTENTION_FLASH)
+    {
+      /* FlashAttention saves its output (also the O projection's input) and
+       * one fp32 log-sum-exp per row and head. */
+      add (out, "attention output + log-sum-exp", "b·s·a·(d·bytes + 4) / (t·c)",
+           T * a * (d * ab + 4.0));
+    }
+  else
+    {
+      /* Softmax output, and with dropout its mask and output: 5·a·s²·b in
+       * 16-bit (Korthikanti).  torch.autocast runs softmax in fp32, so its
+       * output and the dropout's are fp32 and the matmul with V keeps a
+       * 16-bit copy.  Selective recompute drops exactly these. */
+      double probs = autocast ? 4.0 : ab;
+      double scores = probs + (m->dropout ? 1.0 + probs : 0.0) + (autocast ? ab : 0.0);
+
+      double score_bytes = a * b * (s / c) * s * scores;
+
+      if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
+        add (out, "attention scores (softmax, dropout)",
+             "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", score_bytes);
+      else
+        out->recomputed = score_bytes;
+      if (needs_input (tr, HR_LORA_O))
+        add (out, "attention context (O input)", "b·s·a·d·bytes / (t·c)", T * a * d * ab);
+    }
+  if (m->dropout)
+    add (out, "attention dropout mask", "b·s·h / c", T * h / rep);
+
+  /* MLP. */
+  if (!m->parallel_block && needs_input (tr, mlp_in))
+    add (out, "MLP input (norm output)", "b·s·h·bytes / c", T * h * ab / rep);
+  if (hr_model_gated (m))
+    {
+      add (out, "gate, up and activation outputs", "3·b·s·k_e·f·bytes / (t·c)",
+           3.0 * T * routed * w * ab);
+      if (needs_input (tr, HR_LORA_DOWN))
+        add (out, "down-projection input", "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+    }
+  else
+    {
+      add (out, "fc1 output", "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+      if (needs_input (tr, HR_LORA_DOWN))
+        add (out, "activation output (fc2 input)", "b·s·k_e·f·bytes / (t·c)",
+             T * routed * w * ab);
+    }
+  if (moe)
+    add (out, "router logits (fp32)", "b·s·E·4 / c", T * (double) m->experts * 4.0);
+  if (m->dropout)
+    add (out, "MLP dropout mask", "b·s·h / c", T * h / rep);
+
+  /* LoRA adapters: the A projection's output feeds B; with dropout each
+   * adapter also keeps its dropped-out input and the mask. */
+  if (lora)
+    {
+      guint layer_targets = tr->lora_targets & ~HR_LORA_LM_HEAD;
+      guint mlp_targets = layer_targets & (HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN);
+      double adapters = n_targets (layer_targets & ~mlp_targets)
+                        + n_targets (mlp_targets) * routed;
+
+      if (!hr_model_gated (m))
+        adapters -= (layer_targets & HR_LORA_GATE) ? routed : 0;
+      add (out, "LoRA A outputs", "adapters·b·s·r·bytes / c", adapters * T * r * ab);
+      if (tr->lora_dropout > 0)
+        add (out, "LoRA dropout inputs and masks", "adapters·b·s·d_in·(bytes + 1) / c",
+             adapters * T * h * (ab + 1.0));
+    }
+
+  /* Full recompute keeps only each layer's input (2·sbh in 16-bit;
+   * divided by t with sequence parallelism). */
+  out->checkpoint = T * h * ab / rep;
+}
+
+/* Layers' worth of activations a pipeline stage holds (Korthikanti §4.2.3,
+ * Narayanan et al. 2021): with 1F1B, stage i keeps min(p - i, m)
+ * micro-batches in flight; interleaved over v chunks Megatron warms up
+ * (p - i - 1)·2 + (v - 1)·p chunks plus the current one, which on stage 0
+ * is L·(1 + (p - 1)/(p·v)) layers. */
+double
+hr_pipeline_layer_units (guint64 pp,
+                         guint64 vpp,
+                         guint64 micro_batches,
+                         guint64 stage,
+                         guint64 stage_layers)
+{
+  guint64 p = MAX (pp, 1);
+  guint64 v = MAX (vpp, 1);
+  guint64 m = MAX (micro_batches, 1);
+
+  if (p == 1)
+    return (double) stage_layers;
+  if (v == 1)
+    return (double) (MIN (p - stage, m) * stage_layers);
+
+  {
+    guint64 chunks = (p - stage - 1) * 2 + (v - 1) * p + 1;
+
+    chunks = MIN (chunks, m * v);
+    return (double) chunks * (double) stage_layers / (double) v;
+  }
+}

@@ -1,0 +1,41 @@
+/* hr-activations.h: the tensors one layer saves for its backward pass
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-scenario.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  const char *name;
+  const char *formula;
+  double      bytes;
+} HrSavedTensor;
+
+#define HR_MAX_SAVED 16
+
+/* One layer, one micro-batch, on one tensor/context-parallel rank. */
+typedef struct
+{
+  guint         n;
+  HrSavedTensor saved[HR_MAX_SAVED];
+  double        total;        /* what the layer keeps without recompute */
+  double        checkpoint;   /* what it keeps with full recompute */
+  double        recomputed;   /* what selective recompute rebuilds in backward */
+} HrLayerActivations;
+
+void    hr_activations_layer          (const HrScenario   *scenario,
+                                       HrLayerActivations *out);
+
+double  hr_pipeline_layer_units       (guint64             pp,
+                                       guint64             vpp,
+                                       guint64             micro_batches,
+                                       guint64             stage,
+                                       guint64             stage_layers);
+
+G_END_DECLS

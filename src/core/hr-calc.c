@@ -1,0 +1,683 @@
+/* hr-calc.c: scenario in, per-GPU memory plan out
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * For each pipeline stage, every tensor a training step keeps on one GPU
+ * becomes an item with the phases of the step it is alive in (forward,
+ * the loss's backward, the end of backward, the optimizer step).  The
+ * peak is the phase with the most live memory, not the sum of all items
+ * (CALC-REFERENCE.md section 6); the items alive then make up the five
+ * categories of the chart.
+ *
+ * Sources: ZeRO paper (Rajbhandari et al. 2020) §3.1 and §5 for model
+ * states and their sharding; DeepSpeed's estimators for gather buffers and
+ * host memory; Korthikanti et al. 2022 for activations and pipelines
+ * (hr-activations.c); QLoRA (Dettmers et al. 2023) §3 for NF4.
+ */
+
+#include "hr-calc.h"
+#include "hr-activations.h"
+#include "hr-error.h"
+#include "hr-format.h"
+#include "hr-params.h"
+#include "hr-validate.h"
+
+#include <string.h>
+
+/* Plans larger than this per GPU are refused rather than rounded. */
+#define MAX_DEVICE_BYTES 1e18
+
+/* What every stage shares, computed once per plan. */
+typedef struct
+{
+  const HrScenario   *sc;
+  HrParamCounts       counts;       /* per TP/EP rank */
+  HrLayerActivations  layer_act;
+  double              shard;        /* ZeRO/FSDP degree for dense params */
+  double              shard_expert; /* ... and for expert params */
+  double              w, g, m, o, a; /* bytes per element of each dtype */
+  double              quant_bytes;
+  double              tokens;       /* b·s/c on one rank */
+  gboolean            lora;
+  gboolean            accumulating; /* gradients live across micro-batches */
+  double              host_bytes;   /* offloaded per rank */
+  double              too_big;      /* largest device total, for the check */
+} Ctx;
+
+/* QLoRA §3: NF4 = 4 bits + one fp32 absmax per 64 weights (0.5625 B);
+ * double quantization brings the constants to 0.127 bits (0.515875 B).
+ * int8 (LLM.int8) keeps one fp32 scale per row, small enough to leave out
+ * here; int4 (bitsandbytes FP4) uses NF4's block layout. */
+static double
+quant_bytes_per_param (HrQuant quant)
+{
+  switch (quant)
+    {
+    case HR_QUANT_NF4:
+    case HR_QUANT_INT4:
+      return 0.5 + 4.0 / 64.0;
+    case HR_QUANT_NF4_DQ:
+      return 0.5 + 0.127 / 8.0;
+    case HR_QUANT_INT8:
+      return 1.0;
+    case HR_N_QUANTS:
+    default:
+      return 2.0;
+    }
+}
+
+/* CALC-REFERENCE.md section 2: Adam keeps two states, SGD with momentum
+ * and Lion one, SGD none; bitsandbytes' 8-bit states are one byte each
+ * plus an fp32 absmax per 2048-element block (Dettmers et al. 2022). */
+double
+hr_optimizer_state_bytes (HrOptimizer optimizer,
+                          HrDtype     state_dtype)
+{
+  double b = hr_dtype_bytes (state_dtype);
+
+  switch (optimizer)
+    {
+    case HR_OPTIMIZER_ADAMW:
+    case HR_OPTIMIZER_ADAM:
+    case HR_OPTIMIZER_PAGED_ADAMW:
+      return 2.0 * b;
+    case HR_OPTIMIZER_SGD_MOMENTUM:
+    case HR_OPTIMIZER_LION:
+      return b;
+    case HR_OPTIMIZER_ADAMW_8BIT:
+    case HR_OPTIMIZER_PAGED_ADAMW_8BIT:
+      return 2.0 * (1.0 + 4.0 / 2048.0);
+    case HR_OPTIMIZER_SGD:
+    case HR_OPTIMIZER_ADAFACTOR:
+    case HR_N_OPTIMIZERS:
+    default:
+      return 0.0;
+    }
+}
+
+/* NCCL allocates its channel buffers outside PyTorch (PyTorch docs,
+ * "Understanding CUDA memory usage").  On 8x H100 about 1.06 GB per GPU sat
+ * outside PyTorch after the first all-reduce, CUDA context included
+ * (NVIDIA/nccl#1685): about 512 MiB once the context is taken away. */
+double
+hr_comm_buffer_auto_mib (const HrScenario *scenario)
+{
+  if (scenario->overhead.comm_buffer_mib >= 0)
+    return scenario->overhead.comm_buffer_mib;
+  return scenario->parallel.gpus > 1 ? 512.0 : 0.0;
+}
+
+static void
+add_item (Ctx        *ctx,
+          HrDevice   *dev,
+          HrCategory  category,
+          HrPool      pool,
+          HrDtype     dtype,
+          guint       live,
+          const char *name,
+          const char *formula,
+          const char *why,
+          double      bytes)
+{
+  if (!(bytes > 0.5))
+    return;
+  g_assert (dev->n_items < HR_MAX_ITEMS);
+  if (bytes > ctx->too_big)
+    ctx->too_big = bytes;
+  dev->items[dev->n_items++] = (HrItem) {
+    .category = category,
+    .pool = pool,
+    .dtype = dtype,
+    .live = live,
+    .name = name,
+    .formula = formula,
+    .why = why,
+    .bytes = bytes < MAX_DEVICE_BYTES ? (guint64) (bytes + 0.5) : (guint64) MAX_DEVICE_BYTES,
+  };
+}
+
+/* Parameters of one stage, per rank, split into dense and expert parts
+ * because ZeRO shards experts over the expert-data-parallel group. */
+typedef struct
+{
+  double dense;
+  double experts;
+  double layer;        /* one layer: what ZeRO-3 gathers at a time */
+  double outside;      /* embeddings, head, final norm: FSDP's root unit */
+  double linear;       /* quantizable (QLoRA) */
+  double lora;         /* trainable adapters */
+  double adafactor;
+} StageParams;
+
+static void
+stage_params (const Ctx   *ctx,
+              guint64      stage,
+              guint64      n_layers,
+              StageParams *sp)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrParamCounts *c = &ctx->counts;
+  gboolean first = stage == 0;
+  gboolean last = stage + 1 == sc->parallel.pp;
+  double L = (double) n_layers;
+
+  sp->dense = L * (double) c->layer_dense;
+  sp->experts = L * (double) c->layer_experts;
+  sp->layer = (double) (c->layer_dense + c->layer_experts);
+  sp->linear = L * (double) c->layer_linear;
+  sp->lora = L * (double) c->layer_lora;
+  sp->adafactor = L * (double) c->layer_adafactor;
+  sp->outside = 0;
+
+  if (first)
+    sp->outside += (double) c->embedding;
+  if (last)
+    {
+      sp->outside += (double) (c->head + c->final_norm);
+      sp->lora += (double) c->head_lora;
+      if (sc->training.quant_lm_head)
+        sp->linear += (double) c->head_linear;
+      /* Megatron keeps a copy of tied embeddings on the last stage. */
+      if (sc->model.tied_embeddings && !first && sc->model.head == HR_HEAD_LM)
+        sp->outside += (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1));
+    }
+  if (first || last)
+    sp->adafactor += (double) c->outside_adafactor / (first && last ? 1.0 : 2.0);
+  sp->dense += sp->outside;
+}
+
+static double
+sharded (const Ctx         *ctx,
+         const StageParams *sp,
+         gboolean           on)
+{
+  if (!on)
+    return sp->dense + sp->experts;
+  return sp->dense / ctx->shard + sp->experts / ctx->shard_expert;
+}
+
+static void
+add_model_states (Ctx               *ctx,
+                  HrDevice          *dev,
+                  const StageParams *sp)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  gboolean zero3 = p->zero == 3;
+  double all = sp->dense + sp->experts;
+  double weights_here = sharded (ctx, sp, zero3);
+  double trainable, trainable_here, grads_here, state_bytes;
+  gboolean paged = t->optimizer == HR_OPTIMIZER_PAGED_ADAMW
+                   || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT;
+  guint grads_live = HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP)
+                     | (ctx->accumulating ? HR_LIVE_SAVED : 0);
+  double shard_of_trainable;
+
+  /* Parameters. */
+  if (!ctx->lora)
+    {
+      if (!p->offload_params)
+        add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                  HR_LIVE_ALWAYS, "weights", zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
+                  "The model's weights, which every GPU computes with.",
+                  weights_here * ctx->w);
+      trainable = all;
+    }
+  else
+    {
+      double frozen_here = weights_here;
+      double linear_here = zero3 ? sp->linear / ctx->shard : sp->linear;
+
+      if (t->method == HR_METHOD_QLORA)
+        {
+          add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                    HR_LIVE_ALWAYS, "frozen base, quantized linears",
+                    "P_linear·quant bytes (NF4 0.5625, NF4-DQ 0.5159)",
+                    "The frozen model, squeezed to 4 bits per weight.",
+                    linear_here * ctx->quant_bytes);
+          frozen_here -= linear_here;
+        }
+      if (!p->offload_params)
+        add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                  HR_LIVE_ALWAYS,
+                  t->method == HR_METHOD_QLORA ? "frozen base, other weights" : "frozen base weights",
+                  "P_frozen·bytes", "The frozen model, which is not trained but computed with.",
+                  frozen_here * ctx->w);
+      trainable = sp->lora;
+      add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_ALWAYS, "LoRA adapters", "r·(d_in + d_out) per adapted matrix",
+                "The small trainable adapter matrices.",
+                trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->w);
+    }
+
+  if (t->precision == HR_PRECISION_FP8_MIXED)
+    add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_FP8,
+              HR_LIVE_ALWAYS, "fp8 weight copies", "P_linear·1 (Transformer Engine)",
+              "8-bit copies of the weights for the fp8 matrix units.",
+              (zero3 ? sp->linear / ctx->shard : sp->linear) * 1.0);
+
+  /* torch.autocast casts each weight to 16 bits and keeps the copy for the
+   * backward pass: fp32 + 16-bit copies, "1.5x the model" (HF docs,
+   * "Efficient training on a single GPU", mixed precision). */
+  if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
+    add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+              HR_LIVE_SAVED, "16-bit weight copies (autocast)", "P_linear·bytes",
+              "Half-precision copies of the weights that autocast makes for the forward pass.",
+              sp->linear * ctx->a);
+
+  /* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
+   * largest may be the LM head when it is quantized too. */
+  if (t->method == HR_METHOD_QLORA)
+    add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_BF16,
+              HR_LIVE_FWD_BWD, "dequantized weight (one at a time)",
+              "largest quantized linear·2",
+              "A 4-bit weight unpacked to 16 bits just for its matrix multiply.",
+              (double) MAX (ctx->counts.largest_linear,
+                            t->quant_lm_head ? ctx->counts.head_linear : 0) * 2.0);
+
+  /* ZeRO-3 / FSDP gather each layer's full weights just in time, and the
+   * next one ahead (prefetch); FSDP's root unit (embeddings, head) stays
+   * gathered from forward to backward. */
+  if (zero3)
+    {
+      double layer_w = ctx->lora && t->method == HR_METHOD_QLORA
+                       ? (double) ctx->counts.layer_linear * ctx->quant_bytes
+                         + (sp->layer - (double) ctx->counts.layer_linear) * ctx->w
+                       : sp->layer * ctx->w;
+
+      add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_FWD_BWD, "gathered layers (current + prefetch)",
+                "2·P_layer·bytes",
+                "ZeRO-3 briefly reassembles a whole layer's weights to compute with it.",
+                2.0 * layer_w);
+      add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_FWD_BWD, "gathered embeddings and head (FSDP root)",
+                "P_outside·bytes·(1 - 1/N)",
+                "The embedding table and output layer stay reassembled during the step.",
+                sp->outside * ctx->w * (1.0 - 1.0 / ctx->shard));
+    }
+
+  /* Gradients: one per trainable parameter, sharded from ZeRO-2 on. */
+  shard_of_trainable = ctx->lora ? ctx->shard
+                                 : (all > 0 ? all / MAX (sharded (ctx, sp, TRUE), 1e-9) : 1.0);
+  trainable_here = trainable;
+  /* Accumulating under FSDP's no_sync keeps every gradient unsharded
+   * until the last micro-batch ("can use more GPU memory", FSDP docs). */
+  grads_here = p->zero >= 2 && !(p->no_sync && ctx->accumulating)
+               ? trainable / shard_of_trainable : trainable;
+  /* ZeRO-Offload moves the gradient partitions to the CPU as they are
+   * reduced (Ren et al. 2021 §4); only the layer being reduced stays. */
+  if (!(p->offload_optimizer && p->zero >= 2))
+    add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
+              "gradients", p->zero >= 2 ? "P_trainable·bytes / N (ZeRO-2/3)" : "P_trainable·bytes",
+              "One gradient per trainable weight, produced by the backward pass.",
+              grads_here * ctx->g);
+  if (p->zero >= 2)
+    add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+              HR_LIVE_BACKWARD, "unsharded gradients of one layer (reduce-scatter)",
+              "P_layer·bytes",
+              "A layer's full gradients before they are split across the GPUs.",
+              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->g);
+
+  /* Optimizer: fp32 master copy (counted here, as in the ZeRO paper) and
+   * states, sharded from ZeRO-1 on, or offloaded to the CPU. */
+  if (p->zero >= 1)
+    trainable_here = trainable / shard_of_trainable;
+  if (t->optimizer == HR_OPTIMIZER_ADAFACTOR)
+    state_bytes = (ctx->lora ? trainable : sp->adafactor) / MAX (trainable, 1.0)
+                  * ctx->o;
+  else
+    state_bytes = hr_optimizer_state_bytes (t->optimizer, t->dtypes.optimizer);
+
+  if (p->offload_optimizer)
+    {
+      ctx->host_bytes += trainable_here * (ctx->m + state_bytes + 4.0);
+    }
+  else
+    {
+      add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
+                HR_LIVE_ALWAYS, "master weights",
+                p->zero >= 1 ? "P_trainable·bytes / N (ZeRO-1+)" : "P_trainable·bytes",
+                "A full-precision copy of the weights that the optimizer updates.",
+                trainable_here * ctx->m);
+      add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
+                t->optimizer == HR_OPTIMIZER_ADAMW_8BIT || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT
+                  ? HR_DTYPE_NONE : t->dtypes.optimizer,
+                HR_LIVE_ALWAYS,
+                paged ? "optimizer states (paged)" : "optimizer states",
+                p->zero >= 1 ? "P_trainable·state bytes / N (ZeRO-1+)" : "P_trainable·state bytes",
+                "The optimizer's running statistics, e.g. Adam's two averages per weight.",
+                trainable_here * state_bytes);
+
+      /* The step's temporaries: PyTorch's foreach path materialises one
+       * state-sized tensor for all parameters at once (torch.optim.adamw
+       * _multi_tensor_adamw: exp_avg_sq.sqrt()); fused kernels none; the
+       * per-parameter loop one parameter's worth. */
+      if (t->optimizer != HR_OPTIMIZER_SGD && !paged
+          && t->optimizer != HR_OPTIMIZER_ADAMW_8BIT)
+        {
+          double temp = 0;
+
+          if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH)
+            temp = trainable_here * ctx->o;
+          else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP
+                   || t->optimizer == HR_OPTIMIZER_ADAFACTOR)
+            temp = (double) MAX (ctx->counts.largest_linear, ctx->counts.embedding) * ctx->o;
+          add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
+                    HR_LIVE (HR_PHASE_STEP), "optimizer step temporaries",
+                    t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH ? "P_trainable·state bytes (foreach)"
+                                                                   : "largest tensor·state bytes",
+                    "Scratch space the optimizer needs while it updates the weights.",
+                    MIN (temp, trainable_here * ctx->o));
+        }
+
+      /* Mixed precision steps on fp32 gradients: DeepSpeed converts its
+       * 16-bit gradient partition to fp32 for the step. */
+      if (t->dtypes.master != HR_DTYPE_NONE && t->dtypes.grads != t->dtypes.master)
+        add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
+                  HR_LIVE (HR_PHASE_STEP), "fp32 gradients for the step",
+                  "P_trainable·4 / N",
+                  "Gradients converted to full precision for the update.",
+                  trainable_here * ctx->m);
+    }
+
+  if (p->offload_params)
+    ctx->host_bytes += weights_here * ctx->w;
+}
+
+static void
+add_activations (Ctx      *ctx,
+                 HrDevice *dev,
+                 guint64   stage)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrModelArch *m = &sc->model;
+  const HrLayerActivations *la = &ctx->layer_act;
+  gboolean first = stage == 0;
+  gboolean last = stage + 1 == sc->parallel.pp;
+  double units = hr_pipeline_layer_units (sc->parallel.pp, sc->parallel.vpp,
+                                          t->grad_accum, stage, dev->n_layers);
+  double in_flight = dev->n_layers > 0 ? units / (double) dev->n_layers : 1.0;
+  double T = ctx->tokens;
+  double h = (double) m->hidden;
+  double tp = (double) MAX (sc->parallel.tp, 1);
+
+  if (t->checkpointing == HR_CHECKPOINTING_FULL)
+    {
+      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE_SAVED, "layer inputs (checkpoints)",
+                "layers·in-flight·b·s·h·bytes / c",
+                "With full checkpointing only each layer's input is kept; the rest is recomputed.",
+                units * la->checkpoint);
+      /* Recomputing a layer rebuilds its whole working set (§4 of
+       * CALC-REFERENCE: "full recompute still needs one layer's"), whose
+       * input is the checkpoint already counted. */
+      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE_BACKWARD, "one layer recomputed for backward",
+                "one layer's saved tensors - its input",
+                "During the backward pass one layer at a time is recomputed in full.",
+                la->total - la->checkpoint);
+    }
+  else
+    {
+      for (guint i = 0; i < la->n; i++)
+        add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                  HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
+                  "Intermediate results kept from the forward pass for the backward pass.",
+                  units * la->saved[i].bytes);
+      /* Selective recompute rebuilds one layer's attention scores at a
+       * time during the backward pass. */
+      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE_BACKWARD, "attention scores recomputed for backward",
+                "one layer's a·b·s² terms",
+                "Selective recomputation rebuilds one layer's attention scores at a time.",
+                la->recomputed);
+      /* The backward frees them layer by layer; the first layer's go last. */
+      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                HR_LIVE (HR_PHASE_BACKWARD_END), "first layer's activations (freed last)",
+                "one layer's saved tensors",
+                "The backward pass frees saved results layer by layer; the first layer's go last.",
+                la->total);
+    }
+
+  if (first && m->dropout)
+    add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+              HR_LIVE_SAVED, "embedding dropout mask", "b·s·h / c",
+              "Which embedding values dropout switched off.",
+              in_flight * T * h);
+
+  if (!last)
+    return;
+
+  /* The head: the final norm keeps its input, the LM head its input when
+   * it trains, and the loss its log-probabilities. */
+  if (m->kind == HR_KIND_DECODER)
+    add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+              HR_LIVE_LOSS, "final norm input and output", "b·s·h·(norm bytes + bytes) / c",
+              "The last layer's output, kept for the output layer's backward pass.",
+              T * h * ((m->norm == HR_NORM_RMSNORM ? 4.0 : ctx->a) + ctx->a));
+
+  if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
+    {
+      double logits = T * (double) m->vocab / tp;
+      double lp = t->logits_fp32 ? 4.0 : ctx->a;
+
+      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE_LOSS, "logits", "b·s·V·bytes / (t·c)",
+                "The model's score for every word of the vocabulary at every position.",
+                logits * ctx->a);
+      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
+                t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
+                HR_LIVE_LOSS, "log-probabilities (saved by the loss)",
+                t->logits_fp32 ? "b·s·V·4 / (t·c)" : "b·s·V·bytes / (t·c)",
+                "The loss keeps its softmax for the backward pass.",
+                logits * lp);
+      /* The loss's backward holds the gradient of the log-probabilities
+       * and of the logits at once: two full-size tensors, unless the loss
+       * runs chunk by chunk. */
+      if (t->loss == HR_LOSS_STANDARD)
+        add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
+                  t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
+                  HR_LIVE (HR_PHASE_LOSS_BACKWARD), "loss gradients",
+                  "2·b·s·V·bytes / (t·c)",
+                  "The backward pass of the loss briefly needs two more logits-sized tensors.",
+                  2.0 * logits * lp);
+    }
+}
+
+static void
+finish_device (Ctx      *ctx,
+               HrDevice *dev,
+               HrPlan   *plan)
+{
+  const HrScenario *sc = ctx->sc;
+  double total;
+  double frag = sc->overhead.fragmentation;
+
+  memset (dev->phase_bytes, 0, sizeof dev->phase_bytes);
+  for (guint i = 0; i < dev->n_items; i++)
+    {
+      const HrItem *item = &dev->items[i];
+
+      if (item->pool != HR_POOL_ALLOCATOR)
+        continue;
+      for (guint ph = 0; ph < HR_N_PHASES; ph++)
+        if (item->live & HR_LIVE (ph))
+          dev->phase_bytes[ph] += item->bytes;
+    }
+
+  dev->peak_phase = HR_PHASE_FORWARD;
+  for (guint ph = 1; ph < HR_N_PHASES; ph++)
+    if (dev->phase_bytes[ph] > dev->phase_bytes[dev->peak_phase])
+      dev->peak_phase = ph;
+  dev->allocated_bytes = dev->phase_bytes[dev->peak_phase];
+
+  /* The caching allocator reserves more than is live (CALC-REFERENCE §6). */
+  add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
+            "allocator fragmentation", "allocated·fragmentation",
+            "Memory PyTorch has reserved but cannot use right now.",
+            (double) dev->allocated_bytes * frag);
+  add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
+            "CUDA context", "overhead.cuda_context_mib",
+            "The GPU driver's own memory for kernels and bookkeeping.",
+            sc->overhead.cuda_context_mib * HR_MIB);
+  add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
+            "communication buffers (NCCL)", "overhead.comm_buffer_mib",
+            "Buffers the GPUs use to talk to each other.",
+            hr_comm_buffer_auto_mib (sc) * HR_MIB);
+
+  memset (dev->category_bytes, 0, sizeof dev->category_bytes);
+  for (guint i = 0; i < dev->n_items; i++)
+    {
+      const HrItem *item = &dev->items[i];
+
+      if (!hr_item_is_live_at_peak (dev, item))
+        continue;
+      dev->category_bytes[item->category] += item->bytes;
+    }
+
+  dev->reserved_bytes = dev->allocated_bytes
+                        + (guint64) ((double) dev->allocated_bytes * frag + 0.5);
+  total = 0;
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    total += (double) dev->category_bytes[c];
+  dev->total_bytes = (guint64) total;
+
+  dev->free_bytes = (gint64) plan->capacity_bytes - (gint64) dev->total_bytes;
+  if (dev->free_bytes < 0)
+    dev->status = HR_STATUS_OOM;
+  else if ((guint64) dev->free_bytes < plan->wanted_free_bytes)
+    dev->status = HR_STATUS_TIGHT;
+  else
+    dev->status = HR_STATUS_OK;
+  if (total > ctx->too_big)
+    ctx->too_big = total;
+}
+
+static void
+add_warning (HrPlan        *plan,
+             HrWarningCode  code,
+             guint          device)
+{
+  if (plan->n_warnings < HR_MAX_WARNINGS)
+    plan->warnings[plan->n_warnings++] = (HrWarning) { code, device };
+}
+
+static void
+label_device (const HrScenario *sc,
+              HrDevice         *dev)
+{
+  if (sc->parallel.pp > 1)
+    g_snprintf (dev->label, sizeof dev->label, "Stage %" G_GUINT64_FORMAT, dev->stage);
+  else if (sc->parallel.gpus == 1)
+    g_strlcpy (dev->label, "GPU 0", sizeof dev->label);
+  else
+    g_snprintf (dev->label, sizeof dev->label, "GPU 0-%" G_GUINT64_FORMAT,
+                sc->parallel.gpus - 1);
+}
+
+gboolean
+hr_calc_plan (const HrScenario  *sc,
+              HrPlan            *plan,
+              GError           **error)
+{
+  const HrParallel *p = &sc->parallel;
+  const HrTraining *t = &sc->training;
+  Ctx ctx = { 0 };
+  guint64 base_layers, extra_layers;
+  gint64 least_free = G_MAXINT64;
+
+  g_return_val_if_fail (sc != NULL, FALSE);
+  g_return_val_if_fail (plan != NULL, FALSE);
+
+  if (!hr_scenario_validate (sc, error))
+    return FALSE;
+
+  ctx.sc = sc;
+  hr_params_count (&sc->model, t, p->tp, p->ep, &ctx.counts);
+  hr_activations_layer (sc, &ctx.layer_act);
+  ctx.shard = (double) hr_parallel_shard_degree (p);
+  ctx.shard_expert = MAX (ctx.shard / (double) p->ep, 1.0);
+  ctx.w = hr_dtype_bytes (t->dtypes.weights);
+  ctx.g = hr_dtype_bytes (t->dtypes.grads);
+  ctx.m = hr_dtype_bytes (t->dtypes.master);
+  ctx.o = hr_dtype_bytes (t->dtypes.optimizer);
+  ctx.a = hr_dtype_bytes (t->dtypes.activations);
+  ctx.quant_bytes = quant_bytes_per_param (t->quant);
+  ctx.tokens = (double) t->micro_batch * (double) t->seq_len / (double) p->cp;
+  ctx.lora = t->method != HR_METHOD_FULL;
+  ctx.accumulating = t->grad_accum > 1;
+
+  plan->params = ctx.counts.total;
+  plan->active_params = ctx.counts.active;
+  plan->trainable_params = ctx.lora ? ctx.counts.lora_total : ctx.counts.total;
+  plan->capacity_bytes = sc->gpu.memory_mib * 1024 * 1024;
+  plan->wanted_free_bytes = (guint64) (sc->overhead.headroom * (double) plan->capacity_bytes);
+  plan->n_warnings = 0;
+  plan->fits = TRUE;
+  plan->status = HR_STATUS_OK;
+
+  hr_plan_reserve_devices (plan, (guint) p->pp);
+  plan->n_devices = (guint) p->pp;
+  base_layers = sc->model.layers / p->pp;
+  extra_layers = sc->model.layers % p->pp;
+
+  for (guint64 stage = 0; stage < p->pp; stage++)
+    {
+      HrDevice *dev = &plan->devices[stage];
+      StageParams sp;
+
+      dev->n_items = 0;
+      dev->stage = stage;
+      dev->ranks = p->gpus / p->pp;
+      dev->n_layers = base_layers + (stage < extra_layers ? 1 : 0);
+      dev->first_layer = stage * base_layers + MIN (stage, extra_layers);
+      label_device (sc, dev);
+
+      stage_params (&ctx, stage, dev->n_layers, &sp);
+      dev->params = (guint64) (sp.dense + sp.experts);
+      add_model_states (&ctx, dev, &sp);
+      add_activations (&ctx, dev, stage);
+      finish_device (&ctx, dev, plan);
+
+      if (dev->free_bytes < least_free)
+        {
+          least_free = dev->free_bytes;
+          plan->binding_device = (guint) stage;
+        }
+      if (dev->status > plan->status)
+        plan->status = dev->status;
+    }
+
+  if (ctx.too_big >= MAX_DEVICE_BYTES)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID,
+                   "training: this plan needs about %.3g bytes on one GPU, more than "
+                   "Headroom can represent; allowed: plans under 10^18 bytes per GPU "
+                   "(lower training.micro_batch or training.seq_len)", ctx.too_big);
+      return FALSE;
+    }
+
+  plan->fits = plan->status != HR_STATUS_OOM;
+  if (plan->status == HR_STATUS_OOM)
+    add_warning (plan, HR_WARNING_OOM, plan->binding_device);
+  else if (plan->status == HR_STATUS_TIGHT)
+    add_warning (plan, HR_WARNING_TIGHT, plan->binding_device);
+  if (t->optimizer == HR_OPTIMIZER_PAGED_ADAMW || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT)
+    add_warning (plan, HR_WARNING_PAGED, 0);
+
+  /* Offloaded bytes per rank, averaged over the stages, times the ranks
+   * of a node; DeepSpeed's estimators add a 1.5x buffer factor
+   * (estimate_zero3_model_states_mem_needs, additional_buffer_factor). */
+  plan->host_bytes_per_node = (guint64) (ctx.host_bytes / (double) p->pp
+                                         * (double) MIN (p->gpus_per_node, p->gpus) * 1.5);
+  if (plan->host_bytes_per_node > 0)
+    add_warning (plan, HR_WARNING_HOST_RAM, 0);
+  if (extra_layers != 0)
+    add_warning (plan, HR_WARNING_UNEVEN_LAYERS, 0);
+
+  return TRUE;
+}

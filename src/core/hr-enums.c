@@ -1,0 +1,112 @@
+/* hr-enums.c: names of the scenario's choices
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "hr-enums.h"
+
+#include <string.h>
+
+#define TABLE(var, ...)                                         \
+  static const char * const var##_list[] = { __VA_ARGS__ };     \
+  const HrEnumNames var = { var##_list, G_N_ELEMENTS (var##_list) }
+
+TABLE (hr_kind_names, "decoder", "encoder");
+TABLE (hr_mlp_names, "swiglu", "geglu", "gelu", "relu");
+TABLE (hr_norm_names, "rmsnorm", "layernorm");
+TABLE (hr_bias_names, "none", "qkv", "all");
+TABLE (hr_head_names, "lm", "classifier");
+TABLE (hr_qk_norm_names, "none", "head", "full");
+TABLE (hr_method_names, "full", "lora", "qlora");
+TABLE (hr_quant_names, "nf4", "nf4-dq", "int8", "int4");
+TABLE (hr_precision_names, "fp32", "amp-bf16", "amp-fp16", "bf16-mixed",
+       "fp16-mixed", "bf16-true", "fp8-mixed");
+TABLE (hr_dtype_names, "fp32", "bf16", "fp16", "fp8", "none");
+TABLE (hr_optimizer_names, "adamw", "adam", "sgd", "sgd-momentum",
+       "adafactor", "lion", "adamw-8bit", "paged-adamw", "paged-adamw-8bit");
+TABLE (hr_optimizer_impl_names, "foreach", "fused", "loop");
+TABLE (hr_checkpointing_names, "none", "selective", "full");
+TABLE (hr_attention_names, "flash", "eager");
+TABLE (hr_loss_names, "standard", "chunked", "fused");
+TABLE (hr_category_names, "parameters", "gradients", "optimizer",
+       "activations", "overhead");
+TABLE (hr_status_names, "ok", "tight", "oom");
+TABLE (hr_lora_target_names, "q", "k", "v", "o", "gate", "up", "down",
+       "lm_head");
+
+gboolean
+hr_enum_parse (const HrEnumNames *table,
+               const char        *name,
+               guint             *out_value)
+{
+  g_return_val_if_fail (table != NULL, FALSE);
+
+  if (name == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < table->n_names; i++)
+    {
+      if (strcmp (table->names[i], name) == 0)
+        {
+          *out_value = i;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+const char *
+hr_enum_name (const HrEnumNames *table,
+              guint              value)
+{
+  g_return_val_if_fail (table != NULL, "?");
+
+  if (value >= table->n_names)
+    return "?";
+
+  return table->names[value];
+}
+
+/* "a, b or c": for error messages that say what is allowed. */
+char *
+hr_enum_allowed (const HrEnumNames *table)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < table->n_names; i++)
+    {
+      if (i > 0)
+        g_string_append (s, i + 1 == table->n_names ? " or " : ", ");
+      g_string_append (s, table->names[i]);
+    }
+
+  return g_string_free (s, FALSE);
+}
+
+/* Bytes per element, times 8 so that sub-byte formats stay integers. */
+guint
+hr_dtype_bytes_x8 (HrDtype dtype)
+{
+  switch (dtype)
+    {
+    case HR_DTYPE_FP32:
+      return 32;
+    case HR_DTYPE_BF16:
+    case HR_DTYPE_FP16:
+      return 16;
+    case HR_DTYPE_FP8:
+      return 8;
+    case HR_DTYPE_NONE:
+    case HR_N_DTYPES:
+    default:
+      return 0;
+    }
+}
+
+double
+hr_dtype_bytes (HrDtype dtype)
+{
+  return hr_dtype_bytes_x8 (dtype) / 8.0;
+}

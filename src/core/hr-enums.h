@@ -1,0 +1,226 @@
+/* hr-enums.h: the closed sets of choices a scenario is made of
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each enum has a table of the names the scenario file uses (CONTRACT.md
+ * section 1), so the reader, the writer, the CLI and the GUI all spell
+ * them the same way.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_KIND_DECODER,
+  HR_KIND_ENCODER,
+  HR_N_KINDS
+} HrModelKind;
+
+typedef enum
+{
+  HR_MLP_SWIGLU,
+  HR_MLP_GEGLU,
+  HR_MLP_GELU,
+  HR_MLP_RELU,
+  HR_N_MLPS
+} HrMlp;
+
+typedef enum
+{
+  HR_NORM_RMSNORM,
+  HR_NORM_LAYERNORM,
+  HR_N_NORMS
+} HrNorm;
+
+typedef enum
+{
+  HR_BIAS_NONE,
+  HR_BIAS_QKV,
+  HR_BIAS_ALL,
+  HR_N_BIASES
+} HrBias;
+
+typedef enum
+{
+  HR_HEAD_LM,
+  HR_HEAD_CLASSIFIER,
+  HR_N_HEADS
+} HrHead;
+
+/* Per-head RMSNorm on Q and K (Qwen3), or over the whole projections (OLMo 2). */
+typedef enum
+{
+  HR_QK_NORM_NONE,
+  HR_QK_NORM_HEAD,
+  HR_QK_NORM_FULL,
+  HR_N_QK_NORMS
+} HrQkNorm;
+
+typedef enum
+{
+  HR_METHOD_FULL,
+  HR_METHOD_LORA,
+  HR_METHOD_QLORA,
+  HR_N_METHODS
+} HrMethod;
+
+typedef enum
+{
+  HR_QUANT_NF4,
+  HR_QUANT_NF4_DQ,
+  HR_QUANT_INT8,
+  HR_QUANT_INT4,
+  HR_N_QUANTS
+} HrQuant;
+
+typedef enum
+{
+  HR_PRECISION_FP32,
+  HR_PRECISION_AMP_BF16,
+  HR_PRECISION_AMP_FP16,
+  HR_PRECISION_BF16_MIXED,
+  HR_PRECISION_FP16_MIXED,
+  HR_PRECISION_BF16_TRUE,
+  HR_PRECISION_FP8_MIXED,
+  HR_N_PRECISIONS
+} HrPrecision;
+
+typedef enum
+{
+  HR_DTYPE_FP32,
+  HR_DTYPE_BF16,
+  HR_DTYPE_FP16,
+  HR_DTYPE_FP8,
+  HR_DTYPE_NONE,
+  HR_N_DTYPES
+} HrDtype;
+
+typedef enum
+{
+  HR_OPTIMIZER_ADAMW,
+  HR_OPTIMIZER_ADAM,
+  HR_OPTIMIZER_SGD,
+  HR_OPTIMIZER_SGD_MOMENTUM,
+  HR_OPTIMIZER_ADAFACTOR,
+  HR_OPTIMIZER_LION,
+  HR_OPTIMIZER_ADAMW_8BIT,
+  HR_OPTIMIZER_PAGED_ADAMW,
+  HR_OPTIMIZER_PAGED_ADAMW_8BIT,
+  HR_N_OPTIMIZERS
+} HrOptimizer;
+
+/* How the optimizer step is run: PyTorch's default multi-tensor "foreach"
+ * path makes full-size temporaries, the fused kernels (DeepSpeed, Megatron,
+ * fused=True) make none, the per-parameter loop one parameter's worth. */
+typedef enum
+{
+  HR_OPTIMIZER_IMPL_FOREACH,
+  HR_OPTIMIZER_IMPL_FUSED,
+  HR_OPTIMIZER_IMPL_LOOP,
+  HR_N_OPTIMIZER_IMPLS
+} HrOptimizerImpl;
+
+typedef enum
+{
+  HR_CHECKPOINTING_NONE,
+  HR_CHECKPOINTING_SELECTIVE,
+  HR_CHECKPOINTING_FULL,
+  HR_N_CHECKPOINTINGS
+} HrCheckpointing;
+
+typedef enum
+{
+  HR_ATTENTION_FLASH,
+  HR_ATTENTION_EAGER,
+  HR_N_ATTENTIONS
+} HrAttention;
+
+/* standard: the whole logits tensor and its loss at once; chunked: the
+ * head and the loss run chunk by chunk (LitGPT, torchtune), so no full-size
+ * loss temporary exists; fused: a fused linear + cross-entropy kernel (Liger)
+ * that never holds the logits at all. */
+typedef enum
+{
+  HR_LOSS_STANDARD,
+  HR_LOSS_CHUNKED,
+  HR_LOSS_FUSED,
+  HR_N_LOSSES
+} HrLoss;
+
+typedef enum
+{
+  HR_CATEGORY_PARAMETERS,
+  HR_CATEGORY_GRADIENTS,
+  HR_CATEGORY_OPTIMIZER,
+  HR_CATEGORY_ACTIVATIONS,
+  HR_CATEGORY_OVERHEAD,
+  HR_N_CATEGORIES
+} HrCategory;
+
+typedef enum
+{
+  HR_STATUS_OK,
+  HR_STATUS_TIGHT,
+  HR_STATUS_OOM,
+  HR_N_STATUSES
+} HrStatus;
+
+/* LoRA targets, as a bit set. */
+typedef enum
+{
+  HR_LORA_Q       = 1 << 0,
+  HR_LORA_K       = 1 << 1,
+  HR_LORA_V       = 1 << 2,
+  HR_LORA_O       = 1 << 3,
+  HR_LORA_GATE    = 1 << 4,
+  HR_LORA_UP      = 1 << 5,
+  HR_LORA_DOWN    = 1 << 6,
+  HR_LORA_LM_HEAD = 1 << 7,
+} HrLoraTarget;
+
+#define HR_LORA_ALL_LINEAR (HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O | \
+                            HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN)
+#define HR_N_LORA_TARGETS 8
+
+/* A table of the names of one enum, in enum order. */
+typedef struct
+{
+  const char * const *names;
+  guint               n_names;
+} HrEnumNames;
+
+extern const HrEnumNames hr_kind_names;
+extern const HrEnumNames hr_mlp_names;
+extern const HrEnumNames hr_norm_names;
+extern const HrEnumNames hr_bias_names;
+extern const HrEnumNames hr_head_names;
+extern const HrEnumNames hr_qk_norm_names;
+extern const HrEnumNames hr_method_names;
+extern const HrEnumNames hr_quant_names;
+extern const HrEnumNames hr_precision_names;
+extern const HrEnumNames hr_dtype_names;
+extern const HrEnumNames hr_optimizer_names;
+extern const HrEnumNames hr_optimizer_impl_names;
+extern const HrEnumNames hr_checkpointing_names;
+extern const HrEnumNames hr_attention_names;
+extern const HrEnumNames hr_loss_names;
+extern const HrEnumNames hr_category_names;
+extern const HrEnumNames hr_status_names;
+extern const HrEnumNames hr_lora_target_names;
+
+gboolean     hr_enum_parse        (const HrEnumNames *table,
+                                   const char        *name,
+                                   guint             *out_value);
+const char  *hr_enum_name         (const HrEnumNames *table,
+                                   guint              value);
+char        *hr_enum_allowed      (const HrEnumNames *table);
+
+guint        hr_dtype_bytes_x8    (HrDtype dtype);
+double       hr_dtype_bytes       (HrDtype dtype);
+
+G_END_DECLS

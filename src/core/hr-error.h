@@ -1,0 +1,32 @@
+/* hr-error.h: the one error domain of the core
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Messages start with the path of the offending field ("parallel.tp: ..."),
+ * so the CLI can print them after a file name and the GUI can show them
+ * next to the field they name.
+ */
+
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define HR_ERROR (hr_error_quark ())
+
+typedef enum
+{
+  HR_ERROR_PARSE,        /* not JSON */
+  HR_ERROR_UNKNOWN_KEY,  /* a key the contract does not define */
+  HR_ERROR_TYPE,         /* a value of the wrong JSON type */
+  HR_ERROR_INVALID,      /* a value out of range, or fields that disagree */
+  HR_ERROR_NOT_FOUND,    /* a preset id that does not exist */
+  HR_ERROR_IO,           /* a file that cannot be read or written */
+} HrErrorCode;
+
+GQuark  hr_error_quark  (void);
+char   *hr_error_path   (const GError *error);
+
+G_END_DECLS

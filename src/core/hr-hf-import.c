@@ -1,0 +1,272 @@
+/* hr-hf-import.c: a Hugging Face config.json as a model architecture
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * transformers names the same thing differently per family (n_layer,
+ * num_hidden_layers, num_layers...) and leaves defaults to its config
+ * classes; the defaults below are those classes' (LlamaConfig ties no
+ * embeddings, PretrainedConfig ties them, GPT2Config's n_inner is 4h).
+ */
+
+#include "hr-hf-import.h"
+#include "hr-error.h"
+#include "hr-presets.h"
+#include "hr-validate.h"
+
+#include <string.h>
+
+static gboolean
+get_uint (JsonObject  *obj,
+          const char  *key,
+          guint64     *out)
+{
+  JsonNode *node = json_object_get_member (obj, key);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_INT64
+      || json_node_get_int (node) < 0)
+    return FALSE;
+  *out = (guint64) json_node_get_int (node);
+  return TRUE;
+}
+
+/* The first of several names that is present. */
+static gboolean
+get_uint_any (JsonObject          *obj,
+              const char * const  *keys,
+              guint64             *out)
+{
+  for (guint i = 0; keys[i] != NULL; i++)
+    if (get_uint (obj, keys[i], out))
+      return TRUE;
+  return FALSE;
+}
+
+static const char *
+get_string (JsonObject *obj,
+            const char *key)
+{
+  JsonNode *node = json_object_get_member (obj, key);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+  return json_node_get_string (node);
+}
+
+static gboolean
+get_bool (JsonObject *obj,
+          const char *key,
+          gboolean    fallback)
+{
+  JsonNode *node = json_object_get_member (obj, key);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return fallback;
+  return json_node_get_boolean (node);
+}
+
+static gboolean
+in_list (const char          *value,
+         const char * const  *list)
+{
+  return value != NULL && g_strv_contains (list, value);
+}
+
+gboolean
+hr_hf_import_node (HrModelArch  *m,
+                   JsonNode     *root,
+                   const char   *origin,
+                   GPtrArray    *unmapped,
+                   GError      **error)
+{
+  static const char * const layer_keys[] = { "num_hidden_layers", "n_layer", "num_layers", NULL };
+  static const char * const hidden_keys[] = { "hidden_size", "n_embd", "d_model", "dim", NULL };
+  static const char * const head_keys[] = { "num_attention_heads", "n_head", "num_heads", NULL };
+  static const char * const ffn_keys[] = { "intermediate_size", "n_inner", "ffn_dim", NULL };
+  static const char * const expert_keys[] = { "num_local_experts", "num_experts", "n_routed_experts", NULL };
+  static const char * const gated_acts[] = { "silu", "swish", "swiglu", NULL };
+  static const char * const encoders[] = { "bert", "roberta", "deberta", "deberta-v2", "electra",
+                                           "distilbert", "vit", "xlm-roberta", NULL };
+  static const char * const untied[] = { "llama", "mistral", "mixtral", "qwen2", "qwen2_moe",
+                                         "qwen3", "qwen3_moe", "phi", "phi3", "olmo2",
+                                         "stablelm", "gpt_neox", "deepseek_v3", NULL };
+  JsonObject *obj;
+  const char *type, *act;
+  HrModelArch out;
+  gboolean gated_family;
+  guint64 v;
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: not a config.json object", origin);
+      return FALSE;
+    }
+  obj = json_node_get_object (root);
+  type = get_string (obj, "model_type");
+
+  memset (&out, 0, sizeof out);
+  out.kind = in_list (type, encoders) ? HR_KIND_ENCODER : HR_KIND_DECODER;
+  out.experts = out.experts_active = 1;
+  out.head = HR_HEAD_LM;
+
+  if (!get_uint_any (obj, layer_keys, &out.layers)
+      || !get_uint_any (obj, hidden_keys, &out.hidden)
+      || !get_uint_any (obj, head_keys, &out.heads))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: the layer count, hidden size "
+                   "and head count are required; allowed: a transformers config.json "
+                   "with num_hidden_layers, hidden_size and num_attention_heads", origin);
+      return FALSE;
+    }
+  out.kv_heads = out.heads;
+  get_uint (obj, "num_key_value_heads", &out.kv_heads);
+  if (get_bool (obj, "multi_query", FALSE))
+    out.kv_heads = 1;
+  if (get_uint (obj, "num_kv_heads", &v) && get_bool (obj, "new_decoder_architecture", FALSE))
+    out.kv_heads = v;
+  get_uint (obj, "head_dim", &out.head_dim);
+  if (out.heads > 0 && out.head_dim == out.hidden / out.heads)
+    out.head_dim = 0;
+  if (!get_uint_any (obj, ffn_keys, &out.ffn) || out.ffn == 0)
+    out.ffn = 4 * out.hidden;
+  get_uint (obj, "vocab_size", &out.vocab);
+
+  /* MLP: gated when the family gates (Llama and kin: SiLU; Gemma: GeGLU). */
+  act = get_string (obj, "hidden_act");
+  if (act == NULL)
+    act = get_string (obj, "activation_function");
+  gated_family = type != NULL && (g_str_has_prefix (type, "llama") || g_str_has_prefix (type, "mistral")
+                                  || g_str_has_prefix (type, "mixtral") || g_str_has_prefix (type, "qwen")
+                                  || g_str_has_prefix (type, "gemma") || g_str_has_prefix (type, "phi3")
+                                  || g_str_has_prefix (type, "olmo") || strcmp (type, "stablelm") == 0
+                                  || g_str_has_prefix (type, "deepseek"));
+  if (type != NULL && g_str_has_prefix (type, "gemma"))
+    out.mlp = HR_MLP_GEGLU;
+  else if (gated_family || in_list (act, gated_acts))
+    out.mlp = HR_MLP_SWIGLU;
+  else if (act != NULL && strcmp (act, "relu") == 0)
+    out.mlp = HR_MLP_RELU;
+  else
+    out.mlp = HR_MLP_GELU;
+
+  /* Norms: an RMSNorm epsilon says RMSNorm. */
+  out.norm = json_object_has_member (obj, "rms_norm_eps") ? HR_NORM_RMSNORM : HR_NORM_LAYERNORM;
+  if (type != NULL && strcmp (type, "stablelm") == 0)
+    out.norm = HR_NORM_LAYERNORM;
+
+  /* Biases. */
+  if (type != NULL && (strcmp (type, "gpt2") == 0 || strcmp (type, "phi") == 0
+                       || out.kind == HR_KIND_ENCODER))
+    out.bias = HR_BIAS_ALL;
+  else if (type != NULL && (strcmp (type, "qwen2") == 0 || strcmp (type, "qwen2_moe") == 0))
+    out.bias = HR_BIAS_QKV;
+  else if (get_bool (obj, "attention_bias", FALSE) || get_bool (obj, "use_qkv_bias", FALSE)
+           || get_bool (obj, "qkv_bias", FALSE))
+    out.bias = get_bool (obj, "bias", FALSE) ? HR_BIAS_ALL : HR_BIAS_QKV;
+  else if (get_bool (obj, "bias", FALSE))
+    out.bias = HR_BIAS_ALL;
+  out.lm_head_bias = type != NULL && strcmp (type, "phi") == 0;
+
+  out.tied_embeddings = get_bool (obj, "tie_word_embeddings", !in_list (type, untied));
+  out.parallel_block = get_bool (obj, "parallel_attn", FALSE)
+                       || get_bool (obj, "use_parallel_residual", FALSE)
+                       || (type != NULL && strcmp (type, "phi") == 0);
+  if (get_bool (obj, "new_decoder_architecture", FALSE))
+    {
+      out.parallel_block = TRUE;
+      out.norms_per_layer = 2;
+    }
+  if (type != NULL && strcmp (type, "gemma2") == 0)
+    out.norms_per_layer = 4;
+  if (type != NULL && g_str_has_prefix (type, "qwen3"))
+    out.qk_norm = HR_QK_NORM_HEAD;
+  if (type != NULL && strcmp (type, "olmo2") == 0)
+    out.qk_norm = HR_QK_NORM_FULL;
+
+  /* Positions: learned tables in GPT-2 and the encoders. */
+  if (type != NULL && strcmp (type, "gpt2") == 0)
+    get_uint (obj, "n_positions", &out.learned_positions);
+  if (out.kind == HR_KIND_ENCODER)
+    {
+      get_uint (obj, "max_position_embeddings", &out.learned_positions);
+      if (!get_uint (obj, "type_vocab_size", &out.token_types))
+        out.token_types = 0;
+      out.pooler = TRUE;
+      out.dropout = TRUE;
+    }
+  if (type != NULL && strcmp (type, "gpt2") == 0)
+    out.dropout = TRUE;
+
+  /* Mixture of experts. */
+  if (get_uint_any (obj, expert_keys, &v) && v > 1)
+    {
+      out.experts = v;
+      if (!get_uint (obj, "num_experts_per_tok", &out.experts_active))
+        out.experts_active = 2;
+      if (get_uint (obj, "moe_intermediate_size", &v))
+        out.expert_ffn = v;
+    }
+
+  if (unmapped != NULL)
+    {
+      if (json_object_has_member (obj, "sliding_window")
+          && !JSON_NODE_HOLDS_NULL (json_object_get_member (obj, "sliding_window")))
+        g_ptr_array_add (unmapped, g_strdup ("sliding_window: attention windows are not "
+                                             "modelled (FlashAttention's memory does not "
+                                             "depend on them)"));
+      if (json_object_has_member (obj, "kv_lora_rank"))
+        g_ptr_array_add (unmapped, g_strdup ("kv_lora_rank: multi-head latent attention "
+                                             "(DeepSeek) is counted as plain attention"));
+      if (json_object_has_member (obj, "shared_expert_intermediate_size")
+          || json_object_has_member (obj, "n_shared_experts"))
+        g_ptr_array_add (unmapped, g_strdup ("shared experts are not counted"));
+      if (json_object_has_member (obj, "first_k_dense_replace"))
+        g_ptr_array_add (unmapped, g_strdup ("first_k_dense_replace: every layer is "
+                                             "counted as MoE"));
+      if (json_object_has_member (obj, "quantization_config"))
+        g_ptr_array_add (unmapped, g_strdup ("quantization_config: choose the quantization "
+                                             "under Training"));
+    }
+
+  {
+    const char *name = get_string (obj, "_name_or_path");
+
+    hr_copy_string (out.name, sizeof out.name,
+                    name != NULL && *name != '\0' ? name : (type != NULL ? type : "Imported model"));
+  }
+
+  /* The same checks as a scenario's model, named after the config file. */
+  {
+    HrScenario check;
+    g_autoptr(GError) local = NULL;
+
+    hr_scenario_init_default (&check);
+    check.model = out;
+    check.parallel.gpus = 1;
+    check.parallel.zero = 0;
+    if (!hr_scenario_validate (&check, &local))
+      {
+        g_set_error (error, HR_ERROR, local->code, "%s: %s", origin, local->message);
+        return FALSE;
+      }
+  }
+
+  *m = out;
+  return TRUE;
+}
+
+gboolean
+hr_hf_import_file (HrModelArch  *model,
+                   const char   *path,
+                   GPtrArray    *unmapped,
+                   GError      **error)
+{
+  g_autoptr(JsonNode) root = hr_json_load_file (path, error);
+
+  if (root == NULL)
+    return FALSE;
+  return hr_hf_import_node (model, root, path, unmapped, error);
+}

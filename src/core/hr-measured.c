@@ -1,0 +1,458 @@
+/* hr-measured.c: measured training runs, as scenarios to check the plan against
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * An entry describes a run in words a paper or a README uses ("bf16-true",
+ * "bitsandbytes PagedAdamW", targets "q_proj"); this file turns those words
+ * into a scenario object, then reads it like any scenario file, so the
+ * comparison uses exactly the model the app and the CLI use.  The
+ * architecture is taken from the model preset whose dimensions match the
+ * entry's; an entry's own "scenario" object says what the words cannot.
+ */
+
+#include "hr-measured.h"
+#include "hr-calc.h"
+#include "hr-error.h"
+#include "hr-format.h"
+#include "hr-params.h"
+#include "hr-scenario-io.h"
+
+#include <string.h>
+
+typedef struct
+{
+  char        id[HR_ID_MAX];
+  HrModelArch arch;
+} KnownModel;
+
+static GArray *
+known_models (HrPresets *presets)
+{
+  g_autoptr(GPtrArray) list = hr_presets_list (presets, HR_PRESET_MODEL);
+  GArray *models = g_array_new (FALSE, TRUE, sizeof (KnownModel));
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+      HrScenario sc;
+      KnownModel known;
+
+      hr_scenario_init_default (&sc);
+      if (!hr_scenario_apply_model_preset (&sc, info->id, presets, NULL))
+        continue;
+      hr_copy_string (known.id, sizeof known.id, info->id);
+      known.arch = sc.model;
+      g_array_append_val (models, known);
+    }
+  return models;
+}
+
+static gint64
+member_int (JsonObject *obj,
+            const char *key,
+            gint64      fallback)
+{
+  JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return fallback;
+  if (json_node_get_value_type (node) == G_TYPE_INT64)
+    return json_node_get_int (node);
+  if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
+    return (gint64) json_node_get_double (node);
+  return fallback;
+}
+
+static char *
+member_lower (JsonObject *obj,
+              const char *key)
+{
+  JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_STRING)
+    return g_strdup ("");
+  return g_ascii_strdown (json_node_get_string (node), -1);
+}
+
+/* The preset whose dimensions are the entry's. */
+static const char *
+match_model (GArray     *models,
+             JsonObject *arch)
+{
+  for (guint i = 0; i < models->len; i++)
+    {
+      const KnownModel *k = &g_array_index (models, KnownModel, i);
+      const HrModelArch *m = &k->arch;
+      gint64 vocab = member_int (arch, "vocab", -1);
+
+      if ((guint64) member_int (arch, "layers", -1) == m->layers
+          && (guint64) member_int (arch, "hidden", -1) == m->hidden
+          && (guint64) member_int (arch, "heads", -1) == m->heads
+          && (guint64) member_int (arch, "kv_heads", (gint64) m->heads) == m->kv_heads
+          && (guint64) member_int (arch, "ffn", -1) == m->ffn
+          && (vocab < 0 || (guint64) vocab == m->vocab))
+        return k->id;
+    }
+  return NULL;
+}
+
+static gboolean
+map_targets (JsonObject  *lora,
+             JsonBuilder *b)
+{
+  static const struct { const char *word; const char *targets[3]; } words[] = {
+    { "q", { "q" } }, { "query", { "q" } }, { "q_proj", { "q" } },
+    { "k", { "k" } }, { "key", { "k" } }, { "k_proj", { "k" } },
+    { "v", { "v" } }, { "value", { "v" } }, { "v_proj", { "v" } },
+    { "o", { "o" } }, { "o_proj", { "o" } }, { "attn_proj", { "o" } },
+    { "projection", { "o" } }, { "dense", { "o" } },
+    { "gate", { "gate" } }, { "gate_proj", { "gate" } }, { "w1", { "gate" } },
+    { "up", { "up" } }, { "up_proj", { "up" } }, { "w3", { "up" } },
+    { "down", { "down" } }, { "down_proj", { "down" } }, { "w2", { "down" } },
+    { "mlp", { "gate", "up", "down" } },
+    { "lm_head", { "lm_head" } }, { "head", { "lm_head" } },
+  };
+  JsonArray *targets;
+
+  if (lora == NULL || !json_object_has_member (lora, "targets")
+      || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (lora, "targets")))
+    return FALSE;
+  targets = json_object_get_array_member (lora, "targets");
+  json_builder_set_member_name (b, "targets");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < json_array_get_length (targets); i++)
+    {
+      const char *t = json_array_get_string_element (targets, i);
+      gboolean found = FALSE;
+
+      for (guint w = 0; t != NULL && w < G_N_ELEMENTS (words); w++)
+        if (g_ascii_strcasecmp (words[w].word, t) == 0)
+          {
+            for (guint j = 0; j < 3 && words[w].targets[j] != NULL; j++)
+              json_builder_add_string_value (b, words[w].targets[j]);
+            found = TRUE;
+            break;
+          }
+      if (!found)
+        return FALSE;
+    }
+  json_builder_end_array (b);
+  return TRUE;
+}
+
+static const char *
+map_precision (const char *p)
+{
+  if (g_str_has_prefix (p, "bf16-true"))
+    return "bf16-true";
+  if (g_str_has_prefix (p, "fp32") || g_str_has_prefix (p, "32-true"))
+    return "fp32";
+  if (strstr (p, "bf16-mixed") != NULL && strstr (p, "master") != NULL)
+    return "bf16-mixed";
+  if (strstr (p, "fp16") != NULL)
+    return "amp-fp16";
+  if (strstr (p, "bf16") != NULL)
+    return "amp-bf16";
+  return NULL;
+}
+
+static const char *
+map_optimizer (const char *o)
+{
+  gboolean paged = strstr (o, "paged") != NULL;
+  gboolean eight = strstr (o, "8bit") != NULL || strstr (o, "8-bit") != NULL;
+
+  if (paged && eight)
+    return "paged-adamw-8bit";
+  if (paged)
+    return "paged-adamw";
+  if (eight)
+    return "adamw-8bit";
+  if (strstr (o, "adafactor") != NULL)
+    return "adafactor";
+  if (strstr (o, "lion") != NULL)
+    return "lion";
+  if (strstr (o, "sgd") != NULL)
+    return strstr (o, "momentum") != NULL ? "sgd-momentum" : "sgd";
+  if (strstr (o, "adam") != NULL)
+    return "adamw";
+  return NULL;
+}
+
+/* HF transformers' own AdamW (adamw_hf) steps parameter by parameter;
+ * torch.optim's default on CUDA is the multi-tensor foreach path. */
+static const char *
+map_optimizer_impl (const char *o)
+{
+  if (strstr (o, "fused=true") != NULL)
+    return "fused";
+  if (strstr (o, "adamw_hf") != NULL || strstr (o, "transformers") != NULL
+      || strstr (o, "adafactor") != NULL)
+    return "loop";
+  return "foreach";
+}
+
+/* Deep merge: members of src replace those of dst, objects merge. */
+static void
+merge_into (JsonObject *dst,
+            JsonObject *src)
+{
+  g_autoptr(GList) members = json_object_get_members (src);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *s = json_object_get_member (src, l->data);
+      JsonNode *d = json_object_get_member (dst, l->data);
+
+      if (JSON_NODE_HOLDS_OBJECT (s) && d != NULL && JSON_NODE_HOLDS_OBJECT (d))
+        merge_into (json_node_get_object (d), json_node_get_object (s));
+      else
+        json_object_set_member (dst, l->data, json_node_copy (s));
+    }
+}
+
+static JsonNode *
+map_entry (JsonObject  *e,
+           GArray      *models,
+           const char  *id,
+           GError     **error)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  JsonObject *arch = json_object_has_member (e, "arch") ? json_object_get_object_member (e, "arch") : NULL;
+  JsonObject *par = json_object_has_member (e, "parallelism") ? json_object_get_object_member (e, "parallelism") : NULL;
+  JsonObject *lora = json_object_has_member (e, "lora") && JSON_NODE_HOLDS_OBJECT (json_object_get_member (e, "lora"))
+                     ? json_object_get_object_member (e, "lora") : NULL;
+  g_autofree char *task = member_lower (e, "task");
+  g_autofree char *precision = member_lower (e, "precision");
+  g_autofree char *optimizer = member_lower (e, "optimizer");
+  g_autofree char *source = member_lower (e, "source");
+  g_autofree char *gpu = member_lower (e, "gpu");
+  const char *model_id = arch != NULL ? match_model (models, arch) : NULL;
+  const char *prec = map_precision (precision);
+  const char *opt = map_optimizer (optimizer);
+  gboolean litgpt = strstr (source, "litgpt") != NULL;
+  gboolean fsdp = par != NULL && json_object_has_member (par, "fsdp")
+                  && JSON_NODE_HOLDS_VALUE (json_object_get_member (par, "fsdp"))
+                  && json_object_get_boolean_member (par, "fsdp");
+  JsonNode *root;
+
+#define SKIP(...) G_STMT_START { \
+    g_set_error (error, HR_ERROR, HR_ERROR_INVALID, __VA_ARGS__); return NULL; } G_STMT_END
+
+  if (model_id == NULL && !json_object_has_member (e, "scenario"))
+    SKIP ("%s: no model preset has this architecture; allowed: an entry with a "
+          "\"scenario\" object naming the model", id);
+  if (prec == NULL)
+    SKIP ("%s: precision \"%s\" is not one Headroom knows", id, precision);
+  if (opt == NULL)
+    SKIP ("%s: optimizer \"%s\" is not one Headroom knows", id, optimizer);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "headroom");
+  json_builder_add_int_value (b, 1);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, id);
+  if (model_id != NULL)
+    {
+      json_builder_set_member_name (b, "model");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "preset");
+      json_builder_add_string_value (b, model_id);
+      json_builder_end_object (b);
+    }
+
+  json_builder_set_member_name (b, "training");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "method");
+  json_builder_add_string_value (b, g_str_equal (task, "qlora") ? "qlora"
+                                    : g_str_equal (task, "lora") ? "lora" : "full");
+  if (!g_str_equal (task, "full"))
+    {
+      json_builder_set_member_name (b, "lora");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "rank");
+      json_builder_add_int_value (b, member_int (lora, "rank", 8));
+      if (lora != NULL && json_object_has_member (lora, "dropout"))
+        {
+          json_builder_set_member_name (b, "dropout");
+          json_builder_add_double_value (b, json_object_get_double_member (lora, "dropout"));
+        }
+      if (!map_targets (lora, b))
+        SKIP ("%s: LoRA targets that Headroom does not know", id);
+      json_builder_end_object (b);
+    }
+  if (g_str_equal (task, "qlora"))
+    {
+      json_builder_set_member_name (b, "quant");
+      json_builder_add_string_value (b, strstr (precision, "dq") != NULL
+                                        || strstr (precision, "double") != NULL ? "nf4-dq" : "nf4");
+    }
+  json_builder_set_member_name (b, "precision");
+  json_builder_add_string_value (b, prec);
+  json_builder_set_member_name (b, "optimizer");
+  json_builder_add_string_value (b, opt);
+  json_builder_set_member_name (b, "optimizer_impl");
+  json_builder_add_string_value (b, map_optimizer_impl (optimizer));
+  json_builder_set_member_name (b, "micro_batch");
+  json_builder_add_int_value (b, member_int (e, "micro_batch", 1));
+  json_builder_set_member_name (b, "seq_len");
+  json_builder_add_int_value (b, member_int (e, "seq_len", 512));
+  json_builder_set_member_name (b, "checkpointing");
+  json_builder_add_string_value (b, json_object_has_member (e, "grad_checkpointing")
+                                    && json_object_get_boolean_member (e, "grad_checkpointing")
+                                    ? "full" : "none");
+  /* LitGPT's recipes compute the cross-entropy chunk by chunk on the bf16
+   * logits (litgpt.utils.chunked_cross_entropy), and its bitsandbytes
+   * plugin quantizes every nn.Linear, the LM head included. */
+  if (litgpt)
+    {
+      json_builder_set_member_name (b, "loss");
+      json_builder_add_string_value (b, "chunked");
+      json_builder_set_member_name (b, "logits_fp32");
+      json_builder_add_boolean_value (b, FALSE);
+      if (g_str_equal (task, "qlora"))
+        {
+          json_builder_set_member_name (b, "quant_lm_head");
+          json_builder_add_boolean_value (b, TRUE);
+        }
+    }
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "parallel");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "gpus");
+  json_builder_add_int_value (b, member_int (par, "gpus", 1));
+  json_builder_set_member_name (b, "gpus_per_node");
+  json_builder_add_int_value (b, MIN (member_int (par, "gpus", 1), 8));
+  json_builder_set_member_name (b, "tp");
+  json_builder_add_int_value (b, member_int (par, "tp", 1));
+  json_builder_set_member_name (b, "pp");
+  json_builder_add_int_value (b, member_int (par, "pp", 1));
+  json_builder_set_member_name (b, "zero");
+  json_builder_add_int_value (b, fsdp ? 3 : member_int (par, "zero_stage", 0));
+  /* LitGPT accumulates inside fabric.no_backward_sync(). */
+  json_builder_set_member_name (b, "no_sync");
+  json_builder_add_boolean_value (b, litgpt && member_int (par, "gpus", 1) > 1);
+  json_builder_end_object (b);
+
+  /* The capacity does not change what a run allocates; it only sets the
+   * status.  "24GB" in the name gives it. */
+  json_builder_set_member_name (b, "gpu");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, json_object_get_string_member (e, "gpu"));
+  json_builder_set_member_name (b, "memory_mib");
+  {
+    const char *gb = strstr (gpu, "gb");
+    gint64 size = 80;
+
+    while (gb != NULL && gb > gpu && g_ascii_isdigit (gb[-1]))
+      gb--;
+    if (gb != NULL && g_ascii_isdigit (*gb))
+      size = g_ascii_strtoll (gb, NULL, 10);
+    json_builder_add_int_value (b, CLAMP (size, 1, 4096) * 1024);
+  }
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+#undef SKIP
+
+  root = json_builder_get_root (b);
+  if (json_object_has_member (e, "scenario")
+      && JSON_NODE_HOLDS_OBJECT (json_object_get_member (e, "scenario")))
+    merge_into (json_node_get_object (root), json_object_get_object_member (e, "scenario"));
+  return root;
+}
+
+double
+hr_measured_predicted (const HrPlan *plan,
+                       HrMetric      metric)
+{
+  double most = 0;
+
+  for (guint i = 0; i < plan->n_devices; i++)
+    {
+      const HrDevice *d = &plan->devices[i];
+      double v = metric == HR_METRIC_ALLOCATED ? (double) d->allocated_bytes
+                 : metric == HR_METRIC_RESERVED ? (double) d->reserved_bytes
+                 : (double) d->total_bytes;
+
+      most = MAX (most, v);
+    }
+  return most;
+}
+
+GPtrArray *
+hr_measured_load (const char  *path,
+                  HrPresets   *presets,
+                  GPtrArray   *skipped,
+                  GError     **error)
+{
+  g_autoptr(JsonNode) root = hr_json_load_file (path, error);
+  g_autoptr(GArray) models = NULL;
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  GPtrArray *runs;
+  JsonArray *entries;
+
+  if (root == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_ARRAY (root))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: the document is not a list; "
+                   "allowed: a list of measured runs", path);
+      return NULL;
+    }
+
+  models = known_models (presets);
+  entries = json_node_get_array (root);
+  runs = g_ptr_array_new_with_free_func (g_free);
+  for (guint i = 0; i < json_array_get_length (entries); i++)
+    {
+      JsonNode *node = json_array_get_element (entries, i);
+      JsonObject *e;
+      g_autofree char *id = NULL;
+      g_autofree char *metric = NULL;
+      g_autoptr(JsonNode) scenario = NULL;
+      g_autoptr(GError) local = NULL;
+      HrMeasuredRun *run;
+
+      if (!JSON_NODE_HOLDS_OBJECT (node))
+        {
+          if (skipped != NULL)
+            g_ptr_array_add (skipped, g_strdup_printf ("%s: [%u]: not an object", path, i));
+          continue;
+        }
+      e = json_node_get_object (node);
+      id = json_object_has_member (e, "id") && JSON_NODE_HOLDS_VALUE (json_object_get_member (e, "id"))
+           ? g_strdup (json_object_get_string_member (e, "id")) : NULL;
+      if (id == NULL)
+        id = g_strdup_printf ("[%u]", i);
+      metric = member_lower (e, "metric");
+
+      run = g_new0 (HrMeasuredRun, 1);
+      hr_copy_string (run->id, sizeof run->id, id);
+      run->metric = strstr (metric, "allocated") != NULL ? HR_METRIC_ALLOCATED
+                    : strstr (metric, "reserved") != NULL ? HR_METRIC_RESERVED : HR_METRIC_TOTAL;
+      run->measured_bytes = (double) member_int (e, "measured_gib", 0);
+      if (json_object_has_member (e, "measured_gib"))
+        run->measured_bytes = json_object_get_double_member (e, "measured_gib") * HR_GIB;
+
+      scenario = map_entry (e, models, id, &local);
+      if (scenario == NULL
+          || !hr_scenario_read_node (&run->scenario, scenario, id, presets, &local)
+          || !hr_calc_plan (&run->scenario, plan, &local)
+          || !(run->measured_bytes > 0))
+        {
+          if (skipped != NULL)
+            g_ptr_array_add (skipped, g_strdup (local != NULL ? local->message
+                                                : "measured_gib is missing"));
+          g_free (run);
+          continue;
+        }
+      run->predicted_bytes = hr_measured_predicted (plan, run->metric);
+      run->error = (run->predicted_bytes - run->measured_bytes) / run->measured_bytes;
+      g_ptr_array_add (runs, run);
+    }
+  return runs;
+}

@@ -1,0 +1,46 @@
+/* hr-measured.h: measured training runs, as scenarios to check the plan against
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-plan.h"
+#include "hr-presets.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_METRIC_ALLOCATED,   /* torch.cuda.max_memory_allocated() */
+  HR_METRIC_RESERVED,    /* torch.cuda.max_memory_reserved() */
+  HR_METRIC_TOTAL,       /* nvidia-smi */
+} HrMetric;
+
+typedef struct
+{
+  char       id[HR_NAME_MAX];
+  HrScenario scenario;
+  HrMetric   metric;
+  double     measured_bytes;
+  double     predicted_bytes;
+  double     error;            /* (predicted - measured) / measured */
+} HrMeasuredRun;
+
+/* Reads a file in the format of measured-calibration.json (a list of
+ * entries with arch, task, precision, optimizer, micro_batch, seq_len,
+ * grad_checkpointing, parallelism, lora, gpu, measured_gib and metric),
+ * maps each entry to a scenario and plans it.  An entry may carry a
+ * "scenario" object, read on top of the mapped one, for what the other
+ * fields cannot say (gradient accumulation, a framework's loss).  Entries
+ * that cannot be expressed are skipped with a line in skipped. */
+GPtrArray *hr_measured_load     (const char  *path,
+                                 HrPresets   *presets,
+                                 GPtrArray   *skipped,
+                                 GError     **error);
+
+double     hr_measured_predicted (const HrPlan *plan,
+                                  HrMetric      metric);
+
+G_END_DECLS

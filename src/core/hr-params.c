@@ -1,0 +1,248 @@
+/* hr-params.c: exact parameter counts
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CALC-REFERENCE.md section 1 (after Megatron-LM's
+ * theoretical_memory_usage.py and llm-analysis): per layer, attention
+ * h·a·d + 2·h·k·d + a·d·h plus biases, the MLP 3·h·f (gated) or 2·h·f,
+ * times the experts, a router h·E for MoE, and the norms; then embeddings,
+ * an untied head and the final norm.  The counts reproduce the published
+ * totals exactly (tests/test-params.c).
+ *
+ * Tensor parallelism (Megatron): Q/K/V/O and MLP matrices and the
+ * vocabulary are split by t; norms, routers, row-parallel biases and
+ * position tables are replicated.  With fewer KV heads than t, each rank
+ * keeps one whole KV head.
+ */
+
+#include "hr-params.h"
+
+typedef struct
+{
+  guint64 h, a, k, d, f, ef, E, K, V;
+  guint64 norm;                 /* elements of one norm: h or 2h */
+  gboolean gated;
+} Shape;
+
+static void
+shape_from_model (const HrModelArch *m,
+                  Shape             *s)
+{
+  s->h = m->hidden;
+  s->a = m->heads;
+  s->k = m->kv_heads;
+  s->d = hr_model_head_dim (m);
+  s->f = m->ffn;
+  s->ef = hr_model_expert_ffn (m);
+  s->E = MAX (m->experts, 1);
+  s->K = MAX (m->experts_active, 1);
+  s->V = m->vocab;
+  s->norm = m->norm == HR_NORM_LAYERNORM ? 2 * m->hidden : m->hidden;
+  s->gated = hr_model_gated (m);
+}
+
+/* One expert's (or the dense) MLP: matrices and biases, split by t. */
+static guint64
+mlp_params (const HrModelArch *m,
+            const Shape       *s,
+            guint64            width,
+            guint64            t)
+{
+  guint64 n_in = s->gated ? 2 : 1;          /* gate + up, or fc1 */
+  guint64 p = (n_in + 1) * s->h * width / t;
+
+  if (m->bias == HR_BIAS_ALL)
+    p += n_in * width / t + s->h;            /* column-split, row-replicated */
+  return p;
+}
+
+static guint64
+mlp_adafactor (const Shape *s,
+               guint64      width)
+{
+  guint64 n_in = s->gated ? 2 : 1;
+
+  return (n_in + 1) * (s->h + width);
+}
+
+static guint64
+lora_mlp (const Shape *s,
+          guint        targets,
+          guint64      r,
+          guint64      width)
+{
+  guint64 p = 0;
+
+  if (s->gated && (targets & HR_LORA_GATE))
+    p += r * (s->h + width);
+  if (targets & HR_LORA_UP)
+    p += r * (s->h + width);
+  if (targets & HR_LORA_DOWN)
+    p += r * (width + s->h);
+  return p;
+}
+
+/* One layer's attention on a rank: Q/O split by t, K/V by KV head. */
+static guint64
+attention_params (const HrModelArch *m,
+                  const Shape       *s,
+                  guint64            t,
+                  guint64           *out_linear)
+{
+  guint64 kv_rank = t > 1 ? MAX (s->k / t, 1) : s->k;
+  guint64 linear = 2 * s->h * s->a * s->d / t + 2 * s->h * kv_rank * s->d;
+  guint64 p = linear;
+
+  if (m->bias == HR_BIAS_QKV || m->bias == HR_BIAS_ALL)
+    p += s->a * s->d / t + 2 * kv_rank * s->d;
+  if (m->bias == HR_BIAS_ALL)
+    p += s->h;
+  if (m->qk_norm == HR_QK_NORM_HEAD)
+    p += 2 * s->d;
+  else if (m->qk_norm == HR_QK_NORM_FULL)
+    p += s->a * s->d / t + kv_rank * s->d;
+
+  if (out_linear != NULL)
+    *out_linear = linear;
+  return p;
+}
+
+/* The MLP of a layer: the dense one, or E experts (top-k of them when
+ * counting active parameters) plus the router. */
+static guint64
+layer_mlp_params (const HrModelArch *m,
+                  const Shape       *s,
+                  guint64            experts)
+{
+  if (s->E > 1)
+    return experts * mlp_params (m, s, s->ef, 1) + s->h * s->E;
+  return mlp_params (m, s, s->f, 1);
+}
+
+void
+hr_params_count (const HrModelArch *m,
+                 const HrTraining  *training,
+                 guint64            tp,
+                 guint64            ep,
+                 HrParamCounts     *out)
+{
+  Shape s;
+  guint64 t = MAX (tp, 1);
+  guint64 e = MAX (ep, 1);
+  guint64 attn, attn_linear, experts_here, norms, outside;
+  guint64 lora_attn = 0, lora_layer = 0;
+  gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
+  guint targets = lora ? training->lora_targets : 0;
+  guint64 r = lora ? training->lora_rank : 0;
+
+  shape_from_model (m, &s);
+  *out = (HrParamCounts) { 0 };
+
+  attn = attention_params (m, &s, t, &attn_linear);
+  norms = hr_model_norms_per_layer (m) * s.norm;
+
+  /* MLP: dense, or E experts of which this rank holds E/ep, plus a router. */
+  if (s.E > 1)
+    {
+      experts_here = (s.E + e - 1) / e;
+      out->layer_experts = experts_here * mlp_params (m, &s, s.ef, t);
+      out->layer_dense = attn + norms + s.h * s.E;
+      out->layer_linear = attn_linear + s.h * s.E
+                          + experts_here * (s.gated ? 3 : 2) * s.h * s.ef / t;
+      out->layer_adafactor = (s.h + s.E)
+                             + experts_here * mlp_adafactor (&s, s.ef) / t;
+    }
+  else
+    {
+      out->layer_dense = attn + norms + mlp_params (m, &s, s.f, t);
+      out->layer_linear = attn_linear + (s.gated ? 3 : 2) * s.h * s.f / t;
+      out->layer_adafactor = mlp_adafactor (&s, s.f) / t;
+    }
+
+  /* Adafactor keeps r + c values per r x c matrix, whole vectors for the
+   * rest (Shazeer & Stern 2018). */
+  out->layer_adafactor += ((s.h + s.a * s.d) * 2 + (s.h + s.k * s.d) * 2) / t
+                          + (attn - attn_linear) + norms;
+
+  /* LoRA (Hu et al. 2021 §4.1): r·(d_in + d_out) per adapted matrix. */
+  if (targets & HR_LORA_Q)
+    lora_attn += r * (s.h + s.a * s.d);
+  if (targets & HR_LORA_K)
+    lora_attn += r * (s.h + s.k * s.d);
+  if (targets & HR_LORA_V)
+    lora_attn += r * (s.h + s.k * s.d);
+  if (targets & HR_LORA_O)
+    lora_attn += r * (s.a * s.d + s.h);
+  lora_layer = lora_attn + s.E * lora_mlp (&s, targets, r,
+                                            s.E > 1 ? s.ef : s.f);
+  out->layer_lora = lora_layer / t;
+
+  /* Embeddings: token table (vocab-parallel), learned positions, BERT's
+   * segment table and embedding norm, a vision patch projection + CLS. */
+  out->embedding = s.V * s.h / t + m->learned_positions * s.h
+                   + m->token_types * s.h;
+  if (m->kind == HR_KIND_ENCODER)
+    out->embedding += s.norm;
+  if (m->patch_dim > 0)
+    out->embedding += m->patch_dim * s.h + s.h + s.h;
+
+  /* Head: an untied LM head, or a pooler and a classifier. */
+  if (m->head == HR_HEAD_LM)
+    {
+      if (!m->tied_embeddings)
+        {
+          out->head = s.V * s.h / t;
+          out->head_linear = out->head;
+        }
+      if (m->lm_head_bias)
+        out->head += s.V / t;
+      if (targets & HR_LORA_LM_HEAD)
+        out->head_lora = r * (s.h + s.V) / t;
+    }
+  else
+    {
+      out->head = s.h * m->classes + m->classes;
+      out->head_linear = s.h * m->classes;
+    }
+  if (m->pooler)
+    out->head += s.h * s.h + s.h;
+
+  /* Post-norm encoders (BERT) have no final norm; their embedding norm is
+   * counted above. */
+  out->final_norm = m->kind == HR_KIND_ENCODER ? 0 : s.norm;
+  out->outside_adafactor = (s.V + s.h) * (m->tied_embeddings ? 1 : 2) / t
+                           + m->learned_positions * s.h + out->final_norm;
+
+  out->largest_linear = MAX (s.h * s.a * s.d, s.h * MAX (s.f, s.ef)) / t;
+
+  /* Whole model, unsharded: the same pieces with t = e = 1. */
+  attn = attention_params (m, &s, 1, NULL);
+  outside = s.V * s.h + m->learned_positions * s.h + m->token_types * s.h
+            + (m->kind == HR_KIND_ENCODER ? s.norm : 0)
+            + (m->patch_dim > 0 ? m->patch_dim * s.h + 2 * s.h : 0)
+            + out->final_norm;
+  if (m->head == HR_HEAD_LM)
+    outside += (m->tied_embeddings ? 0 : s.V * s.h)
+               + (m->lm_head_bias ? s.V : 0);
+  else
+    outside += s.h * m->classes + m->classes;
+  if (m->pooler)
+    outside += s.h * s.h + s.h;
+
+  out->total = m->layers * (attn + norms + layer_mlp_params (m, &s, s.E))
+               + outside;
+  out->active = m->layers * (attn + norms + layer_mlp_params (m, &s, s.K))
+                + outside;
+  out->lora_total = m->layers * lora_layer
+                    + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0);
+}
+
+guint64
+hr_params_total (const HrModelArch *model)
+{
+  HrParamCounts c;
+
+  hr_params_count (model, NULL, 1, 1, &c);
+  return c.total;
+}

@@ -1,0 +1,50 @@
+/* hr-params.h: parameter counts from an architecture
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-scenario.h"
+
+G_BEGIN_DECLS
+
+/* Parameter counts, in elements.  "per rank" values are what one tensor-
+ * and expert-parallel rank holds before any ZeRO/FSDP sharding; with
+ * tp = ep = 1 they are the whole model's. */
+typedef struct
+{
+  /* one transformer layer, per rank */
+  guint64 layer_dense;        /* attention, norms, router, dense MLP */
+  guint64 layer_experts;      /* the MoE experts this rank holds */
+  guint64 layer_linear;       /* weights of nn.Linear layers (quantizable) */
+  guint64 layer_lora;         /* LoRA adapters (trainable) */
+  guint64 layer_adafactor;    /* Adafactor's factored second-moment size */
+
+  /* outside the layers, per rank */
+  guint64 embedding;          /* token (+ position, segment, patch) tables */
+  guint64 head;               /* untied LM head, or pooler + classifier */
+  guint64 head_linear;        /* the part of head that is an nn.Linear */
+  guint64 head_lora;
+  guint64 final_norm;
+  guint64 outside_adafactor;
+
+  /* the largest single nn.Linear weight (QLoRA dequantizes one at a time) */
+  guint64 largest_linear;
+
+  /* whole model, unsharded (tp = ep = 1) */
+  guint64 total;
+  guint64 active;             /* MoE: top-k experts instead of all */
+  guint64 lora_total;         /* trainable adapters of the whole model */
+} HrParamCounts;
+
+void     hr_params_count       (const HrModelArch *model,
+                                const HrTraining  *training,
+                                guint64            tp,
+                                guint64            ep,
+                                HrParamCounts     *out);
+
+guint64  hr_params_total       (const HrModelArch *model);
+
+G_END_DECLS

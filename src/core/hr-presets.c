@@ -1,0 +1,371 @@
+/* hr-presets.c: the bundled and the user's preset folders
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CONTRACT.md section 6: presets/models, presets/gpus and
+ * presets/scenarios hold one JSON file per id; the user's own under
+ * $XDG_DATA_HOME/headroom/presets win over the bundled ones.
+ * HEADROOM_PRESETS_DIR points a build tree or a test at another bundled
+ * folder; a binary run from its build tree falls back on the source tree's.
+ */
+
+#include "hr-presets.h"
+#include "hr-error.h"
+
+#include <string.h>
+
+#ifndef HR_PRESETS_DIR
+# define HR_PRESETS_DIR "/usr/share/headroom/presets"
+#endif
+
+/* Reading refuses files that could only be a mistake or an attack: a
+ * scenario is a few kilobytes, and json-glib's parser recurses. */
+#define MAX_FILE_BYTES (4 * 1024 * 1024)
+#define MAX_DEPTH      64
+
+struct _HrPresets
+{
+  GStrv dirs;   /* highest priority first */
+};
+
+const char *
+hr_preset_kind_folder (HrPresetKind kind)
+{
+  switch (kind)
+    {
+    case HR_PRESET_MODEL:
+      return "models";
+    case HR_PRESET_GPU:
+      return "gpus";
+    case HR_PRESET_SCENARIO:
+    case HR_N_PRESET_KINDS:
+    default:
+      return "scenarios";
+    }
+}
+
+HrPresets *
+hr_presets_new (const char * const *dirs)
+{
+  HrPresets *presets = g_new0 (HrPresets, 1);
+
+  presets->dirs = g_strdupv ((char **) dirs);
+  return presets;
+}
+
+HrPresets *
+hr_presets_new_default (void)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) dirs = NULL;
+  const char *env = g_getenv ("HEADROOM_PRESETS_DIR");
+  g_autofree char *user = g_build_filename (g_get_user_data_dir (), "headroom",
+                                            "presets", NULL);
+
+  g_strv_builder_add (builder, user);
+  if (env != NULL && *env != '\0')
+    g_strv_builder_add (builder, env);
+  g_strv_builder_add (builder, HR_PRESETS_DIR);
+#ifdef HR_SOURCE_PRESETS_DIR
+  /* Run from a build tree before installing: the source tree's presets. */
+  g_strv_builder_add (builder, HR_SOURCE_PRESETS_DIR);
+#endif
+  dirs = g_strv_builder_end (builder);
+  return hr_presets_new ((const char * const *) dirs);
+}
+
+void
+hr_presets_free (HrPresets *presets)
+{
+  if (presets == NULL)
+    return;
+  g_strfreev (presets->dirs);
+  g_free (presets);
+}
+
+void
+hr_preset_info_free (HrPresetInfo *info)
+{
+  if (info == NULL)
+    return;
+  g_free (info->id);
+  g_free (info->name);
+  g_free (info->path);
+  g_free (info);
+}
+
+/* Ids are file names: lower-case letters, digits, '.', '_' and '-', so an
+ * id can never climb out of its folder. */
+gboolean
+hr_preset_id_is_valid (const char *id)
+{
+  if (id == NULL || *id == '\0' || *id == '.' || strlen (id) >= 64)
+    return FALSE;
+  for (const char *p = id; *p; p++)
+    if (!(g_ascii_islower (*p) || g_ascii_isdigit (*p) || *p == '.' || *p == '_' || *p == '-'))
+      return FALSE;
+  return TRUE;
+}
+
+/* Deepest nesting of arrays and objects, strings skipped. */
+static guint
+json_depth (const char *data,
+            gsize       length)
+{
+  guint depth = 0, deepest = 0;
+  gboolean in_string = FALSE;
+
+  for (gsize i = 0; i < length; i++)
+    {
+      char c = data[i];
+
+      if (in_string)
+        {
+          if (c == '\\')
+            i++;
+          else if (c == '"')
+            in_string = FALSE;
+          continue;
+        }
+      if (c == '"')
+        in_string = TRUE;
+      else if (c == '[' || c == '{')
+        deepest = MAX (deepest, ++depth);
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+  return deepest;
+}
+
+JsonNode *
+hr_json_load_data (const char  *data,
+                   gssize       length,
+                   const char  *origin,
+                   GError     **error)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GError) local = NULL;
+  gsize len = length < 0 ? strlen (data) : (gsize) length;
+  JsonNode *root;
+
+  if (len > MAX_FILE_BYTES)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
+                   "%s: the file is %" G_GSIZE_FORMAT " bytes; allowed: up to %d bytes",
+                   origin, len, MAX_FILE_BYTES);
+      return NULL;
+    }
+  if (!g_utf8_validate (data, len, NULL))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
+                   "%s: the file is not UTF-8 text; allowed: a JSON document", origin);
+      return NULL;
+    }
+  if (json_depth (data, len) > MAX_DEPTH)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
+                   "%s: the JSON nests deeper than %d levels; allowed: a scenario "
+                   "(a few levels)", origin, MAX_DEPTH);
+      return NULL;
+    }
+  if (!json_parser_load_from_data (parser, data, (gssize) len, &local))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_PARSE, "%s: not valid JSON (%s)",
+                   origin, local->message);
+      return NULL;
+    }
+  root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
+                   "%s: the file is empty; allowed: a JSON object", origin);
+      return NULL;
+    }
+  return json_node_ref (root);
+}
+
+JsonNode *
+hr_json_load_file (const char  *path,
+                   GError     **error)
+{
+  g_autofree char *data = NULL;
+  g_autoptr(GError) local = NULL;
+  gsize length;
+
+  if (!g_file_get_contents (path, &data, &length, &local))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: %s", path, local->message);
+      return NULL;
+    }
+  return hr_json_load_data (data, (gssize) length, path, error);
+}
+
+char *
+hr_presets_find (HrPresets     *presets,
+                 HrPresetKind   kind,
+                 const char    *id,
+                 GError       **error)
+{
+  g_autofree char *file = NULL;
+
+  if (!hr_preset_id_is_valid (id))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_NOT_FOUND,
+                   "\"%s\" is not a preset id; allowed: lower-case letters, digits, "
+                   "'.', '_' and '-'", id != NULL ? id : "");
+      return NULL;
+    }
+
+  file = g_strconcat (id, ".json", NULL);
+  for (guint i = 0; presets->dirs[i] != NULL; i++)
+    {
+      g_autofree char *path = g_build_filename (presets->dirs[i],
+                                                hr_preset_kind_folder (kind),
+                                                file, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        return g_steal_pointer (&path);
+    }
+
+  g_set_error (error, HR_ERROR, HR_ERROR_NOT_FOUND,
+               "\"%s\" is not a known %s preset; allowed: the ids `headroom-cli "
+               "--list %s` prints", id, hr_preset_kind_folder (kind),
+               hr_preset_kind_folder (kind));
+  return NULL;
+}
+
+JsonNode *
+hr_presets_load (HrPresets     *presets,
+                 HrPresetKind   kind,
+                 const char    *id,
+                 char         **out_path,
+                 GError       **error)
+{
+  g_autofree char *path = hr_presets_find (presets, kind, id, error);
+  JsonNode *node;
+
+  if (path == NULL)
+    return NULL;
+  node = hr_json_load_file (path, error);
+  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE,
+                   "%s: the preset is not a JSON object; allowed: an object", path);
+      g_clear_pointer (&node, json_node_unref);
+    }
+  if (node != NULL && out_path != NULL)
+    *out_path = g_steal_pointer (&path);
+  return node;
+}
+
+static int
+compare_info (gconstpointer a,
+              gconstpointer b)
+{
+  const HrPresetInfo *x = *(HrPresetInfo * const *) a;
+  const HrPresetInfo *y = *(HrPresetInfo * const *) b;
+
+  return strcmp (x->id, y->id);
+}
+
+/* The display name a preset file gives itself, or its id. */
+static char *
+preset_name (HrPresetKind  kind,
+             JsonObject   *obj,
+             const char   *id)
+{
+  JsonObject *inner = obj;
+
+  if (kind == HR_PRESET_MODEL && json_object_has_member (obj, "model")
+      && JSON_NODE_HOLDS_OBJECT (json_object_get_member (obj, "model")))
+    inner = json_object_get_object_member (obj, "model");
+  if (json_object_has_member (inner, "name")
+      && JSON_NODE_HOLDS_VALUE (json_object_get_member (inner, "name"))
+      && json_node_get_value_type (json_object_get_member (inner, "name")) == G_TYPE_STRING)
+    return g_strdup (json_object_get_string_member (inner, "name"));
+  return g_strdup (id);
+}
+
+/* Every valid preset of a kind, the user's shadowing the bundled ones,
+ * sorted by id.  Files that do not parse are left out here and reported
+ * by hr_presets_broken(). */
+GPtrArray *
+hr_presets_list (HrPresets    *presets,
+                 HrPresetKind  kind)
+{
+  GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_preset_info_free);
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; presets->dirs[i] != NULL; i++)
+    {
+      g_autofree char *folder = g_build_filename (presets->dirs[i],
+                                                  hr_preset_kind_folder (kind), NULL);
+      g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+      const char *entry;
+
+      if (dir == NULL)
+        continue;
+      while ((entry = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *id = NULL;
+          g_autofree char *path = NULL;
+          g_autoptr(JsonNode) node = NULL;
+          HrPresetInfo *info;
+
+          if (!g_str_has_suffix (entry, ".json"))
+            continue;
+          id = g_strndup (entry, strlen (entry) - 5);
+          if (!hr_preset_id_is_valid (id) || g_hash_table_contains (seen, id))
+            continue;
+          path = g_build_filename (folder, entry, NULL);
+          node = hr_json_load_file (path, NULL);
+          if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+            continue;
+          g_hash_table_add (seen, g_strdup (id));
+          info = g_new0 (HrPresetInfo, 1);
+          info->name = preset_name (kind, json_node_get_object (node), id);
+          info->id = g_steal_pointer (&id);
+          info->path = g_steal_pointer (&path);
+          g_ptr_array_add (list, info);
+        }
+    }
+  g_ptr_array_sort (list, compare_info);
+  return list;
+}
+
+/* Messages for preset files that do not parse, so the app can start
+ * anyway and name them. */
+GPtrArray *
+hr_presets_broken (HrPresets *presets)
+{
+  GPtrArray *messages = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint k = 0; k < HR_N_PRESET_KINDS; k++)
+    for (guint i = 0; presets->dirs[i] != NULL; i++)
+      {
+        g_autofree char *folder = g_build_filename (presets->dirs[i],
+                                                    hr_preset_kind_folder (k), NULL);
+        g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+        const char *entry;
+
+        if (dir == NULL)
+          continue;
+        while ((entry = g_dir_read_name (dir)) != NULL)
+          {
+            g_autofree char *path = NULL;
+            g_autoptr(JsonNode) node = NULL;
+            g_autoptr(GError) error = NULL;
+
+            if (!g_str_has_suffix (entry, ".json"))
+              continue;
+            path = g_build_filename (folder, entry, NULL);
+            node = hr_json_load_file (path, &error);
+            if (node == NULL)
+              g_ptr_array_add (messages, g_strdup (error->message));
+            else if (!JSON_NODE_HOLDS_OBJECT (node))
+              g_ptr_array_add (messages, g_strdup_printf ("%s: not a JSON object", path));
+          }
+      }
+  return messages;
+}

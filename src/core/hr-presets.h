@@ -1,0 +1,61 @@
+/* hr-presets.h: the bundled and the user's preset folders
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  HR_PRESET_MODEL,
+  HR_PRESET_GPU,
+  HR_PRESET_SCENARIO,
+  HR_N_PRESET_KINDS
+} HrPresetKind;
+
+typedef struct _HrPresets HrPresets;
+
+typedef struct
+{
+  char *id;
+  char *name;
+  char *path;
+} HrPresetInfo;
+
+HrPresets   *hr_presets_new_default   (void);
+HrPresets   *hr_presets_new           (const char * const *dirs);
+void         hr_presets_free          (HrPresets     *presets);
+
+char        *hr_presets_find          (HrPresets     *presets,
+                                       HrPresetKind   kind,
+                                       const char    *id,
+                                       GError       **error);
+JsonNode    *hr_presets_load          (HrPresets     *presets,
+                                       HrPresetKind   kind,
+                                       const char    *id,
+                                       char         **out_path,
+                                       GError       **error);
+GPtrArray   *hr_presets_list          (HrPresets     *presets,
+                                       HrPresetKind   kind);
+GPtrArray   *hr_presets_broken        (HrPresets     *presets);
+const char  *hr_preset_kind_folder    (HrPresetKind   kind);
+gboolean     hr_preset_id_is_valid    (const char    *id);
+
+void         hr_preset_info_free      (HrPresetInfo  *info);
+
+JsonNode    *hr_json_load_file        (const char    *path,
+                                       GError       **error);
+JsonNode    *hr_json_load_data        (const char    *data,
+                                       gssize         length,
+                                       const char    *origin,
+                                       GError       **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrPresets, hr_presets_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrPresetInfo, hr_preset_info_free)
+
+G_END_DECLS

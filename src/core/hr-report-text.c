@@ -1,0 +1,214 @@
+/* hr-report-text.c: a plan for people: the table and the one-line verdict
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * UX-LESSONS.md: lead with the GPU that binds, collapse identical ranks
+ * ("GPU 0-7 (x8)"), put the verdict in words with the free memory, name the
+ * largest consumer, one unit system throughout.
+ */
+
+#include "hr-report.h"
+
+#include <string.h>
+
+static const char *
+status_word (HrStatus status)
+{
+  switch (status)
+    {
+    case HR_STATUS_OK:
+      return "OK";
+    case HR_STATUS_TIGHT:
+      return "TIGHT";
+    case HR_STATUS_OOM:
+    case HR_N_STATUSES:
+    default:
+      return "OUT OF MEMORY";
+    }
+}
+
+static const HrItem *
+largest_live_item (const HrDevice *d)
+{
+  const HrItem *best = NULL;
+
+  for (guint i = 0; i < d->n_items; i++)
+    if (hr_item_is_live_at_peak (d, &d->items[i])
+        && (best == NULL || d->items[i].bytes > best->bytes))
+      best = &d->items[i];
+  return best;
+}
+
+static char *
+gpu_count (const HrScenario *sc)
+{
+  if (sc->parallel.gpus == 1)
+    return g_strdup (sc->gpu.name);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT "x %s", sc->parallel.gpus, sc->gpu.name);
+}
+
+char *
+hr_plan_summary (const HrScenario *sc,
+                 const HrPlan     *plan,
+                 HrUnits           units)
+{
+  const HrDevice *d = hr_plan_binding (plan);
+  g_autofree char *gpus = gpu_count (sc);
+  g_autofree char *free_s = hr_format_bytes ((double) ABS (d->free_bytes), units);
+  g_autofree char *need = hr_format_bytes ((double) d->total_bytes, units);
+  g_autofree char *cap = hr_format_bytes ((double) plan->capacity_bytes, units);
+  const HrItem *largest = largest_live_item (d);
+  g_autofree char *largest_name = largest ? hr_item_display_name (largest) : g_strdup ("?");
+  g_autofree char *largest_s = hr_format_bytes (largest ? (double) largest->bytes : 0, units);
+  int percent = (int) (100.0 * (double) d->free_bytes / (double) plan->capacity_bytes + 0.5);
+  const char *where = plan->n_devices > 1 ? d->label : "per GPU";
+
+  switch (plan->status)
+    {
+    case HR_STATUS_OK:
+      return g_strdup_printf ("Fits on %s with %s (%d %%) to spare %s%s",
+                              gpus, free_s, percent,
+                              plan->n_devices > 1 ? "on the fullest, " : "",
+                              where);
+    case HR_STATUS_TIGHT:
+      return g_strdup_printf ("Tight on %s: %s has only %s (%d %%) free, less than the "
+                              "wanted %d %%; the largest part is %s, %s",
+                              gpus, d->label, free_s, percent,
+                              (int) (sc->overhead.headroom * 100 + 0.5),
+                              largest_name, largest_s);
+    case HR_STATUS_OOM:
+    case HR_N_STATUSES:
+    default:
+      return g_strdup_printf ("Does not fit: %s needs %s of %s (over by %s); the largest "
+                              "part is %s, %s",
+                              d->label, need, cap, free_s, largest_name, largest_s);
+    }
+}
+
+static void
+append_row (GString    *out,
+            const char *indent,
+            const char *name,
+            double      bytes,
+            const char *note,
+            HrUnits     units)
+{
+  g_autofree char *size = hr_format_bytes (bytes, units);
+
+  /* Pad by characters, not bytes: names hold "·" and other UTF-8. */
+  glong width = g_utf8_strlen (indent, -1) + g_utf8_strlen (name, -1);
+
+  g_string_append_printf (out, "%s%s%*s %10s", indent, name,
+                          (int) MAX (56 - width, 0), "", size);
+  if (note != NULL && *note != '\0')
+    g_string_append_printf (out, "   %s", note);
+  g_string_append_c (out, '\n');
+}
+
+static void
+append_device (GString          *out,
+               const HrScenario *sc,
+               const HrPlan     *plan,
+               const HrDevice   *d,
+               HrUnits           units)
+{
+  const HrItem *largest = largest_live_item (d);
+  g_autofree char *cap = hr_format_bytes ((double) plan->capacity_bytes, units);
+  g_autofree char *free_pct = NULL;
+  g_autofree char *free_note = NULL;
+
+  g_string_append_printf (out, "%s (x%" G_GUINT64_FORMAT ")", d->label, d->ranks);
+  if (sc->parallel.pp > 1)
+    g_string_append_printf (out, ", layers %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT,
+                            d->first_layer, d->first_layer + d->n_layers - 1);
+  g_string_append_printf (out, ", peak during the %s\n", hr_phase_name (d->peak_phase));
+
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    {
+      append_row (out, "  ", hr_enum_name (&hr_category_names, c),
+                  (double) d->category_bytes[c], NULL, units);
+      for (guint i = 0; i < d->n_items; i++)
+        {
+          const HrItem *item = &d->items[i];
+          g_autofree char *name = NULL;
+          g_autofree char *note = NULL;
+
+          if (item->category != c || !hr_item_is_live_at_peak (d, item))
+            continue;
+          name = hr_item_display_name (item);
+          note = g_strdup_printf ("%s%s", item == largest ? "<- largest  " : "", item->formula);
+          append_row (out, "      ", name, (double) item->bytes, note, units);
+        }
+    }
+
+  g_string_append (out, "  --------------------------------------------------------\n");
+  append_row (out, "  ", "allocated (torch max_memory_allocated)", (double) d->allocated_bytes,
+              NULL, units);
+  append_row (out, "  ", "reserved (torch max_memory_reserved)", (double) d->reserved_bytes,
+              NULL, units);
+  {
+    g_autofree char *of = g_strdup_printf ("of %s", cap);
+
+    append_row (out, "  ", "total (as nvidia-smi shows)", (double) d->total_bytes, of, units);
+  }
+  free_pct = hr_format_double (100.0 * (double) d->free_bytes / (double) plan->capacity_bytes, 0);
+  free_note = g_strdup_printf ("%s %%   %s", free_pct, status_word (d->status));
+  append_row (out, "  ", "free", (double) d->free_bytes, free_note, units);
+  g_string_append_c (out, '\n');
+}
+
+char *
+hr_report_table (const HrScenario *sc,
+                 const HrPlan     *plan,
+                 HrUnits           units)
+{
+  GString *out = g_string_new (NULL);
+  g_autofree char *params = hr_format_count ((double) plan->params);
+  g_autofree char *trainable = hr_format_count ((double) plan->trainable_params);
+  g_autofree char *cap = hr_format_bytes ((double) plan->capacity_bytes, units);
+  g_autofree char *wanted = hr_format_bytes ((double) plan->wanted_free_bytes, units);
+  g_autofree char *summary = hr_plan_summary (sc, plan, units);
+  g_autofree char *gpus = gpu_count (sc);
+  const HrDevice *binding = hr_plan_binding (plan);
+
+  g_string_append_printf (out, "%s\n\n", sc->name);
+  g_string_append_printf (out, "Model     %s: %s parameters, %s trainable (%s)\n",
+                          sc->model.name, params, trainable,
+                          hr_enum_name (&hr_method_names, sc->training.method));
+  g_string_append_printf (out, "Training  %s, %s, micro-batch %" G_GUINT64_FORMAT
+                          " x %" G_GUINT64_FORMAT " tokens, %s checkpointing\n",
+                          hr_enum_name (&hr_precision_names, sc->training.precision),
+                          hr_enum_name (&hr_optimizer_names, sc->training.optimizer),
+                          sc->training.micro_batch, sc->training.seq_len,
+                          hr_enum_name (&hr_checkpointing_names, sc->training.checkpointing));
+  g_string_append_printf (out, "Parallel  %" G_GUINT64_FORMAT " GPUs: data %" G_GUINT64_FORMAT
+                          ", tensor %" G_GUINT64_FORMAT ", pipeline %" G_GUINT64_FORMAT
+                          ", context %" G_GUINT64_FORMAT ", ZeRO stage %" G_GUINT64_FORMAT "\n",
+                          sc->parallel.gpus, hr_parallel_dp_degree (&sc->parallel),
+                          sc->parallel.tp, sc->parallel.pp, sc->parallel.cp,
+                          sc->parallel.zero);
+  g_string_append_printf (out, "GPU       %s, %s each; wanted free: %d %% (%s)\n\n",
+                          gpus, cap, (int) (sc->overhead.headroom * 100 + 0.5), wanted);
+
+  /* The binding device first, then the others in stage order. */
+  append_device (out, sc, plan, binding, units);
+  for (guint i = 0; i < plan->n_devices; i++)
+    if (&plan->devices[i] != binding)
+      append_device (out, sc, plan, &plan->devices[i], units);
+
+  if (plan->host_bytes_per_node > 0)
+    {
+      g_autofree char *host = hr_format_bytes ((double) plan->host_bytes_per_node, units);
+
+      g_string_append_printf (out, "Host RAM per node for offloading: %s\n", host);
+    }
+  for (guint i = 0; i < plan->n_warnings; i++)
+    {
+      g_autofree char *message = hr_plan_warning_message (plan, sc, i);
+
+      g_string_append_printf (out, "Warning: %s\n", message);
+    }
+  g_string_append_printf (out, "%s%s.\n", plan->n_warnings > 0 ? "\n" : "", summary);
+  return g_string_free (out, FALSE);
+}

@@ -1,0 +1,61 @@
+/* hr-scenario-io.h: scenario files in and out (CONTRACT.md section 1)
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-presets.h"
+#include "hr-scenario.h"
+
+G_BEGIN_DECLS
+
+/* Reads a scenario object on top of the default scenario: presets first,
+ * then the object's own keys.  origin ("scenario.json") starts every
+ * error message; the message then names the path, the value and what is
+ * allowed.  The result is also validated. */
+gboolean   hr_scenario_read_node   (HrScenario   *scenario,
+                                    JsonNode     *root,
+                                    const char   *origin,
+                                    HrPresets    *presets,
+                                    GError      **error);
+gboolean   hr_scenario_read_file   (HrScenario   *scenario,
+                                    const char   *path,
+                                    HrPresets    *presets,
+                                    GError      **error);
+gboolean   hr_scenario_load_preset (HrScenario   *scenario,
+                                    const char   *id,
+                                    HrPresets    *presets,
+                                    GError      **error);
+
+/* Applies a model or GPU preset to a scenario, as choosing it in the app
+ * does. */
+gboolean   hr_scenario_apply_model_preset (HrScenario *scenario,
+                                           const char *id,
+                                           HrPresets  *presets,
+                                           GError    **error);
+gboolean   hr_scenario_apply_gpu_preset   (HrScenario *scenario,
+                                           const char *id,
+                                           HrPresets  *presets,
+                                           GError    **error);
+
+/* Sets "a.b.c" in a JSON object to VALUE, read as JSON when it parses as
+ * JSON and as a string otherwise (--set training.precision=bf16-true).
+ * Setting model.preset or gpu.preset replaces the rest of that object. */
+gboolean   hr_json_set_path        (JsonObject   *root,
+                                    const char   *assignment,
+                                    GError      **error);
+
+JsonNode  *hr_scenario_to_json     (const HrScenario *scenario);
+char      *hr_scenario_to_data     (const HrScenario *scenario,
+                                    gsize            *length);
+
+/* Writes to a temporary file beside path, then renames it over path, so
+ * a failed save leaves the previous file as it was. */
+gboolean   hr_write_file_atomic    (const char   *path,
+                                    const char   *data,
+                                    gsize         length,
+                                    GError      **error);
+
+G_END_DECLS

@@ -1,0 +1,201 @@
+/* hr-scenario.c: the default scenario and derived quantities
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "hr-scenario.h"
+
+#include <string.h>
+
+void
+hr_copy_string (char       *dest,
+                gsize       dest_size,
+                const char *src)
+{
+  g_assert (dest_size > 0);
+  g_strlcpy (dest, src != NULL ? src : "", dest_size);
+}
+
+/* Llama 2 13B, from its config.json (CALC-REFERENCE.md section 1: 40 layers,
+ * hidden 5120, 40 heads, ffn 13824, vocab 32000, untied). */
+void
+hr_model_arch_init_default (HrModelArch *model)
+{
+  memset (model, 0, sizeof *model);
+  hr_copy_string (model->preset, sizeof model->preset, "llama-2-13b");
+  hr_copy_string (model->name, sizeof model->name, "Llama 2 13B");
+  model->kind = HR_KIND_DECODER;
+  model->layers = 40;
+  model->hidden = 5120;
+  model->heads = 40;
+  model->kv_heads = 40;
+  model->head_dim = 128;
+  model->ffn = 13824;
+  model->mlp = HR_MLP_SWIGLU;
+  model->vocab = 32000;
+  model->tied_embeddings = FALSE;
+  model->norm = HR_NORM_RMSNORM;
+  model->bias = HR_BIAS_NONE;
+  model->experts = 1;
+  model->experts_active = 1;
+  model->head = HR_HEAD_LM;
+}
+
+/* CONTRACT.md section 2. */
+void
+hr_dtypes_for_precision (HrPrecision  precision,
+                         HrDtypes    *out)
+{
+  switch (precision)
+    {
+    case HR_PRECISION_FP32:
+      *out = (HrDtypes) { HR_DTYPE_FP32, HR_DTYPE_FP32, HR_DTYPE_NONE,
+                          HR_DTYPE_FP32, HR_DTYPE_FP32 };
+      break;
+    case HR_PRECISION_AMP_BF16:
+      *out = (HrDtypes) { HR_DTYPE_FP32, HR_DTYPE_FP32, HR_DTYPE_NONE,
+                          HR_DTYPE_FP32, HR_DTYPE_BF16 };
+      break;
+    case HR_PRECISION_AMP_FP16:
+      *out = (HrDtypes) { HR_DTYPE_FP32, HR_DTYPE_FP32, HR_DTYPE_NONE,
+                          HR_DTYPE_FP32, HR_DTYPE_FP16 };
+      break;
+    case HR_PRECISION_FP16_MIXED:
+      *out = (HrDtypes) { HR_DTYPE_FP16, HR_DTYPE_FP16, HR_DTYPE_FP32,
+                          HR_DTYPE_FP32, HR_DTYPE_FP16 };
+      break;
+    case HR_PRECISION_BF16_TRUE:
+      *out = (HrDtypes) { HR_DTYPE_BF16, HR_DTYPE_BF16, HR_DTYPE_NONE,
+                          HR_DTYPE_BF16, HR_DTYPE_BF16 };
+      break;
+    case HR_PRECISION_FP8_MIXED:
+      /* Transformer Engine keeps bf16 weights plus fp8 copies (counted by
+       * the calculation), fp8 activations for the matmuls. */
+      *out = (HrDtypes) { HR_DTYPE_BF16, HR_DTYPE_BF16, HR_DTYPE_FP32,
+                          HR_DTYPE_FP32, HR_DTYPE_BF16 };
+      break;
+    case HR_PRECISION_BF16_MIXED:
+    case HR_N_PRECISIONS:
+    default:
+      *out = (HrDtypes) { HR_DTYPE_BF16, HR_DTYPE_BF16, HR_DTYPE_FP32,
+                          HR_DTYPE_FP32, HR_DTYPE_BF16 };
+      break;
+    }
+}
+
+/* Fill the dtypes from the recipe, keeping the parts the user overrode. */
+void
+hr_training_apply_precision (HrTraining *training)
+{
+  HrDtypes recipe;
+  HrDtype *dst = (HrDtype *) &training->dtypes;
+  const HrDtype *src = (const HrDtype *) &recipe;
+
+  G_STATIC_ASSERT (sizeof (HrDtypes) == 5 * sizeof (HrDtype));
+
+  hr_dtypes_for_precision (training->precision, &recipe);
+  for (guint i = 0; i < 5; i++)
+    if ((training->dtypes_set & (1u << i)) == 0)
+      dst[i] = src[i];
+}
+
+/* The classic planning case of the issue tracker: Llama 2 13B, ZeRO-3,
+ * full checkpointing, bf16 mixed precision, micro-batch 4, sequence 4096,
+ * 8x H100 SXM 80GB.  presets/scenarios/default.json says the same, and a
+ * test keeps the two equal. */
+void
+hr_scenario_init_default (HrScenario *scenario)
+{
+  HrTraining *t = &scenario->training;
+  HrParallel *p = &scenario->parallel;
+
+  memset (scenario, 0, sizeof *scenario);
+  hr_copy_string (scenario->name, sizeof scenario->name,
+                  "Llama 2 13B, ZeRO-3, 8x H100");
+  hr_model_arch_init_default (&scenario->model);
+
+  t->method = HR_METHOD_FULL;
+  t->lora_rank = 16;
+  t->lora_targets = HR_LORA_ALL_LINEAR;
+  t->lora_dropout = 0.0;
+  t->quant = HR_QUANT_NF4_DQ;
+  t->precision = HR_PRECISION_BF16_MIXED;
+  t->dtypes_set = 0;
+  hr_training_apply_precision (t);
+  t->optimizer = HR_OPTIMIZER_ADAMW;
+  t->optimizer_impl = HR_OPTIMIZER_IMPL_FUSED;
+  t->micro_batch = 4;
+  t->seq_len = 4096;
+  t->grad_accum = 1;
+  t->checkpointing = HR_CHECKPOINTING_FULL;
+  t->attention = HR_ATTENTION_FLASH;
+  t->loss = HR_LOSS_STANDARD;
+  t->logits_fp32 = TRUE;
+
+  p->gpus = 8;
+  p->gpus_per_node = 8;
+  p->tp = p->pp = p->vpp = p->cp = p->ep = 1;
+  p->sp = FALSE;
+  p->zero = 3;
+  p->shard_group = 0;
+
+  hr_copy_string (scenario->gpu.preset, sizeof scenario->gpu.preset,
+                  "h100-sxm-80gb");
+  hr_copy_string (scenario->gpu.name, sizeof scenario->gpu.name,
+                  "H100 SXM 80GB");
+  scenario->gpu.memory_mib = 81559;
+
+  scenario->overhead.cuda_context_mib = 600;
+  scenario->overhead.comm_buffer_mib = -1;   /* automatic, see hr-calc.c */
+  scenario->overhead.fragmentation = 0.08;
+  scenario->overhead.headroom = 0.10;
+}
+
+guint64
+hr_parallel_dp_degree (const HrParallel *parallel)
+{
+  guint64 mp = parallel->tp * parallel->pp * parallel->cp;
+
+  return mp > 0 ? MAX (parallel->gpus / mp, 1) : 1;
+}
+
+/* ZeRO and FSDP shard across the data-parallel ranks, or within hybrid
+ * shard groups (HSDP) when shard_group is set. */
+guint64
+hr_parallel_shard_degree (const HrParallel *parallel)
+{
+  guint64 dp = hr_parallel_dp_degree (parallel);
+
+  if (parallel->shard_group > 0 && parallel->shard_group < dp)
+    return parallel->shard_group;
+  return dp;
+}
+
+guint64
+hr_model_head_dim (const HrModelArch *model)
+{
+  if (model->head_dim > 0)
+    return model->head_dim;
+  return model->heads > 0 ? model->hidden / model->heads : 0;
+}
+
+guint64
+hr_model_expert_ffn (const HrModelArch *model)
+{
+  return model->expert_ffn > 0 ? model->expert_ffn : model->ffn;
+}
+
+guint64
+hr_model_norms_per_layer (const HrModelArch *model)
+{
+  if (model->norms_per_layer > 0)
+    return model->norms_per_layer;
+  return model->parallel_block ? 1 : 2;
+}
+
+gboolean
+hr_model_gated (const HrModelArch *model)
+{
+  return model->mlp == HR_MLP_SWIGLU || model->mlp == HR_MLP_GEGLU;
+}

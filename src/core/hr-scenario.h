@@ -1,0 +1,145 @@
+/* hr-scenario.h: one training run to plan, as plain values
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HrScenario is a value type: it holds no pointers, so it can be copied with
+ * "=" (the solver copies it for every trial) and compared with memcmp after
+ * hr_scenario_init.  Field meanings are those of CONTRACT.md section 1;
+ * fields marked "extension" are Headroom's additions to the contract.
+ */
+
+#pragma once
+
+#include "hr-enums.h"
+
+G_BEGIN_DECLS
+
+#define HR_NAME_MAX 128
+#define HR_ID_MAX   64
+
+typedef struct
+{
+  char        preset[HR_ID_MAX];
+  char        name[HR_NAME_MAX];
+  HrModelKind kind;
+  guint64     layers;
+  guint64     hidden;
+  guint64     heads;
+  guint64     kv_heads;
+  guint64     head_dim;
+  guint64     ffn;
+  HrMlp       mlp;
+  guint64     vocab;
+  gboolean    tied_embeddings;
+  HrNorm      norm;
+  HrBias      bias;
+  gboolean    parallel_block;
+  guint64     learned_positions;
+  guint64     experts;
+  guint64     experts_active;
+  gboolean    dropout;
+  HrHead      head;
+  guint64     classes;
+
+  /* extensions */
+  guint64     expert_ffn;        /* per-expert width, 0 = ffn */
+  guint64     norms_per_layer;   /* 0 = 1 with a parallel block, else 2 */
+  HrQkNorm    qk_norm;
+  gboolean    lm_head_bias;      /* phi-2 */
+  guint64     token_types;       /* BERT's segment embeddings */
+  gboolean    pooler;            /* BERT's pooler (h x h + h) */
+  guint64     patch_dim;         /* vision: channels x patch^2, 0 = text */
+} HrModelArch;
+
+typedef struct
+{
+  HrDtype weights;
+  HrDtype grads;
+  HrDtype master;
+  HrDtype optimizer;
+  HrDtype activations;
+} HrDtypes;
+
+typedef struct
+{
+  HrMethod        method;
+  guint64         lora_rank;
+  guint           lora_targets;      /* HrLoraTarget bits */
+  double          lora_dropout;      /* extension */
+  HrQuant         quant;
+  gboolean        quant_lm_head;     /* extension: LitGPT quantizes it too */
+  HrPrecision     precision;
+  HrDtypes        dtypes;            /* filled from precision, then overridden */
+  guint           dtypes_set;        /* which dtypes the user overrode, bit i = field i */
+  HrOptimizer     optimizer;
+  HrOptimizerImpl optimizer_impl;    /* extension */
+  guint64         micro_batch;
+  guint64         seq_len;
+  guint64         grad_accum;
+  HrCheckpointing checkpointing;
+  HrAttention     attention;
+  HrLoss          loss;
+  gboolean        logits_fp32;       /* extension: upcast logits for the loss */
+} HrTraining;
+
+typedef struct
+{
+  guint64  gpus;
+  guint64  gpus_per_node;
+  guint64  tp;
+  guint64  pp;
+  guint64  vpp;
+  guint64  cp;
+  guint64  ep;
+  gboolean sp;
+  guint64  zero;
+  guint64  shard_group;
+  gboolean offload_optimizer;
+  gboolean offload_params;
+  gboolean no_sync;     /* extension: accumulate without reducing (FSDP no_sync) */
+} HrParallel;
+
+typedef struct
+{
+  char    preset[HR_ID_MAX];
+  char    name[HR_NAME_MAX];
+  guint64 memory_mib;
+} HrGpu;
+
+typedef struct
+{
+  double cuda_context_mib;
+  double comm_buffer_mib;
+  double fragmentation;
+  double headroom;
+} HrOverhead;
+
+typedef struct
+{
+  char        name[HR_NAME_MAX * 2];
+  HrModelArch model;
+  HrTraining  training;
+  HrParallel  parallel;
+  HrGpu       gpu;
+  HrOverhead  overhead;
+} HrScenario;
+
+void     hr_scenario_init_default  (HrScenario       *scenario);
+void     hr_dtypes_for_precision   (HrPrecision       precision,
+                                    HrDtypes         *out);
+void     hr_training_apply_precision (HrTraining     *training);
+void     hr_model_arch_init_default (HrModelArch     *model);
+
+guint64  hr_parallel_dp_degree     (const HrParallel *parallel);
+guint64  hr_parallel_shard_degree  (const HrParallel *parallel);
+guint64  hr_model_head_dim         (const HrModelArch *model);
+guint64  hr_model_expert_ffn       (const HrModelArch *model);
+guint64  hr_model_norms_per_layer  (const HrModelArch *model);
+gboolean hr_model_gated            (const HrModelArch *model);
+
+void     hr_copy_string            (char             *dest,
+                                    gsize             dest_size,
+                                    const char       *src);
+
+G_END_DECLS

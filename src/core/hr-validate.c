@@ -1,0 +1,242 @@
+/* hr-validate.c: what makes a scenario plannable
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each check names the field, its value and what is allowed, in the words
+ * the scenario file uses (CONTRACT.md section 1).  The reader checks types
+ * and names; this checks ranges and how fields must agree.
+ */
+
+#include "hr-validate.h"
+#include "hr-error.h"
+#include "hr-params.h"
+
+#define FAIL(...)                                                   \
+  G_STMT_START {                                                    \
+    g_set_error (error, HR_ERROR, HR_ERROR_INVALID, __VA_ARGS__);   \
+    return FALSE;                                                   \
+  } G_STMT_END
+
+static gboolean
+check_range (const char *path,
+             guint64     value,
+             guint64     min,
+             guint64     max,
+             GError    **error)
+{
+  if (value < min || value > max)
+    FAIL ("%s: %" G_GUINT64_FORMAT " is out of range; allowed: %"
+          G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, path, value, min, max);
+  return TRUE;
+}
+
+static gboolean
+check_double (const char *path,
+              double      value,
+              double      min,
+              double      max,
+              GError    **error)
+{
+  if (!(value >= min && value <= max))
+    {
+      char v[G_ASCII_DTOSTR_BUF_SIZE], lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+
+      FAIL ("%s: %s is out of range; allowed: %s to %s", path,
+            g_ascii_dtostr (v, sizeof v, value),
+            g_ascii_dtostr (lo, sizeof lo, min),
+            g_ascii_dtostr (hi, sizeof hi, max));
+    }
+  return TRUE;
+}
+
+static gboolean
+validate_model (const HrModelArch  *m,
+                GError            **error)
+{
+  double params;
+
+  if (!check_range ("model.layers", m->layers, 1, HR_MAX_LAYERS, error)
+      || !check_range ("model.hidden", m->hidden, 1, HR_MAX_HIDDEN, error)
+      || !check_range ("model.heads", m->heads, 1, HR_MAX_HEADS, error)
+      || !check_range ("model.kv_heads", m->kv_heads, 1, m->heads, error)
+      || !check_range ("model.head_dim", m->head_dim, 0, HR_MAX_HIDDEN, error)
+      || !check_range ("model.ffn", m->ffn, m->experts > 1 && m->expert_ffn > 0 ? 0 : 1,
+                       HR_MAX_FFN, error)
+      || !check_range ("model.expert_ffn", m->expert_ffn, 0, HR_MAX_FFN, error)
+      || !check_range ("model.vocab", m->vocab, 0, HR_MAX_VOCAB, error)
+      || !check_range ("model.learned_positions", m->learned_positions, 0, HR_MAX_SEQ_LEN, error)
+      || !check_range ("model.experts", m->experts, 1, HR_MAX_EXPERTS, error)
+      || !check_range ("model.experts_active", m->experts_active, 1, m->experts, error)
+      || !check_range ("model.classes", m->classes, 0, HR_MAX_VOCAB, error)
+      || !check_range ("model.norms_per_layer", m->norms_per_layer, 0, 8, error)
+      || !check_range ("model.token_types", m->token_types, 0, 1024, error)
+      || !check_range ("model.patch_dim", m->patch_dim, 0, HR_MAX_HIDDEN, error))
+    return FALSE;
+
+  if (m->hidden % m->heads != 0)
+    FAIL ("model.heads: %" G_GUINT64_FORMAT " does not divide model.hidden = %"
+          G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT,
+          m->heads, m->hidden, m->hidden);
+  if (m->heads % m->kv_heads != 0)
+    FAIL ("model.kv_heads: %" G_GUINT64_FORMAT " does not divide model.heads = %"
+          G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT
+          " (%" G_GUINT64_FORMAT " for multi-head, 1 for multi-query attention)",
+          m->kv_heads, m->heads, m->heads, m->heads);
+  if (m->head == HR_HEAD_LM && m->vocab == 0)
+    FAIL ("model.vocab: 0 is not allowed with model.head = lm; allowed: 1 to %u",
+          HR_MAX_VOCAB);
+  if (m->head == HR_HEAD_CLASSIFIER && m->classes == 0)
+    FAIL ("model.classes: 0 is not allowed with model.head = classifier; "
+          "allowed: 1 to %u", HR_MAX_VOCAB);
+  if (m->head == HR_HEAD_LM && m->kind == HR_KIND_ENCODER && m->tied_embeddings == FALSE
+      && m->vocab == 0)
+    FAIL ("model.vocab: an encoder with an LM head needs a vocabulary");
+
+  /* The count in double first: the exact count in guint64 is safe below
+   * HR_MAX_PARAMS, far under 2^63. */
+  {
+    double h = m->hidden, f = MAX (m->ffn, m->expert_ffn), E = m->experts;
+    double d = m->head_dim > 0 ? m->head_dim : (double) m->hidden / m->heads;
+
+    params = (double) m->layers * (4.0 * h * m->heads * d + 3.0 * h * f * E + h * E)
+             + 2.0 * (double) m->vocab * h + (double) m->learned_positions * h
+             + (double) m->patch_dim * h + (double) m->classes * h;
+  }
+  if (params > HR_MAX_PARAMS)
+    FAIL ("model: about %.3g parameters is more than Headroom plans; "
+          "allowed: up to 10^15", params);
+  return TRUE;
+}
+
+static gboolean
+validate_training (const HrScenario  *sc,
+                   GError           **error)
+{
+  const HrTraining *t = &sc->training;
+
+  if (!check_range ("training.micro_batch", t->micro_batch, 1, HR_MAX_MICRO_BATCH, error)
+      || !check_range ("training.seq_len", t->seq_len, 1, HR_MAX_SEQ_LEN, error)
+      || !check_range ("training.grad_accum", t->grad_accum, 1, HR_MAX_MICRO_BATCH, error))
+    return FALSE;
+
+  if (t->method != HR_METHOD_FULL)
+    {
+      if (!check_range ("training.lora.rank", t->lora_rank, 1, HR_MAX_LORA_RANK, error)
+          || !check_double ("training.lora.dropout", t->lora_dropout, 0.0, 0.99, error))
+        return FALSE;
+      if ((t->lora_targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD)) == 0)
+        FAIL ("training.lora.targets: [] names no layer; allowed: any of q, k, v, "
+              "o, gate, up, down, lm_head, or \"all-linear\"");
+      if (sc->model.head != HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
+        FAIL ("training.lora.targets: lm_head needs model.head = lm");
+    }
+
+  if (t->dtypes.weights == HR_DTYPE_NONE)
+    FAIL ("training.dtypes.weights: none is not allowed; allowed: fp32, bf16, fp16 or fp8");
+  if (t->dtypes.grads == HR_DTYPE_NONE || t->dtypes.grads == HR_DTYPE_FP8)
+    FAIL ("training.dtypes.grads: %s is not allowed; allowed: fp32, bf16 or fp16",
+          hr_enum_name (&hr_dtype_names, t->dtypes.grads));
+  if (t->dtypes.optimizer == HR_DTYPE_NONE || t->dtypes.optimizer == HR_DTYPE_FP8)
+    FAIL ("training.dtypes.optimizer: %s is not allowed; allowed: fp32, bf16 or fp16",
+          hr_enum_name (&hr_dtype_names, t->dtypes.optimizer));
+  if (t->dtypes.activations == HR_DTYPE_NONE)
+    FAIL ("training.dtypes.activations: none is not allowed; "
+          "allowed: fp32, bf16, fp16 or fp8");
+  if (t->dtypes.master == HR_DTYPE_FP8)
+    FAIL ("training.dtypes.master: fp8 is not allowed; allowed: fp32, bf16, fp16 or none");
+  return TRUE;
+}
+
+static gboolean
+validate_parallel (const HrScenario  *sc,
+                   GError           **error)
+{
+  const HrParallel *p = &sc->parallel;
+  const HrModelArch *m = &sc->model;
+  guint64 mp, dp;
+
+  if (!check_range ("parallel.gpus", p->gpus, 1, HR_MAX_GPUS, error)
+      || !check_range ("parallel.gpus_per_node", p->gpus_per_node, 1, 1024, error)
+      || !check_range ("parallel.tp", p->tp, 1, HR_MAX_HEADS, error)
+      || !check_range ("parallel.pp", p->pp, 1, MIN (HR_MAX_PP, m->layers), error)
+      || !check_range ("parallel.vpp", p->vpp, 1, 64, error)
+      || !check_range ("parallel.cp", p->cp, 1, HR_MAX_GPUS, error)
+      || !check_range ("parallel.ep", p->ep, 1, m->experts, error)
+      || !check_range ("parallel.zero", p->zero, 0, 3, error)
+      || !check_range ("parallel.shard_group", p->shard_group, 0, HR_MAX_GPUS, error))
+    return FALSE;
+
+  mp = p->tp * p->pp * p->cp;
+  if (mp > p->gpus || p->gpus % mp != 0)
+    FAIL ("parallel.gpus: %" G_GUINT64_FORMAT " is not a multiple of tp·pp·cp = %"
+          G_GUINT64_FORMAT "; allowed: %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
+          ", %" G_GUINT64_FORMAT ", ...", p->gpus, mp, mp, 2 * mp, 3 * mp);
+  if (m->heads % p->tp != 0)
+    FAIL ("parallel.tp: %" G_GUINT64_FORMAT " does not divide model.heads = %"
+          G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT,
+          p->tp, m->heads, m->heads);
+  if (p->tp > m->kv_heads && p->tp % m->kv_heads != 0)
+    FAIL ("parallel.tp: %" G_GUINT64_FORMAT " and model.kv_heads = %" G_GUINT64_FORMAT
+          " do not divide one another; allowed: a divisor or a multiple of %"
+          G_GUINT64_FORMAT, p->tp, m->kv_heads, m->kv_heads);
+  if (p->sp && p->tp == 1)
+    FAIL ("parallel.sp: true needs parallel.tp > 1 (sequence parallelism splits "
+          "what tensor parallelism replicates); allowed: false with tp = 1");
+  if (p->vpp > 1 && p->pp == 1)
+    FAIL ("parallel.vpp: %" G_GUINT64_FORMAT " needs parallel.pp > 1; allowed: 1 "
+          "without pipeline parallelism", p->vpp);
+  if (p->vpp > 1 && m->layers % (p->pp * p->vpp) != 0)
+    FAIL ("parallel.vpp: %" G_GUINT64_FORMAT " x pp %" G_GUINT64_FORMAT
+          " does not divide model.layers = %" G_GUINT64_FORMAT
+          "; allowed: a value that makes pp·vpp divide the layers",
+          p->vpp, p->pp, m->layers);
+  if (p->cp > sc->training.seq_len)
+    FAIL ("parallel.cp: %" G_GUINT64_FORMAT " is larger than training.seq_len = %"
+          G_GUINT64_FORMAT "; allowed: 1 to %" G_GUINT64_FORMAT,
+          p->cp, sc->training.seq_len, sc->training.seq_len);
+
+  dp = hr_parallel_dp_degree (p);
+  if (p->ep > 1 && (m->experts % p->ep != 0 || dp % p->ep != 0))
+    FAIL ("parallel.ep: %" G_GUINT64_FORMAT " must divide model.experts = %"
+          G_GUINT64_FORMAT " and the data-parallel degree %" G_GUINT64_FORMAT
+          "; allowed: a common divisor of both", p->ep, m->experts, dp);
+  if (p->shard_group > 0 && dp % p->shard_group != 0)
+    FAIL ("parallel.shard_group: %" G_GUINT64_FORMAT " does not divide the "
+          "data-parallel degree %" G_GUINT64_FORMAT "; allowed: 0 (all ranks) or a "
+          "divisor of %" G_GUINT64_FORMAT, p->shard_group, dp, dp);
+  if (p->offload_params && p->zero != 3)
+    FAIL ("parallel.offload_params: true needs parallel.zero = 3 (only sharded "
+          "parameters can be offloaded); allowed: false with zero %" G_GUINT64_FORMAT, p->zero);
+  return TRUE;
+}
+
+static gboolean
+validate_other (const HrScenario  *sc,
+                GError           **error)
+{
+  const HrOverhead *o = &sc->overhead;
+
+  if (!check_range ("gpu.memory_mib", sc->gpu.memory_mib, 1, HR_MAX_MEMORY_MIB, error))
+    return FALSE;
+  if (!check_double ("overhead.cuda_context_mib", o->cuda_context_mib, 0, 1048576, error)
+      || (o->comm_buffer_mib >= 0
+          && !check_double ("overhead.comm_buffer_mib", o->comm_buffer_mib, 0, 1048576, error))
+      || !check_double ("overhead.fragmentation", o->fragmentation, 0, 1, error)
+      || !check_double ("overhead.headroom", o->headroom, 0, 0.95, error))
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+hr_scenario_validate (const HrScenario  *scenario,
+                      GError           **error)
+{
+  g_return_val_if_fail (scenario != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  return validate_model (&scenario->model, error)
+         && validate_training (scenario, error)
+         && validate_parallel (scenario, error)
+         && validate_other (scenario, error);
+}

@@ -1,0 +1,33 @@
+/* hr-validate.h: what makes a scenario plannable
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-scenario.h"
+
+G_BEGIN_DECLS
+
+/* Bounds that keep every product of the calculation far from overflow and
+ * still cover the largest runs anyone plans (a 10-trillion-parameter
+ * model on 100,000 GPUs with a 10-million-token sequence). */
+#define HR_MAX_LAYERS       100000
+#define HR_MAX_HIDDEN       (1u << 20)
+#define HR_MAX_HEADS        65536
+#define HR_MAX_FFN          (1u << 24)
+#define HR_MAX_VOCAB        (1u << 24)
+#define HR_MAX_EXPERTS      65536
+#define HR_MAX_PARAMS       1e15
+#define HR_MAX_MICRO_BATCH  (1u << 20)
+#define HR_MAX_SEQ_LEN      (1u << 27)
+#define HR_MAX_GPUS         (1u << 24)
+#define HR_MAX_PP           4096
+#define HR_MAX_MEMORY_MIB   (1u << 24)
+#define HR_MAX_LORA_RANK    65536
+
+gboolean hr_scenario_validate (const HrScenario  *scenario,
+                               GError           **error);
+
+G_END_DECLS

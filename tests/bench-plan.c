@@ -1,0 +1,87 @@
+/* bench-plan.c: how fast a plan and a solve are (meson test --benchmark)
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Prints plans per second and the time of one plan for the default
+ * scenario and for Llama 3.1 405B in 3D parallelism, and the time of each
+ * solver on the 405B model.  Targets: a plan well under 10 µs, any solve
+ * under 5 ms.  A benchmark, not a test: it reports, it does not fail.
+ */
+
+#include <stdio.h>
+
+#include "hr-solver.h"
+#include "hr-test-util.h"
+
+static double
+seconds_now (void)
+{
+  return (double) g_get_monotonic_time () / 1e6;
+}
+
+static void
+bench_plan (const char       *what,
+            const HrScenario *sc)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  double start, elapsed;
+  guint n = 0;
+
+  hr_test_plan (sc, plan);   /* warm: the device array is sized once */
+  start = seconds_now ();
+  do
+    {
+      for (guint i = 0; i < 1000; i++)
+        hr_calc_plan (sc, plan, NULL);
+      n += 1000;
+      elapsed = seconds_now () - start;
+    }
+  while (elapsed < 1.0);
+  printf ("%-44s %10.0f plans/s  %7.2f µs per plan\n", what, n / elapsed, 1e6 * elapsed / n);
+}
+
+static void
+bench_solve (const char       *what,
+             const HrScenario *sc,
+             HrSolve           solve)
+{
+  g_autoptr(HrPlan) work = hr_plan_new ();
+  double start, elapsed;
+  guint64 value = 0;
+  guint n = 0;
+
+  start = seconds_now ();
+  do
+    {
+      hr_solve (sc, solve, work, &value, NULL);
+      n++;
+      elapsed = seconds_now () - start;
+    }
+  while (elapsed < 0.5);
+  printf ("%-44s %10.3f ms per solve (answer %" G_GUINT64_FORMAT ")\n", what,
+          1e3 * elapsed / n, value);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  HrScenario sc, big;
+
+  hr_test_load (&sc, "default");
+  bench_plan ("plan: default (13B, ZeRO-3, 8 GPUs)", &sc);
+
+  hr_test_load (&big, "pretrain-llama-3.1-70b-3d");
+  hr_test_model (&big, "llama-3.1-405b");
+  big.parallel.pp = 16;
+  big.parallel.vpp = 1;
+  big.parallel.gpus = 8 * 16 * 8;
+  big.training.seq_len = 4096;
+  bench_plan ("plan: Llama 3.1 405B, TP 8 x PP 16 x DP 8, 4k", &big);
+
+  bench_solve ("solve max-micro-batch, 405B", &big, HR_SOLVE_MAX_MICRO_BATCH);
+  bench_solve ("solve max-seq-len, 405B", &big, HR_SOLVE_MAX_SEQ_LEN);
+  bench_solve ("solve min-gpus, 405B", &big, HR_SOLVE_MIN_GPUS);
+  return 0;
+}

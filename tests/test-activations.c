@@ -1,0 +1,181 @@
+/* test-activations.c: activation memory against Korthikanti et al. 2022
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CALC-REFERENCE.md section 4: the Fig. 1 values (as transcribed in
+ * calculon's validation.py) for GPT models with s = 2048, in GiB per GPU
+ * on the first pipeline stage, TP only and TP + SP + selective recompute.
+ * The scenario's GPT shape: f = 4h, GELU, LayerNorm, dropout, eager
+ * attention, 16-bit activations, weights not fp32 (no autocast).
+ */
+
+#include <math.h>
+
+#include "hr-activations.h"
+#include "hr-test-util.h"
+
+typedef struct
+{
+  const char *name;
+  guint64 a, h, L, t, p, b, v;
+  double tp_only, sp_selective;
+} Korthikanti;
+
+static const Korthikanti fig1[] = {
+  { "22B", 64, 6144, 48, 8, 1, 4, 1, 59.25, 9.5625 },
+  { "175B", 96, 12288, 96, 8, 8, 1, 3, 66.84375, 12.3515625 },
+  { "530B", 128, 20480, 105, 8, 35, 1, 3, 114.0234375, 23.076171875 },
+  { "1T", 160, 25600, 128, 8, 64, 1, 1, 131.25, 26.5625 },
+};
+
+static void
+gpt_scenario (const Korthikanti *k,
+              gboolean           sp_selective,
+              HrScenario        *sc)
+{
+  HrModelArch *m = &sc->model;
+
+  hr_scenario_init_default (sc);
+  m->preset[0] = '\0';
+  m->kind = HR_KIND_DECODER;
+  m->layers = k->L;
+  m->hidden = k->h;
+  m->heads = m->kv_heads = k->a;
+  m->head_dim = 0;
+  m->ffn = 4 * k->h;
+  m->mlp = HR_MLP_GELU;
+  m->norm = HR_NORM_LAYERNORM;
+  m->bias = HR_BIAS_ALL;
+  m->vocab = 51200;
+  m->dropout = TRUE;
+  sc->training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc->training);
+  sc->training.micro_batch = k->b;
+  sc->training.seq_len = 2048;
+  sc->training.grad_accum = 64;   /* enough micro-batches to fill every pipeline */
+  sc->training.attention = HR_ATTENTION_EAGER;
+  sc->training.checkpointing = sp_selective ? HR_CHECKPOINTING_SELECTIVE : HR_CHECKPOINTING_NONE;
+  sc->parallel.tp = k->t;
+  sc->parallel.pp = k->p;
+  sc->parallel.vpp = k->v;
+  sc->parallel.sp = sp_selective;
+  sc->parallel.gpus = k->t * k->p;
+  sc->parallel.zero = 0;
+}
+
+/* The per-layer list times the first stage's layers in flight. */
+static void
+test_figure1 (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (fig1); i++)
+    for (guint variant = 0; variant < 2; variant++)
+      {
+        const Korthikanti *k = &fig1[i];
+        HrScenario sc;
+        HrLayerActivations la;
+        double units, gib, expected = variant ? k->sp_selective : k->tp_only;
+
+        gpt_scenario (k, variant == 1, &sc);
+        hr_activations_layer (&sc, &la);
+        units = hr_pipeline_layer_units (k->p, k->v, sc.training.grad_accum, 0, k->L / k->p);
+        gib = la.total * units / (1024.0 * 1024 * 1024);
+        g_test_message ("%-5s %-20s %.4f GiB (paper %.4f)", k->name,
+                        variant ? "TP + SP + selective" : "TP only", gib, expected);
+        hr_assert_close (gib, expected, 0.01);
+      }
+}
+
+/* The plan itself carries the same bytes: its activation items on stage
+ * 0, less the embedding's dropout mask, which the figure leaves out. */
+static void
+test_plan_carries_them (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (fig1); i++)
+    {
+      const Korthikanti *k = &fig1[i];
+      const HrDevice *d;
+      HrScenario sc;
+      double sum = 0;
+
+      gpt_scenario (k, FALSE, &sc);
+      hr_test_plan (&sc, plan);
+      d = &plan->devices[0];
+      for (guint j = 0; j < d->n_items; j++)
+        if (d->items[j].category == HR_CATEGORY_ACTIVATIONS
+            && !g_str_equal (d->items[j].name, "embedding dropout mask")
+            && (d->items[j].live & HR_LIVE (HR_PHASE_FORWARD)) && k->p > 1)
+          sum += (double) d->items[j].bytes;
+      if (k->p > 1)
+        hr_assert_close (sum / (1024.0 * 1024 * 1024), k->tp_only, 0.01);
+    }
+}
+
+/* Table 2's closed forms for one layer: sbh(34 + 5as/h) unsplit, full
+ * recompute 2sbh. */
+static void
+test_table2 (void)
+{
+  HrScenario sc;
+  HrLayerActivations la;
+  Korthikanti one = { "one", 16, 1024, 1, 1, 1, 2, 1, 0, 0 };
+  double sbh, expected;
+
+  gpt_scenario (&one, FALSE, &sc);
+  hr_activations_layer (&sc, &la);
+  sbh = 2048.0 * 2 * 1024;
+  expected = sbh * (34 + 5.0 * 16 * 2048 / 1024);
+  hr_assert_close (la.total, expected, 1e-12);
+  hr_assert_close (la.checkpoint, 2 * sbh, 1e-12);
+}
+
+/* FlashAttention drops the s² terms; checkpointing never adds memory. */
+static void
+test_flash_and_checkpointing (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  HrLayerActivations eager, flash;
+  guint64 act[HR_N_CHECKPOINTINGS];
+
+  gpt_scenario (&fig1[0], FALSE, &sc);
+  hr_activations_layer (&sc, &eager);
+  sc.training.attention = HR_ATTENTION_FLASH;
+  hr_activations_layer (&sc, &flash);
+  g_assert_cmpfloat (flash.total, <, eager.total);
+
+  hr_scenario_init_default (&sc);
+  for (guint c = 0; c < HR_N_CHECKPOINTINGS; c++)
+    {
+      sc.training.checkpointing = c;
+      hr_test_plan (&sc, plan);
+      act[c] = plan->devices[0].category_bytes[HR_CATEGORY_ACTIVATIONS];
+    }
+  g_assert_cmpuint (act[HR_CHECKPOINTING_SELECTIVE], <=, act[HR_CHECKPOINTING_NONE]);
+  g_assert_cmpuint (act[HR_CHECKPOINTING_FULL], <, act[HR_CHECKPOINTING_SELECTIVE]);
+}
+
+/* 1F1B: stage i holds min(p - i, m) micro-batches. */
+static void
+test_pipeline_in_flight (void)
+{
+  g_assert_cmpfloat (hr_pipeline_layer_units (4, 1, 8, 0, 10), ==, 40);
+  g_assert_cmpfloat (hr_pipeline_layer_units (4, 1, 8, 3, 10), ==, 10);
+  g_assert_cmpfloat (hr_pipeline_layer_units (4, 1, 2, 0, 10), ==, 20);
+  g_assert_cmpfloat (hr_pipeline_layer_units (1, 1, 8, 0, 10), ==, 10);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/activations/korthikanti-figure1", test_figure1);
+  g_test_add_func ("/activations/plan", test_plan_carries_them);
+  g_test_add_func ("/activations/table2", test_table2);
+  g_test_add_func ("/activations/flash-and-checkpointing", test_flash_and_checkpointing);
+  g_test_add_func ("/activations/pipeline", test_pipeline_in_flight);
+  return g_test_run ();
+}

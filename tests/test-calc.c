@@ -1,0 +1,346 @@
+/* test-calc.c: what every plan must satisfy, and the solvers' promises
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <math.h>
+
+#include "hr-solver.h"
+#include "hr-test-util.h"
+
+static const char * const scenario_ids[] = {
+  "default", "qlora-llama-3.1-8b-rtx4090", "lora-llama-3.1-70b-8xa100",
+  "pretrain-llama-3.1-70b-3d", "bert-large-finetune-t4", "mixtral-8x7b-ep8",
+};
+
+/* CONTRACT.md section 4: items add up to their category, categories to
+ * total_bytes; allocated <= reserved <= total; free = capacity - total. */
+static void
+check_invariants (const HrScenario *sc,
+                  const HrPlan     *plan)
+{
+  g_assert_cmpuint (plan->n_devices, ==, sc->parallel.pp);
+  for (guint i = 0; i < plan->n_devices; i++)
+    {
+      const HrDevice *d = &plan->devices[i];
+      guint64 cats[HR_N_CATEGORIES] = { 0 };
+      guint64 total = 0;
+
+      for (guint j = 0; j < d->n_items; j++)
+        if (hr_item_is_live_at_peak (d, &d->items[j]))
+          cats[d->items[j].category] += d->items[j].bytes;
+      for (guint c = 0; c < HR_N_CATEGORIES; c++)
+        {
+          g_assert_cmpuint (cats[c], ==, d->category_bytes[c]);
+          total += d->category_bytes[c];
+        }
+      g_assert_cmpuint (total, ==, d->total_bytes);
+      g_assert_cmpuint (d->allocated_bytes, <=, d->reserved_bytes);
+      g_assert_cmpuint (d->reserved_bytes, <=, d->total_bytes);
+      g_assert_cmpint (d->free_bytes, ==, (gint64) plan->capacity_bytes - (gint64) d->total_bytes);
+      g_assert_cmpuint (d->ranks * plan->n_devices, ==, sc->parallel.gpus);
+      /* the peak phase is the largest */
+      for (guint ph = 0; ph < HR_N_PHASES; ph++)
+        g_assert_cmpuint (d->phase_bytes[ph], <=, d->allocated_bytes);
+    }
+}
+
+static void
+test_scenario_presets (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (scenario_ids); i++)
+    {
+      HrScenario sc;
+
+      hr_test_load (&sc, scenario_ids[i]);
+      hr_test_plan (&sc, plan);
+      check_invariants (&sc, plan);
+    }
+}
+
+/* The default scenario: 13B, ZeRO-3 over 8 GPUs.  Model states are the
+ * ZeRO paper's 16Ψ/8 = 26.0 GB; the whole plan fits an 80 GB H100. */
+static void
+test_default_scenario (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+  double states;
+
+  hr_test_load (&sc, "default");
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (plan->params, ==, 13015864320);
+  g_assert_cmpuint (plan->capacity_bytes, ==, 85520809984);   /* 81559 MiB */
+  states = (double) (hr_test_item_bytes (d, "weights") + hr_test_item_bytes (d, "gradients")
+                     + hr_test_item_bytes (d, "master weights")
+                     + hr_test_item_bytes (d, "optimizer states"));
+  hr_assert_close (states, 16.0 * 13015864320.0 / 8, 1e-9);
+  g_assert_true (plan->fits);
+  g_assert_cmpuint (d->ranks, ==, 8);
+  g_assert_cmpstr (d->label, ==, "GPU 0-7");
+}
+
+/* Pipeline stages: embedding on the first, head and logits on the last;
+ * the first holds the most micro-batches. */
+static void
+test_pipeline_stages (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+
+  hr_test_load (&sc, "pretrain-llama-3.1-70b-3d");
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->n_devices, ==, 4);
+  g_assert_cmpuint (plan->devices[0].ranks, ==, 32);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "logits"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[3], "logits"), >, 0);
+  g_assert_cmpuint (plan->devices[0].params, >, plan->devices[1].params);
+  g_assert_cmpuint (plan->devices[3].params, >, plan->devices[1].params);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "Q, K, V"), >,
+                    hr_test_item_bytes (&plan->devices[3], "Q, K, V"));
+}
+
+/* LoRA never needs more than full fine-tuning, QLoRA less than LoRA. */
+static void
+test_lora_less_than_full (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  guint64 total[HR_N_METHODS];
+
+  hr_test_load (&sc, "qlora-llama-3.1-8b-rtx4090");
+  for (guint m = 0; m < HR_N_METHODS; m++)
+    {
+      sc.training.method = m;
+      hr_test_plan (&sc, plan);
+      total[m] = plan->devices[0].total_bytes;
+    }
+  g_assert_cmpuint (total[HR_METHOD_LORA], <, total[HR_METHOD_FULL]);
+  g_assert_cmpuint (total[HR_METHOD_QLORA], <, total[HR_METHOD_LORA]);
+}
+
+/* Totals never shrink as the micro-batch or the sequence grows (at small
+ * sizes the optimizer step, which does not depend on them, is the peak),
+ * and over the whole range they grow. */
+static void
+test_monotonic (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  guint64 previous = 0;
+
+  guint64 first;
+
+  hr_test_load (&sc, "default");
+  for (guint64 b = 1; b <= 64; b++)
+    {
+      sc.training.micro_batch = b;
+      hr_test_plan (&sc, plan);
+      g_assert_cmpuint (plan->devices[0].total_bytes, >=, previous);
+      previous = plan->devices[0].total_bytes;
+    }
+  sc.training.micro_batch = 1;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (previous, >, plan->devices[0].total_bytes);
+
+  previous = 0;
+  for (guint64 s = 256; s <= 65536; s += 256)
+    {
+      sc.training.seq_len = s;
+      hr_test_plan (&sc, plan);
+      g_assert_cmpuint (plan->devices[0].total_bytes, >=, previous);
+      previous = plan->devices[0].total_bytes;
+    }
+  sc.training.seq_len = 256;
+  hr_test_plan (&sc, plan);
+  first = plan->devices[0].total_bytes;
+  g_assert_cmpuint (previous, >, first);
+}
+
+/* A solver's answer fits with the headroom; one more does not. */
+static void
+test_solvers (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) work = hr_plan_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (scenario_ids); i++)
+    {
+      HrScenario sc, trial;
+      guint64 v;
+      g_autoptr(GError) error = NULL;
+
+      hr_test_load (&sc, scenario_ids[i]);
+
+      g_assert_true (hr_solve (&sc, HR_SOLVE_MAX_MICRO_BATCH, work, &v, &error));
+      g_test_message ("%s: max micro-batch %" G_GUINT64_FORMAT, scenario_ids[i], v);
+      if (v > 0)
+        {
+          trial = sc;
+          trial.training.micro_batch = v;
+          hr_test_plan (&trial, plan);
+          g_assert_cmpint (plan->status, ==, HR_STATUS_OK);
+          trial.training.micro_batch = v + 1;
+          hr_test_plan (&trial, plan);
+          g_assert_cmpint (plan->status, !=, HR_STATUS_OK);
+        }
+
+      g_assert_true (hr_solve (&sc, HR_SOLVE_MAX_SEQ_LEN, work, &v, &error));
+      if (v > 0)
+        {
+          trial = sc;
+          trial.training.seq_len = v;
+          hr_test_plan (&trial, plan);
+          g_assert_cmpint (plan->status, ==, HR_STATUS_OK);
+          trial.training.seq_len = v + 1;
+          g_assert_true (!hr_calc_plan (&trial, plan, NULL) || plan->status != HR_STATUS_OK);
+        }
+
+      g_assert_true (hr_solve (&sc, HR_SOLVE_MIN_GPUS, work, &v, &error));
+      g_test_message ("%s: min GPUs %" G_GUINT64_FORMAT, scenario_ids[i], v);
+      if (v > 0)
+        {
+          guint64 unit = sc.parallel.tp * sc.parallel.pp * sc.parallel.cp * MAX (sc.parallel.ep, 1);
+
+          trial = sc;
+          trial.parallel.gpus = v;
+          hr_test_plan (&trial, plan);
+          g_assert_cmpint (plan->status, ==, HR_STATUS_OK);
+          if (v > unit)
+            {
+              trial.parallel.gpus = v - unit;
+              g_assert_true (!hr_calc_plan (&trial, plan, NULL) || plan->status != HR_STATUS_OK);
+            }
+        }
+    }
+}
+
+/* The largest sizes users type compute or are refused, never overflow. */
+static void
+test_huge_numbers (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+
+  /* A 10-trillion-parameter model on 100,000 GPUs: planned. */
+  hr_test_load (&sc, "default");
+  sc.model.layers = 400;
+  sc.model.hidden = 45056;
+  sc.model.heads = sc.model.kv_heads = 352;
+  sc.model.head_dim = 0;
+  sc.model.ffn = 4 * 45056;
+  sc.model.vocab = 1000000;
+  sc.parallel.gpus = 102400;
+  sc.parallel.tp = 8;
+  sc.parallel.pp = 8;
+  sc.training.seq_len = 10000000;
+  sc.training.micro_batch = 1;
+  sc.parallel.cp = 1600;
+  g_assert_true (hr_calc_plan (&sc, plan, &error));
+  g_assert_no_error (error);
+  g_assert_cmpfloat ((double) plan->params, >, 9e12);
+  check_invariants (&sc, plan);
+
+  /* An absurd activation size: refused with a message, not wrapped. */
+  hr_test_load (&sc, "default");
+  sc.training.micro_batch = 1 << 20;
+  sc.training.seq_len = 1 << 27;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_error (error, HR_ERROR, HR_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "training"));
+}
+
+/* Invariants over many random valid scenarios. */
+static void
+test_random_scenarios (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) more = hr_plan_new ();
+  GRand *rand = g_rand_new_with_seed (20261202);
+  guint planned = 0;
+
+  for (guint i = 0; i < 3000; i++)
+    {
+      HrScenario sc;
+      static const guint64 heads[] = { 8, 16, 32, 64 };
+
+      hr_scenario_init_default (&sc);
+      sc.model.heads = heads[g_rand_int_range (rand, 0, 4)];
+      sc.model.kv_heads = sc.model.heads / (1u << g_rand_int_range (rand, 0, 3));
+      sc.model.hidden = sc.model.heads * 64 * (guint64) g_rand_int_range (rand, 1, 5);
+      sc.model.head_dim = 0;
+      sc.model.layers = g_rand_int_range (rand, 1, 97);
+      sc.model.ffn = sc.model.hidden * (guint64) g_rand_int_range (rand, 2, 5);
+      sc.model.mlp = g_rand_int_range (rand, 0, HR_N_MLPS);
+      sc.model.experts = g_rand_boolean (rand) ? 1 : 8;
+      sc.model.experts_active = sc.model.experts > 1 ? 2 : 1;
+      sc.model.dropout = g_rand_boolean (rand);
+      sc.training.method = g_rand_int_range (rand, 0, HR_N_METHODS);
+      sc.training.precision = g_rand_int_range (rand, 0, HR_N_PRECISIONS);
+      hr_training_apply_precision (&sc.training);
+      sc.training.optimizer = g_rand_int_range (rand, 0, HR_N_OPTIMIZERS);
+      sc.training.checkpointing = g_rand_int_range (rand, 0, HR_N_CHECKPOINTINGS);
+      sc.training.attention = g_rand_int_range (rand, 0, HR_N_ATTENTIONS);
+      sc.training.micro_batch = g_rand_int_range (rand, 1, 17);
+      sc.training.seq_len = 128 * (guint64) g_rand_int_range (rand, 1, 65);
+      sc.training.grad_accum = g_rand_int_range (rand, 1, 9);
+      sc.parallel.tp = 1u << g_rand_int_range (rand, 0, 3);
+      sc.parallel.pp = MIN (sc.model.layers, 1u << g_rand_int_range (rand, 0, 3));
+      sc.parallel.gpus = sc.parallel.tp * sc.parallel.pp * (1u << g_rand_int_range (rand, 0, 5));
+      sc.parallel.zero = g_rand_int_range (rand, 0, 4);
+      if (!hr_calc_plan (&sc, plan, NULL))
+        continue;   /* e.g. tp not dividing kv heads: the validator's job */
+      planned++;
+      check_invariants (&sc, plan);
+
+      /* Checkpointing never increases activations. */
+      if (sc.training.checkpointing != HR_CHECKPOINTING_FULL)
+        {
+          HrScenario ck = sc;
+
+          ck.training.checkpointing = HR_CHECKPOINTING_FULL;
+          hr_test_plan (&ck, more);
+          for (guint d = 0; d < plan->n_devices; d++)
+            if (more->devices[d].allocated_bytes > plan->devices[d].allocated_bytes)
+              {
+                g_autofree char *data = hr_scenario_to_data (&sc, NULL);
+
+                g_error ("full checkpointing needs more on device %u of:\n%s", d, data);
+              }
+        }
+      /* A larger micro-batch never needs less. */
+      {
+        HrScenario big = sc;
+
+        big.training.micro_batch++;
+        hr_test_plan (&big, more);
+        for (guint d = 0; d < plan->n_devices; d++)
+          g_assert_cmpuint (more->devices[d].total_bytes, >=, plan->devices[d].total_bytes);
+      }
+    }
+  g_rand_free (rand);
+  g_test_message ("%u random scenarios planned", planned);
+  g_assert_cmpuint (planned, >, 1500);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/calc/scenario-presets", test_scenario_presets);
+  g_test_add_func ("/calc/default", test_default_scenario);
+  g_test_add_func ("/calc/pipeline", test_pipeline_stages);
+  g_test_add_func ("/calc/lora-less-than-full", test_lora_less_than_full);
+  g_test_add_func ("/calc/monotonic", test_monotonic);
+  g_test_add_func ("/calc/solvers", test_solvers);
+  g_test_add_func ("/calc/huge-numbers", test_huge_numbers);
+  g_test_add_func ("/calc/random", test_random_scenarios);
+  return g_test_run ();
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# test-cli.sh: headroom-cli as scripts and CI use it (CONTRACT.md section 3)
+#
+# Copyright 2026 The Headroom developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Exit status 0 planned, 2 bad input with exactly one line on stderr that
+# names the file and the path, 3 over capacity with --check.  Prints TAP.
+
+set -u
+cli="$1"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok () { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok () { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
+
+# expect STATUS WHAT-STDERR-SAYS DESCRIPTION -- ARGS...
+expect () {
+  local status="$1" says="$2" what="$3"
+  shift 4
+  "$cli" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+  local got=$?
+  local lines
+  lines=$(wc -l <"$tmp/err")
+  if [ "$got" != "$status" ]; then
+    not_ok "$what: exit status $got, expected $status ($(head -c 300 "$tmp/err"))"
+  elif [ "$status" = 2 ] && [ "$lines" != 1 ]; then
+    not_ok "$what: $lines lines on stderr, expected one"
+  elif [ -n "$says" ] && ! grep -qF -- "$says" "$tmp/err"; then
+    not_ok "$what: stderr does not say '$says': $(cat "$tmp/err")"
+  else
+    ok "$what"
+  fi
+}
+
+# Planning.
+expect 0 "" "default scenario" -- 
+grep -q "Fits on 8x H100 SXM 80GB" "$tmp/out" && ok "default verdict in words" || not_ok "default verdict in words"
+expect 0 "" "json" -- --format json
+grep -q '"capacity_bytes" : 85520809984' "$tmp/out" && ok "json capacity of H100 SXM (81559 MiB)" || not_ok "json capacity"
+grep -q '"params" : 13015864320' "$tmp/out" && ok "json params of Llama 2 13B" || not_ok "json params"
+expect 0 "" "csv" -- --format csv
+head -1 "$tmp/out" | grep -q '^device,ranks,stage,category,item,bytes,gib' && ok "csv header" || not_ok "csv header"
+grep -q '^GPU 0-7,8,0,total,total,' "$tmp/out" && ok "csv total row" || not_ok "csv total row"
+LC_ALL=de_DE.UTF-8 "$cli" --format csv 2>/dev/null | grep -q ',[0-9]*\.[0-9][0-9][0-9][0-9].$' && ok "csv uses '.' in any locale" || not_ok "csv decimal point"
+for p in default qlora-llama-3.1-8b-rtx4090 lora-llama-3.1-70b-8xa100 pretrain-llama-3.1-70b-3d bert-large-finetune-t4 mixtral-8x7b-ep8; do
+  expect 0 "" "preset $p" -- --preset "$p"
+done
+expect 0 "" "--set" -- --set training.micro_batch=8 --set parallel.zero=2
+expect 0 "" "--set model.preset" -- --set model.preset=gpt2-small --set training.seq_len=1024
+expect 0 "" "--list models" -- --list models
+grep -q '^llama-2-13b ' "$tmp/out" && ok "list has llama-2-13b" || not_ok "list has llama-2-13b"
+expect 0 "" "--list gpus" -- --list gpus
+expect 0 "" "--version" -- --version
+
+# Solvers.
+expect 0 "" "solve max-micro-batch json" -- --solve max-micro-batch --format json
+grep -qE '^\{"solve": "max-micro-batch", "value": [0-9]+\}$' "$tmp/out" && ok "solve json shape" || not_ok "solve json shape"
+expect 0 "" "solve max-seq-len" -- --solve max-seq-len
+expect 0 "" "solve min-gpus" -- --solve min-gpus
+
+# --check.
+expect 0 "" "--check when it fits" -- --check
+expect 3 "" "--check over capacity" -- --check --set training.micro_batch=256 --set training.checkpointing=none
+
+# Import.
+cat >"$tmp/config.json" <<'JSON'
+{"model_type": "llama", "num_hidden_layers": 32, "hidden_size": 4096, "num_attention_heads": 32,
+ "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256, "rms_norm_eps": 1e-5,
+ "hidden_act": "silu", "tie_word_embeddings": false, "_name_or_path": "meta-llama/Meta-Llama-3-8B"}
+JSON
+expect 0 "" "--import-hf" -- --import-hf "$tmp/config.json" --format json
+grep -q '"params" : 8030261248' "$tmp/out" && ok "imported Llama 3 8B has 8,030,261,248 params" || not_ok "import params"
+
+# Bad input: one line naming file, path, value and what is allowed.
+echo '{"model": {"layers": 0}}' >"$tmp/zero-layers.json"
+expect 2 "zero-layers.json: model.layers: 0 is out of range; allowed: 1 to" "zero layers" -- "$tmp/zero-layers.json"
+echo '{"training": {"micro_batch": -4}}' >"$tmp/negative.json"
+expect 2 "negative.json: training.micro_batch: -4" "negative batch" -- "$tmp/negative.json"
+echo '{"model": {"hidden": 5000, "heads": 48}}' >"$tmp/heads.json"
+expect 2 "model.heads: 48 does not divide model.hidden = 5000" "heads not dividing hidden" -- "$tmp/heads.json"
+echo '{"parallel": {"gpus": 12, "tp": 8}}' >"$tmp/gpus.json"
+expect 2 "parallel.gpus: 12 is not a multiple of tp·pp·cp = 8" "gpus not a multiple" -- "$tmp/gpus.json"
+echo '{"model": {"kv_heads": 7}}' >"$tmp/kv.json"
+expect 2 "model.kv_heads: 7 does not divide model.heads = 40" "kv_heads not dividing heads" -- "$tmp/kv.json"
+echo '{"model": {"hidden": 9007199254740993}}' >"$tmp/huge.json"
+expect 2 "model.hidden" "absurd size" -- "$tmp/huge.json"
+echo '{"traning": {}}' >"$tmp/typo.json"
+expect 2 "typo.json: traning: unknown key" "unknown key" -- "$tmp/typo.json"
+echo '{"training": {"seq_len": "4k"}}' >"$tmp/type.json"
+expect 2 "training.seq_len: \"4k\" is not allowed; allowed: a whole number" "wrong type" -- "$tmp/type.json"
+printf '{"model": ' >"$tmp/malformed.json"
+expect 2 "malformed.json: not valid JSON" "malformed JSON" -- "$tmp/malformed.json"
+printf '\x00\x01\x02' >"$tmp/binary.json"
+expect 2 "binary.json" "binary file" -- "$tmp/binary.json"
+expect 2 "no-such-file.json" "missing file" -- "$tmp/no-such-file.json"
+expect 2 "--set training.precision: \"bf17\"" "--set bad enum" -- --set training.precision=bf17
+expect 2 "--set: \"nonsense\" is not allowed" "--set without =" -- --set nonsense
+expect 2 "--format: \"xml\"" "bad format" -- --format xml
+expect 2 "--solve: \"max-gpus\"" "bad solve" -- --solve max-gpus
+expect 2 "--list: \"cats\"" "bad list" -- --list cats
+expect 2 "--preset: \"nope\"" "unknown preset" -- --preset nope
+expect 2 "training" "overflowing plan refused" -- --set training.micro_batch=1000000 --set training.seq_len=100000000
+python_deep=$(printf '%0.s[' $(seq 1 5000))
+echo "{\"model\": $python_deep" >"$tmp/deep.json"
+expect 2 "deep.json: the JSON nests deeper" "deep nesting" -- "$tmp/deep.json"
+expect 2 "--import-hf" "import of a non-config" -- --import-hf "$tmp/zero-layers.json"
+
+# Validation of measured runs.
+expect 0 "" "--validate" -- --validate "$(dirname "$0")/data/measured-calibration.json"
+grep -q 'median absolute error' "$tmp/out" && ok "--validate summary" || not_ok "--validate summary"
+
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+[ "$failed" = 0 ]

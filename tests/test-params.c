@@ -1,0 +1,189 @@
+/* test-params.c: parameter counts against the published ones
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CALC-REFERENCE.md section 1: every count in its table, exactly.
+ */
+
+#include <math.h>
+
+#include "hr-params.h"
+#include "hr-test-util.h"
+
+typedef struct
+{
+  const char *name;
+  guint64 layers, hidden, heads, kv_heads, ffn, vocab;
+  gboolean tied;
+  HrMlp mlp;
+  HrNorm norm;
+  HrBias bias;
+  guint64 positions, experts, active;
+  guint64 params, active_params;
+} Reference;
+
+static const Reference references[] = {
+  { "GPT-2", 12, 768, 12, 12, 3072, 50257, TRUE, HR_MLP_GELU, HR_NORM_LAYERNORM, HR_BIAS_ALL, 1024, 1, 1, 124439808, 0 },
+  { "GPT-2 XL", 48, 1600, 25, 25, 6400, 50257, TRUE, HR_MLP_GELU, HR_NORM_LAYERNORM, HR_BIAS_ALL, 1024, 1, 1, 1557611200, 0 },
+  { "Llama-2-7B", 32, 4096, 32, 32, 11008, 32000, FALSE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 1, 1, 6738415616, 0 },
+  { "Llama-2-13B", 40, 5120, 40, 40, 13824, 32000, FALSE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 1, 1, 13015864320, 0 },
+  { "Llama-2-70B", 80, 8192, 64, 8, 28672, 32000, FALSE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 1, 1, 68976648192, 0 },
+  { "Llama-3-8B", 32, 4096, 32, 8, 14336, 128256, FALSE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 1, 1, 8030261248, 0 },
+  { "Llama-3-70B", 80, 8192, 64, 8, 28672, 128256, FALSE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 1, 1, 70553706496, 0 },
+  { "Llama-3.1-405B", 126, 16384, 128, 8, 53248, 128256, FALSE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 1, 1, 405853388800, 0 },
+  { "Llama-3.2-1B", 16, 2048, 32, 8, 8192, 128256, TRUE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 1, 1, 1235814400, 0 },
+  { "Llama-3.2-3B", 28, 3072, 24, 8, 8192, 128256, TRUE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 1, 1, 3212749824, 0 },
+  { "Mistral-7B-v0.1", 32, 4096, 32, 8, 14336, 32000, FALSE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 1, 1, 7241732096, 0 },
+  { "Mixtral-8x7B", 32, 4096, 32, 8, 14336, 32000, FALSE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_NONE, 0, 8, 2, 46702792704, 12879925248 },
+  { "Qwen2.5-7B", 28, 3584, 28, 4, 18944, 152064, FALSE, HR_MLP_SWIGLU, HR_NORM_RMSNORM, HR_BIAS_QKV, 0, 1, 1, 7615616512, 0 },
+};
+
+static void
+arch_from_reference (const Reference *r,
+                     HrModelArch     *m)
+{
+  hr_model_arch_init_default (m);
+  m->layers = r->layers;
+  m->hidden = r->hidden;
+  m->heads = r->heads;
+  m->kv_heads = r->kv_heads;
+  m->head_dim = 0;
+  m->ffn = r->ffn;
+  m->vocab = r->vocab;
+  m->tied_embeddings = r->tied;
+  m->mlp = r->mlp;
+  m->norm = r->norm;
+  m->bias = r->bias;
+  m->learned_positions = r->positions;
+  m->experts = r->experts;
+  m->experts_active = r->active;
+}
+
+static void
+test_reference_table (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (references); i++)
+    {
+      const Reference *r = &references[i];
+      HrModelArch m;
+      HrParamCounts c;
+
+      arch_from_reference (r, &m);
+      hr_params_count (&m, NULL, 1, 1, &c);
+      g_test_message ("%-16s %" G_GUINT64_FORMAT, r->name, c.total);
+      g_assert_cmpuint (c.total, ==, r->params);
+      if (r->active_params > 0)
+        g_assert_cmpuint (c.active, ==, r->active_params);
+      else
+        g_assert_cmpuint (c.active, ==, c.total);
+    }
+}
+
+/* The presets of the same models give the same counts. */
+static void
+test_presets_match_reference (void)
+{
+  static const struct { const char *id; guint64 params; } presets[] = {
+    { "gpt2-small", 124439808 }, { "gpt2-xl", 1557611200 },
+    { "llama-2-7b", 6738415616 }, { "llama-2-13b", 13015864320 },
+    { "llama-2-70b", 68976648192 }, { "llama-3-8b", 8030261248 },
+    { "llama-3-70b", 70553706496 }, { "llama-3.1-405b", 405853388800 },
+    { "llama-3.2-1b", 1235814400 }, { "llama-3.2-3b", 3212749824 },
+    { "mistral-7b-v0.1", 7241732096 }, { "mixtral-8x7b", 46702792704 },
+    { "qwen2.5-7b", 7615616512 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      HrScenario sc;
+
+      hr_scenario_init_default (&sc);
+      hr_test_model (&sc, presets[i].id);
+      g_assert_cmpuint (hr_params_total (&sc.model), ==, presets[i].params);
+    }
+}
+
+/* Every model preset's notes carry the count computed from its config
+ * fields (data/facts/models.json); Headroom must agree with each. */
+static void
+test_every_preset_count (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GPtrArray) list = hr_presets_list (presets, HR_PRESET_MODEL);
+  guint checked = 0;
+
+  g_assert_cmpuint (list->len, >=, 25);
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+      g_autoptr(JsonNode) node = hr_json_load_file (info->path, NULL);
+      const char *notes;
+      const char *at;
+      HrScenario sc;
+
+      g_assert_nonnull (node);
+      hr_scenario_init_default (&sc);
+      hr_test_model (&sc, info->id);
+      notes = json_object_get_string_member_with_default (json_node_get_object (node),
+                                                          "notes", "");
+      at = strstr (notes, "computed parameters ");
+      /* ViT-H/14's published count includes HF's pooler layout, which the
+       * timm model planned here does not have. */
+      if (at == NULL || g_str_equal (info->id, "vit-h-14"))
+        continue;
+      /* The facts count encoders without their task head. */
+      g_assert_cmpuint (hr_params_total (&sc.model)
+                        - (sc.model.head == HR_HEAD_CLASSIFIER
+                           ? sc.model.hidden * sc.model.classes + sc.model.classes : 0), ==,
+                        g_ascii_strtoull (at + strlen ("computed parameters "), NULL, 10));
+      checked++;
+    }
+  g_assert_cmpuint (checked, >=, 40);
+}
+
+/* PEFT's measured count: Llama-3.2-3B, r = 32 on q and v: 9,175,040. */
+static void
+test_lora_count (void)
+{
+  HrScenario sc;
+  HrParamCounts c;
+
+  hr_scenario_init_default (&sc);
+  arch_from_reference (&references[9], &sc.model);
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 32;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  hr_params_count (&sc.model, &sc.training, 1, 1, &c);
+  g_assert_cmpuint (c.lora_total, ==, 9175040);
+}
+
+/* Tensor parallelism splits the matrices: t ranks hold the whole model
+ * plus t - 1 extra copies of what is replicated (norms). */
+static void
+test_tensor_parallel_split (void)
+{
+  HrModelArch m;
+  HrParamCounts whole, split;
+  guint64 norms;
+
+  arch_from_reference (&references[4], &m);   /* Llama-2-70B, GQA 8 */
+  hr_params_count (&m, NULL, 1, 1, &whole);
+  hr_params_count (&m, NULL, 8, 1, &split);
+  norms = 2 * m.hidden;
+  g_assert_cmpuint (8 * split.layer_dense, ==, whole.layer_dense + 7 * norms);
+  g_assert_cmpuint (8 * split.embedding, ==, whole.embedding);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/params/reference-table", test_reference_table);
+  g_test_add_func ("/params/presets-match-reference", test_presets_match_reference);
+  g_test_add_func ("/params/every-preset", test_every_preset_count);
+  g_test_add_func ("/params/lora", test_lora_count);
+  g_test_add_func ("/params/tensor-parallel", test_tensor_parallel_split);
+  return g_test_run ();
+}

@@ -1,0 +1,266 @@
+/* test-scenario-io.c: scenario files in and out, and every kind of bad input
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "hr-error.h"
+#include "hr-test-util.h"
+
+static gboolean
+read_text (const char  *text,
+           HrScenario  *sc,
+           GError     **error)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(JsonNode) root = hr_json_load_data (text, -1, "test.json", error);
+
+  if (root == NULL)
+    return FALSE;
+  return hr_scenario_read_node (sc, root, "test.json", presets, error);
+}
+
+/* presets/scenarios/default.json is the compiled-in default. */
+static void
+test_default_file_is_default (void)
+{
+  HrScenario from_file, compiled;
+
+  hr_test_load (&from_file, "default");
+  hr_scenario_init_default (&compiled);
+  g_assert_cmpstr (from_file.name, ==, compiled.name);
+  g_assert_true (memcmp (&from_file.model, &compiled.model, sizeof compiled.model) == 0);
+  g_assert_true (memcmp (&from_file.training, &compiled.training, sizeof compiled.training) == 0);
+  g_assert_true (memcmp (&from_file.parallel, &compiled.parallel, sizeof compiled.parallel) == 0);
+  g_assert_true (memcmp (&from_file.gpu, &compiled.gpu, sizeof compiled.gpu) == 0);
+  g_assert_true (memcmp (&from_file.overhead, &compiled.overhead, sizeof compiled.overhead) == 0);
+}
+
+/* Every preset reads and validates; at least the counts the issue asks. */
+static void
+test_all_presets_load (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  static const guint minimum[] = { 25, 20, 5 };
+  g_autoptr(GPtrArray) broken = hr_presets_broken (presets);
+
+  g_assert_cmpuint (broken->len, ==, 0);
+  for (guint k = 0; k < HR_N_PRESET_KINDS; k++)
+    {
+      g_autoptr(GPtrArray) list = hr_presets_list (presets, k);
+
+      g_assert_cmpuint (list->len, >=, minimum[k]);
+      for (guint i = 0; i < list->len; i++)
+        {
+          HrPresetInfo *info = g_ptr_array_index (list, i);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(JsonNode) node = hr_json_load_file (info->path, NULL);
+          HrScenario sc;
+
+          hr_scenario_init_default (&sc);
+          g_assert_nonnull (node);
+          if (k == HR_PRESET_MODEL)
+            hr_scenario_apply_model_preset (&sc, info->id, presets, &error);
+          else if (k == HR_PRESET_GPU)
+            hr_scenario_apply_gpu_preset (&sc, info->id, presets, &error);
+          else
+            hr_scenario_load_preset (&sc, info->id, presets, &error);
+          g_assert_no_error (error);
+          /* CONTRACT.md section 6: each preset says where it comes from. */
+          if (k != HR_PRESET_SCENARIO)
+            g_assert_true (json_object_has_member (json_node_get_object (node), "source"));
+        }
+    }
+}
+
+/* Saving and reading back gives the same scenario, for every preset and
+ * for a scenario that uses every extension. */
+static void
+test_round_trip (void)
+{
+  static const char * const ids[] = { "default", "qlora-llama-3.1-8b-rtx4090",
+                                      "pretrain-llama-3.1-70b-3d", "bert-large-finetune-t4" };
+
+  for (guint i = 0; i <= G_N_ELEMENTS (ids); i++)
+    {
+      HrScenario sc, back;
+      g_autofree char *data = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (i < G_N_ELEMENTS (ids))
+        hr_test_load (&sc, ids[i]);
+      else
+        {
+          hr_scenario_init_default (&sc);
+          sc.model.preset[0] = '\0';
+          sc.model.qk_norm = HR_QK_NORM_HEAD;
+          sc.model.norms_per_layer = 4;
+          sc.training.method = HR_METHOD_LORA;
+          sc.training.lora_targets = HR_LORA_Q | HR_LORA_LM_HEAD;
+          sc.training.lora_dropout = 0.1;
+          sc.training.dtypes_set = 1u << 1;
+          sc.training.dtypes.grads = HR_DTYPE_FP32;
+          sc.parallel.no_sync = TRUE;
+          sc.overhead.comm_buffer_mib = 256;
+        }
+      data = hr_scenario_to_data (&sc, NULL);
+      g_assert_true (read_text (data, &back, &error));
+      g_assert_no_error (error);
+      g_assert_true (memcmp (&sc, &back, sizeof sc) == 0);
+    }
+}
+
+/* --set semantics. */
+static void
+test_set_path (void)
+{
+  g_autoptr(JsonNode) root = json_from_string ("{\"model\": {\"preset\": \"llama-2-7b\", \"layers\": 3}}", NULL);
+  JsonObject *obj = json_node_get_object (root);
+  g_autoptr(GError) error = NULL;
+  JsonObject *model;
+
+  g_assert_true (hr_json_set_path (obj, "training.micro_batch=8", &error));
+  g_assert_true (hr_json_set_path (obj, "training.precision=bf16-true", &error));
+  g_assert_true (hr_json_set_path (obj, "model.preset=gpt2-small", &error));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (obj, "training"),
+                                               "micro_batch"), ==, 8);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (obj, "training"),
+                                                  "precision"), ==, "bf16-true");
+  model = json_object_get_object_member (obj, "model");
+  g_assert_false (json_object_has_member (model, "layers"));
+  g_assert_false (hr_json_set_path (obj, "=3", &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_false (hr_json_set_path (obj, "a..b=3", &error));
+  g_clear_error (&error);
+  g_assert_false (hr_json_set_path (obj, "novalue", &error));
+}
+
+typedef struct
+{
+  const char *json;
+  gint code;
+  const char *must_say;   /* path and value in the message */
+} BadCase;
+
+static const BadCase bad_cases[] = {
+  { "{", HR_ERROR_PARSE, "not valid JSON" },
+  { "", HR_ERROR_PARSE, "empty" },
+  { "[1, 2]", HR_ERROR_TYPE, "array" },
+  { "{\"modle\": {}}", HR_ERROR_UNKNOWN_KEY, "modle: unknown key" },
+  { "{\"model\": {\"layerz\": 2}}", HR_ERROR_UNKNOWN_KEY, "model.layerz: unknown key" },
+  { "{\"model\": {\"layers\": 0}}", HR_ERROR_INVALID, "model.layers: 0" },
+  { "{\"model\": {\"layers\": -4}}", HR_ERROR_INVALID, "model.layers: -4" },
+  { "{\"model\": {\"layers\": 2.5}}", HR_ERROR_INVALID, "model.layers: 2.5" },
+  { "{\"model\": {\"layers\": \"40\"}}", HR_ERROR_TYPE, "model.layers: \"40\"" },
+  { "{\"model\": {\"heads\": 48}}", HR_ERROR_INVALID, "model.heads: 48 does not divide model.hidden" },
+  { "{\"model\": {\"kv_heads\": 3}}", HR_ERROR_INVALID, "model.kv_heads: 3" },
+  { "{\"model\": {\"hidden\": 99999999999}}", HR_ERROR_INVALID, "model.hidden: 99999999999" },
+  { "{\"model\": {\"mlp\": \"swishy\"}}", HR_ERROR_INVALID, "model.mlp: \"swishy\" is not allowed; allowed: swiglu, geglu, gelu or relu" },
+  { "{\"model\": {\"preset\": \"../../etc/passwd\"}}", HR_ERROR_TYPE, "model.preset" },
+  { "{\"model\": {\"preset\": \"no-such-model\"}}", HR_ERROR_NOT_FOUND, "model.preset" },
+  { "{\"model\": []}", HR_ERROR_TYPE, "model: an array" },
+  { "{\"training\": {\"micro_batch\": -1}}", HR_ERROR_INVALID, "training.micro_batch: -1" },
+  { "{\"training\": {\"micro_batch\": 1e300}}", HR_ERROR_INVALID, "training.micro_batch" },
+  { "{\"training\": {\"precision\": \"bf17\"}}", HR_ERROR_INVALID, "training.precision: \"bf17\"" },
+  { "{\"training\": {\"method\": \"lora\", \"lora\": {\"targets\": [\"qq\"]}}}", HR_ERROR_INVALID, "training.lora.targets[0]: \"qq\"" },
+  { "{\"training\": {\"method\": \"lora\", \"lora\": {\"targets\": []}}}", HR_ERROR_INVALID, "training.lora.targets" },
+  { "{\"training\": {\"dtypes\": {\"grads\": \"fp8\"}}}", HR_ERROR_INVALID, "training.dtypes.grads: fp8" },
+  { "{\"parallel\": {\"gpus\": 12, \"tp\": 8}}", HR_ERROR_INVALID, "parallel.gpus: 12 is not a multiple of tp·pp·cp = 8" },
+  { "{\"parallel\": {\"tp\": 3, \"gpus\": 3}}", HR_ERROR_INVALID, "parallel.tp: 3" },
+  { "{\"parallel\": {\"zero\": 4}}", HR_ERROR_INVALID, "parallel.zero: 4" },
+  { "{\"parallel\": {\"sp\": true}}", HR_ERROR_INVALID, "parallel.sp" },
+  { "{\"parallel\": {\"sp\": 1}}", HR_ERROR_TYPE, "parallel.sp: 1" },
+  { "{\"parallel\": {\"zero\": 2, \"offload_params\": true}}", HR_ERROR_INVALID, "parallel.offload_params" },
+  { "{\"parallel\": {\"pp\": 41}}", HR_ERROR_INVALID, "parallel.pp: 41" },
+  { "{\"gpu\": {\"memory_mib\": 0}}", HR_ERROR_INVALID, "gpu.memory_mib: 0" },
+  { "{\"gpu\": {\"preset\": \"h100-sxm-81gb\"}}", HR_ERROR_NOT_FOUND, "gpu.preset" },
+  { "{\"overhead\": {\"fragmentation\": -0.5}}", HR_ERROR_INVALID, "overhead.fragmentation: -0.5" },
+  { "{\"overhead\": {\"headroom\": 2}}", HR_ERROR_INVALID, "overhead.headroom: 2" },
+  { "{\"headroom\": 2}", HR_ERROR_INVALID, "headroom: 2" },
+  { "{\"name\": 7}", HR_ERROR_TYPE, "name: 7" },
+};
+
+static void
+test_bad_input (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (bad_cases); i++)
+    {
+      HrScenario sc;
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (read_text (bad_cases[i].json, &sc, &error));
+      g_test_message ("%s -> %s", bad_cases[i].json, error->message);
+      g_assert_error (error, HR_ERROR, bad_cases[i].code);
+      g_assert_true (g_str_has_prefix (error->message, "test.json: "));
+      if (strstr (error->message, bad_cases[i].must_say) == NULL)
+        g_error ("\"%s\" does not say \"%s\"", error->message, bad_cases[i].must_say);
+      g_assert_null (strchr (error->message, '\n'));
+    }
+}
+
+/* Deep nesting and huge files are refused before json-glib recurses. */
+static void
+test_hostile_documents (void)
+{
+  GString *deep = g_string_new ("{\"model\":");
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (deep, '[');
+  g_assert_false (read_text (deep->str, &sc, &error));
+  g_assert_error (error, HR_ERROR, HR_ERROR_PARSE);
+  g_clear_error (&error);
+  g_string_free (deep, TRUE);
+
+  g_assert_false (read_text ("{\"name\": \"\xff\xfe\"}", &sc, &error));
+  g_assert_error (error, HR_ERROR, HR_ERROR_PARSE);
+}
+
+/* A failed save leaves the previous file whole. */
+static void
+test_atomic_save (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-save-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "plan.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "no-such-folder", "plan.json", NULL);
+  g_autofree char *back = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (hr_write_file_atomic (path, "old", 3, &error));
+  g_assert_false (hr_write_file_atomic (missing, "new", 3, &error));
+  g_assert_error (error, HR_ERROR, HR_ERROR_IO);
+  g_clear_error (&error);
+
+  /* A read-only folder: the rename cannot happen, the old file stays. */
+  if (geteuid () != 0)
+    {
+      g_chmod (dir, 0500);
+      g_assert_false (hr_write_file_atomic (path, "new", 3, &error));
+      g_clear_error (&error);
+      g_chmod (dir, 0700);
+    }
+  g_assert_true (g_file_get_contents (path, &back, NULL, NULL));
+  g_assert_cmpstr (back, ==, "old");
+  g_remove (path);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/scenario/default-file", test_default_file_is_default);
+  g_test_add_func ("/scenario/presets", test_all_presets_load);
+  g_test_add_func ("/scenario/round-trip", test_round_trip);
+  g_test_add_func ("/scenario/set-path", test_set_path);
+  g_test_add_func ("/scenario/bad-input", test_bad_input);
+  g_test_add_func ("/scenario/hostile", test_hostile_documents);
+  g_test_add_func ("/scenario/atomic-save", test_atomic_save);
+  return g_test_run ();
+}

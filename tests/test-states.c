@@ -1,0 +1,225 @@
+/* test-states.c: model states and their sharding against the ZeRO paper,
+ * DeepSpeed's estimator and the bytes-per-parameter table
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The plan's model-state items (weights, gradients, master weights,
+ * optimizer states), summed whatever phase they live in, divided by the
+ * parameter count, must give the published bytes per parameter.
+ */
+
+#include <math.h>
+
+#include "hr-test-util.h"
+
+static double
+model_state_bytes (const HrDevice *d)
+{
+  return (double) (hr_test_item_bytes (d, "weights") + hr_test_item_bytes (d, "gradients")
+                   + hr_test_item_bytes (d, "master weights")
+                   + hr_test_item_bytes (d, "optimizer states")
+                   + hr_test_item_bytes (d, "optimizer states (paged)"));
+}
+
+static void
+llama_7b (HrScenario *sc)
+{
+  hr_scenario_init_default (sc);
+  hr_test_model (sc, "llama-2-7b");
+  sc->training.checkpointing = HR_CHECKPOINTING_FULL;
+  sc->training.micro_batch = 1;
+  sc->training.seq_len = 512;
+}
+
+/* ZeRO paper §5.1, Fig. 1: Ψ = 7.5B, N_d = 64, K = 12 (mixed precision
+ * Adam): 120 GB, 31.4 GB, 16.6 GB, 1.9 GB per GPU for stages 0 to 3. */
+static void
+test_zero_paper (void)
+{
+  static const double paper_gb[] = { 120.0, 31.4, 16.6, 1.9 };
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+
+  for (guint stage = 0; stage <= 3; stage++)
+    {
+      HrScenario sc;
+      double per_param, gb;
+
+      llama_7b (&sc);
+      sc.training.precision = HR_PRECISION_BF16_MIXED;
+      hr_training_apply_precision (&sc.training);
+      sc.parallel.gpus = 64;
+      sc.parallel.zero = stage;
+      hr_test_plan (&sc, plan);
+      per_param = model_state_bytes (&plan->devices[0]) / (double) plan->params;
+      gb = per_param * 7.5e9 / 1e9;
+      g_test_message ("ZeRO stage %u: %.4f bytes/param -> %.2f GB for 7.5B", stage, per_param, gb);
+      /* The paper rounds to 0.1 GB. */
+      g_assert_cmpfloat (fabs (gb - paper_gb[stage]), <, 0.06);
+    }
+}
+
+/* ZeRO paper Table 1 (derived from the same formula): Ψ = 128B, N_d = 16:
+ * 2048 / 608 / 368 / 128 GB. */
+static void
+test_zero_table1 (void)
+{
+  static const double table_gb[] = { 2048, 608, 368, 128 };
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+
+  for (guint stage = 0; stage <= 3; stage++)
+    {
+      HrScenario sc;
+      double gb;
+
+      llama_7b (&sc);
+      sc.parallel.gpus = 16;
+      sc.parallel.zero = stage;
+      hr_test_plan (&sc, plan);
+      gb = model_state_bytes (&plan->devices[0]) / (double) plan->params * 128e9 / 1e9;
+      hr_assert_close (gb, table_gb[stage], 1e-9);
+    }
+}
+
+/* CALC-REFERENCE.md section 2. */
+static void
+test_bytes_per_param (void)
+{
+  static const struct {
+    const char *regime;
+    HrPrecision precision;
+    HrOptimizer optimizer;
+    gboolean fp32_grads;
+    double bytes;
+  } table[] = {
+    { "fp32 + Adam", HR_PRECISION_FP32, HR_OPTIMIZER_ADAMW, FALSE, 16 },
+    { "mixed + Adam", HR_PRECISION_BF16_MIXED, HR_OPTIMIZER_ADAMW, FALSE, 16 },
+    { "Megatron fp32 grads", HR_PRECISION_BF16_MIXED, HR_OPTIMIZER_ADAM, TRUE, 18 },
+    { "pure bf16 AdamW", HR_PRECISION_BF16_TRUE, HR_OPTIMIZER_ADAMW, FALSE, 8 },
+    { "mixed + SGD momentum", HR_PRECISION_BF16_MIXED, HR_OPTIMIZER_SGD_MOMENTUM, FALSE, 12 },
+    { "mixed + 8-bit Adam", HR_PRECISION_BF16_MIXED, HR_OPTIMIZER_ADAMW_8BIT, FALSE, 10 },
+  };
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (table); i++)
+    {
+      HrScenario sc;
+      double per_param;
+
+      llama_7b (&sc);
+      sc.parallel.gpus = 1;
+      sc.parallel.zero = 0;
+      sc.training.precision = table[i].precision;
+      sc.training.dtypes_set = table[i].fp32_grads ? 2 : 0;
+      sc.training.dtypes.grads = HR_DTYPE_FP32;
+      hr_training_apply_precision (&sc.training);
+      sc.training.optimizer = table[i].optimizer;
+      hr_test_plan (&sc, plan);
+      per_param = model_state_bytes (&plan->devices[0]) / (double) plan->params;
+      g_test_message ("%-22s %.4f bytes/param", table[i].regime, per_param);
+      /* 8-bit states carry an fp32 absmax per 2048 values: 2 x 4/2048. */
+      hr_assert_close (per_param, table[i].bytes, 0.001);
+    }
+}
+
+/* DeepSpeed's estimator (CALC-REFERENCE.md section 3) for t5-3b (2851M
+ * params, 32M in the largest layer) on 8 GPUs with ZeRO-3: 4·LL + 18P/N
+ * = 6.09 GB; offloading the optimizer: 4·LL + 2P/N = 0.78; both: 4·LL =
+ * 0.12 (GiB, printed as "GB").  The scenario cannot describe t5's
+ * encoder-decoder, so the per-parameter and per-layer-parameter factors of
+ * the plan are applied to t5-3b's P and LL. */
+static void
+test_deepspeed_t5 (void)
+{
+  static const struct { gboolean opt, params; double gib; } cases[] = {
+    { FALSE, FALSE, 6.09 }, { TRUE, FALSE, 0.78 }, { TRUE, TRUE, 0.12 },
+  };
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const double P = 2851e6, LL = 32e6;
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      HrScenario sc;
+      const HrDevice *d;
+      double per_param, per_layer_param, gib, layer;
+
+      llama_7b (&sc);
+      sc.parallel.gpus = 8;
+      sc.parallel.zero = 3;
+      sc.parallel.offload_optimizer = cases[i].opt;
+      sc.parallel.offload_params = cases[i].params;
+      sc.training.dtypes.grads = HR_DTYPE_FP32;   /* DeepSpeed's 18 = 2 + 4 + 12 */
+      sc.training.dtypes_set = 2;
+      hr_training_apply_precision (&sc.training);
+      hr_test_plan (&sc, plan);
+      d = &plan->devices[0];
+      layer = (double) (sc.model.hidden * sc.model.hidden * 4 + 3 * sc.model.hidden * sc.model.ffn
+                        + 2 * sc.model.hidden);
+      per_param = model_state_bytes (d) * 8 / (double) plan->params;
+      per_layer_param = (double) hr_test_item_bytes (d, "gathered layers (current + prefetch)") / layer;
+      gib = (per_layer_param * LL + per_param * P / 8) / (1024.0 * 1024 * 1024);
+      g_test_message ("t5-3b, offload optimizer %d, params %d: %.3f GiB", cases[i].opt,
+                      cases[i].params, gib);
+      g_assert_cmpfloat (fabs (gib - cases[i].gib), <, 0.006);
+    }
+}
+
+/* More data-parallel GPUs with ZeRO-3 never increase model states. */
+static void
+test_more_gpus_never_more_states (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  double previous = G_MAXDOUBLE;
+
+  for (guint gpus = 1; gpus <= 1024; gpus *= 2)
+    {
+      HrScenario sc;
+      double now;
+
+      llama_7b (&sc);
+      sc.parallel.gpus = gpus;
+      sc.parallel.zero = 3;
+      hr_test_plan (&sc, plan);
+      now = model_state_bytes (&plan->devices[0]);
+      g_assert_cmpfloat (now, <=, previous);
+      previous = now;
+    }
+}
+
+/* Paged optimizer states live in managed memory: in total_bytes, not in
+ * allocated_bytes (bitsandbytes; CALC-REFERENCE.md section 2). */
+static void
+test_paged_outside_allocator (void)
+{
+  g_autoptr(HrPlan) paged = hr_plan_new ();
+  g_autoptr(HrPlan) plain = hr_plan_new ();
+  HrScenario sc;
+  guint64 states;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.optimizer = HR_OPTIMIZER_ADAMW;
+  sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_FUSED;
+  hr_test_plan (&sc, plain);
+  sc.training.optimizer = HR_OPTIMIZER_PAGED_ADAMW;
+  hr_test_plan (&sc, paged);
+  states = hr_test_item_bytes (&paged->devices[0], "optimizer states (paged)");
+  g_assert_cmpuint (states, ==, hr_test_item_bytes (&plain->devices[0], "optimizer states"));
+  g_assert_cmpuint (paged->devices[0].allocated_bytes + states, ==,
+                    plain->devices[0].allocated_bytes);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/states/zero-paper", test_zero_paper);
+  g_test_add_func ("/states/zero-table1", test_zero_table1);
+  g_test_add_func ("/states/bytes-per-param", test_bytes_per_param);
+  g_test_add_func ("/states/deepspeed-t5", test_deepspeed_t5);
+  g_test_add_func ("/states/more-gpus", test_more_gpus_never_more_states);
+  g_test_add_func ("/states/paged", test_paged_outside_allocator);
+  return g_test_run ();
+}
