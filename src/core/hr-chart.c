@@ -1,0 +1,618 @@
+/* hr-chart.c: the per-GPU memory chart, drawn on any cairo_t
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * UX-LESSONS.md, point by point: the capacity and the wanted-headroom band
+ * are on the chart; each bar ends in a verdict in words; over capacity is
+ * hatched in the warning colour, with an icon and text, never colour
+ * alone; the binding GPU is labelled; identical ranks are one bar
+ * ("GPU 0-7 ×8"); the palette is Okabe-Ito (colour-blind safe), model
+ * states in blues and green, activations orange, overhead grey; text uses
+ * the theme's foreground colour.
+ */
+
+#include "hr-chart.h"
+
+#include <errno.h>
+#include <glib/gi18n-lib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <unistd.h>
+#include <pango/pangocairo.h>
+
+/* Okabe & Ito 2008, "Color Universal Design"; the dark variants are the
+ * same hues lightened to keep contrast on a dark background. */
+static const HrRgb light_palette[HR_N_CATEGORIES] = {
+  { 0.000, 0.447, 0.698 },   /* parameters: blue */
+  { 0.337, 0.706, 0.914 },   /* gradients: sky blue */
+  { 0.000, 0.620, 0.451 },   /* optimizer: bluish green */
+  { 0.902, 0.624, 0.000 },   /* activations: orange */
+  { 0.550, 0.550, 0.550 },   /* overhead: grey */
+};
+static const HrRgb dark_palette[HR_N_CATEGORIES] = {
+  { 0.290, 0.600, 0.860 },
+  { 0.520, 0.800, 0.960 },
+  { 0.250, 0.760, 0.600 },
+  { 0.960, 0.720, 0.250 },
+  { 0.620, 0.620, 0.620 },
+};
+
+HrRgb
+hr_chart_category_colour (HrCategory category,
+                          gboolean   dark)
+{
+  g_return_val_if_fail (category < HR_N_CATEGORIES, light_palette[0]);
+  return dark ? dark_palette[category] : light_palette[category];
+}
+
+/* GNOME's palette: green 5 / yellow 5 / red 4 on light, lighter on dark. */
+HrRgb
+hr_chart_status_colour (HrStatus status,
+                        gboolean dark)
+{
+  switch (status)
+    {
+    case HR_STATUS_OK:
+      return dark ? (HrRgb) { 0.34, 0.82, 0.39 } : (HrRgb) { 0.15, 0.52, 0.22 };
+    case HR_STATUS_TIGHT:
+      return dark ? (HrRgb) { 0.96, 0.76, 0.07 } : (HrRgb) { 0.61, 0.40, 0.00 };
+    case HR_STATUS_OOM:
+    case HR_N_STATUSES:
+    default:
+      return dark ? (HrRgb) { 1.00, 0.48, 0.39 } : (HrRgb) { 0.75, 0.11, 0.16 };
+    }
+}
+
+const char *
+hr_category_label (HrCategory category)
+{
+  switch (category)
+    {
+    case HR_CATEGORY_PARAMETERS:
+      return _("Parameters");
+    case HR_CATEGORY_GRADIENTS:
+      return _("Gradients");
+    case HR_CATEGORY_OPTIMIZER:
+      return _("Optimizer states");
+    case HR_CATEGORY_ACTIVATIONS:
+      return _("Activations");
+    case HR_CATEGORY_OVERHEAD:
+    case HR_N_CATEGORIES:
+    default:
+      return _("Overhead");
+    }
+}
+
+void
+hr_chart_style_init_light (HrChartStyle *style)
+{
+  *style = (HrChartStyle) {
+    .dark = FALSE,
+    .foreground = { 0.14, 0.14, 0.16 },
+    .background = { 1.0, 1.0, 1.0 },
+    .paint_background = FALSE,
+    .units = HR_UNITS_BINARY,
+    .font_scale = 1.0,
+    .show_title = TRUE,
+    .font_family = "Sans",
+  };
+}
+
+void
+hr_chart_style_init_dark (HrChartStyle *style)
+{
+  hr_chart_style_init_light (style);
+  style->dark = TRUE;
+  style->foreground = (HrRgb) { 0.96, 0.96, 0.96 };
+  style->background = (HrRgb) { 0.14, 0.14, 0.16 };
+}
+
+/* "✓ 39.2 GiB free (49 %)", "⚠ Tight: 1.1 GiB free (1 %)", "✗ Over by 38 GiB" */
+char *
+hr_device_verdict (const HrPlan   *plan,
+                   const HrDevice *device,
+                   HrUnits         units)
+{
+  g_autofree char *size = hr_format_bytes ((double) ABS (device->free_bytes), units);
+  int percent = (int) floor (100.0 * (double) device->free_bytes
+                             / (double) MAX (plan->capacity_bytes, 1) + 0.5);
+
+  switch (device->status)
+    {
+    case HR_STATUS_OK:
+      /* TRANSLATORS: a GPU's verdict: free memory and its share of the GPU */
+      return g_strdup_printf (_("✓ Fits, %s free (%d %%)"), size, percent);
+    case HR_STATUS_TIGHT:
+      return g_strdup_printf (_("⚠ Tight, %s free (%d %%)"), size, percent);
+    case HR_STATUS_OOM:
+    case HR_N_STATUSES:
+    default:
+      return g_strdup_printf (_("✗ Over by %s"), size);
+    }
+}
+
+typedef struct
+{
+  cairo_t            *cr;
+  PangoLayout        *layout;
+  const HrChartStyle *style;
+  double              fs;
+} Painter;
+
+static void
+set_rgb (cairo_t *cr,
+         HrRgb    c,
+         double   alpha)
+{
+  cairo_set_source_rgba (cr, c.r, c.g, c.b, alpha);
+}
+
+/* Lays text out; size in points at font_scale 1, weight bold or not. */
+static void
+layout_text (Painter    *p,
+             const char *text,
+             double      size,
+             gboolean    bold)
+{
+  PangoFontDescription *font = pango_font_description_from_string (p->style->font_family);
+
+  pango_font_description_set_absolute_size (font, size * p->fs * PANGO_SCALE);
+  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (p->layout, font);
+  pango_layout_set_text (p->layout, text, -1);
+  pango_font_description_free (font);
+}
+
+static double
+text_width (Painter    *p,
+            const char *text,
+            double      size,
+            gboolean    bold)
+{
+  int w, h;
+
+  layout_text (p, text, size, bold);
+  pango_layout_get_pixel_size (p->layout, &w, &h);
+  return w;
+}
+
+/* Draws text with its left edge at x (or its right edge when align_right)
+ * and its vertical centre at y. */
+static double
+draw_text (Painter    *p,
+           const char *text,
+           double      x,
+           double      y,
+           double      size,
+           gboolean    bold,
+           HrRgb       colour,
+           gboolean    align_right)
+{
+  int w, h;
+
+  layout_text (p, text, size, bold);
+  pango_layout_get_pixel_size (p->layout, &w, &h);
+  set_rgb (p->cr, colour, 1.0);
+  cairo_move_to (p->cr, align_right ? x - w : x, y - h / 2.0);
+  pango_cairo_show_layout (p->cr, p->layout);
+  return w;
+}
+
+/* A tick step of 1, 2 or 5 times a power of ten, giving about n ticks. */
+static double
+nice_step (double range,
+           int    n)
+{
+  double raw = range / MAX (n, 1);
+  double mag = pow (10, floor (log10 (MAX (raw, 1e-9))));
+  double f = raw / mag;
+
+  return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+}
+
+static void
+hatch (cairo_t *cr,
+       double   x,
+       double   y,
+       double   w,
+       double   h,
+       double   gap)
+{
+  cairo_save (cr);
+  cairo_rectangle (cr, x, y, w, h);
+  cairo_clip (cr);
+  for (double d = -h; d < w; d += gap)
+    {
+      cairo_move_to (cr, x + d, y + h);
+      cairo_line_to (cr, x + d + h, y);
+    }
+  cairo_stroke (cr);
+  cairo_restore (cr);
+}
+
+static char *
+device_label (const HrDevice *d)
+{
+  if (d->ranks > 1)
+    return g_strdup_printf ("%s ×%" G_GUINT64_FORMAT, d->label, d->ranks);
+  return g_strdup (d->label);
+}
+
+/* Columns, one per category, listing the binding device's items at its
+ * peak with their sizes: the "full per-GPU breakdown" in the picture. */
+static void
+draw_breakdown (Painter        *p,
+                const HrPlan   *plan,
+                const HrDevice *d,
+                double          x,
+                double          y,
+                double          width,
+                double          height)
+{
+  const HrChartStyle *style = p->style;
+  double fs = p->fs, line = 17 * fs;
+  guint columns = width > 900 * fs ? HR_N_CATEGORIES : width > 540 * fs ? 3 : 2;
+  double col_w = width / columns;
+  double row_y = y + 22 * fs, row_h = 0;
+  g_autofree char *heading = NULL;
+
+  if (height < 90 * fs)
+    return;
+
+  heading = g_strdup_printf (_("Where the memory goes on %s, at its peak (%s)"), d->label,
+                             hr_phase_name (d->peak_phase));
+  draw_text (p, heading, x, y + 8 * fs, 12, TRUE, style->foreground, FALSE);
+  pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_END);
+
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    {
+      guint col = c % columns;
+      double cx = x + col * col_w, cy;
+      g_autofree char *size = hr_format_bytes ((double) d->category_bytes[c], style->units);
+      guint shown = 0;
+
+      if (col == 0 && c > 0)
+        {
+          row_y += row_h + 10 * fs;
+          row_h = 0;
+        }
+      cy = row_y;
+      if (cy + line > y + height)
+        break;
+
+      set_rgb (p->cr, hr_chart_category_colour (c, style->dark), 1.0);
+      cairo_rectangle (p->cr, cx, cy + 2 * fs, 12 * fs, 12 * fs);
+      cairo_fill (p->cr);
+      pango_layout_set_width (p->layout, (int) ((col_w - 36 * fs) * PANGO_SCALE));
+      {
+        g_autofree char *title = g_strdup_printf ("%s  %s", hr_category_label (c), size);
+
+        draw_text (p, title, cx + 17 * fs, cy + 8 * fs, 11, TRUE, style->foreground, FALSE);
+      }
+      cy += line + 2 * fs;
+
+      for (guint i = 0; i < d->n_items; i++)
+        {
+          const HrItem *item = &d->items[i];
+          g_autofree char *name = NULL;
+          g_autofree char *bytes = NULL;
+          double w;
+
+          if (item->category != c || !hr_item_is_live_at_peak (d, item))
+            continue;
+          if (cy + line > y + height || shown == 8)
+            break;
+          name = hr_item_display_name (item);
+          bytes = hr_format_bytes ((double) item->bytes, style->units);
+          pango_layout_set_width (p->layout, -1);
+          w = draw_text (p, bytes, cx + col_w - 18 * fs, cy + 8 * fs, 10, FALSE,
+                         style->foreground, TRUE);
+          pango_layout_set_width (p->layout, (int) ((col_w - 46 * fs - w) * PANGO_SCALE));
+          draw_text (p, name, cx + 17 * fs, cy + 8 * fs, 10, FALSE, style->foreground, FALSE);
+          cy += line;
+          shown++;
+        }
+      row_h = MAX (row_h, cy - row_y);
+    }
+  pango_layout_set_width (p->layout, -1);
+  pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_NONE);
+  (void) plan;
+}
+
+void
+hr_chart_draw (cairo_t            *cr,
+               double              width,
+               double              height,
+               const HrScenario   *sc,
+               const HrPlan       *plan,
+               const HrChartStyle *style,
+               HrChartHits        *hits)
+{
+  Painter p = { cr, NULL, style, MAX (style->font_scale, 0.25) };
+  double fs = p.fs, m = 16 * fs, y = m;
+  double unit = style->units == HR_UNITS_DECIMAL ? 1e9 : HR_GIB;
+  double capacity = (double) plan->capacity_bytes;
+  double most = capacity, left_w = 0, right_w = 0, plot_x, plot_w, plot_top, plot_bottom;
+  double bar_h, gap, step, scale;
+  guint n = plan->n_devices;
+  gboolean labels;
+
+  g_return_if_fail (cr != NULL && sc != NULL && plan != NULL && style != NULL);
+
+  if (hits != NULL)
+    hits->n_hits = 0;
+  if (width < 80 || height < 60 || n == 0)
+    return;
+
+  cairo_save (cr);
+  p.layout = pango_cairo_create_layout (cr);
+  if (style->paint_background)
+    {
+      set_rgb (cr, style->background, 1.0);
+      cairo_paint (cr);
+    }
+
+  /* Title: the scenario and the verdict in words, coloured, with an icon. */
+  if (style->show_title)
+    {
+      const HrDevice *binding = hr_plan_binding (plan);
+      g_autofree char *verdict = hr_device_verdict (plan, binding, style->units);
+      g_autofree char *summary = NULL;
+      HrRgb colour = hr_chart_status_colour (plan->status, style->dark);
+
+      draw_text (&p, sc->name, m, y + 10 * fs, 15, TRUE, style->foreground, FALSE);
+      y += 26 * fs;
+      summary = g_strdup_printf ("%s — %s", verdict, binding->label);
+      draw_text (&p, summary, m, y + 9 * fs, 13, TRUE, colour, FALSE);
+      y += 26 * fs;
+    }
+
+  /* Legend. */
+  {
+    double x = m;
+
+    for (guint c = 0; c < HR_N_CATEGORIES; c++)
+      {
+        const char *label = hr_category_label (c);
+        double w = text_width (&p, label, 11, FALSE);
+
+        if (x + 18 * fs + w > width - m && x > m)
+          {
+            x = m;
+            y += 20 * fs;
+          }
+        set_rgb (cr, hr_chart_category_colour (c, style->dark), 1.0);
+        cairo_rectangle (cr, x, y + 2 * fs, 12 * fs, 12 * fs);
+        cairo_fill (cr);
+        draw_text (&p, label, x + 17 * fs, y + 8 * fs, 11, FALSE, style->foreground, FALSE);
+        x += 17 * fs + w + 18 * fs;
+      }
+    y += 28 * fs;
+  }
+
+  /* Columns: device labels on the left, verdicts on the right. */
+  for (guint i = 0; i < n; i++)
+    {
+      const HrDevice *d = &plan->devices[i];
+      g_autofree char *label = device_label (d);
+      g_autofree char *verdict = hr_device_verdict (plan, d, style->units);
+
+      left_w = MAX (left_w, text_width (&p, label, 11, TRUE));
+      right_w = MAX (right_w, text_width (&p, verdict, 11, TRUE));
+      most = MAX (most, (double) d->total_bytes);
+    }
+  left_w = MIN (left_w + 12 * fs, width * 0.25);
+  right_w = MIN (right_w + 16 * fs, width * 0.35);
+  plot_x = m + left_w;
+  plot_w = width - m - right_w - plot_x;
+  plot_top = y + 16 * fs;                 /* room for the capacity label */
+  plot_bottom = height - m - 22 * fs;      /* room for the axis */
+  if (plot_w < 40 || plot_bottom - plot_top < 8)
+    goto out;
+
+  /* Bars as tall as they read well; what is left below the axis shows
+   * where the memory of the binding GPU goes, item by item. */
+  bar_h = MIN (44 * fs, (plot_bottom - plot_top) / n);
+  plot_bottom = plot_top + bar_h * n;
+
+  most *= 1.04;
+  scale = plot_w / most;
+  gap = bar_h >= 10 ? bar_h * 0.22 : 0;
+  labels = bar_h - gap >= 13 * fs;
+
+  /* Axis and grid. */
+  step = nice_step (most / unit, 6);
+  cairo_set_line_width (cr, 1);
+  for (double v = 0; v * unit <= most; v += step)
+    {
+      double x = round (plot_x + v * unit * scale) + 0.5;
+      g_autofree char *number = hr_format_double (v, step < 1 ? 1 : 0);
+
+      set_rgb (cr, style->foreground, 0.12);
+      cairo_move_to (cr, x, plot_top);
+      cairo_line_to (cr, x, plot_bottom);
+      cairo_stroke (cr);
+      layout_text (&p, number, 10, FALSE);
+      {
+        int w, h;
+
+        pango_layout_get_pixel_size (p.layout, &w, &h);
+        set_rgb (cr, style->foreground, 0.75);
+        cairo_move_to (cr, x - w / 2.0, plot_bottom + 4 * fs);
+        pango_cairo_show_layout (cr, p.layout);
+      }
+    }
+  draw_text (&p, style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", plot_x - 8 * fs,
+             plot_bottom + 11 * fs, 10, TRUE, style->foreground, TRUE);
+
+  /* The wanted-headroom band, just below the capacity. */
+  {
+    double x0 = plot_x + capacity * (1 - sc->overhead.headroom) * scale;
+    double x1 = plot_x + capacity * scale;
+    HrRgb amber = hr_chart_status_colour (HR_STATUS_TIGHT, style->dark);
+
+    set_rgb (cr, amber, 0.12);
+    cairo_rectangle (cr, x0, plot_top, x1 - x0, plot_bottom - plot_top);
+    cairo_fill (cr);
+  }
+
+  /* Bars. */
+  for (guint i = 0; i < n; i++)
+    {
+      const HrDevice *d = &plan->devices[i];
+      double by = plot_top + i * bar_h + gap / 2, bh = MAX (bar_h - gap, 1);
+      double x = plot_x;
+      HrRgb status = hr_chart_status_colour (d->status, style->dark);
+
+      for (guint c = 0; c < HR_N_CATEGORIES; c++)
+        {
+          double w = (double) d->category_bytes[c] * scale;
+          g_autofree char *size = NULL;
+          g_autofree char *text = NULL;
+
+          if (w <= 0)
+            continue;
+          set_rgb (cr, hr_chart_category_colour (c, style->dark), 1.0);
+          cairo_rectangle (cr, x, by, w, bh);
+          cairo_fill (cr);
+          if (hits != NULL && hits->n_hits < HR_CHART_MAX_HITS)
+            hits->hits[hits->n_hits++] = (HrChartHit) { x, by, w, bh, i, c };
+
+          /* Label inside when it fits: "Optimizer states 18.2 GiB", or the size. */
+          if (labels)
+            {
+              size = hr_format_bytes ((double) d->category_bytes[c], style->units);
+              text = g_strdup_printf ("%s %s", hr_category_label (c), size);
+              if (text_width (&p, text, 10, FALSE) + 8 * fs > w)
+                g_clear_pointer (&text, g_free);
+              if (text == NULL && text_width (&p, size, 10, FALSE) + 8 * fs <= w)
+                text = g_strdup (size);
+              if (text != NULL)
+                draw_text (&p, text, x + 4 * fs, by + bh / 2, 10, FALSE,
+                           c == HR_CATEGORY_OVERHEAD || c == HR_CATEGORY_GRADIENTS
+                           || c == HR_CATEGORY_ACTIVATIONS
+                           ? (HrRgb) { 0.1, 0.1, 0.1 } : (HrRgb) { 1, 1, 1 }, FALSE);
+            }
+          /* A hairline between segments, in the background colour. */
+          set_rgb (cr, style->background, style->paint_background ? 1.0 : 0.8);
+          cairo_rectangle (cr, x + w - 0.5, by, 1, bh);
+          cairo_fill (cr);
+          x += w;
+        }
+
+      /* Over capacity: hatch what does not fit, in the warning colour. */
+      if (d->status == HR_STATUS_OOM)
+        {
+          double cx = plot_x + capacity * scale;
+
+          set_rgb (cr, status, 0.9);
+          cairo_set_line_width (cr, 2 * fs);
+          hatch (cr, cx, by, x - cx, bh, 7 * fs);
+          cairo_set_line_width (cr, 2 * fs);
+          cairo_rectangle (cr, cx, by, x - cx, bh);
+          cairo_stroke (cr);
+        }
+
+      if (labels || i == plan->binding_device)
+        {
+          g_autofree char *label = device_label (d);
+          g_autofree char *verdict = hr_device_verdict (plan, d, style->units);
+
+          draw_text (&p, label, plot_x - 8 * fs, by + bh / 2, 11, TRUE, style->foreground, TRUE);
+          draw_text (&p, verdict, plot_x + plot_w + 10 * fs, by + bh / 2, 11, TRUE, status, FALSE);
+        }
+    }
+
+  /* Capacity line, over the bars. */
+  {
+    double x = round (plot_x + capacity * scale) + 0.5;
+    g_autofree char *cap = hr_format_bytes (capacity, style->units);
+    g_autofree char *text = g_strdup_printf (_("capacity %s"), cap);
+    g_autofree char *band = g_strdup_printf (_("wanted free %d %%"),
+                                             (int) (sc->overhead.headroom * 100 + 0.5));
+
+    set_rgb (cr, style->foreground, 0.9);
+    cairo_set_line_width (cr, 2 * fs);
+    cairo_move_to (cr, x, plot_top - 6 * fs);
+    cairo_line_to (cr, x, plot_bottom);
+    cairo_stroke (cr);
+    draw_text (&p, text, x, plot_top - 12 * fs, 10, TRUE, style->foreground, TRUE);
+    if (sc->overhead.headroom > 0)
+      draw_text (&p, band, x + 6 * fs, plot_top - 12 * fs, 10, FALSE,
+                 hr_chart_status_colour (HR_STATUS_TIGHT, style->dark), FALSE);
+  }
+
+  draw_breakdown (&p, plan, hr_plan_binding (plan), m, plot_bottom + 34 * fs,
+                  width - 2 * m, height - m - (plot_bottom + 34 * fs));
+
+out:
+  g_object_unref (p.layout);
+  cairo_restore (cr);
+}
+
+const HrChartHit *
+hr_chart_hit_test (const HrChartHits *hits,
+                   double             x,
+                   double             y)
+{
+  g_return_val_if_fail (hits != NULL, NULL);
+
+  for (guint i = 0; i < hits->n_hits; i++)
+    {
+      const HrChartHit *h = &hits->hits[i];
+
+      if (x >= h->x && x < h->x + h->width && y >= h->y && y < h->y + h->height)
+        return h;
+    }
+  return NULL;
+}
+
+gboolean
+hr_chart_write_png (const char         *path,
+                    int                 width,
+                    int                 height,
+                    double              scale,
+                    const HrScenario   *scenario,
+                    const HrPlan       *plan,
+                    const HrChartStyle *style,
+                    GError            **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+  HrChartStyle opaque = *style;
+  g_autofree char *tmp = g_strconcat (path, ".tmp-XXXXXX", NULL);
+  int fd;
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) (width * scale),
+                                        (int) (height * scale));
+  cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  opaque.paint_background = TRUE;
+  hr_chart_draw (cr, width, height, scenario, plan, &opaque, NULL);
+  cairo_destroy (cr);
+
+  /* Written beside the target and renamed over it, so a failure leaves an
+   * existing file as it was. */
+  fd = g_mkstemp (tmp);
+  if (fd < 0)
+    {
+      cairo_surface_destroy (surface);
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   "%s: could not write (%s)", path, g_strerror (errno));
+      return FALSE;
+    }
+  close (fd);
+  status = cairo_surface_write_to_png (surface, tmp);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS || g_rename (tmp, path) != 0)
+    {
+      g_unlink (tmp);
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: could not write the PNG (%s)",
+                   path, status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string (status)
+                                                        : g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}

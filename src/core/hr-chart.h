@@ -1,0 +1,86 @@
+/* hr-chart.h: the per-GPU memory chart, drawn on any cairo_t
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One function paints the chart: the window's widget calls it from its
+ * snapshot, PNG export and `headroom-cli --png` call it on an image
+ * surface, so an exported image is what the user saw.
+ */
+
+#pragma once
+
+#include <cairo.h>
+
+#include "hr-format.h"
+#include "hr-plan.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double r, g, b;
+} HrRgb;
+
+typedef struct
+{
+  gboolean dark;          /* dark style: lighter segment colours */
+  HrRgb    foreground;    /* text, in the theme's foreground colour */
+  HrRgb    background;    /* painted first when paint_background */
+  gboolean paint_background;
+  HrUnits  units;
+  double   font_scale;    /* 1.0 on screen; larger for presentations */
+  gboolean show_title;    /* the scenario's name and the verdict on top */
+  const char *font_family;
+} HrChartStyle;
+
+/* A drawn bar segment, for tooltips: which device and category it shows. */
+typedef struct
+{
+  double     x, y, width, height;
+  guint      device;
+  HrCategory category;
+} HrChartHit;
+
+#define HR_CHART_MAX_HITS 512
+
+typedef struct
+{
+  guint      n_hits;
+  HrChartHit hits[HR_CHART_MAX_HITS];
+} HrChartHits;
+
+void        hr_chart_style_init_light (HrChartStyle       *style);
+void        hr_chart_style_init_dark  (HrChartStyle       *style);
+
+void        hr_chart_draw             (cairo_t            *cr,
+                                       double              width,
+                                       double              height,
+                                       const HrScenario   *scenario,
+                                       const HrPlan       *plan,
+                                       const HrChartStyle *style,
+                                       HrChartHits        *hits);
+
+const HrChartHit *hr_chart_hit_test   (const HrChartHits  *hits,
+                                       double              x,
+                                       double              y);
+
+HrRgb       hr_chart_category_colour  (HrCategory          category,
+                                       gboolean            dark);
+HrRgb       hr_chart_status_colour    (HrStatus            status,
+                                       gboolean            dark);
+const char *hr_category_label         (HrCategory          category);
+char       *hr_device_verdict         (const HrPlan       *plan,
+                                       const HrDevice     *device,
+                                       HrUnits             units);
+
+gboolean    hr_chart_write_png        (const char         *path,
+                                       int                 width,
+                                       int                 height,
+                                       double              scale,
+                                       const HrScenario   *scenario,
+                                       const HrPlan       *plan,
+                                       const HrChartStyle *style,
+                                       GError            **error);
+
+G_END_DECLS
