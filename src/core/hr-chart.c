@@ -252,7 +252,7 @@ draw_breakdown (Painter        *p,
 {
   const HrChartStyle *style = p->style;
   double fs = p->fs, line = 17 * fs;
-  guint columns = width > 900 * fs ? HR_N_CATEGORIES : width > 540 * fs ? 3 : 2;
+  guint columns = width > 1100 * fs ? HR_N_CATEGORIES : width > 760 * fs ? 3 : 2;
   double col_w = width / columns;
   double row_y = y + 22 * fs, row_h = 0;
   g_autofree char *heading = NULL;

@@ -1,0 +1,246 @@
+/* hr-chart-widget.c: the chart in the window
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A thin widget around hr_chart_draw(): snapshot paints through
+ * gtk_snapshot_append_cairo, tooltips come from the segments the drawing
+ * reports, and the accessible description carries the verdict and the
+ * largest parts (UX-LESSONS.md point 9).  The widget keeps copies of the
+ * scenario and plan it shows, so it never reads freed memory.
+ */
+
+#include "config.h"
+
+#include <adwaita.h>
+#include <glib/gi18n.h>
+
+#include "hr-chart-widget.h"
+#include "hr-report.h"
+
+struct _HrChartWidget
+{
+  GtkWidget   parent_instance;
+
+  HrScenario  scenario;
+  HrPlan     *plan;
+  gboolean    has_plan;
+  HrUnits     units;
+  HrChartHits hits;
+  guint       draw_count;
+};
+
+G_DEFINE_FINAL_TYPE (HrChartWidget, hr_chart_widget, GTK_TYPE_WIDGET)
+
+void
+hr_chart_widget_get_style (HrChartWidget *self,
+                           HrChartStyle  *style)
+{
+  GdkRGBA fg;
+  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
+
+  if (dark)
+    hr_chart_style_init_dark (style);
+  else
+    hr_chart_style_init_light (style);
+
+  /* The theme's foreground colour, so text keeps its contrast. */
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  style->foreground = (HrRgb) { fg.red, fg.green, fg.blue };
+  style->units = self->units;
+  style->show_title = FALSE;   /* the window shows the verdict above the chart */
+}
+
+static void
+hr_chart_widget_snapshot (GtkWidget   *widget,
+                          GtkSnapshot *snapshot)
+{
+  HrChartWidget *self = HR_CHART_WIDGET (widget);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  HrChartStyle style;
+  cairo_t *cr;
+
+  if (!self->has_plan || width <= 0 || height <= 0)
+    return;
+
+  hr_chart_widget_get_style (self, &style);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  hr_chart_draw (cr, width, height, &self->scenario, self->plan, &style, &self->hits);
+  cairo_destroy (cr);
+  self->draw_count++;
+}
+
+/* The items of the hovered segment with their sizes and formulas. */
+static gboolean
+on_query_tooltip (GtkWidget  *widget,
+                  int         x,
+                  int         y,
+                  gboolean    keyboard,
+                  GtkTooltip *tooltip,
+                  gpointer    user_data)
+{
+  HrChartWidget *self = HR_CHART_WIDGET (widget);
+  const HrChartHit *hit;
+  const HrDevice *d;
+  GString *markup;
+  g_autofree char *total = NULL;
+
+  if (!self->has_plan || keyboard)
+    return FALSE;
+  hit = hr_chart_hit_test (&self->hits, x, y);
+  if (hit == NULL || hit->device >= self->plan->n_devices)
+    return FALSE;
+
+  d = &self->plan->devices[hit->device];
+  total = hr_format_bytes ((double) d->category_bytes[hit->category], self->units);
+  markup = g_string_new (NULL);
+  g_string_append_printf (markup, "<b>%s — %s</b>  <small>%s</small>",
+                          hr_category_label (hit->category), total, d->label);
+  for (guint i = 0; i < d->n_items; i++)
+    {
+      const HrItem *item = &d->items[i];
+      g_autofree char *name = NULL;
+      g_autofree char *size = NULL;
+      g_autofree char *line = NULL;
+
+      if (item->category != hit->category || !hr_item_is_live_at_peak (d, item))
+        continue;
+      name = hr_item_display_name (item);
+      size = hr_format_bytes ((double) item->bytes, self->units);
+      line = g_markup_printf_escaped ("\n%s: <b>%s</b>\n<small><tt>%s</tt> — %s</small>",
+                                      name, size, item->formula, item->why);
+      g_string_append (markup, line);
+    }
+  gtk_tooltip_set_markup (tooltip, markup->str);
+  g_string_free (markup, TRUE);
+  return TRUE;
+}
+
+static void
+update_description (HrChartWidget *self)
+{
+  g_autofree char *summary = NULL;
+  GString *text;
+  const HrDevice *d;
+
+  if (!self->has_plan)
+    return;
+  d = hr_plan_binding (self->plan);
+  summary = hr_plan_summary (&self->scenario, self->plan, self->units);
+  text = g_string_new (summary);
+  g_string_append (text, ". ");
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    {
+      g_autofree char *size = hr_format_bytes ((double) d->category_bytes[c], self->units);
+
+      g_string_append_printf (text, "%s %s%s", hr_category_label (c), size,
+                              c + 1 < HR_N_CATEGORIES ? ", " : ".");
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  text->str, -1);
+  g_string_free (text, TRUE);
+}
+
+void
+hr_chart_widget_set_plan (HrChartWidget    *self,
+                          const HrScenario *scenario,
+                          const HrPlan     *plan)
+{
+  g_return_if_fail (HR_IS_CHART_WIDGET (self));
+
+  self->has_plan = scenario != NULL && plan != NULL && plan->n_devices > 0;
+  if (self->has_plan)
+    {
+      self->scenario = *scenario;
+      hr_plan_reserve_devices (self->plan, plan->n_devices);
+      {
+        HrDevice *devices = self->plan->devices;
+        guint allocated = self->plan->devices_allocated;
+
+        *self->plan = *plan;
+        self->plan->devices = devices;
+        self->plan->devices_allocated = allocated;
+        memcpy (devices, plan->devices, plan->n_devices * sizeof (HrDevice));
+      }
+      update_description (self);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+hr_chart_widget_set_units (HrChartWidget *self,
+                           HrUnits        units)
+{
+  g_return_if_fail (HR_IS_CHART_WIDGET (self));
+  self->units = units;
+  update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+guint
+hr_chart_widget_get_draw_count (HrChartWidget *self)
+{
+  return self->draw_count;
+}
+
+static void
+on_dark_changed (HrChartWidget *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+hr_chart_widget_finalize (GObject *object)
+{
+  HrChartWidget *self = HR_CHART_WIDGET (object);
+
+  g_signal_handlers_disconnect_by_data (adw_style_manager_get_default (), self);
+  hr_plan_free (self->plan);
+  G_OBJECT_CLASS (hr_chart_widget_parent_class)->finalize (object);
+}
+
+static void
+hr_chart_widget_css_changed (GtkWidget         *widget,
+                             GtkCssStyleChange *change)
+{
+  GTK_WIDGET_CLASS (hr_chart_widget_parent_class)->css_changed (widget, change);
+  gtk_widget_queue_draw (widget);
+}
+
+static void
+hr_chart_widget_class_init (HrChartWidgetClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->finalize = hr_chart_widget_finalize;
+  widget_class->snapshot = hr_chart_widget_snapshot;
+  widget_class->css_changed = hr_chart_widget_css_changed;
+  gtk_widget_class_set_css_name (widget_class, "chart");
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+}
+
+static void
+hr_chart_widget_init (HrChartWidget *self)
+{
+  self->plan = hr_plan_new ();
+  self->units = HR_UNITS_BINARY;
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 360, 240);
+  g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
+  g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
+                            G_CALLBACK (on_dark_changed), self);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Memory per GPU"), -1);
+}
+
+GtkWidget *
+hr_chart_widget_new (void)
+{
+  return g_object_new (HR_TYPE_CHART_WIDGET, NULL);
+}

@@ -1,0 +1,731 @@
+/* hr-form.c: the planning form, bound to the scenario model
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Groups as a user thinks: Model, Training, Parallelism, Hardware,
+ * Overheads.  Every control is bound to one property of the scenario model
+ * with g_object_bind_property (bidirectional, synced at creation); rows are
+ * registered by their scenario path, so a validation error ("parallel.tp:
+ * ...") is shown on the row it names, and fields that do not apply are
+ * made insensitive rather than hidden.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-form.h"
+#include "hr-scenario-io.h"
+
+struct _HrForm
+{
+  AdwBin           parent_instance;
+
+  HrScenarioModel *model;
+  HrPresets       *presets;
+  GHashTable      *rows;        /* path -> AdwPreferencesRow */
+  GHashTable      *controls;    /* path -> the bound widget */
+  GHashTable      *subtitles;   /* path -> the row's own subtitle */
+  char            *error_path;
+
+  GtkDropDown     *model_preset;
+  GPtrArray       *model_ids;   /* index in the drop-down -> id; [0] = custom */
+  GtkDropDown     *gpu_preset;
+  GPtrArray       *gpu_ids;
+  gboolean         syncing;     /* a preset drop-down is following the model */
+};
+
+G_DEFINE_FINAL_TYPE (HrForm, hr_form, ADW_TYPE_BIN)
+
+static void
+register_row (HrForm     *self,
+              const char *path,
+              GtkWidget  *row,
+              GtkWidget  *control)
+{
+  g_hash_table_insert (self->rows, g_strdup (path), row);
+  if (control != NULL)
+    g_hash_table_insert (self->controls, g_strdup (path), control);
+  if (ADW_IS_ACTION_ROW (row))
+    g_hash_table_insert (self->subtitles, g_strdup (path),
+                         g_strdup (adw_action_row_get_subtitle (ADW_ACTION_ROW (row))));
+}
+
+static void
+add_to (GtkWidget *parent,
+        GtkWidget *row)
+{
+  if (ADW_IS_EXPANDER_ROW (parent))
+    adw_expander_row_add_row (ADW_EXPANDER_ROW (parent), row);
+  else
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (parent), row);
+}
+
+static GtkWidget *
+action_row (const char *title,
+            const char *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  return row;
+}
+
+/* A whole number (or a decimal with digits > 0) in a spin button. */
+static GtkWidget *
+spin_row (HrForm     *self,
+          GtkWidget  *parent,
+          const char *path,
+          const char *title,
+          const char *subtitle,
+          double      min,
+          double      max,
+          double      step,
+          guint       digits)
+{
+  GtkWidget *row = action_row (title, subtitle);
+  GtkAdjustment *adj = gtk_adjustment_new (min, min, max, step, step * 10, 0);
+  GtkWidget *spin = gtk_spin_button_new (adj, step, digits);
+
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
+  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), spin, "value",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  add_to (parent, row);
+  register_row (self, path, row, spin);
+  return spin;
+}
+
+static gboolean
+fraction_to_percent (GBinding     *binding,
+                     const GValue *from,
+                     GValue       *to,
+                     gpointer      user_data)
+{
+  g_value_set_double (to, g_value_get_double (from) * 100.0);
+  return TRUE;
+}
+
+static gboolean
+percent_to_fraction (GBinding     *binding,
+                     const GValue *from,
+                     GValue       *to,
+                     gpointer      user_data)
+{
+  g_value_set_double (to, g_value_get_double (from) / 100.0);
+  return TRUE;
+}
+
+/* A fraction shown in per cent. */
+static void
+percent_row (HrForm     *self,
+             GtkWidget  *parent,
+             const char *path,
+             const char *title,
+             const char *subtitle,
+             double      max)
+{
+  GtkWidget *row = action_row (title, subtitle);
+  GtkWidget *spin = gtk_spin_button_new_with_range (0, max, 1);
+
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_label_new ("%"));
+  g_object_bind_property_full (self->model, hr_scenario_model_property_for_path (path), spin,
+                               "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
+                               fraction_to_percent, percent_to_fraction, NULL, NULL);
+  add_to (parent, row);
+  register_row (self, path, row, spin);
+}
+
+static GtkWidget *
+switch_row (HrForm     *self,
+            GtkWidget  *parent,
+            const char *path,
+            const char *title,
+            const char *subtitle)
+{
+  GtkWidget *row = action_row (title, subtitle);
+  GtkWidget *sw = gtk_switch_new ();
+
+  gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
+  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), sw, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  add_to (parent, row);
+  register_row (self, path, row, sw);
+  return sw;
+}
+
+/* A choice among labels[], in the order of the enum the property holds. */
+static GtkWidget *
+combo_row (HrForm             *self,
+           GtkWidget          *parent,
+           const char         *path,
+           const char         *title,
+           const char         *subtitle,
+           const char * const *labels)
+{
+  GtkWidget *row = adw_combo_row_new ();
+  GtkStringList *list = gtk_string_list_new (NULL);
+
+  for (guint i = 0; labels[i] != NULL; i++)
+    gtk_string_list_append (list, labels[i]);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
+  g_object_unref (list);
+  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), row,
+                          "selected", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  add_to (parent, row);
+  register_row (self, path, row, row);
+  return row;
+}
+
+static void
+entry_row (HrForm     *self,
+           GtkWidget  *parent,
+           const char *path,
+           const char *title)
+{
+  GtkWidget *row = adw_entry_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), row, "text",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  add_to (parent, row);
+  register_row (self, path, row, row);
+}
+
+static GtkWidget *
+new_group (GtkWidget  *page,
+           const char *title,
+           const char *description)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
+  if (description != NULL)
+    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), description);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
+  return group;
+}
+
+static GtkWidget *
+new_expander (HrForm     *self,
+              GtkWidget  *group,
+              const char *path,
+              const char *title,
+              const char *subtitle)
+{
+  GtkWidget *row = adw_expander_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  g_hash_table_insert (self->rows, g_strdup (path), row);
+  return row;
+}
+
+/* --- preset drop-downs ---------------------------------------------------- */
+
+static GtkDropDown *
+preset_dropdown (HrForm       *self,
+                 GtkWidget    *group,
+                 HrPresetKind  kind,
+                 const char   *path,
+                 const char   *title,
+                 const char   *custom,
+                 GPtrArray   **out_ids)
+{
+  g_autoptr(GPtrArray) list = hr_presets_list (self->presets, kind);
+  GtkStringList *names = gtk_string_list_new (NULL);
+  GtkExpression *expression;
+  GtkWidget *row = action_row (title, NULL);
+  GtkWidget *dropdown;
+  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
+
+  gtk_string_list_append (names, custom);
+  g_ptr_array_add (ids, g_strdup (""));
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+
+      gtk_string_list_append (names, info->name);
+      g_ptr_array_add (ids, g_strdup (info->id));
+    }
+
+  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  dropdown = gtk_drop_down_new (G_LIST_MODEL (names), expression);
+  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (dropdown), TRUE);
+  gtk_widget_set_valign (dropdown, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), dropdown);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), dropdown);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  register_row (self, path, row, dropdown);
+  *out_ids = ids;
+  return GTK_DROP_DOWN (dropdown);
+}
+
+static guint
+index_of_id (GPtrArray  *ids,
+             const char *id)
+{
+  for (guint i = 1; i < ids->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (ids, i), id) == 0)
+      return i;
+  return 0;
+}
+
+static void
+sync_presets (HrForm *self)
+{
+  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+
+  self->syncing = TRUE;
+  gtk_drop_down_set_selected (self->model_preset, index_of_id (self->model_ids, sc->model.preset));
+  gtk_drop_down_set_selected (self->gpu_preset, index_of_id (self->gpu_ids, sc->gpu.preset));
+  self->syncing = FALSE;
+}
+
+static void
+on_preset_chosen (GtkDropDown *dropdown,
+                  GParamSpec  *pspec,
+                  HrForm      *self)
+{
+  gboolean is_model = dropdown == self->model_preset;
+  GPtrArray *ids = is_model ? self->model_ids : self->gpu_ids;
+  guint index = gtk_drop_down_get_selected (dropdown);
+  HrScenario sc = *hr_scenario_model_get_scenario (self->model);
+  g_autoptr(GError) error = NULL;
+  const char *id;
+
+  if (self->syncing || index == 0 || index >= ids->len)
+    return;   /* "Custom" is what editing a field makes, not a choice */
+  id = g_ptr_array_index (ids, index);
+  if (is_model)
+    hr_scenario_apply_model_preset (&sc, id, self->presets, &error);
+  else
+    hr_scenario_apply_gpu_preset (&sc, id, self->presets, &error);
+  if (error != NULL)
+    {
+      hr_form_show_error (self, is_model ? "model.preset" : "gpu.preset", error->message);
+      sync_presets (self);
+      return;
+    }
+  hr_scenario_model_set_scenario (self->model, &sc);
+}
+
+/* --- the comm-buffer spin shows "Auto" for -1 ------------------------------- */
+
+static gboolean
+on_comm_output (GtkSpinButton *spin,
+                gpointer       user_data)
+{
+  if (gtk_spin_button_get_value (spin) < 0)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (spin), _("Auto"));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static int
+on_comm_input (GtkSpinButton *spin,
+               double        *value,
+               gpointer       user_data)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+
+  if (g_ascii_strcasecmp (text, _("Auto")) == 0 || g_ascii_strcasecmp (text, "auto") == 0)
+    {
+      *value = -1;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* --- building -------------------------------------------------------------- */
+
+static void
+build_model (HrForm    *self,
+             GtkWidget *page)
+{
+  static const char *kinds[] = { N_("Decoder (GPT, Llama)"), N_("Encoder (BERT, ViT)"), NULL };
+  static const char *mlps[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", NULL };
+  static const char *norms[] = { "RMSNorm", "LayerNorm", NULL };
+  static const char *biases[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"), NULL };
+  static const char *heads[] = { N_("Language model"), N_("Classifier"), NULL };
+  static const char *qk_norms[] = { N_("None"), N_("Per head"), N_("Whole projection"), NULL };
+  const char *kinds_t[3], *biases_t[4], *heads_t[3], *qk_t[4];
+  GtkWidget *group, *arch;
+
+  for (guint i = 0; i < 3; i++) { kinds_t[i] = kinds[i] ? _(kinds[i]) : NULL; heads_t[i] = heads[i] ? _(heads[i]) : NULL; }
+  for (guint i = 0; i < 4; i++) { biases_t[i] = biases[i] ? _(biases[i]) : NULL; qk_t[i] = qk_norms[i] ? _(qk_norms[i]) : NULL; }
+
+  group = new_group (page, _("Model"), NULL);
+  self->model_preset = preset_dropdown (self, group, HR_PRESET_MODEL, "model.preset",
+                                        _("Model"), _("Custom model"), &self->model_ids);
+  arch = new_expander (self, group, "model", _("Architecture"),
+                       _("Editing a field makes the model custom"));
+  entry_row (self, arch, "model.name", _("Name"));
+  combo_row (self, arch, "model.kind", _("Kind"), NULL, kinds_t);
+  spin_row (self, arch, "model.layers", _("Layers"), NULL, 1, 100000, 1, 0);
+  spin_row (self, arch, "model.hidden", _("Hidden size"), NULL, 1, 1 << 20, 64, 0);
+  spin_row (self, arch, "model.heads", _("Attention heads"), NULL, 1, 65536, 1, 0);
+  spin_row (self, arch, "model.kv_heads", _("Key/value heads"), _("Fewer than the heads for GQA, 1 for MQA"), 1, 65536, 1, 0);
+  spin_row (self, arch, "model.head_dim", _("Head dimension"), _("0: hidden size ÷ heads"), 0, 65536, 1, 0);
+  spin_row (self, arch, "model.ffn", _("MLP width"), NULL, 0, 1 << 24, 64, 0);
+  combo_row (self, arch, "model.mlp", _("MLP"), _("Gated MLPs have three matrices"), mlps);
+  spin_row (self, arch, "model.vocab", _("Vocabulary"), NULL, 0, 1 << 24, 1, 0);
+  switch_row (self, arch, "model.tied_embeddings", _("Tied embeddings"), _("The LM head shares the token table"));
+  combo_row (self, arch, "model.norm", _("Norm"), NULL, norms);
+  combo_row (self, arch, "model.bias", _("Biases"), NULL, biases_t);
+  switch_row (self, arch, "model.parallel_block", _("Parallel attention and MLP"), _("GPT-J, Falcon, Phi-2"));
+  spin_row (self, arch, "model.norms_per_layer", _("Norms per layer"), _("0: automatic"), 0, 8, 1, 0);
+  combo_row (self, arch, "model.qk_norm", _("Q/K norm"), NULL, qk_t);
+  spin_row (self, arch, "model.learned_positions", _("Learned positions"), _("0 for rotary positions"), 0, 1 << 27, 1, 0);
+  spin_row (self, arch, "model.experts", _("Experts"), _("1 for a dense model"), 1, 65536, 1, 0);
+  spin_row (self, arch, "model.experts_active", _("Experts per token"), NULL, 1, 65536, 1, 0);
+  spin_row (self, arch, "model.expert_ffn", _("Expert MLP width"), _("0: the MLP width"), 0, 1 << 24, 64, 0);
+  switch_row (self, arch, "model.dropout", _("Dropout"), _("Its masks are saved for the backward pass"));
+  combo_row (self, arch, "model.head", _("Head"), NULL, heads_t);
+  spin_row (self, arch, "model.classes", _("Classes"), NULL, 0, 1 << 24, 1, 0);
+}
+
+static void
+build_training (HrForm    *self,
+                GtkWidget *page)
+{
+  static const char *methods[] = { N_("Full fine-tuning"), "LoRA", "QLoRA", NULL };
+  static const char *quants[] = { "NF4", N_("NF4, double quantization"), "INT8", "INT4", NULL };
+  static const char *precisions[] = { "fp32", N_("Autocast bf16 (fp32 weights)"),
+                                      N_("Autocast fp16 (fp32 weights)"),
+                                      N_("bf16 mixed (fp32 master)"), N_("fp16 mixed (fp32 master)"),
+                                      N_("Pure bf16"), N_("fp8 mixed (Transformer Engine)"), NULL };
+  static const char *dtypes[] = { "fp32", "bf16", "fp16", "fp8", N_("None"), NULL };
+  static const char *optimizers[] = { "AdamW", "Adam", "SGD", N_("SGD with momentum"), "Adafactor",
+                                      "Lion", N_("8-bit AdamW"), N_("Paged AdamW"),
+                                      N_("Paged 8-bit AdamW"), NULL };
+  static const char *impls[] = { N_("For-each (PyTorch default)"), N_("Fused"), N_("Per parameter"), NULL };
+  static const char *ckpts[] = { N_("None"), N_("Selective"), N_("Full"), NULL };
+  static const char *attentions[] = { "FlashAttention", N_("Eager (s × s scores)"), NULL };
+  static const char *losses[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"), NULL };
+  static const struct { const char *path; const char *label; } targets[] = {
+    { "training.lora.targets.q", "q" }, { "training.lora.targets.k", "k" },
+    { "training.lora.targets.v", "v" }, { "training.lora.targets.o", "o" },
+    { "training.lora.targets.gate", "gate" }, { "training.lora.targets.up", "up" },
+    { "training.lora.targets.down", "down" }, { "training.lora.targets.lm_head", "head" },
+  };
+  const char *methods_t[4], *quants_t[5], *prec_t[8], *dtypes_t[6], *opt_t[10], *impl_t[4],
+             *ckpt_t[4], *att_t[3], *loss_t[4];
+  GtkWidget *group, *row, *box, *dt;
+
+#define TR(dst, src, n) for (guint i = 0; i < (n); i++) dst[i] = src[i] ? _(src[i]) : NULL
+  TR (methods_t, methods, 4); TR (quants_t, quants, 5); TR (prec_t, precisions, 8);
+  TR (dtypes_t, dtypes, 6); TR (opt_t, optimizers, 10); TR (impl_t, impls, 4);
+  TR (ckpt_t, ckpts, 4); TR (att_t, attentions, 3); TR (loss_t, losses, 4);
+#undef TR
+
+  group = new_group (page, _("Training"), NULL);
+  combo_row (self, group, "training.method", _("Method"), NULL, methods_t);
+  spin_row (self, group, "training.lora.rank", _("LoRA rank"), NULL, 1, 65536, 1, 0);
+
+  /* Two rows of linked toggles: attention, then MLP and head. */
+  for (guint r = 0; r < 2; r++)
+    {
+      row = action_row (r == 0 ? _("LoRA on attention") : _("LoRA on MLP and head"), NULL);
+      box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+      gtk_widget_add_css_class (box, "linked");
+      gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
+      for (guint i = r * 4; i < r * 4 + 4; i++)
+        {
+          GtkWidget *toggle = gtk_toggle_button_new_with_label (targets[i].label);
+
+          g_object_bind_property (self->model,
+                                  hr_scenario_model_property_for_path (targets[i].path),
+                                  toggle, "active",
+                                  G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+          gtk_accessible_update_property (GTK_ACCESSIBLE (toggle),
+                                          GTK_ACCESSIBLE_PROPERTY_LABEL, targets[i].path, -1);
+          gtk_box_append (GTK_BOX (box), toggle);
+          g_hash_table_insert (self->controls, g_strdup (targets[i].path), toggle);
+        }
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), box);
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+      register_row (self, r == 0 ? "training.lora.targets" : "training.lora.targets.mlp", row, NULL);
+    }
+
+  spin_row (self, group, "training.lora.dropout", _("LoRA dropout"), NULL, 0, 0.99, 0.05, 2);
+  combo_row (self, group, "training.quant", _("Quantization"), _("The frozen base of QLoRA"), quants_t);
+  switch_row (self, group, "training.quant_lm_head", _("Quantize the LM head"), _("LitGPT does, PEFT does not"));
+  combo_row (self, group, "training.precision", _("Precision"), NULL, prec_t);
+
+  dt = new_expander (self, group, "training.dtypes", _("Data types"),
+                     _("Override single parts of the recipe"));
+  combo_row (self, dt, "training.dtypes.weights", _("Weights"), NULL, dtypes_t);
+  combo_row (self, dt, "training.dtypes.grads", _("Gradients"), NULL, dtypes_t);
+  combo_row (self, dt, "training.dtypes.master", _("Master weights"), NULL, dtypes_t);
+  combo_row (self, dt, "training.dtypes.optimizer", _("Optimizer states"), NULL, dtypes_t);
+  combo_row (self, dt, "training.dtypes.activations", _("Activations"), NULL, dtypes_t);
+
+  combo_row (self, group, "training.optimizer", _("Optimizer"), NULL, opt_t);
+  combo_row (self, group, "training.optimizer_impl", _("Optimizer step"), _("How much scratch memory the step uses"), impl_t);
+  spin_row (self, group, "training.micro_batch", _("Micro-batch"), _("Sequences per GPU per step"), 1, 1 << 20, 1, 0);
+  spin_row (self, group, "training.seq_len", _("Sequence length"), _("Tokens"), 1, 1 << 27, 128, 0);
+  spin_row (self, group, "training.grad_accum", _("Gradient accumulation"), _("Micro-batches per optimizer step"), 1, 1 << 20, 1, 0);
+  combo_row (self, group, "training.checkpointing", _("Activation checkpointing"), NULL, ckpt_t);
+  combo_row (self, group, "training.attention", _("Attention"), NULL, att_t);
+  combo_row (self, group, "training.loss", _("Loss"), NULL, loss_t);
+  switch_row (self, group, "training.logits_fp32", _("fp32 logits for the loss"), _("Hugging Face upcasts them"));
+}
+
+static void
+build_parallel (HrForm    *self,
+                GtkWidget *page)
+{
+  static const char *zero[] = { N_("0 — none (DDP, FSDP NO_SHARD)"), N_("1 — optimizer states"),
+                                N_("2 — and gradients (SHARD_GRAD_OP)"),
+                                N_("3 — and parameters (FSDP FULL_SHARD)"), NULL };
+  const char *zero_t[5];
+  GtkWidget *group;
+
+  for (guint i = 0; i < 5; i++)
+    zero_t[i] = zero[i] ? _(zero[i]) : NULL;
+
+  group = new_group (page, _("Parallelism"), NULL);
+  spin_row (self, group, "parallel.gpus", _("GPUs"), _("A multiple of tensor × pipeline × context"), 1, 1 << 24, 1, 0);
+  spin_row (self, group, "parallel.gpus_per_node", _("GPUs per node"), NULL, 1, 1024, 1, 0);
+  combo_row (self, group, "parallel.zero", _("ZeRO stage / FSDP"), NULL, zero_t);
+  spin_row (self, group, "parallel.shard_group", _("Shard group"), _("Hybrid sharding; 0: all data-parallel GPUs"), 0, 1 << 24, 1, 0);
+  spin_row (self, group, "parallel.tp", _("Tensor parallel"), NULL, 1, 65536, 1, 0);
+  switch_row (self, group, "parallel.sp", _("Sequence parallel"), _("Splits what tensor parallelism replicates"));
+  spin_row (self, group, "parallel.pp", _("Pipeline parallel"), NULL, 1, 4096, 1, 0);
+  spin_row (self, group, "parallel.vpp", _("Virtual pipeline stages"), _("Interleaved 1F1B"), 1, 64, 1, 0);
+  spin_row (self, group, "parallel.cp", _("Context parallel"), NULL, 1, 1 << 24, 1, 0);
+  spin_row (self, group, "parallel.ep", _("Expert parallel"), NULL, 1, 65536, 1, 0);
+  switch_row (self, group, "parallel.offload_optimizer", _("Offload optimizer to CPU"), NULL);
+  switch_row (self, group, "parallel.offload_params", _("Offload parameters to CPU"), NULL);
+  switch_row (self, group, "parallel.no_sync", _("Accumulate without syncing"), _("FSDP no_sync keeps gradients unsharded"));
+}
+
+static void
+build_hardware (HrForm    *self,
+                GtkWidget *page)
+{
+  GtkWidget *group = new_group (page, _("Hardware"), NULL);
+
+  self->gpu_preset = preset_dropdown (self, group, HR_PRESET_GPU, "gpu.preset", _("GPU"),
+                                      _("Custom GPU"), &self->gpu_ids);
+  spin_row (self, group, "gpu.memory_mib", _("Memory"), _("MiB, as nvidia-smi reports it"), 1, 1 << 24, 1024, 0);
+}
+
+static void
+build_overheads (HrForm    *self,
+                 GtkWidget *page)
+{
+  GtkWidget *group = new_group (page, _("Overheads"), _("Memory outside PyTorch's tensors"));
+  GtkWidget *comm;
+
+  spin_row (self, group, "overhead.cuda_context_mib", _("CUDA context"), _("MiB"), 0, 1048576, 50, 0);
+  comm = spin_row (self, group, "overhead.comm_buffer_mib", _("Communication buffers"),
+                   _("MiB of NCCL buffers"), -1, 1048576, 64, 0);
+  g_signal_connect (comm, "output", G_CALLBACK (on_comm_output), NULL);
+  g_signal_connect (comm, "input", G_CALLBACK (on_comm_input), NULL);
+  percent_row (self, group, "overhead.fragmentation", _("Allocator fragmentation"), _("Of the allocated memory"), 100);
+  percent_row (self, group, "overhead.headroom", _("Wanted free memory"), _("10–15 % is the usual advice"), 95);
+}
+
+/* --- sensitivity and errors ------------------------------------------------ */
+
+static void
+set_row_sensitive (HrForm     *self,
+                   const char *path,
+                   gboolean    sensitive)
+{
+  GtkWidget *row = g_hash_table_lookup (self->rows, path);
+
+  if (row != NULL)
+    gtk_widget_set_sensitive (row, sensitive);
+}
+
+void
+hr_form_update_sensitivity (HrForm *self)
+{
+  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+  gboolean lora = sc->training.method != HR_METHOD_FULL;
+  gboolean qlora = sc->training.method == HR_METHOD_QLORA;
+  gboolean moe = sc->model.experts > 1;
+
+  g_return_if_fail (HR_IS_FORM (self));
+
+  set_row_sensitive (self, "training.lora.rank", lora);
+  set_row_sensitive (self, "training.lora.targets", lora);
+  set_row_sensitive (self, "training.lora.targets.mlp", lora);
+  set_row_sensitive (self, "training.lora.dropout", lora);
+  set_row_sensitive (self, "training.quant", qlora);
+  set_row_sensitive (self, "training.quant_lm_head", qlora);
+  set_row_sensitive (self, "training.logits_fp32", sc->model.head == HR_HEAD_LM
+                                                   && sc->training.loss != HR_LOSS_FUSED);
+  set_row_sensitive (self, "parallel.vpp", sc->parallel.pp > 1);
+  set_row_sensitive (self, "parallel.sp", sc->parallel.tp > 1 || sc->parallel.sp);
+  set_row_sensitive (self, "parallel.shard_group", sc->parallel.zero >= 1);
+  set_row_sensitive (self, "parallel.offload_params", sc->parallel.zero == 3 || sc->parallel.offload_params);
+  set_row_sensitive (self, "parallel.ep", moe || sc->parallel.ep > 1);
+  set_row_sensitive (self, "parallel.no_sync", sc->parallel.zero >= 2 && sc->training.grad_accum > 1);
+  set_row_sensitive (self, "model.experts_active", moe);
+  set_row_sensitive (self, "model.expert_ffn", moe);
+  set_row_sensitive (self, "model.classes", sc->model.head == HR_HEAD_CLASSIFIER);
+  set_row_sensitive (self, "model.vocab", sc->model.head == HR_HEAD_LM || sc->model.patch_dim == 0);
+}
+
+/* Shows message on the row its path names (the closest registered parent
+ * path), as the row's subtitle in the error style; NULL clears. */
+void
+hr_form_show_error (HrForm     *self,
+                    const char *path,
+                    const char *message)
+{
+  g_autofree char *key = NULL;
+  GtkWidget *row;
+
+  g_return_if_fail (HR_IS_FORM (self));
+
+  if (self->error_path != NULL)
+    {
+      row = g_hash_table_lookup (self->rows, self->error_path);
+      if (row != NULL)
+        {
+          gtk_widget_remove_css_class (row, "error");
+          if (ADW_IS_ACTION_ROW (row))
+            adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                                         g_hash_table_lookup (self->subtitles, self->error_path));
+        }
+      g_clear_pointer (&self->error_path, g_free);
+    }
+  if (path == NULL || message == NULL)
+    return;
+
+  /* "training.lora.targets[2]" and "model" find their nearest row. */
+  key = g_strdup (path);
+  g_strdelimit (key, "[", '\0');
+  while (!g_hash_table_contains (self->rows, key))
+    {
+      char *dot = strrchr (key, '.');
+
+      if (dot == NULL)
+        return;
+      *dot = '\0';
+    }
+  row = g_hash_table_lookup (self->rows, key);
+  gtk_widget_add_css_class (row, "error");
+  if (ADW_IS_ACTION_ROW (row))
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), message);
+  else if (ADW_IS_EXPANDER_ROW (row))
+    adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), TRUE);
+  self->error_path = g_steal_pointer (&key);
+}
+
+GtkWidget *
+hr_form_get_control (HrForm     *self,
+                     const char *path)
+{
+  g_return_val_if_fail (HR_IS_FORM (self), NULL);
+  return g_hash_table_lookup (self->controls, path);
+}
+
+GtkWidget *
+hr_form_get_row (HrForm     *self,
+                 const char *path)
+{
+  g_return_val_if_fail (HR_IS_FORM (self), NULL);
+  return g_hash_table_lookup (self->rows, path);
+}
+
+static void
+on_model_notify (HrForm     *self,
+                 GParamSpec *pspec)
+{
+  if (g_str_equal (pspec->name, "model-preset") || g_str_equal (pspec->name, "gpu-preset"))
+    sync_presets (self);
+}
+
+static void
+hr_form_dispose (GObject *object)
+{
+  HrForm *self = HR_FORM (object);
+
+  if (self->model != NULL)
+    g_signal_handlers_disconnect_by_data (self->model, self);
+  g_clear_object (&self->model);
+  G_OBJECT_CLASS (hr_form_parent_class)->dispose (object);
+}
+
+static void
+hr_form_finalize (GObject *object)
+{
+  HrForm *self = HR_FORM (object);
+
+  g_hash_table_unref (self->rows);
+  g_hash_table_unref (self->controls);
+  g_hash_table_unref (self->subtitles);
+  g_clear_pointer (&self->model_ids, g_ptr_array_unref);
+  g_clear_pointer (&self->gpu_ids, g_ptr_array_unref);
+  g_free (self->error_path);
+  G_OBJECT_CLASS (hr_form_parent_class)->finalize (object);
+}
+
+static void
+hr_form_class_init (HrFormClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = hr_form_dispose;
+  object_class->finalize = hr_form_finalize;
+}
+
+static void
+hr_form_init (HrForm *self)
+{
+  self->rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->controls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->subtitles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+}
+
+GtkWidget *
+hr_form_new (HrScenarioModel *model,
+             HrPresets       *presets)
+{
+  HrForm *self = g_object_new (HR_TYPE_FORM, NULL);
+  GtkWidget *page = adw_preferences_page_new ();
+
+  self->model = g_object_ref (model);
+  self->presets = presets;
+  build_model (self, page);
+  build_training (self, page);
+  build_parallel (self, page);
+  build_hardware (self, page);
+  build_overheads (self, page);
+  adw_bin_set_child (ADW_BIN (self), page);
+
+  sync_presets (self);
+  g_signal_connect (self->model_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
+  g_signal_connect (self->gpu_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
+  g_signal_connect_swapped (model, "notify", G_CALLBACK (on_model_notify), self);
+  hr_form_update_sensitivity (self);
+  return GTK_WIDGET (self);
+}

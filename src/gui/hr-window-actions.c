@@ -1,0 +1,293 @@
+/* hr-window-actions.c: the window's actions: files, exports, examples
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-scenario-io.h"
+#include "hr-window-private.h"
+
+typedef enum
+{
+  CHOOSE_OPEN,
+  CHOOSE_SAVE,
+  CHOOSE_SAVE_AND_CLOSE,
+  CHOOSE_PNG,
+  CHOOSE_CSV,
+} Choice;
+
+typedef struct
+{
+  HrWindow *window;
+  Choice    choice;
+} ChooserData;
+
+static void
+finish_choice (HrWindow *self,
+               Choice    choice,
+               GFile    *file)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *message = NULL;
+
+  switch (choice)
+    {
+    case CHOOSE_OPEN:
+      hr_window_open_file_or_report (self, file);
+      return;
+    case CHOOSE_SAVE:
+    case CHOOSE_SAVE_AND_CLOSE:
+      if (!hr_window_save_to (self, file, &error))
+        {
+          hr_window_show_error (self, _("Could not save the scenario"), error->message);
+          return;
+        }
+      if (choice == CHOOSE_SAVE_AND_CLOSE)
+        gtk_window_close (GTK_WINDOW (self));
+      else
+        {
+          /* TRANSLATORS: a toast; %s is a file name */
+          message = g_strdup_printf (_("Saved %s"), name);
+          hr_window_toast (self, message);
+        }
+      return;
+    case CHOOSE_PNG:
+    case CHOOSE_CSV:
+      if (!(choice == CHOOSE_PNG ? hr_window_export_png (self, file, &error)
+                                 : hr_window_export_csv (self, file, &error)))
+        {
+          hr_window_show_error (self, _("Could not export"), error->message);
+          return;
+        }
+      message = g_strdup_printf (_("Exported %s"), name);
+      hr_window_toast (self, message);
+      return;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+on_chooser_response (GtkNativeDialog *native,
+                     int              response,
+                     ChooserData     *data)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (native));
+
+      finish_choice (data->window, data->choice, file);
+    }
+  g_object_unref (data->window);
+  g_free (data);
+  g_object_unref (native);
+}
+
+static void
+add_filter (GtkFileChooser *chooser,
+            const char     *name,
+            const char     *pattern,
+            const char     *mime)
+{
+  GtkFileFilter *filter = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (filter, name);
+  gtk_file_filter_add_pattern (filter, pattern);
+  if (mime != NULL)
+    gtk_file_filter_add_mime_type (filter, mime);
+  gtk_file_chooser_add_filter (chooser, filter);
+  g_object_unref (filter);
+}
+
+/* A name for a new file: the scenario's name, made safe for file systems. */
+static char *
+suggested_name (HrWindow   *self,
+                const char *extension)
+{
+  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+  g_autofree char *base = g_strdup (sc->name[0] != '\0' ? sc->name : "scenario");
+
+  g_strdelimit (base, "/\\:*?\"<>|", '-');
+  return g_strconcat (base, extension, NULL);
+}
+
+static void
+choose_file (HrWindow *self,
+             Choice    choice)
+{
+  static const char *titles[] = { N_("Open a Scenario"), N_("Save the Scenario"),
+                                  N_("Save the Scenario"), N_("Export the Chart"),
+                                  N_("Export the Numbers") };
+  gboolean open = choice == CHOOSE_OPEN;
+  GtkFileChooserNative *native;
+  ChooserData *data;
+
+  native = gtk_file_chooser_native_new (_(titles[choice]), GTK_WINDOW (self),
+                                        open ? GTK_FILE_CHOOSER_ACTION_OPEN
+                                             : GTK_FILE_CHOOSER_ACTION_SAVE,
+                                        open ? _("_Open") : choice >= CHOOSE_PNG ? _("_Export")
+                                                                                 : _("_Save"),
+                                        _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  if (choice == CHOOSE_PNG)
+    add_filter (GTK_FILE_CHOOSER (native), _("PNG images"), "*.png", "image/png");
+  else if (choice == CHOOSE_CSV)
+    add_filter (GTK_FILE_CHOOSER (native), _("CSV files"), "*.csv", "text/csv");
+  else
+    add_filter (GTK_FILE_CHOOSER (native), _("Headroom scenarios"), "*.json", "application/json");
+
+  if (!open)
+    {
+      g_autofree char *name = suggested_name (self, choice == CHOOSE_PNG ? ".png"
+                                                    : choice == CHOOSE_CSV ? ".csv" : ".json");
+
+      if (self->file != NULL && choice < CHOOSE_PNG)
+        gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), self->file, NULL);
+      else
+        gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
+    }
+
+  data = g_new0 (ChooserData, 1);
+  data->window = g_object_ref (self);
+  data->choice = choice;
+  g_signal_connect (native, "response", G_CALLBACK (on_chooser_response), data);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+action_new (GSimpleAction *action,
+            GVariant      *parameter,
+            gpointer       user_data)
+{
+  HrWindow *self = HR_WINDOW (user_data);
+  g_autofree char *gpu = g_settings_get_string (self->settings, "default-gpu");
+  HrScenario sc;
+
+  if (!hr_scenario_load_preset (&sc, "default", self->presets, NULL))
+    hr_scenario_init_default (&sc);
+  if (gpu != NULL && *gpu != '\0')
+    hr_scenario_apply_gpu_preset (&sc, gpu, self->presets, NULL);
+  g_clear_object (&self->file);
+  hr_window_set_scenario (self, &sc);
+}
+
+static void
+action_open (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  choose_file (HR_WINDOW (user_data), CHOOSE_OPEN);
+}
+
+static void
+action_save (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  HrWindow *self = HR_WINDOW (user_data);
+  g_autoptr(GError) error = NULL;
+
+  if (self->file == NULL)
+    {
+      choose_file (self, CHOOSE_SAVE);
+      return;
+    }
+  if (!hr_window_save_to (self, self->file, &error))
+    hr_window_show_error (self, _("Could not save the scenario"), error->message);
+}
+
+static void
+action_save_as (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  choose_file (HR_WINDOW (user_data), CHOOSE_SAVE);
+}
+
+static void
+action_save_and_close (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  HrWindow *self = HR_WINDOW (user_data);
+
+  if (self->file == NULL)
+    {
+      choose_file (self, CHOOSE_SAVE_AND_CLOSE);
+      return;
+    }
+  finish_choice (self, CHOOSE_SAVE_AND_CLOSE, self->file);
+}
+
+static void
+action_export_png (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  choose_file (HR_WINDOW (user_data), CHOOSE_PNG);
+}
+
+static void
+action_export_csv (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  choose_file (HR_WINDOW (user_data), CHOOSE_CSV);
+}
+
+static void
+action_example (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  HrWindow *self = HR_WINDOW (user_data);
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+
+  if (!hr_scenario_load_preset (&sc, g_variant_get_string (parameter, NULL), self->presets,
+                                &error))
+    {
+      hr_window_show_error (self, _("Could not open the example"), error->message);
+      return;
+    }
+  g_clear_object (&self->file);
+  hr_window_set_scenario (self, &sc);
+}
+
+static void
+fill_examples (HrWindow *self)
+{
+  g_autoptr(GPtrArray) list = hr_presets_list (self->presets, HR_PRESET_SCENARIO);
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+      g_autoptr(GMenuItem) item = g_menu_item_new (info->name, NULL);
+
+      g_menu_item_set_action_and_target (item, "win.example", "s", info->id);
+      g_menu_append_item (self->examples_menu, item);
+    }
+}
+
+void
+hr_window_install_actions (HrWindow *self)
+{
+  static const GActionEntry entries[] = {
+    { "new", action_new },
+    { "open", action_open },
+    { "save", action_save },
+    { "save-as", action_save_as },
+    { "save-and-close", action_save_and_close },
+    { "export-png", action_export_png },
+    { "export-csv", action_export_csv },
+    { "example", action_example, "s" },
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  fill_examples (self);
+}

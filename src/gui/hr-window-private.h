@@ -1,0 +1,54 @@
+/* hr-window-private.h: what the window's files share
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-presets.h"
+#include "hr-window.h"
+
+G_BEGIN_DECLS
+
+struct _HrWindow
+{
+  AdwApplicationWindow parent_instance;
+
+  /* template children */
+  AdwToastOverlay     *toast_overlay;
+  AdwWindowTitle      *window_title;
+  GtkPaned            *paned;
+  GtkScrolledWindow   *form_scroller;
+  GtkBox              *result_box;
+  GtkLabel            *summary_label;
+  GtkLabel            *details_label;
+  GtkLabel            *error_label;
+  GMenu               *examples_menu;
+
+  HrScenarioModel     *model;
+  HrForm              *form;
+  HrChartWidget       *chart;
+  HrPresets           *presets;
+  HrPlan              *plan;
+  GSettings           *settings;
+
+  GFile               *file;          /* where the scenario was opened or saved */
+  gboolean             dirty;
+  gboolean             plan_valid;
+  guint                loading;       /* > 0 while the whole scenario is replaced */
+  guint                recompute_id;
+  guint                recompute_count;
+  gboolean             close_confirmed;
+};
+
+void     hr_window_update_title     (HrWindow   *self);
+void     hr_window_toast            (HrWindow   *self,
+                                     const char *message);
+void     hr_window_show_error       (HrWindow   *self,
+                                     const char *heading,
+                                     const char *message);
+HrUnits  hr_window_units            (HrWindow   *self);
+void     hr_window_install_actions  (HrWindow   *self);
+
+G_END_DECLS

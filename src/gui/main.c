@@ -1,0 +1,27 @@
+/* main.c: the headroom program
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+
+#include "hr-application.h"
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(HrApplication) app = NULL;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  app = hr_application_new ();
+  return g_application_run (G_APPLICATION (app), argc, argv);
+}

@@ -1,0 +1,357 @@
+/* test-window.c: the real window, driven as a user would, under Xvfb
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Each test opens a window, changes its widgets, spins the main loop and
+ * checks the model, the plan and the pixels the chart draws.
+ */
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hr-scenario-io.h"
+#include "hr-window.h"
+
+/* Runs the main loop for a while: the recompute scheduled for the next
+ * turn, then the frames that draw it.  (Waiting for "nothing pending"
+ * never ends while GTK's frame clock ticks.) */
+static void
+settle (void)
+{
+  gint64 end = g_get_monotonic_time () + 250 * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+}
+
+static HrWindow *
+open_window (void)
+{
+  HrWindow *window = hr_window_new (NULL);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  return window;
+}
+
+static void
+close_window (HrWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+}
+
+/* Pixels of the chart as rendered, counted near an RGB colour. */
+static guint
+count_pixels (HrWindow *window,
+              double    r,
+              double    g,
+              double    b)
+{
+  GtkWidget *chart = GTK_WIDGET (hr_window_get_chart (window));
+  GdkPaintable *paintable = gtk_widget_paintable_new (chart);
+  int width = gtk_widget_get_width (chart), height = gtk_widget_get_height (chart);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (chart));
+  GdkTexture *texture;
+  guchar *pixels;
+  gsize stride;
+  guint count = 0;
+
+  g_assert_cmpint (width, >, 100);
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  stride = width * 4;
+  pixels = g_malloc (stride * height);
+  gdk_texture_download (texture, pixels, stride);
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      {
+        guchar *p = pixels + y * stride + x * 4;   /* B G R A, premultiplied */
+
+        if (p[3] > 200 && fabs (p[2] / 255.0 - r) < 0.06 && fabs (p[1] / 255.0 - g) < 0.06
+            && fabs (p[0] / 255.0 - b) < 0.06)
+          count++;
+      }
+  g_free (pixels);
+  g_object_unref (texture);
+  gsk_render_node_unref (node);
+  g_object_unref (paintable);
+  return count;
+}
+
+static GtkWidget *
+control (HrWindow   *window,
+         const char *path)
+{
+  GtkWidget *w = hr_form_get_control (hr_window_get_form (window), path);
+
+  g_assert_nonnull (w);
+  return w;
+}
+
+/* The default scenario opens, planned, with a verdict in words. */
+static void
+test_opens (void)
+{
+  HrWindow *window = open_window ();
+  const HrPlan *plan = hr_window_get_plan (window);
+
+  g_assert_true (plan->fits);
+  g_assert_cmpuint (plan->params, ==, 13015864320);
+  g_assert_true (g_str_has_prefix (hr_window_get_summary (window), "✓ Fits on 8x H100"));
+  g_assert_false (hr_window_get_dirty (window));
+  g_assert_cmpuint (hr_chart_widget_get_draw_count (hr_window_get_chart (window)), >, 0);
+  close_window (window);
+}
+
+/* Raising the micro-batch far enough makes it not fit: the model, the plan
+ * and the chart (the over-capacity hatching in the warning colour) say so. */
+static void
+test_micro_batch_overflow (void)
+{
+  HrWindow *window = open_window ();
+  HrRgb red = hr_chart_status_colour (HR_STATUS_OOM, FALSE);
+  guint before = count_pixels (window, red.r, red.g, red.b);
+
+  g_assert_cmpuint (before, <, 50);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "training.checkpointing")),
+                              HR_CHECKPOINTING_NONE);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "training.micro_batch")), 32);
+  settle ();
+  g_assert_cmpuint (hr_scenario_model_get_scenario (hr_window_get_model (window))->training.micro_batch,
+                    ==, 32);
+  g_assert_false (hr_window_get_plan (window)->fits);
+  g_assert_true (g_str_has_prefix (hr_window_get_summary (window), "✗ Does not fit"));
+  g_assert_true (hr_window_get_dirty (window));
+  g_assert_cmpuint (count_pixels (window, red.r, red.g, red.b), >, 500);
+  close_window (window);
+}
+
+/* ZeRO stage 3 -> 0: optimizer states are no longer sharded. */
+static void
+test_zero_stage (void)
+{
+  HrWindow *window = open_window ();
+  guint64 sharded = hr_window_get_plan (window)->devices[0].category_bytes[HR_CATEGORY_OPTIMIZER];
+
+  adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "parallel.zero")), 0);
+  settle ();
+  g_assert_cmpuint (hr_scenario_model_get_scenario (hr_window_get_model (window))->parallel.zero, ==, 0);
+  g_assert_cmpuint (hr_window_get_plan (window)->devices[0].category_bytes[HR_CATEGORY_OPTIMIZER],
+                    >, 7 * sharded);
+  close_window (window);
+}
+
+/* Choosing a GPU preset changes the capacity. */
+static void
+test_gpu_preset (void)
+{
+  HrWindow *window = open_window ();
+  GtkDropDown *dropdown = GTK_DROP_DOWN (control (window, "gpu.preset"));
+  GListModel *names = gtk_drop_down_get_model (dropdown);
+  guint index = G_MAXUINT;
+
+  for (guint i = 0; i < g_list_model_get_n_items (names); i++)
+    {
+      g_autoptr(GtkStringObject) s = g_list_model_get_item (names, i);
+
+      if (g_str_equal (gtk_string_object_get_string (s), "A100 SXM4 80GB"))
+        index = i;
+    }
+  g_assert_cmpuint (index, !=, G_MAXUINT);
+  gtk_drop_down_set_selected (dropdown, index);
+  settle ();
+  g_assert_cmpstr (hr_scenario_model_get_scenario (hr_window_get_model (window))->gpu.preset, ==,
+                   "a100-sxm4-80gb");
+  g_assert_cmpuint (hr_window_get_plan (window)->capacity_bytes, ==, 81920ull * 1024 * 1024);
+  close_window (window);
+}
+
+/* A preset that changes twenty properties recomputes once. */
+static void
+test_one_recompute_per_turn (void)
+{
+  HrWindow *window = open_window ();
+  guint before = hr_window_get_recompute_count (window);
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 8192;
+  sc.parallel.zero = 2;
+  sc.model.layers = 20;
+  sc.training.method = HR_METHOD_LORA;
+  hr_scenario_model_set_scenario (hr_window_get_model (window), &sc);
+  settle ();
+  g_assert_cmpuint (hr_window_get_recompute_count (window), ==, before + 1);
+  close_window (window);
+}
+
+/* An invalid value is named next to its field; the chart is dimmed. */
+static void
+test_invalid_value (void)
+{
+  HrWindow *window = open_window ();
+  GtkWidget *row;
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.heads")), 48);
+  settle ();
+  g_assert_false (hr_window_get_plan_valid (window));
+  row = hr_form_get_row (hr_window_get_form (window), "model.heads");
+  g_assert_true (gtk_widget_has_css_class (row, "error"));
+  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "does not divide"));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (hr_window_get_chart (window)), "stale"));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.heads")), 40);
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_false (gtk_widget_has_css_class (row, "error"));
+  close_window (window);
+}
+
+/* Editing the architecture turns the preset into a custom model. */
+static void
+test_custom_model (void)
+{
+  HrWindow *window = open_window ();
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.layers")), 20);
+  settle ();
+  g_assert_cmpstr (hr_scenario_model_get_scenario (hr_window_get_model (window))->model.preset, ==, "");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (control (window, "model.preset"))), ==, 0);
+  close_window (window);
+}
+
+/* Save, change, open: the saved scenario comes back; exports write files
+ * with the right content. */
+static void
+test_files (void)
+{
+  HrWindow *window = open_window ();
+  g_autofree char *dir = g_dir_make_tmp ("headroom-test-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "plan.json", NULL);
+  g_autofree char *png = g_build_filename (dir, "plan.png", NULL);
+  g_autofree char *csv = g_build_filename (dir, "plan.csv", NULL);
+  g_autoptr(GFile) json_file = g_file_new_for_path (json);
+  g_autoptr(GFile) png_file = g_file_new_for_path (png);
+  g_autoptr(GFile) csv_file = g_file_new_for_path (csv);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv_text = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "training.micro_batch")), 2);
+  settle ();
+  g_assert_true (hr_window_save_to (window, json_file, &error));
+  g_assert_no_error (error);
+  g_assert_false (hr_window_get_dirty (window));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "training.micro_batch")), 7);
+  settle ();
+  g_assert_true (hr_window_open_file (window, json_file, &error));
+  g_assert_no_error (error);
+  settle ();
+  g_assert_cmpuint (hr_scenario_model_get_scenario (hr_window_get_model (window))->training.micro_batch,
+                    ==, 2);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (control (window, "training.micro_batch"))),
+                     ==, 2);
+  g_assert_false (hr_window_get_dirty (window));
+
+  g_assert_true (hr_window_export_png (window, png_file, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_file (png_file, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, 3200);
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, 1800);
+
+  g_assert_true (hr_window_export_csv (window, csv_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &csv_text, NULL, NULL));
+  g_assert_true (g_str_has_prefix (csv_text, "device,ranks,stage,category,item,bytes,gib\r\n"));
+  g_assert_nonnull (strstr (csv_text, "\r\nGPU 0-7,8,0,total,total,"));
+
+  g_remove (json);
+  g_remove (png);
+  g_remove (csv);
+  g_rmdir (dir);
+  close_window (window);
+}
+
+/* A broken file gives an error dialog and leaves the window as it was. */
+static void
+test_invalid_file (void)
+{
+  HrWindow *window = open_window ();
+  g_autofree char *path = NULL;
+  g_autoptr(GFile) file = NULL;
+  int fd = g_file_open_tmp ("headroom-bad-XXXXXX.json", &path, NULL);
+  gboolean dialog = FALSE;
+  GListModel *toplevels;
+
+  g_assert_cmpint (fd, >=, 0);
+  const char *text = "{\"model\": {\"layers\": 0}}";
+
+  g_assert_cmpint (write (fd, text, strlen (text)), ==, (gssize) strlen (text));
+  close (fd);
+  file = g_file_new_for_path (path);
+  hr_window_open_file_or_report (window, file);
+  settle ();
+
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w))
+        {
+          dialog = TRUE;
+          g_test_message ("dialog: %s", adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)));
+          g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)),
+                                    "model.layers: 0"));
+          gtk_window_destroy (w);
+        }
+    }
+  g_assert_true (dialog);
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_scenario_model_get_scenario (hr_window_get_model (window))->model.layers, ==, 40);
+  g_remove (path);
+  close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("DISPLAY") == NULL && g_getenv ("WAYLAND_DISPLAY") == NULL)
+    {
+      g_test_message ("no display: run under xvfb-run (build-aux/test does)");
+      return 77;
+    }
+  gtk_init ();
+  adw_init ();
+
+  g_test_add_func ("/window/opens", test_opens);
+  g_test_add_func ("/window/micro-batch-overflow", test_micro_batch_overflow);
+  g_test_add_func ("/window/zero-stage", test_zero_stage);
+  g_test_add_func ("/window/gpu-preset", test_gpu_preset);
+  g_test_add_func ("/window/one-recompute-per-turn", test_one_recompute_per_turn);
+  g_test_add_func ("/window/invalid-value", test_invalid_value);
+  g_test_add_func ("/window/custom-model", test_custom_model);
+  g_test_add_func ("/window/files", test_files);
+  g_test_add_func ("/window/invalid-file", test_invalid_file);
+  return g_test_run ();
+}
