@@ -17,6 +17,8 @@
 
 #include "hr-activations.h"
 
+#include <glib/gi18n-lib.h>
+
 static void
 add (HrLayerActivations *out,
      const char         *name,
@@ -86,22 +88,22 @@ hr_activations_layer (const HrScenario   *scenario,
     norm_bytes = 4.0 + (lora ? 0.0 : ab);
   else
     norm_bytes = autocast ? 4.0 : ab;
-  add (out, "norm inputs", "norms·b·s·h·bytes / c", (double) hr_model_norms_per_layer (m)
+  add (out, N_("norm inputs"), "norms·b·s·h·bytes / c", (double) hr_model_norms_per_layer (m)
        * T * h * norm_bytes / rep);
 
   /* Attention. */
   if (needs_input (tr, attn_in)
       || (m->parallel_block && needs_input (tr, mlp_in)))
-    add (out, "attention input (norm output)", "b·s·h·bytes / c", T * h * ab / rep);
-  add (out, "Q, K, V", "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
+    add (out, N_("attention input (norm output)"), "b·s·h·bytes / c", T * h * ab / rep);
+  add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
   if (m->qk_norm != HR_QK_NORM_NONE)
-    add (out, "Q/K norm inputs (fp32)", "b·s·(a + k)·d·4 / (t·c)", T * (a + k) * d * 4.0);
+    add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·4 / (t·c)", T * (a + k) * d * 4.0);
 
   if (tr->attention == HR_ATTENTION_FLASH)
     {
       /* FlashAttention saves its output (also the O projection's input) and
        * one fp32 log-sum-exp per row and head. */
-      add (out, "attention output + log-sum-exp", "b·s·a·(d·bytes + 4) / (t·c)",
+      add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
            T * a * (d * ab + 4.0));
     }
   else
@@ -116,37 +118,37 @@ hr_activations_layer (const HrScenario   *scenario,
       double score_bytes = a * b * (s / c) * s * scores;
 
       if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
-        add (out, "attention scores (softmax, dropout)",
+        add (out, N_("attention scores (softmax, dropout)"),
              "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", score_bytes);
       else
         out->recomputed = score_bytes;
       if (needs_input (tr, HR_LORA_O))
-        add (out, "attention context (O input)", "b·s·a·d·bytes / (t·c)", T * a * d * ab);
+        add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
     }
   if (m->dropout)
-    add (out, "attention dropout mask", "b·s·h / c", T * h / rep);
+    add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
 
   /* MLP. */
   if (!m->parallel_block && needs_input (tr, mlp_in))
-    add (out, "MLP input (norm output)", "b·s·h·bytes / c", T * h * ab / rep);
+    add (out, N_("MLP input (norm output)"), "b·s·h·bytes / c", T * h * ab / rep);
   if (hr_model_gated (m))
     {
-      add (out, "gate, up and activation outputs", "3·b·s·k_e·f·bytes / (t·c)",
+      add (out, N_("gate, up and activation outputs"), "3·b·s·k_e·f·bytes / (t·c)",
            3.0 * T * routed * w * ab);
       if (needs_input (tr, HR_LORA_DOWN))
-        add (out, "down-projection input", "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+        add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
     }
   else
     {
-      add (out, "fc1 output", "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+      add (out, N_("fc1 output"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
       if (needs_input (tr, HR_LORA_DOWN))
-        add (out, "activation output (fc2 input)", "b·s·k_e·f·bytes / (t·c)",
+        add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
              T * routed * w * ab);
     }
   if (moe)
-    add (out, "router logits (fp32)", "b·s·E·4 / c", T * (double) m->experts * 4.0);
+    add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
   if (m->dropout)
-    add (out, "MLP dropout mask", "b·s·h / c", T * h / rep);
+    add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
 
   /* LoRA adapters: the A projection's output feeds B; with dropout each
    * adapter also keeps its dropped-out input and the mask. */
@@ -159,9 +161,9 @@ hr_activations_layer (const HrScenario   *scenario,
 
       if (!hr_model_gated (m))
         adapters -= (layer_targets & HR_LORA_GATE) ? routed : 0;
-      add (out, "LoRA A outputs", "adapters·b·s·r·bytes / c", adapters * T * r * ab);
+      add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
       if (tr->lora_dropout > 0)
-        add (out, "LoRA dropout inputs and masks", "adapters·b·s·d_in·(bytes + 1) / c",
+        add (out, N_("LoRA dropout inputs and masks"), "adapters·b·s·d_in·(bytes + 1) / c",
              adapters * T * h * (ab + 1.0));
     }
 

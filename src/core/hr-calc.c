@@ -17,6 +17,8 @@
  */
 
 #include "hr-calc.h"
+
+#include <glib/gi18n-lib.h>
 #include "hr-activations.h"
 #include "hr-error.h"
 #include "hr-format.h"
@@ -220,8 +222,8 @@ add_model_states (Ctx               *ctx,
     {
       if (!p->offload_params)
         add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                  HR_LIVE_ALWAYS, "weights", zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
-                  "The model's weights, which every GPU computes with.",
+                  HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
+                  N_("The model's weights, which every GPU computes with."),
                   weights_here * ctx->w);
       trainable = all;
     }
@@ -233,28 +235,28 @@ add_model_states (Ctx               *ctx,
       if (t->method == HR_METHOD_QLORA)
         {
           add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                    HR_LIVE_ALWAYS, "frozen base, quantized linears",
+                    HR_LIVE_ALWAYS, N_("frozen base, quantized linears"),
                     "P_linear·quant bytes (NF4 0.5625, NF4-DQ 0.5159)",
-                    "The frozen model, squeezed to 4 bits per weight.",
+                    N_("The frozen model, squeezed to 4 bits per weight."),
                     linear_here * ctx->quant_bytes);
           frozen_here -= linear_here;
         }
       if (!p->offload_params)
         add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                   HR_LIVE_ALWAYS,
-                  t->method == HR_METHOD_QLORA ? "frozen base, other weights" : "frozen base weights",
-                  "P_frozen·bytes", "The frozen model, which is not trained but computed with.",
+                  t->method == HR_METHOD_QLORA ? N_("frozen base, other weights") : N_("frozen base weights"),
+                  "P_frozen·bytes", N_("The frozen model, which is not trained but computed with."),
                   frozen_here * ctx->w);
       trainable = sp->lora;
       add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                HR_LIVE_ALWAYS, "LoRA adapters", "r·(d_in + d_out) per adapted matrix",
-                "The small trainable adapter matrices.",
+                HR_LIVE_ALWAYS, N_("LoRA adapters"), "r·(d_in + d_out) per adapted matrix",
+                N_("The small trainable adapter matrices."),
                 trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->w);
     }
 
   if (t->precision == HR_PRECISION_FP8_MIXED)
     add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_FP8,
-              HR_LIVE_ALWAYS, "fp8 weight copies", "P_linear·1 (Transformer Engine)",
+              HR_LIVE_ALWAYS, N_("fp8 weight copies"), "P_linear·1 (Transformer Engine)",
               "8-bit copies of the weights for the fp8 matrix units.",
               (zero3 ? sp->linear / ctx->shard : sp->linear) * 1.0);
 
@@ -263,17 +265,17 @@ add_model_states (Ctx               *ctx,
    * "Efficient training on a single GPU", mixed precision). */
   if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
     add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-              HR_LIVE_SAVED, "16-bit weight copies (autocast)", "P_linear·bytes",
-              "Half-precision copies of the weights that autocast makes for the forward pass.",
+              HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
+              N_("Half-precision copies of the weights that autocast makes for the forward pass."),
               sp->linear * ctx->a);
 
   /* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
    * largest may be the LM head when it is quantized too. */
   if (t->method == HR_METHOD_QLORA)
     add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_BF16,
-              HR_LIVE_FWD_BWD, "dequantized weight (one at a time)",
+              HR_LIVE_FWD_BWD, N_("dequantized weight (one at a time)"),
               "largest quantized linear·2",
-              "A 4-bit weight unpacked to 16 bits just for its matrix multiply.",
+              N_("A 4-bit weight unpacked to 16 bits just for its matrix multiply."),
               (double) MAX (ctx->counts.largest_linear,
                             t->quant_lm_head ? ctx->counts.head_linear : 0) * 2.0);
 
@@ -288,14 +290,14 @@ add_model_states (Ctx               *ctx,
                        : sp->layer * ctx->w;
 
       add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                HR_LIVE_FWD_BWD, "gathered layers (current + prefetch)",
+                HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
                 "2·P_layer·bytes",
-                "ZeRO-3 briefly reassembles a whole layer's weights to compute with it.",
+                N_("ZeRO-3 briefly reassembles a whole layer's weights to compute with it."),
                 2.0 * layer_w);
       add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                HR_LIVE_FWD_BWD, "gathered embeddings and head (FSDP root)",
+                HR_LIVE_FWD_BWD, N_("gathered embeddings and head (FSDP root)"),
                 "P_outside·bytes·(1 - 1/N)",
-                "The embedding table and output layer stay reassembled during the step.",
+                N_("The embedding table and output layer stay reassembled during the step."),
                 sp->outside * ctx->w * (1.0 - 1.0 / ctx->shard));
     }
 
@@ -312,13 +314,13 @@ add_model_states (Ctx               *ctx,
   if (!(p->offload_optimizer && p->zero >= 2))
     add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
               "gradients", p->zero >= 2 ? "P_trainable·bytes / N (ZeRO-2/3)" : "P_trainable·bytes",
-              "One gradient per trainable weight, produced by the backward pass.",
+              N_("One gradient per trainable weight, produced by the backward pass."),
               grads_here * ctx->g);
   if (p->zero >= 2)
     add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
-              HR_LIVE_BACKWARD, "unsharded gradients of one layer (reduce-scatter)",
+              HR_LIVE_BACKWARD, N_("unsharded gradients of one layer (reduce-scatter)"),
               "P_layer·bytes",
-              "A layer's full gradients before they are split across the GPUs.",
+              N_("A layer's full gradients before they are split across the GPUs."),
               (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->g);
 
   /* Optimizer: fp32 master copy (counted here, as in the ZeRO paper) and
@@ -338,17 +340,17 @@ add_model_states (Ctx               *ctx,
   else
     {
       add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
-                HR_LIVE_ALWAYS, "master weights",
+                HR_LIVE_ALWAYS, N_("master weights"),
                 p->zero >= 1 ? "P_trainable·bytes / N (ZeRO-1+)" : "P_trainable·bytes",
-                "A full-precision copy of the weights that the optimizer updates.",
+                N_("A full-precision copy of the weights that the optimizer updates."),
                 trainable_here * ctx->m);
       add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
                 t->optimizer == HR_OPTIMIZER_ADAMW_8BIT || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT
                   ? HR_DTYPE_NONE : t->dtypes.optimizer,
                 HR_LIVE_ALWAYS,
-                paged ? "optimizer states (paged)" : "optimizer states",
+                paged ? N_("optimizer states (paged)") : N_("optimizer states"),
                 p->zero >= 1 ? "P_trainable·state bytes / N (ZeRO-1+)" : "P_trainable·state bytes",
-                "The optimizer's running statistics, e.g. Adam's two averages per weight.",
+                N_("The optimizer's running statistics, e.g. Adam's two averages per weight."),
                 trainable_here * state_bytes);
 
       /* The step's temporaries: PyTorch's foreach path materialises one
@@ -366,10 +368,10 @@ add_model_states (Ctx               *ctx,
                    || t->optimizer == HR_OPTIMIZER_ADAFACTOR)
             temp = (double) MAX (ctx->counts.largest_linear, ctx->counts.embedding) * ctx->o;
           add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
-                    HR_LIVE (HR_PHASE_STEP), "optimizer step temporaries",
+                    HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
                     t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH ? "P_trainable·state bytes (foreach)"
                                                                    : "largest tensor·state bytes",
-                    "Scratch space the optimizer needs while it updates the weights.",
+                    N_("Scratch space the optimizer needs while it updates the weights."),
                     MIN (temp, trainable_here * ctx->o));
         }
 
@@ -377,9 +379,9 @@ add_model_states (Ctx               *ctx,
        * 16-bit gradient partition to fp32 for the step. */
       if (t->dtypes.master != HR_DTYPE_NONE && t->dtypes.grads != t->dtypes.master)
         add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
-                  HR_LIVE (HR_PHASE_STEP), "fp32 gradients for the step",
+                  HR_LIVE (HR_PHASE_STEP), N_("fp32 gradients for the step"),
                   "P_trainable·4 / N",
-                  "Gradients converted to full precision for the update.",
+                  N_("Gradients converted to full precision for the update."),
                   trainable_here * ctx->m);
     }
 
@@ -408,17 +410,17 @@ add_activations (Ctx      *ctx,
   if (t->checkpointing == HR_CHECKPOINTING_FULL)
     {
       add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_SAVED, "layer inputs (checkpoints)",
+                HR_LIVE_SAVED, N_("layer inputs (checkpoints)"),
                 "layers·in-flight·b·s·h·bytes / c",
-                "With full checkpointing only each layer's input is kept; the rest is recomputed.",
+                N_("With full checkpointing only each layer's input is kept; the rest is recomputed."),
                 units * la->checkpoint);
       /* Recomputing a layer rebuilds its whole working set (§4 of
        * CALC-REFERENCE: "full recompute still needs one layer's"), whose
        * input is the checkpoint already counted. */
       add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_BACKWARD, "one layer recomputed for backward",
+                HR_LIVE_BACKWARD, N_("one layer recomputed for backward"),
                 "one layer's saved tensors - its input",
-                "During the backward pass one layer at a time is recomputed in full.",
+                N_("During the backward pass one layer at a time is recomputed in full."),
                 la->total - la->checkpoint);
     }
   else
@@ -426,27 +428,27 @@ add_activations (Ctx      *ctx,
       for (guint i = 0; i < la->n; i++)
         add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                   HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
-                  "Intermediate results kept from the forward pass for the backward pass.",
+                  N_("Intermediate results kept from the forward pass for the backward pass."),
                   units * la->saved[i].bytes);
       /* Selective recompute rebuilds one layer's attention scores at a
        * time during the backward pass. */
       add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_BACKWARD, "attention scores recomputed for backward",
+                HR_LIVE_BACKWARD, N_("attention scores recomputed for backward"),
                 "one layer's a·b·s² terms",
-                "Selective recomputation rebuilds one layer's attention scores at a time.",
+                N_("Selective recomputation rebuilds one layer's attention scores at a time."),
                 la->recomputed);
       /* The backward frees them layer by layer; the first layer's go last. */
       add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                HR_LIVE (HR_PHASE_BACKWARD_END), "first layer's activations (freed last)",
+                HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
                 "one layer's saved tensors",
-                "The backward pass frees saved results layer by layer; the first layer's go last.",
+                N_("The backward pass frees saved results layer by layer; the first layer's go last."),
                 la->total);
     }
 
   if (first && m->dropout)
     add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-              HR_LIVE_SAVED, "embedding dropout mask", "b·s·h / c",
-              "Which embedding values dropout switched off.",
+              HR_LIVE_SAVED, N_("embedding dropout mask"), "b·s·h / c",
+              N_("Which embedding values dropout switched off."),
               in_flight * T * h);
 
   if (!last)
@@ -456,8 +458,8 @@ add_activations (Ctx      *ctx,
    * it trains, and the loss its log-probabilities. */
   if (m->kind == HR_KIND_DECODER)
     add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-              HR_LIVE_LOSS, "final norm input and output", "b·s·h·(norm bytes + bytes) / c",
-              "The last layer's output, kept for the output layer's backward pass.",
+              HR_LIVE_LOSS, N_("final norm input and output"), "b·s·h·(norm bytes + bytes) / c",
+              N_("The last layer's output, kept for the output layer's backward pass."),
               T * h * ((m->norm == HR_NORM_RMSNORM ? 4.0 : ctx->a) + ctx->a));
 
   if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
@@ -466,14 +468,14 @@ add_activations (Ctx      *ctx,
       double lp = t->logits_fp32 ? 4.0 : ctx->a;
 
       add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_LOSS, "logits", "b·s·V·bytes / (t·c)",
-                "The model's score for every word of the vocabulary at every position.",
+                HR_LIVE_LOSS, N_("logits"), "b·s·V·bytes / (t·c)",
+                N_("The model's score for every word of the vocabulary at every position."),
                 logits * ctx->a);
       add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
                 t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
-                HR_LIVE_LOSS, "log-probabilities (saved by the loss)",
+                HR_LIVE_LOSS, N_("log-probabilities (saved by the loss)"),
                 t->logits_fp32 ? "b·s·V·4 / (t·c)" : "b·s·V·bytes / (t·c)",
-                "The loss keeps its softmax for the backward pass.",
+                N_("The loss keeps its softmax for the backward pass."),
                 logits * lp);
       /* The loss's backward holds the gradient of the log-probabilities
        * and of the logits at once: two full-size tensors, unless the loss
@@ -481,9 +483,9 @@ add_activations (Ctx      *ctx,
       if (t->loss == HR_LOSS_STANDARD)
         add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
                   t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
-                  HR_LIVE (HR_PHASE_LOSS_BACKWARD), "loss gradients",
+                  HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients"),
                   "2·b·s·V·bytes / (t·c)",
-                  "The backward pass of the loss briefly needs two more logits-sized tensors.",
+                  N_("The backward pass of the loss briefly needs two more logits-sized tensors."),
                   2.0 * logits * lp);
     }
 }
@@ -517,16 +519,16 @@ finish_device (Ctx      *ctx,
 
   /* The caching allocator reserves more than is live (CALC-REFERENCE §6). */
   add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
-            "allocator fragmentation", "allocated·fragmentation",
-            "Memory PyTorch has reserved but cannot use right now.",
+            N_("allocator fragmentation"), "allocated·fragmentation",
+            N_("Memory PyTorch has reserved but cannot use right now."),
             (double) dev->allocated_bytes * frag);
   add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
-            "CUDA context", "overhead.cuda_context_mib",
-            "The GPU driver's own memory for kernels and bookkeeping.",
+            N_("CUDA context"), "overhead.cuda_context_mib",
+            N_("The GPU driver's own memory for kernels and bookkeeping."),
             sc->overhead.cuda_context_mib * HR_MIB);
   add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
-            "communication buffers (NCCL)", "overhead.comm_buffer_mib",
-            "Buffers the GPUs use to talk to each other.",
+            N_("communication buffers (NCCL)"), "overhead.comm_buffer_mib",
+            N_("Buffers the GPUs use to talk to each other."),
             hr_comm_buffer_auto_mib (sc) * HR_MIB);
 
   memset (dev->category_bytes, 0, sizeof dev->category_bytes);

@@ -261,7 +261,7 @@ draw_breakdown (Painter        *p,
     return;
 
   heading = g_strdup_printf (_("Where the memory goes on %s, at its peak (%s)"), d->label,
-                             hr_phase_name (d->peak_phase));
+                             hr_phase_label (d->peak_phase));
   draw_text (p, heading, x, y + 8 * fs, 12, TRUE, style->foreground, FALSE);
   pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_END);
 
@@ -303,7 +303,7 @@ draw_breakdown (Painter        *p,
             continue;
           if (cy + line > y + height || shown == 8)
             break;
-          name = hr_item_display_name (item);
+          name = hr_item_label (item);
           bytes = hr_format_bytes ((double) item->bytes, style->units);
           pango_layout_set_width (p->layout, -1);
           w = draw_text (p, bytes, cx + col_w - 18 * fs, cy + 8 * fs, 10, FALSE,
@@ -413,7 +413,7 @@ hr_chart_draw (cairo_t            *cr,
 
   /* Bars as tall as they read well; what is left below the axis shows
    * where the memory of the binding GPU goes, item by item. */
-  bar_h = MIN (44 * fs, (plot_bottom - plot_top) / n);
+  bar_h = MIN (56 * fs, (plot_bottom - plot_top) / n);
   plot_bottom = plot_top + bar_h * n;
 
   most *= 1.04;

@@ -7,6 +7,8 @@
 #include "hr-plan.h"
 #include "hr-format.h"
 
+#include <glib/gi18n-lib.h>
+
 HrPlan *
 hr_plan_new (void)
 {
@@ -61,6 +63,38 @@ hr_item_display_name (const HrItem *item)
     return g_strdup (item->name);
   return g_strdup_printf ("%s (%s)", item->name,
                           hr_enum_name (&hr_dtype_names, item->dtype));
+}
+
+/* The same, in the user's language, for the window and the chart; the
+ * files other programs read keep the English names. */
+char *
+hr_item_label (const HrItem *item)
+{
+  if (item->dtype == HR_DTYPE_NONE)
+    return g_strdup (_(item->name));
+  return g_strdup_printf ("%s (%s)", _(item->name),
+                          hr_enum_name (&hr_dtype_names, item->dtype));
+}
+
+const char *
+hr_phase_label (HrPhase phase)
+{
+  switch (phase)
+    {
+    case HR_PHASE_FORWARD:
+      return _("forward");
+    case HR_PHASE_LOSS_BACKWARD:
+      return _("loss backward");
+    case HR_PHASE_BACKWARD_START:
+      return _("backward (first layers)");
+    case HR_PHASE_BACKWARD_END:
+      return _("backward (last layers)");
+    case HR_PHASE_STEP:
+      return _("optimizer step");
+    case HR_N_PHASES:
+    default:
+      return "?";
+    }
 }
 
 const char *

@@ -131,6 +131,8 @@ const HrDevice *hr_plan_binding       (const HrPlan    *plan);
 gboolean     hr_item_is_live_at_peak  (const HrDevice  *device,
                                        const HrItem    *item);
 char        *hr_item_display_name     (const HrItem    *item);
+char        *hr_item_label            (const HrItem    *item);
+const char  *hr_phase_label           (HrPhase          phase);
 char        *hr_plan_warning_message  (const HrPlan    *plan,
                                        const HrScenario *scenario,
                                        guint            index);

@@ -10,6 +10,8 @@
 
 #include "hr-report.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 static const char *
@@ -59,29 +61,29 @@ hr_plan_summary (const HrScenario *sc,
   g_autofree char *need = hr_format_bytes ((double) d->total_bytes, units);
   g_autofree char *cap = hr_format_bytes ((double) plan->capacity_bytes, units);
   const HrItem *largest = largest_live_item (d);
-  g_autofree char *largest_name = largest ? hr_item_display_name (largest) : g_strdup ("?");
+  g_autofree char *largest_name = largest ? hr_item_label (largest) : g_strdup ("?");
   g_autofree char *largest_s = hr_format_bytes (largest ? (double) largest->bytes : 0, units);
   int percent = (int) (100.0 * (double) d->free_bytes / (double) plan->capacity_bytes + 0.5);
-  const char *where = plan->n_devices > 1 ? d->label : "per GPU";
 
   switch (plan->status)
     {
     case HR_STATUS_OK:
-      return g_strdup_printf ("Fits on %s with %s (%d %%) to spare %s%s",
-                              gpus, free_s, percent,
-                              plan->n_devices > 1 ? "on the fullest, " : "",
-                              where);
+      if (plan->n_devices > 1)
+        return g_strdup_printf (_("Fits on %s; the fullest GPUs (%s) have %s (%d %%) to spare"),
+                                gpus, d->label, free_s, percent);
+      return g_strdup_printf (_("Fits on %s with %s (%d %%) to spare per GPU"),
+                              gpus, free_s, percent);
     case HR_STATUS_TIGHT:
-      return g_strdup_printf ("Tight on %s: %s has only %s (%d %%) free, less than the "
-                              "wanted %d %%; the largest part is %s, %s",
+      return g_strdup_printf (_("Tight on %s: %s has only %s (%d %%) free, less than the "
+                                "wanted %d %%; the largest part is %s, %s"),
                               gpus, d->label, free_s, percent,
                               (int) (sc->overhead.headroom * 100 + 0.5),
                               largest_name, largest_s);
     case HR_STATUS_OOM:
     case HR_N_STATUSES:
     default:
-      return g_strdup_printf ("Does not fit: %s needs %s of %s (over by %s); the largest "
-                              "part is %s, %s",
+      return g_strdup_printf (_("Does not fit: %s needs %s of %s (over by %s); the largest "
+                                "part is %s, %s"),
                               d->label, need, cap, free_s, largest_name, largest_s);
     }
 }

@@ -108,10 +108,10 @@ on_query_tooltip (GtkWidget  *widget,
 
       if (item->category != hit->category || !hr_item_is_live_at_peak (d, item))
         continue;
-      name = hr_item_display_name (item);
+      name = hr_item_label (item);
       size = hr_format_bytes ((double) item->bytes, self->units);
       line = g_markup_printf_escaped ("\n%s: <b>%s</b>\n<small><tt>%s</tt> — %s</small>",
-                                      name, size, item->formula, item->why);
+                                      name, size, item->formula, _(item->why));
       g_string_append (markup, line);
     }
   gtk_tooltip_set_markup (tooltip, markup->str);

@@ -547,7 +547,9 @@ build_overheads (HrForm    *self,
   g_signal_connect (comm, "output", G_CALLBACK (on_comm_output), NULL);
   g_signal_connect (comm, "input", G_CALLBACK (on_comm_input), NULL);
   percent_row (self, group, "overhead.fragmentation", _("Allocator fragmentation"), _("Of the allocated memory"), 100);
-  percent_row (self, group, "overhead.headroom", _("Wanted free memory"), _("10–15 % is the usual advice"), 95);
+  percent_row (self, group, "overhead.headroom", _("Wanted free memory"),
+               /* xgettext:no-c-format */
+               _("10–15 % is the usual advice"), 95);
 }
 
 /* --- sensitivity and errors ------------------------------------------------ */

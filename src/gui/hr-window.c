@@ -103,7 +103,7 @@ show_plan (HrWindow *self)
    * then PyTorch's allocated and reserved and the whole device's memory */
   details = g_strdup_printf (_("%s parameters, %s trainable · peak during the %s · "
                                "allocated %s, reserved %s, total %s of %s"),
-                             params, trainable, hr_phase_name (d->peak_phase),
+                             params, trainable, hr_phase_label (d->peak_phase),
                              allocated, reserved, total, cap);
   if (self->plan->host_bytes_per_node > 0)
     {
