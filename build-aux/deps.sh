@@ -8,7 +8,7 @@
 HEADROOM_PACKAGES=(
   build-essential pkg-config meson ninja-build gettext
   libglib2.0-dev libjson-glib-dev libcairo2-dev libgtk-4-dev libadwaita-1-dev
-  desktop-file-utils appstream xvfb xauth
+  desktop-file-utils appstream xvfb xauth clang
 )
 
 headroom_install_deps () {

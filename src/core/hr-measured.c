@@ -65,15 +65,59 @@ member_int (JsonObject *obj,
 }
 
 static char *
-member_lower (JsonObject *obj,
-              const char *key)
+member_string (JsonObject *obj,
+               const char *key)
 {
   JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
 
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
       || json_node_get_value_type (node) != G_TYPE_STRING)
     return g_strdup ("");
-  return g_ascii_strdown (json_node_get_string (node), -1);
+  return g_strdup (json_node_get_string (node));
+}
+
+static char *
+member_lower (JsonObject *obj,
+              const char *key)
+{
+  g_autofree char *s = member_string (obj, key);
+
+  return g_ascii_strdown (s, -1);
+}
+
+/* Typed look-ups that answer NULL / fallback for a member of another
+ * type: measured-run files come from anywhere. */
+static JsonObject *
+member_object (JsonObject *obj,
+               const char *key)
+{
+  JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+static gboolean
+member_bool (JsonObject *obj,
+             const char *key)
+{
+  JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node)
+         && json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
+}
+
+static double
+member_double (JsonObject *obj,
+               const char *key,
+               double      fallback)
+{
+  JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || (json_node_get_value_type (node) != G_TYPE_DOUBLE
+          && json_node_get_value_type (node) != G_TYPE_INT64))
+    return fallback;
+  return json_node_get_double (node);
 }
 
 /* The preset whose dimensions are the entry's. */
@@ -119,12 +163,15 @@ map_targets (JsonObject  *lora,
   if (lora == NULL || !json_object_has_member (lora, "targets")
       || !JSON_NODE_HOLDS_ARRAY (json_object_get_member (lora, "targets")))
     return FALSE;
-  targets = json_object_get_array_member (lora, "targets");
+  targets = json_node_get_array (json_object_get_member (lora, "targets"));
   json_builder_set_member_name (b, "targets");
   json_builder_begin_array (b);
   for (guint i = 0; i < json_array_get_length (targets); i++)
     {
-      const char *t = json_array_get_string_element (targets, i);
+      JsonNode *element = json_array_get_element (targets, i);
+      const char *t = JSON_NODE_HOLDS_VALUE (element)
+                      && json_node_get_value_type (element) == G_TYPE_STRING
+                      ? json_node_get_string (element) : NULL;
       gboolean found = FALSE;
 
       for (guint w = 0; t != NULL && w < G_N_ELEMENTS (words); w++)
@@ -220,22 +267,20 @@ map_entry (JsonObject  *e,
            GError     **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  JsonObject *arch = json_object_has_member (e, "arch") ? json_object_get_object_member (e, "arch") : NULL;
-  JsonObject *par = json_object_has_member (e, "parallelism") ? json_object_get_object_member (e, "parallelism") : NULL;
-  JsonObject *lora = json_object_has_member (e, "lora") && JSON_NODE_HOLDS_OBJECT (json_object_get_member (e, "lora"))
-                     ? json_object_get_object_member (e, "lora") : NULL;
+  JsonObject *arch = member_object (e, "arch");
+  JsonObject *par = member_object (e, "parallelism");
+  JsonObject *lora = member_object (e, "lora");
   g_autofree char *task = member_lower (e, "task");
   g_autofree char *precision = member_lower (e, "precision");
   g_autofree char *optimizer = member_lower (e, "optimizer");
   g_autofree char *source = member_lower (e, "source");
-  g_autofree char *gpu = member_lower (e, "gpu");
+  g_autofree char *gpu_name = member_string (e, "gpu");
+  g_autofree char *gpu = g_ascii_strdown (gpu_name, -1);
   const char *model_id = arch != NULL ? match_model (models, arch) : NULL;
   const char *prec = map_precision (precision);
   const char *opt = map_optimizer (optimizer);
   gboolean litgpt = strstr (source, "litgpt") != NULL;
-  gboolean fsdp = par != NULL && json_object_has_member (par, "fsdp")
-                  && JSON_NODE_HOLDS_VALUE (json_object_get_member (par, "fsdp"))
-                  && json_object_get_boolean_member (par, "fsdp");
+  gboolean fsdp = member_bool (par, "fsdp");
   JsonNode *root;
 
 #define SKIP(...) G_STMT_START { \
@@ -274,10 +319,10 @@ map_entry (JsonObject  *e,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "rank");
       json_builder_add_int_value (b, member_int (lora, "rank", 8));
-      if (lora != NULL && json_object_has_member (lora, "dropout"))
+      if (member_double (lora, "dropout", -1) >= 0)
         {
           json_builder_set_member_name (b, "dropout");
-          json_builder_add_double_value (b, json_object_get_double_member (lora, "dropout"));
+          json_builder_add_double_value (b, member_double (lora, "dropout", 0));
         }
       if (!map_targets (lora, b))
         SKIP ("%s: LoRA targets that Headroom does not know", id);
@@ -300,9 +345,7 @@ map_entry (JsonObject  *e,
   json_builder_set_member_name (b, "seq_len");
   json_builder_add_int_value (b, member_int (e, "seq_len", 512));
   json_builder_set_member_name (b, "checkpointing");
-  json_builder_add_string_value (b, json_object_has_member (e, "grad_checkpointing")
-                                    && json_object_get_boolean_member (e, "grad_checkpointing")
-                                    ? "full" : "none");
+  json_builder_add_string_value (b, member_bool (e, "grad_checkpointing") ? "full" : "none");
   /* LitGPT's recipes compute the cross-entropy chunk by chunk on the bf16
    * logits (litgpt.utils.chunked_cross_entropy), and its bitsandbytes
    * plugin quantizes every nn.Linear, the LM head included. */
@@ -342,7 +385,7 @@ map_entry (JsonObject  *e,
   json_builder_set_member_name (b, "gpu");
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, json_object_get_string_member (e, "gpu"));
+  json_builder_add_string_value (b, *gpu_name != '\0' ? gpu_name : "GPU");
   json_builder_set_member_name (b, "memory_mib");
   {
     const char *gb = strstr (gpu, "gb");
@@ -359,9 +402,8 @@ map_entry (JsonObject  *e,
 #undef SKIP
 
   root = json_builder_get_root (b);
-  if (json_object_has_member (e, "scenario")
-      && JSON_NODE_HOLDS_OBJECT (json_object_get_member (e, "scenario")))
-    merge_into (json_node_get_object (root), json_object_get_object_member (e, "scenario"));
+  if (member_object (e, "scenario") != NULL)
+    merge_into (json_node_get_object (root), member_object (e, "scenario"));
   return root;
 }
 
@@ -390,13 +432,24 @@ hr_measured_load (const char  *path,
                   GError     **error)
 {
   g_autoptr(JsonNode) root = hr_json_load_file (path, error);
+
+  if (root == NULL)
+    return NULL;
+  return hr_measured_load_node (root, path, presets, skipped, error);
+}
+
+GPtrArray *
+hr_measured_load_node (JsonNode    *root,
+                       const char  *path,
+                       HrPresets   *presets,
+                       GPtrArray   *skipped,
+                       GError     **error)
+{
   g_autoptr(GArray) models = NULL;
   g_autoptr(HrPlan) plan = hr_plan_new ();
   GPtrArray *runs;
   JsonArray *entries;
 
-  if (root == NULL)
-    return NULL;
   if (!JSON_NODE_HOLDS_ARRAY (root))
     {
       g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: the document is not a list; "
@@ -424,19 +477,19 @@ hr_measured_load (const char  *path,
           continue;
         }
       e = json_node_get_object (node);
-      id = json_object_has_member (e, "id") && JSON_NODE_HOLDS_VALUE (json_object_get_member (e, "id"))
-           ? g_strdup (json_object_get_string_member (e, "id")) : NULL;
-      if (id == NULL)
-        id = g_strdup_printf ("[%u]", i);
+      id = member_string (e, "id");
+      if (*id == '\0')
+        {
+          g_free (id);
+          id = g_strdup_printf ("[%u]", i);
+        }
       metric = member_lower (e, "metric");
 
       run = g_new0 (HrMeasuredRun, 1);
       hr_copy_string (run->id, sizeof run->id, id);
       run->metric = strstr (metric, "allocated") != NULL ? HR_METRIC_ALLOCATED
                     : strstr (metric, "reserved") != NULL ? HR_METRIC_RESERVED : HR_METRIC_TOTAL;
-      run->measured_bytes = (double) member_int (e, "measured_gib", 0);
-      if (json_object_has_member (e, "measured_gib"))
-        run->measured_bytes = json_object_get_double_member (e, "measured_gib") * HR_GIB;
+      run->measured_bytes = member_double (e, "measured_gib", 0) * HR_GIB;
 
       scenario = map_entry (e, models, id, &local);
       if (scenario == NULL

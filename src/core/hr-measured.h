@@ -40,6 +40,12 @@ GPtrArray *hr_measured_load     (const char  *path,
                                  GPtrArray   *skipped,
                                  GError     **error);
 
+GPtrArray *hr_measured_load_node (JsonNode    *root,
+                                  const char  *origin,
+                                  HrPresets   *presets,
+                                  GPtrArray   *skipped,
+                                  GError     **error);
+
 double     hr_measured_predicted (const HrPlan *plan,
                                   HrMetric      metric);
 

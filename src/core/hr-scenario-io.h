@@ -39,6 +39,16 @@ gboolean   hr_scenario_apply_gpu_preset   (HrScenario *scenario,
                                            const char *id,
                                            HrPresets  *presets,
                                            GError    **error);
+gboolean   hr_scenario_apply_model_preset_node (HrScenario *scenario,
+                                                JsonNode   *node,
+                                                const char *origin,
+                                                const char *id,
+                                                GError    **error);
+gboolean   hr_scenario_apply_gpu_preset_node   (HrScenario *scenario,
+                                                JsonNode   *node,
+                                                const char *origin,
+                                                const char *id,
+                                                GError    **error);
 
 /* Sets "a.b.c" in a JSON object to VALUE, read as JSON when it parses as
  * JSON and as a string otherwise (--set training.precision=bf16-true).

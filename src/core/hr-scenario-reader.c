@@ -278,7 +278,9 @@ read_section (JsonObject   *obj,
   for (GList *l = members; l != NULL; l = l->next)
     {
       const char *key = l->data;
-      g_autofree char *path = g_strdup_printf ("%s.%s", section, key);
+      /* Escaped, so a key with a line break still makes a one-line message. */
+      g_autofree char *shown = g_strescape (key, NULL);
+      g_autofree char *path = g_strdup_printf ("%s.%s", section, shown);
       gboolean found = FALSE;
 
       if (skip != NULL && g_strv_contains (skip, key))
@@ -376,23 +378,42 @@ hr_scenario_apply_model_preset (HrScenario  *scenario,
                                 GError     **error)
 {
   g_autofree char *origin = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) node = hr_presets_load (presets, HR_PRESET_MODEL, id, &origin, error);
+
+  if (node == NULL)
+    return FALSE;
+  return hr_scenario_apply_model_preset_node (scenario, node, origin, id, error);
+}
+
+/* A model preset file's content: {"model": {...}, "source": ..., "notes": ...}. */
+gboolean
+hr_scenario_apply_model_preset_node (HrScenario  *scenario,
+                                     JsonNode    *node,
+                                     const char  *origin,
+                                     const char  *id,
+                                     GError     **error)
+{
   JsonObject *obj, *model;
   static const char * const top_keys[] = { "model", "source", "notes", NULL };
   HrScenario check;
   g_autoptr(GError) local = NULL;
   g_autoptr(GList) members = NULL;
 
-  node = hr_presets_load (presets, HR_PRESET_MODEL, id, &origin, error);
-  if (node == NULL)
-    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: the preset is not a JSON object; "
+                   "allowed: an object", origin);
+      return FALSE;
+    }
   obj = json_node_get_object (node);
   members = json_object_get_members (obj);
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (top_keys, l->data))
       {
+        g_autofree char *shown = g_strescape (l->data, NULL);
+
         g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, "%s: %s: unknown key; "
-                     "allowed: model, source, notes", origin, (char *) l->data);
+                     "allowed: model, source, notes", origin, shown);
         return FALSE;
       }
   model = member_object (obj, "model", origin, "model", error);
@@ -432,13 +453,30 @@ hr_scenario_apply_gpu_preset (HrScenario  *scenario,
                               GError     **error)
 {
   g_autofree char *origin = NULL;
-  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) node = hr_presets_load (presets, HR_PRESET_GPU, id, &origin, error);
+
+  if (node == NULL)
+    return FALSE;
+  return hr_scenario_apply_gpu_preset_node (scenario, node, origin, id, error);
+}
+
+/* A GPU preset file's content: {"name", "memory_mib", "source"}. */
+gboolean
+hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
+                                   JsonNode    *node,
+                                   const char  *origin,
+                                   const char  *id,
+                                   GError     **error)
+{
   HrGpu gpu = { 0 };
   guint read = 0;
 
-  node = hr_presets_load (presets, HR_PRESET_GPU, id, &origin, error);
-  if (node == NULL)
-    return FALSE;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: the preset is not a JSON object; "
+                   "allowed: an object", origin);
+      return FALSE;
+    }
   if (!read_section (json_node_get_object (node), gpu_fields, G_N_ELEMENTS (gpu_fields),
                      &gpu, origin, "gpu", NULL, &read, error))
     return FALSE;
@@ -646,8 +684,12 @@ hr_scenario_read_node (HrScenario  *scenario,
   members = json_object_get_members (obj);
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (top, l->data))
-      FAIL (HR_ERROR_UNKNOWN_KEY, "%s: unknown key; allowed: headroom, name, "
-            "description, model, training, parallel, gpu, overhead", (char *) l->data);
+      {
+        g_autofree char *shown = g_strescape (l->data, NULL);
+
+        FAIL (HR_ERROR_UNKNOWN_KEY, "%s: unknown key; allowed: headroom, name, "
+              "description, model, training, parallel, gpu, overhead", shown);
+      }
 
   hr_scenario_init_default (&sc);
 
