@@ -314,7 +314,7 @@ test_random_scenarios (void)
                 g_error ("full checkpointing needs more on device %u of:\n%s", d, data);
               }
         }
-      /* A larger micro-batch never needs less. */
+      /* A larger micro-batch or a longer sequence never needs less. */
       {
         HrScenario big = sc;
 
@@ -322,7 +322,47 @@ test_random_scenarios (void)
         hr_test_plan (&big, more);
         for (guint d = 0; d < plan->n_devices; d++)
           g_assert_cmpuint (more->devices[d].total_bytes, >=, plan->devices[d].total_bytes);
+        big = sc;
+        big.training.seq_len += 128;
+        hr_test_plan (&big, more);
+        for (guint d = 0; d < plan->n_devices; d++)
+          g_assert_cmpuint (more->devices[d].total_bytes, >=, plan->devices[d].total_bytes);
       }
+      /* LoRA never needs more than full fine-tuning of the same run, but
+       * for its own adapter weights (with SGD and checkpointing nothing
+       * else differs at the peak). */
+      if (sc.training.method != HR_METHOD_FULL)
+        {
+          HrScenario full = sc;
+
+          full.training.method = HR_METHOD_FULL;
+          hr_test_plan (&full, more);
+          for (guint d = 0; d < plan->n_devices; d++)
+            if ((double) plan->devices[d].total_bytes
+                > (double) more->devices[d].total_bytes
+                  + (double) hr_test_item_bytes (&plan->devices[d], "LoRA adapters")
+                    * (1 + sc.overhead.fragmentation) + 1)
+              {
+                g_autofree char *data = hr_scenario_to_data (&sc, NULL);
+
+                g_error ("LoRA needs more than full fine-tuning on device %u of:\n%s", d, data);
+              }
+        }
+      /* Twice the data-parallel GPUs under ZeRO-3 never add model states. */
+      if (sc.parallel.zero == 3)
+        {
+          HrScenario wide = sc;
+          static const char * const states[] = { "weights", "gradients", "master weights",
+                                                  "optimizer states", "optimizer states (paged)",
+                                                  "LoRA adapters" };
+
+          wide.parallel.gpus *= 2;
+          hr_test_plan (&wide, more);
+          for (guint d = 0; d < plan->n_devices; d++)
+            for (guint k = 0; k < G_N_ELEMENTS (states); k++)
+              g_assert_cmpuint (hr_test_item_bytes (&more->devices[d], states[k]), <=,
+                                hr_test_item_bytes (&plan->devices[d], states[k]));
+        }
     }
   g_rand_free (rand);
   g_test_message ("%u random scenarios planned", planned);

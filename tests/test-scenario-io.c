@@ -5,6 +5,8 @@
  */
 
 #include <glib/gstdio.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "hr-error.h"
@@ -250,6 +252,66 @@ test_atomic_save (void)
   g_rmdir (dir);
 }
 
+/* A full file system and a read-only one (tiny tmpfs mounts, when the
+ * tests run as root, as CI does): the save fails, the old file stays. */
+static gboolean
+run (const char *command)
+{
+  int status = -1;
+
+  return g_spawn_command_line_sync (command, NULL, NULL, &status, NULL)
+         && g_spawn_check_wait_status (status, NULL);
+}
+
+static void
+test_save_on_full_and_readonly_disk (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-tmpfs-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "plan.json", NULL);
+  g_autofree char *filler = g_build_filename (dir, "filler", NULL);
+  g_autofree char *mount = g_strdup_printf ("mount -t tmpfs -o size=64k tmpfs %s", dir);
+  g_autofree char *remount = g_strdup_printf ("mount -o remount,ro %s", dir);
+  g_autofree char *umount = g_strdup_printf ("umount %s", dir);
+  g_autofree char *back = NULL;
+  g_autofree char *big = g_strnfill (32 * 1024, 'x');
+  g_autoptr(GError) error = NULL;
+  FILE *f;
+
+  if (geteuid () != 0 || !run (mount))
+    {
+      g_rmdir (dir);
+      g_test_skip ("needs root to mount a small tmpfs");
+      return;
+    }
+
+  g_assert_true (hr_write_file_atomic (path, "old", 3, &error));
+  /* Fill the file system to the last byte. */
+  f = fopen (filler, "w");
+  g_assert_nonnull (f);
+  while (fwrite (big, 1, 4096, f) == 4096 && fflush (f) == 0)
+    ;
+  fclose (f);
+  g_assert_false (hr_write_file_atomic (path, big, strlen (big), &error));
+  g_assert_error (error, HR_ERROR, HR_ERROR_IO);
+  g_test_message ("full: %s", error->message);
+  g_clear_error (&error);
+  g_assert_true (g_file_get_contents (path, &back, NULL, NULL));
+  g_assert_cmpstr (back, ==, "old");
+  g_clear_pointer (&back, g_free);
+
+  /* Read-only. */
+  g_remove (filler);
+  g_assert_true (run (remount));
+  g_assert_false (hr_write_file_atomic (path, "new", 3, &error));
+  g_assert_error (error, HR_ERROR, HR_ERROR_IO);
+  g_test_message ("read-only: %s", error->message);
+  g_assert_true (g_file_get_contents (path, &back, NULL, NULL));
+  g_assert_cmpstr (back, ==, "old");
+
+  g_assert_true (run (umount));
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -262,5 +324,6 @@ main (int   argc,
   g_test_add_func ("/scenario/bad-input", test_bad_input);
   g_test_add_func ("/scenario/hostile", test_hostile_documents);
   g_test_add_func ("/scenario/atomic-save", test_atomic_save);
+  g_test_add_func ("/scenario/full-and-readonly-disk", test_save_on_full_and_readonly_disk);
   return g_test_run ();
 }

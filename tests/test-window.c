@@ -331,6 +331,118 @@ test_invalid_file (void)
   close_window (window);
 }
 
+/* A preset folder with a broken file: the app still starts, the file is
+ * named in a dialog, the other presets are there. */
+static void
+test_broken_presets (void)
+{
+  g_autofree char *folder = g_build_filename (g_get_user_data_dir (), "headroom", "presets",
+                                              "models", NULL);
+  g_autofree char *path = g_build_filename (folder, "broken.json", NULL);
+  HrWindow *window;
+  GListModel *toplevels;
+  gboolean named = FALSE;
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, "{\"model\": {\"layers\": ", -1, NULL));
+  window = open_window ();
+  g_assert_true (hr_window_report_broken_presets (window));
+  settle ();
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w))
+        {
+          named = strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)), "broken.json") != NULL;
+          gtk_window_destroy (w);
+        }
+    }
+  g_assert_true (named);
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (
+                      GTK_DROP_DOWN (control (window, "model.preset")))), >, 25);
+  g_remove (path);
+  close_window (window);
+}
+
+static gsize
+resident_kib (void)
+{
+  g_autofree char *statm = NULL;
+  g_auto(GStrv) fields = NULL;
+
+  if (!g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL))
+    return 0;
+  fields = g_strsplit (statm, " ", -1);
+  return (gsize) g_ascii_strtoull (fields[1], NULL, 10) * (sysconf (_SC_PAGESIZE) / 1024);
+}
+
+/* Garbage typed into every field, huge numbers pasted, presets switched
+ * as fast as the main loop turns, for HEADROOM_STRESS_SECONDS (60 by
+ * default): no crash, no warning (they are fatal here), memory flat. */
+static void
+test_stress (void)
+{
+  static const char * const garbage[] = { "abc", "-1", "1e309", "99999999999999999999999999",
+                                          "", "NaN", "4k", "0", "3.5", "18446744073709551617" };
+  HrWindow *window = open_window ();
+  HrForm *form = hr_window_get_form (window);
+  g_autoptr(GPtrArray) paths = hr_form_list_controls (form);
+  GtkDropDown *models = GTK_DROP_DOWN (control (window, "model.preset"));
+  GtkDropDown *gpus = GTK_DROP_DOWN (control (window, "gpu.preset"));
+  guint n_models = g_list_model_get_n_items (gtk_drop_down_get_model (models));
+  guint n_gpus = g_list_model_get_n_items (gtk_drop_down_get_model (gpus));
+  const char *env = g_getenv ("HEADROOM_STRESS_SECONDS");
+  double seconds = env != NULL ? g_ascii_strtod (env, NULL) : 60;
+  GRand *rand = g_rand_new_with_seed (42);
+  gint64 start = g_get_monotonic_time (), warm = start + 0.2 * seconds * G_USEC_PER_SEC;
+  gint64 end = start + seconds * G_USEC_PER_SEC;
+  gsize rss_warm = 0, rss_end;
+  guint rounds = 0;
+  g_autofree char *huge = g_strnfill (100000, 'x');
+
+  g_log_set_always_fatal (G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_WARNING);
+  while (g_get_monotonic_time () < end)
+    {
+      const char *path = g_ptr_array_index (paths, g_rand_int_range (rand, 0, paths->len));
+      GtkWidget *w = hr_form_get_control (form, path);
+
+      if (GTK_IS_SPIN_BUTTON (w))
+        {
+          gtk_editable_set_text (GTK_EDITABLE (w), garbage[g_rand_int_range (rand, 0, G_N_ELEMENTS (garbage))]);
+          gtk_spin_button_update (GTK_SPIN_BUTTON (w));
+        }
+      else if (ADW_IS_ENTRY_ROW (w))
+        gtk_editable_set_text (GTK_EDITABLE (w), g_rand_boolean (rand) ? huge : "\n\t\"{}");
+      else if (GTK_IS_SWITCH (w))
+        gtk_switch_set_active (GTK_SWITCH (w), g_rand_boolean (rand));
+      else if (GTK_IS_TOGGLE_BUTTON (w))
+        gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w), g_rand_boolean (rand));
+      else if (ADW_IS_COMBO_ROW (w))
+        adw_combo_row_set_selected (ADW_COMBO_ROW (w), g_rand_int_range (rand, 0, 12));
+
+      if (rounds % 3 == 0)
+        gtk_drop_down_set_selected (models, g_rand_int_range (rand, 1, n_models));
+      if (rounds % 5 == 0)
+        gtk_drop_down_set_selected (gpus, g_rand_int_range (rand, 1, n_gpus));
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      rounds++;
+      if (rss_warm == 0 && g_get_monotonic_time () > warm)
+        rss_warm = resident_kib ();
+    }
+  settle ();
+  rss_end = resident_kib ();
+  g_test_message ("%u changes in %.0f s; resident memory %zu KiB after warm-up, %zu KiB at the end",
+                  rounds, seconds, rss_warm, rss_end);
+  g_assert_cmpuint (rounds, >, 10);
+  /* Flat: less than 32 MiB of growth after the warm-up. */
+  g_assert_cmpuint (rss_end, <, rss_warm + 32 * 1024);
+  g_rand_free (rand);
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -353,5 +465,7 @@ main (int   argc,
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/files", test_files);
   g_test_add_func ("/window/invalid-file", test_invalid_file);
+  g_test_add_func ("/window/broken-presets", test_broken_presets);
+  g_test_add_func ("/window/stress", test_stress);
   return g_test_run ();
 }

@@ -14,7 +14,6 @@
 
 #include "hr-application.h"
 #include "hr-preferences.h"
-#include "hr-presets.h"
 #include "hr-window.h"
 
 struct _HrApplication
@@ -38,32 +37,13 @@ apply_color_scheme (HrApplication *self)
   adw_style_manager_set_color_scheme (adw_style_manager_get_default (), value);
 }
 
-/* Preset files that do not parse are named once, and the app runs on. */
-static void
-report_broken_presets (GtkWindow *window)
-{
-  g_autoptr(HrPresets) presets = hr_presets_new_default ();
-  g_autoptr(GPtrArray) broken = hr_presets_broken (presets);
-  g_autoptr(GString) text = NULL;
-  GtkWidget *dialog;
-
-  if (broken->len == 0)
-    return;
-  text = g_string_new (_("These preset files were skipped:"));
-  for (guint i = 0; i < broken->len; i++)
-    g_string_append_printf (text, "\n• %s", (char *) g_ptr_array_index (broken, i));
-  dialog = adw_message_dialog_new (window, _("Some presets could not be read"), text->str);
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
 static void
 hr_application_activate (GApplication *app)
 {
   HrWindow *window = hr_window_new (ADW_APPLICATION (app));
 
   gtk_window_present (GTK_WINDOW (window));
-  report_broken_presets (GTK_WINDOW (window));
+  hr_window_report_broken_presets (window);
 }
 
 static void

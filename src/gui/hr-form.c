@@ -658,6 +658,22 @@ hr_form_get_row (HrForm     *self,
   return g_hash_table_lookup (self->rows, path);
 }
 
+/* The paths of every bound control, sorted (for tests that visit them all). */
+GPtrArray *
+hr_form_list_controls (HrForm *self)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_val_if_fail (HR_IS_FORM (self), paths);
+  g_hash_table_iter_init (&iter, self->controls);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (paths, g_strdup (key));
+  g_ptr_array_sort (paths, (GCompareFunc) g_strcmp0);
+  return paths;
+}
+
 static void
 on_model_notify (HrForm     *self,
                  GParamSpec *pspec)

@@ -27,5 +27,6 @@ GtkWidget *hr_form_get_control         (HrForm          *self,
                                         const char      *path);
 GtkWidget *hr_form_get_row             (HrForm          *self,
                                         const char      *path);
+GPtrArray *hr_form_list_controls       (HrForm          *self);
 
 G_END_DECLS

@@ -67,6 +67,23 @@ hr_window_show_error (HrWindow   *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* Preset files that do not parse are named once, and the app runs on
+ * without them.  Returns whether there were any. */
+gboolean
+hr_window_report_broken_presets (HrWindow *self)
+{
+  g_autoptr(GPtrArray) broken = hr_presets_broken (self->presets);
+  g_autoptr(GString) text = NULL;
+
+  if (broken->len == 0)
+    return FALSE;
+  text = g_string_new (_("These preset files were skipped:"));
+  for (guint i = 0; i < broken->len; i++)
+    g_string_append_printf (text, "\n• %s", (char *) g_ptr_array_index (broken, i));
+  hr_window_show_error (self, _("Some presets could not be read"), text->str);
+  return TRUE;
+}
+
 static void
 set_status_class (GtkWidget *label,
                   HrStatus   status,

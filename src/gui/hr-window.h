@@ -36,6 +36,7 @@ gboolean         hr_window_export_csv       (HrWindow         *self,
                                              GError          **error);
 void             hr_window_set_scenario     (HrWindow         *self,
                                              const HrScenario *scenario);
+gboolean         hr_window_report_broken_presets (HrWindow    *self);
 
 HrScenarioModel *hr_window_get_model        (HrWindow         *self);
 HrForm          *hr_window_get_form         (HrWindow         *self);
