@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "hr-solver.h"
+#include "hr-suggest.h"
 #include "hr-test-util.h"
 
 static const char * const scenario_ids[] = {
@@ -220,6 +221,52 @@ test_solvers (void)
     }
 }
 
+/* Each suggestion, applied, makes the plan what it says and saves what it
+ * says; the over-capacity default scenario gets at least one that fits. */
+static void
+test_suggestions (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) work = hr_plan_new ();
+  HrSuggestion list[HR_MAX_SUGGESTIONS];
+
+  for (guint i = 0; i < G_N_ELEMENTS (scenario_ids); i++)
+    for (guint variant = 0; variant < 3; variant++)
+      {
+        HrScenario sc;
+        guint64 before;
+        guint n;
+        g_autoptr(GError) error = NULL;
+
+        hr_test_load (&sc, scenario_ids[i]);
+        /* Push it over: a bigger micro-batch, or no checkpointing. */
+        if (variant == 1)
+          sc.training.micro_batch *= 4;
+        if (variant == 2)
+          sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+        hr_test_plan (&sc, plan);
+        before = hr_plan_binding (plan)->total_bytes;
+        n = hr_suggest (&sc, work, list, HR_MAX_SUGGESTIONS, &error);
+        g_assert_no_error (error);
+        for (guint k = 0; k < n; k++)
+          {
+            hr_test_plan (&list[k].scenario, plan);
+            g_assert_cmpint (plan->status, ==, list[k].status);
+            g_assert_cmpuint (hr_plan_binding (plan)->total_bytes, ==, list[k].total_bytes);
+            g_assert_cmpint (list[k].saves_bytes, ==, (gint64) before - (gint64) list[k].total_bytes);
+            g_assert_cmpint (list[k].saves_bytes, >, 0);
+            /* Ranked: what fits before what does not. */
+            if (k > 0)
+              g_assert_cmpint (list[k - 1].status, <=, list[k].status);
+          }
+        if (g_str_equal (scenario_ids[i], "default") && variant == 2)
+          {
+            g_assert_cmpuint (n, >, 0);
+            g_assert_cmpint (list[0].status, ==, HR_STATUS_OK);
+          }
+      }
+}
+
 /* The largest sizes users type compute or are refused, never overflow. */
 static void
 test_huge_numbers (void)
@@ -380,6 +427,7 @@ main (int   argc,
   g_test_add_func ("/calc/lora-less-than-full", test_lora_less_than_full);
   g_test_add_func ("/calc/monotonic", test_monotonic);
   g_test_add_func ("/calc/solvers", test_solvers);
+  g_test_add_func ("/calc/suggestions", test_suggestions);
   g_test_add_func ("/calc/huge-numbers", test_huge_numbers);
   g_test_add_func ("/calc/random", test_random_scenarios);
   return g_test_run ();

@@ -62,6 +62,12 @@ grep -qE '^\{"solve": "max-micro-batch", "value": [0-9]+\}$' "$tmp/out" && ok "s
 expect 0 "" "solve max-seq-len" -- --solve max-seq-len
 expect 0 "" "solve min-gpus" -- --solve min-gpus
 
+# Suggestions.
+expect 0 "" "--suggest" -- --suggest --set training.micro_batch=16 --set training.checkpointing=none
+grep -q '^ 1\. .*fits' "$tmp/out" && ok "the first suggestion fits" || not_ok "the first suggestion fits"
+expect 0 "" "--suggest json" -- --suggest --format json --set training.micro_batch=16
+grep -q '"suggestions"' "$tmp/out" && ok "suggestions as JSON" || not_ok "suggestions as JSON"
+
 # --check.
 expect 0 "" "--check when it fits" -- --check
 expect 3 "" "--check over capacity" -- --check --set training.micro_batch=256 --set training.checkpointing=none

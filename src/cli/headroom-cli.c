@@ -23,6 +23,7 @@
 #include "hr-report.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
+#include "hr-suggest.h"
 
 #define EXIT_PLANNED 0
 #define EXIT_BAD_INPUT 2
@@ -40,6 +41,7 @@ typedef struct
   char   *list;
   char   *units;
   char   *validate;
+  gboolean suggest;
   gboolean version;
   char  **files;
 } Options;
@@ -243,6 +245,85 @@ print_solve (const HrScenario *sc,
   return EXIT_PLANNED;
 }
 
+/* The ranked changes, each with what it saves on the fullest GPU, the
+ * verdict after it and what it costs. */
+static int
+print_suggestions (const HrScenario *sc,
+                   const char       *format,
+                   HrUnits           units)
+{
+  g_autoptr(HrPlan) work = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrSuggestion *list = g_new0 (HrSuggestion, HR_MAX_SUGGESTIONS);
+  guint n = hr_suggest (sc, work, list, HR_MAX_SUGGESTIONS, &error);
+  gboolean json = g_strcmp0 (format, "json") == 0;
+
+  if (error != NULL)
+    {
+      g_free (list);
+      return bad_input (error->message);
+    }
+
+  if (json)
+    {
+      g_autoptr(JsonBuilder) b = json_builder_new ();
+      g_autoptr(JsonGenerator) gen = json_generator_new ();
+      g_autoptr(JsonNode) root = NULL;
+      g_autofree char *text = NULL;
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "suggestions");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < n; i++)
+        {
+          json_builder_begin_object (b);
+          json_builder_set_member_name (b, "title");
+          json_builder_add_string_value (b, list[i].title);
+          json_builder_set_member_name (b, "saves_bytes");
+          json_builder_add_int_value (b, list[i].saves_bytes);
+          json_builder_set_member_name (b, "total_bytes");
+          json_builder_add_int_value (b, (gint64) list[i].total_bytes);
+          json_builder_set_member_name (b, "status");
+          json_builder_add_string_value (b, hr_enum_name (&hr_status_names, list[i].status));
+          json_builder_set_member_name (b, "cost");
+          json_builder_add_string_value (b, list[i].cost);
+          json_builder_set_member_name (b, "scenario");
+          json_builder_add_value (b, hr_scenario_to_json (&list[i].scenario));
+          json_builder_end_object (b);
+        }
+      json_builder_end_array (b);
+      json_builder_end_object (b);
+      root = json_builder_get_root (b);
+      json_generator_set_root (gen, root);
+      json_generator_set_pretty (gen, TRUE);
+      text = json_generator_to_data (gen, NULL);
+      printf ("%s\n", text);
+    }
+  else
+    {
+      const HrDevice *d = hr_plan_binding (work);
+      g_autofree char *now = hr_format_bytes ((double) d->total_bytes, units);
+      g_autofree char *cap = hr_format_bytes ((double) work->capacity_bytes, units);
+
+      printf ("%s now needs %s of %s.\n", d->label, now, cap);
+      if (n == 0)
+        printf ("No change that Headroom knows lowers it.\n");
+      for (guint i = 0; i < n; i++)
+        {
+          g_autofree char *saves = hr_format_bytes ((double) list[i].saves_bytes, units);
+          gint64 free_bytes = (gint64) work->capacity_bytes - (gint64) list[i].total_bytes;
+          int percent = (int) (100.0 * (double) free_bytes / (double) work->capacity_bytes);
+          const char *verdict = list[i].status == HR_STATUS_OK ? "fits"
+                                : list[i].status == HR_STATUS_TIGHT ? "tight" : "still over";
+
+          printf ("%2u. %s: -%s per GPU, %s (%d %% free). Cost: %s.\n", i + 1, list[i].title,
+                  saves, verdict, percent, list[i].cost);
+        }
+    }
+  g_free (list);
+  return EXIT_PLANNED;
+}
+
 static int
 compare_error (gconstpointer a,
                gconstpointer b)
@@ -379,6 +460,8 @@ run (Options *o)
 
   if (o->solve != NULL)
     return print_solve (&sc, solve, o->format, o->check);
+  if (o->suggest)
+    return print_suggestions (&sc, o->format, units);
 
   if (!hr_calc_plan (&sc, plan, &error))
     {
@@ -435,6 +518,7 @@ main (int   argc,
     { "import-hf", 0, 0, G_OPTION_ARG_FILENAME, &o.import_hf, "Use a Hugging Face config.json as the model", "CONFIG.json" },
     { "list", 0, 0, G_OPTION_ARG_STRING, &o.list, "List presets: models, gpus or scenarios", "WHAT" },
     { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "Table units: gib (default) or gb", "UNITS" },
+    { "suggest", 0, 0, G_OPTION_ARG_NONE, &o.suggest, "List the changes that make the plan fit, ranked", NULL },
     { "validate", 0, 0, G_OPTION_ARG_FILENAME, &o.validate, "Compare plans with measured runs (measured-calibration.json format)", "FILE" },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o.version, "Print the version", NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.files, NULL, "[SCENARIO.json]" },

@@ -17,6 +17,7 @@
 
 #include "hr-form.h"
 #include "hr-scenario-io.h"
+#include "hr-solver.h"
 
 struct _HrForm
 {
@@ -361,6 +362,60 @@ on_comm_input (GtkSpinButton *spin,
 
 /* --- building -------------------------------------------------------------- */
 
+/* --- solvers beside micro-batch, sequence length and GPUs ------------------ */
+
+static void
+on_solve_clicked (GtkButton *button,
+                  HrForm    *self)
+{
+  HrSolve solve = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "solve"));
+  const char *path = g_object_get_data (G_OBJECT (button), "path");
+  g_autoptr(HrPlan) work = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  guint64 value = 0;
+
+  if (!hr_solve (hr_scenario_model_get_scenario (self->model), solve, work, &value, &error))
+    {
+      hr_form_show_error (self, path, error->message);
+      return;
+    }
+  if (value == 0)
+    {
+      hr_form_show_error (self, path, _("No value leaves the wanted free memory"));
+      return;
+    }
+  g_object_set (self->model, hr_scenario_model_property_for_path (path), value, NULL);
+}
+
+/* A button before the spin button of path: "the largest that fits". */
+static void
+add_solver_button (HrForm     *self,
+                   const char *path,
+                   HrSolve     solve,
+                   const char *label,
+                   const char *tooltip)
+{
+  GtkWidget *row = g_hash_table_lookup (self->rows, path);
+  GtkWidget *button = gtk_button_new_with_label (label);
+
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_add_css_class (button, "flat");
+  g_object_set_data (G_OBJECT (button), "solve", GUINT_TO_POINTER (solve));
+  g_object_set_data_full (G_OBJECT (button), "path", g_strdup (path), g_free);
+  g_signal_connect (button, "clicked", G_CALLBACK (on_solve_clicked), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+  /* Keep the spin button last. */
+  gtk_box_reorder_child_after (GTK_BOX (gtk_widget_get_parent (button)), button, NULL);
+  {
+    GtkWidget *spin = g_hash_table_lookup (self->controls, path);
+
+    gtk_box_reorder_child_after (GTK_BOX (gtk_widget_get_parent (spin)), button,
+                                 gtk_widget_get_prev_sibling (spin));
+  }
+  g_hash_table_insert (self->controls, g_strconcat (path, ".solve", NULL), button);
+}
+
 static void
 build_model (HrForm    *self,
              GtkWidget *page)
@@ -488,6 +543,10 @@ build_training (HrForm    *self,
   spin_row (self, group, "training.micro_batch", _("Micro-batch"), _("Sequences per GPU per step"), 1, 1 << 20, 1, 0);
   spin_row (self, group, "training.seq_len", _("Sequence length"), _("Tokens"), 1, 1 << 27, 128, 0);
   spin_row (self, group, "training.grad_accum", _("Gradient accumulation"), _("Micro-batches per optimizer step"), 1, 1 << 20, 1, 0);
+  add_solver_button (self, "training.micro_batch", HR_SOLVE_MAX_MICRO_BATCH, _("Max"),
+                     _("The largest micro-batch that leaves the wanted free memory"));
+  add_solver_button (self, "training.seq_len", HR_SOLVE_MAX_SEQ_LEN, _("Max"),
+                     _("The longest sequence that leaves the wanted free memory"));
   combo_row (self, group, "training.checkpointing", _("Activation checkpointing"), NULL, ckpt_t);
   combo_row (self, group, "training.attention", _("Attention"), NULL, att_t);
   combo_row (self, group, "training.loss", _("Loss"), NULL, loss_t);
@@ -509,6 +568,8 @@ build_parallel (HrForm    *self,
 
   group = new_group (page, _("Parallelism"), NULL);
   spin_row (self, group, "parallel.gpus", _("GPUs"), _("A multiple of tensor × pipeline × context"), 1, 1 << 24, 1, 0);
+  add_solver_button (self, "parallel.gpus", HR_SOLVE_MIN_GPUS, _("Min"),
+                     _("The fewest GPUs that leave the wanted free memory"));
   spin_row (self, group, "parallel.gpus_per_node", _("GPUs per node"), NULL, 1, 1024, 1, 0);
   combo_row (self, group, "parallel.zero", _("ZeRO stage / FSDP"), NULL, zero_t);
   spin_row (self, group, "parallel.shard_group", _("Shard group"), _("Hybrid sharding; 0: all data-parallel GPUs"), 0, 1 << 24, 1, 0);

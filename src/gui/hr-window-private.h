@@ -7,6 +7,7 @@
 #pragma once
 
 #include "hr-presets.h"
+#include "hr-suggest.h"
 #include "hr-window.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,11 @@ struct _HrWindow
   GtkLabel            *details_label;
   GtkLabel            *error_label;
   GMenu               *examples_menu;
+
+  GtkWidget           *suggestions_box;
+  GtkListBox          *suggestions_list;
+  HrSuggestion         suggestions[HR_MAX_SUGGESTIONS];
+  guint                n_suggestions;
 
   HrScenarioModel     *model;
   HrForm              *form;

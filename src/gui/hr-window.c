@@ -99,6 +99,62 @@ set_status_class (GtkWidget *label,
 }
 
 static void
+on_apply_suggestion (GtkButton *button,
+                     HrWindow  *self)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
+
+  if (index < self->n_suggestions)
+    hr_scenario_model_set_scenario (self->model, &self->suggestions[index].scenario);
+}
+
+/* When the plan is tight or over: the ranked changes that make it fit,
+ * each with what it saves, its verdict and its cost, and a button. */
+static void
+update_suggestions (HrWindow *self)
+{
+  GtkWidget *child;
+  HrUnits units = hr_window_units (self);
+  g_autoptr(HrPlan) work = NULL;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->suggestions_list))) != NULL)
+    gtk_list_box_remove (self->suggestions_list, child);
+  self->n_suggestions = 0;
+
+  if (self->plan->status != HR_STATUS_OK)
+    {
+      work = hr_plan_new ();
+      self->n_suggestions = hr_suggest (hr_scenario_model_get_scenario (self->model), work,
+                                        self->suggestions, 5, NULL);
+    }
+  for (guint i = 0; i < self->n_suggestions; i++)
+    {
+      const HrSuggestion *sg = &self->suggestions[i];
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *button = gtk_button_new_with_mnemonic (_("_Apply"));
+      g_autofree char *saves = hr_format_bytes ((double) sg->saves_bytes, units);
+      int percent = (int) (100.0 * ((double) self->plan->capacity_bytes - (double) sg->total_bytes)
+                           / (double) self->plan->capacity_bytes);
+      g_autofree char *subtitle = NULL;
+
+      /* TRANSLATORS: what a suggestion saves per GPU, the verdict after it
+       * with the free share, and its cost */
+      subtitle = g_strdup_printf (_("−%s per GPU · %s, %d %% free · %s"), saves,
+                                  sg->status == HR_STATUS_OK ? _("fits")
+                                  : sg->status == HR_STATUS_TIGHT ? _("tight") : _("still over"),
+                                  percent, sg->cost);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), sg->title);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+      g_object_set_data (G_OBJECT (button), "index", GUINT_TO_POINTER (i));
+      g_signal_connect (button, "clicked", G_CALLBACK (on_apply_suggestion), self);
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+      gtk_list_box_append (self->suggestions_list, row);
+    }
+  gtk_widget_set_visible (self->suggestions_box, self->n_suggestions > 0);
+}
+
+static void
 show_plan (HrWindow *self)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
@@ -138,6 +194,7 @@ show_plan (HrWindow *self)
   gtk_widget_remove_css_class (GTK_WIDGET (self->chart), "stale");
   hr_chart_widget_set_units (self->chart, units);
   hr_chart_widget_set_plan (self->chart, sc, self->plan);
+  update_suggestions (self);
 }
 
 static gboolean
@@ -171,6 +228,7 @@ recompute (gpointer user_data)
       gtk_label_set_text (self->error_label, error->message);
       gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
       gtk_widget_add_css_class (GTK_WIDGET (self->chart), "stale");
+      gtk_widget_set_visible (self->suggestions_box, FALSE);
     }
   return G_SOURCE_REMOVE;
 }
@@ -434,6 +492,22 @@ hr_window_init (HrWindow *self)
   gtk_scrolled_window_set_child (self->form_scroller, GTK_WIDGET (self->form));
   self->chart = HR_CHART_WIDGET (hr_chart_widget_new ());
   gtk_box_append (self->result_box, GTK_WIDGET (self->chart));
+
+  /* What would make it fit, under the chart. */
+  {
+    GtkWidget *heading = gtk_label_new (_("What would make it fit"));
+
+    self->suggestions_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+    gtk_label_set_xalign (GTK_LABEL (heading), 0);
+    gtk_widget_add_css_class (heading, "heading");
+    self->suggestions_list = GTK_LIST_BOX (gtk_list_box_new ());
+    gtk_list_box_set_selection_mode (self->suggestions_list, GTK_SELECTION_NONE);
+    gtk_widget_add_css_class (GTK_WIDGET (self->suggestions_list), "boxed-list");
+    gtk_box_append (GTK_BOX (self->suggestions_box), heading);
+    gtk_box_append (GTK_BOX (self->suggestions_box), GTK_WIDGET (self->suggestions_list));
+    gtk_widget_set_visible (self->suggestions_box, FALSE);
+    gtk_box_append (self->result_box, self->suggestions_box);
+  }
 
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
