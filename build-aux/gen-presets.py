@@ -103,12 +103,17 @@ def gpu_preset(g):
     if gid in SHORT:
         gid, name = SHORT[gid]
     conf = g['confidence']['memory_mib']
-    return gid, {
+    preset = {
         'name': name,
         'memory_mib': int(mib),
         'source': source + ' [confidence: %s]' % conf,
         'notes': ' '.join(notes),
     }
+    # Dense bf16 peak, for time and cost estimates, where the facts give one.
+    if g.get('bf16_dense_tflops') and g['confidence'].get('bf16_dense_tflops') in ('high', 'medium'):
+        preset['bf16_tflops'] = g['bf16_dense_tflops']
+        preset['source'] += '; bf16_tflops: ' + '; '.join(g['source_refs'].get('bf16_dense_tflops', []))
+    return gid, preset
 
 
 def write(path, obj):

@@ -18,12 +18,14 @@
 #include "hr-calc.h"
 #include "hr-chart.h"
 #include "hr-error.h"
+#include "hr-ds-import.h"
 #include "hr-hf-import.h"
 #include "hr-measured.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
 #include "hr-suggest.h"
+#include "hr-sweep.h"
 
 #define EXIT_PLANNED 0
 #define EXIT_BAD_INPUT 2
@@ -38,10 +40,12 @@ typedef struct
   char   *solve;
   gboolean check;
   char   *import_hf;
+  char   *import_ds;
   char   *list;
   char   *units;
   char   *validate;
   gboolean suggest;
+  char   *sweep;
   gboolean version;
   char  **files;
 } Options;
@@ -55,9 +59,11 @@ options_clear (Options *o)
   g_free (o->png);
   g_free (o->solve);
   g_free (o->import_hf);
+  g_free (o->import_ds);
   g_free (o->list);
   g_free (o->units);
   g_free (o->validate);
+  g_free (o->sweep);
   g_strfreev (o->files);
 }
 
@@ -324,6 +330,75 @@ print_suggestions (const HrScenario *sc,
   return EXIT_PLANNED;
 }
 
+/* The fullest GPU's memory at a range of micro-batches or sequence lengths. */
+static int
+print_sweep (const HrScenario *sc,
+             const char       *axis_name,
+             const char       *format,
+             const char       *png,
+             HrUnits           units)
+{
+  g_autoptr(HrPlan) work = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree HrSweep *sweep = g_new0 (HrSweep, 1);
+  HrSweepAxis axis;
+
+  if (g_strcmp0 (axis_name, "micro-batch") == 0)
+    axis = HR_SWEEP_MICRO_BATCH;
+  else if (g_strcmp0 (axis_name, "seq-len") == 0)
+    axis = HR_SWEEP_SEQ_LEN;
+  else
+    {
+      g_autofree char *msg = g_strdup_printf ("--sweep: \"%s\" is not allowed; allowed: "
+                                              "micro-batch or seq-len", axis_name);
+      return bad_input (msg);
+    }
+  if (!hr_sweep_compute (sc, axis, work, sweep, &error))
+    return bad_input (error != NULL ? error->message : "--sweep: nothing to plan");
+
+  if (png != NULL)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 3200, 1800);
+      cairo_t *cr = cairo_create (surface);
+      HrChartStyle style;
+      cairo_status_t status;
+
+      hr_chart_style_init_light (&style);
+      style.units = units;
+      style.paint_background = TRUE;
+      style.font_scale = 1.25;
+      cairo_scale (cr, 2, 2);
+      hr_sweep_draw (cr, 1600, 900, sc, sweep, &style);
+      cairo_destroy (cr);
+      status = cairo_surface_write_to_png (surface, png);
+      cairo_surface_destroy (surface);
+      if (status != CAIRO_STATUS_SUCCESS)
+        {
+          g_autofree char *msg = g_strdup_printf ("--png: %s: %s", png, cairo_status_to_string (status));
+          return bad_input (msg);
+        }
+    }
+
+  if (g_strcmp0 (format, "csv") == 0)
+    {
+      g_autofree char *csv = hr_sweep_csv (sweep);
+
+      fputs (csv, stdout);
+      return EXIT_PLANNED;
+    }
+  printf ("%-12s %12s  %s\n", axis == HR_SWEEP_MICRO_BATCH ? "micro-batch" : "seq-len",
+          "fullest GPU", "status");
+  for (guint i = 0; i < sweep->n_points; i++)
+    {
+      g_autofree char *size = hr_format_bytes ((double) sweep->points[i].total_bytes, units);
+
+      printf ("%-12" G_GUINT64_FORMAT " %12s  %s\n", sweep->points[i].value, size,
+              hr_enum_name (&hr_status_names, sweep->points[i].status));
+    }
+  printf ("Fits with the wanted headroom up to %" G_GUINT64_FORMAT ".\n", sweep->last_fitting);
+  return EXIT_PLANNED;
+}
+
 static int
 compare_error (gconstpointer a,
                gconstpointer b)
@@ -458,10 +533,34 @@ run (Options *o)
   if (!hr_scenario_read_node (&sc, root, origin, presets, &error))
     return bad_input_from_sets (error->message, origin, o->sets);
 
+  /* A DeepSpeed config changes the read scenario; --set still wins. */
+  if (o->import_ds != NULL)
+    {
+      g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(JsonNode) again = NULL;
+
+      if (!hr_ds_import_file (&sc, o->import_ds, unmapped, &error))
+        {
+          g_autofree char *msg = g_strdup_printf ("--import-deepspeed: %s", error->message);
+          return bad_input (msg);
+        }
+      for (guint i = 0; i < unmapped->len; i++)
+        fprintf (stderr, "headroom-cli: %s: not mapped: %s\n", o->import_ds,
+                 (char *) g_ptr_array_index (unmapped, i));
+      again = hr_scenario_to_json (&sc);
+      for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
+        if (!hr_json_set_path (json_node_get_object (again), o->sets[i], &error))
+          return bad_input (error->message);
+      if (!hr_scenario_read_node (&sc, again, origin, presets, &error))
+        return bad_input_from_sets (error->message, origin, o->sets);
+    }
+
   if (o->solve != NULL)
     return print_solve (&sc, solve, o->format, o->check);
   if (o->suggest)
     return print_suggestions (&sc, o->format, units);
+  if (o->sweep != NULL)
+    return print_sweep (&sc, o->sweep, o->format, o->png, units);
 
   if (!hr_calc_plan (&sc, plan, &error))
     {
@@ -516,8 +615,10 @@ main (int   argc,
     { "solve", 0, 0, G_OPTION_ARG_STRING, &o.solve, "max-micro-batch, max-seq-len or min-gpus", "WHAT" },
     { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, "Exit with status 3 when a GPU is over capacity", NULL },
     { "import-hf", 0, 0, G_OPTION_ARG_FILENAME, &o.import_hf, "Use a Hugging Face config.json as the model", "CONFIG.json" },
+    { "import-deepspeed", 0, 0, G_OPTION_ARG_FILENAME, &o.import_ds, "Apply a DeepSpeed config JSON (ZeRO stage, offload, batch, precision)", "DS_CONFIG.json" },
     { "list", 0, 0, G_OPTION_ARG_STRING, &o.list, "List presets: models, gpus or scenarios", "WHAT" },
     { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "Table units: gib (default) or gb", "UNITS" },
+    { "sweep", 0, 0, G_OPTION_ARG_STRING, &o.sweep, "Memory against micro-batch or seq-len (with --png: the sweep chart)", "AXIS" },
     { "suggest", 0, 0, G_OPTION_ARG_NONE, &o.suggest, "List the changes that make the plan fit, ranked", NULL },
     { "validate", 0, 0, G_OPTION_ARG_FILENAME, &o.validate, "Compare plans with measured runs (measured-calibration.json format)", "FILE" },
     { "version", 0, 0, G_OPTION_ARG_NONE, &o.version, "Print the version", NULL },

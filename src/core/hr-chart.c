@@ -417,6 +417,8 @@ hr_chart_draw (cairo_t            *cr,
   plot_bottom = plot_top + bar_h * n;
 
   most *= 1.04;
+  if (style->scale_bytes > most)
+    most = style->scale_bytes;
   scale = plot_w / most;
   gap = bar_h >= 10 ? bar_h * 0.22 : 0;
   labels = bar_h - gap >= 13 * fs;

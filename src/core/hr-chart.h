@@ -32,6 +32,7 @@ typedef struct
   double   font_scale;    /* 1.0 on screen; larger for presentations */
   gboolean show_title;    /* the scenario's name and the verdict on top */
   const char *font_family;
+  double   scale_bytes;   /* > 0: the x axis spans this much (charts compared) */
 } HrChartStyle;
 
 /* A drawn bar segment, for tooltips: which device and category it shows. */

@@ -9,6 +9,7 @@
  */
 
 #include "hr-report.h"
+#include "hr-cost.h"
 
 #include <string.h>
 
@@ -120,6 +121,26 @@ hr_report_json (const HrScenario *scenario,
   json_builder_add_boolean_value (b, plan->fits);
   json_builder_set_member_name (b, "status");
   json_builder_add_string_value (b, hr_enum_name (&hr_status_names, plan->status));
+
+  {
+    HrCostEstimate est;
+
+    hr_cost_estimate (scenario, plan, &est);
+    if (est.known)
+      {
+        json_builder_set_member_name (b, "time");
+        json_builder_begin_object (b);
+        json_builder_set_member_name (b, "flops");
+        json_builder_add_double_value (b, est.flops);
+        json_builder_set_member_name (b, "seconds");
+        json_builder_add_double_value (b, est.seconds);
+        json_builder_set_member_name (b, "gpu_hours");
+        json_builder_add_double_value (b, est.gpu_hours);
+        json_builder_set_member_name (b, "cost");
+        json_builder_add_double_value (b, est.cost);
+        json_builder_end_object (b);
+      }
+  }
 
   json_builder_set_member_name (b, "warnings");
   json_builder_begin_array (b);

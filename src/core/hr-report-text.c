@@ -9,6 +9,7 @@
  */
 
 #include "hr-report.h"
+#include "hr-cost.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -86,6 +87,26 @@ hr_plan_summary (const HrScenario *sc,
                                 "part is %s, %s"),
                               d->label, need, cap, free_s, largest_name, largest_s);
     }
+}
+
+/* "1.2e21 FLOPs (8·N·tokens): 11.4 days on 64 GPUs at 40 % MFU, 17,500
+ * GPU-hours, cost 43,750 at 2.50 per GPU-hour" */
+char *
+hr_cost_sentence (const HrScenario     *sc,
+                  const HrCostEstimate *est)
+{
+  g_autofree char *hours = hr_format_double (est->gpu_hours, 0);
+  g_autofree char *cost = hr_format_double (est->cost, 0);
+  g_autofree char *mfu = hr_format_double (sc->cost.mfu * 100, 0);
+  g_autofree char *days = hr_format_double (est->seconds / 86400.0, 1);
+
+  char flops[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (flops, sizeof flops, "%.2e", est->flops);
+  return g_strdup_printf (_("%s FLOPs (%d·N·tokens): %s days on %" G_GUINT64_FORMAT
+                            " GPUs at %s %% MFU, %s GPU-hours, cost %s"),
+                          flops, (int) est->flops_per_token_param, days, sc->parallel.gpus,
+                          mfu, hours, cost);
 }
 
 static void
@@ -211,6 +232,17 @@ hr_report_table (const HrScenario *sc,
 
       g_string_append_printf (out, "Warning: %s\n", message);
     }
+  {
+    HrCostEstimate est;
+
+    hr_cost_estimate (sc, plan, &est);
+    if (est.known)
+      {
+        g_autofree char *text = hr_cost_sentence (sc, &est);
+
+        g_string_append_printf (out, "%s\n", text);
+      }
+  }
   g_string_append_printf (out, "%s%s.\n", plan->n_warnings > 0 ? "\n" : "", summary);
   return g_string_free (out, FALSE);
 }

@@ -27,4 +27,9 @@ char     *hr_plan_summary    (const HrScenario *scenario,
                               const HrPlan     *plan,
                               HrUnits           units);
 
+#include "hr-cost.h"
+
+char     *hr_cost_sentence   (const HrScenario     *scenario,
+                              const HrCostEstimate *estimate);
+
 G_END_DECLS

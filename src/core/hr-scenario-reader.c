@@ -116,8 +116,15 @@ static const Field parallel_fields[] = {
 static const Field gpu_fields[] = {
   { "name", F_NAME, G_STRUCT_OFFSET (HrGpu, name), NULL },
   UINT (HrGpu, memory_mib),
+  DBL (HrGpu, bf16_tflops),
   { "source", F_SKIP, 0, NULL },
   { "notes", F_SKIP, 0, NULL },
+};
+
+static const Field cost_fields[] = {
+  DBL (HrCost, tokens),
+  DBL (HrCost, mfu),
+  DBL (HrCost, price_per_gpu_hour),
 };
 
 static const Field overhead_fields[] = {
@@ -668,7 +675,7 @@ hr_scenario_read_node (HrScenario  *scenario,
 {
   static const char * const top[] = { "headroom", "name", "description", "source",
                                       "model", "training", "parallel", "gpu",
-                                      "overhead", NULL };
+                                      "overhead", "cost", NULL };
   HrScenario sc;
   JsonObject *obj, *sub;
   g_autoptr(GError) local = NULL;
@@ -688,7 +695,7 @@ hr_scenario_read_node (HrScenario  *scenario,
         g_autofree char *shown = g_strescape (l->data, NULL);
 
         FAIL (HR_ERROR_UNKNOWN_KEY, "%s: unknown key; allowed: headroom, name, "
-              "description, model, training, parallel, gpu, overhead", shown);
+              "description, model, training, parallel, gpu, overhead, cost", shown);
       }
 
   hr_scenario_init_default (&sc);
@@ -736,6 +743,8 @@ hr_scenario_read_node (HrScenario  *scenario,
   SECTION ("parallel", read_section (sub, parallel_fields, G_N_ELEMENTS (parallel_fields),
                                      &sc.parallel, origin, "parallel", NULL, NULL, error));
   SECTION ("gpu", read_gpu (&sc, sub, origin, presets, error));
+  SECTION ("cost", read_section (sub, cost_fields, G_N_ELEMENTS (cost_fields), &sc.cost,
+                                 origin, "cost", NULL, NULL, error));
   {
     gboolean comm_given = FALSE;
 

@@ -162,6 +162,11 @@ add_rest (JsonBuilder      *b,
   json_builder_add_string_value (b, sc->gpu.name);
   json_builder_set_member_name (b, "memory_mib");
   json_builder_add_int_value (b, (gint64) sc->gpu.memory_mib);
+  if (sc->gpu.bf16_tflops > 0)
+    {
+      json_builder_set_member_name (b, "bf16_tflops");
+      json_builder_add_double_value (b, sc->gpu.bf16_tflops);
+    }
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "overhead");
@@ -177,6 +182,16 @@ add_rest (JsonBuilder      *b,
   json_builder_add_double_value (b, o->fragmentation);
   json_builder_set_member_name (b, "headroom");
   json_builder_add_double_value (b, o->headroom);
+  json_builder_end_object (b);
+
+  json_builder_set_member_name (b, "cost");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "tokens");
+  json_builder_add_double_value (b, sc->cost.tokens);
+  json_builder_set_member_name (b, "mfu");
+  json_builder_add_double_value (b, sc->cost.mfu);
+  json_builder_set_member_name (b, "price_per_gpu_hour");
+  json_builder_add_double_value (b, sc->cost.price_per_gpu_hour);
   json_builder_end_object (b);
 }
 

@@ -105,7 +105,16 @@ typedef struct
   char    preset[HR_ID_MAX];
   char    name[HR_NAME_MAX];
   guint64 memory_mib;
+  double  bf16_tflops;     /* extension: dense peak, 0 = unknown */
 } HrGpu;
+
+/* Extension: what the run costs in time and money. */
+typedef struct
+{
+  double tokens;               /* tokens to train on, 0 = no estimate */
+  double mfu;                  /* model FLOPs utilisation, 0..1 */
+  double price_per_gpu_hour;   /* in the user's currency */
+} HrCost;
 
 typedef struct
 {
@@ -123,6 +132,7 @@ typedef struct
   HrParallel  parallel;
   HrGpu       gpu;
   HrOverhead  overhead;
+  HrCost      cost;
 } HrScenario;
 
 void     hr_scenario_init_default  (HrScenario       *scenario);

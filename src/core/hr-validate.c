@@ -223,7 +223,11 @@ validate_other (const HrScenario  *sc,
       || (o->comm_buffer_mib >= 0
           && !check_double ("overhead.comm_buffer_mib", o->comm_buffer_mib, 0, 1048576, error))
       || !check_double ("overhead.fragmentation", o->fragmentation, 0, 1, error)
-      || !check_double ("overhead.headroom", o->headroom, 0, 0.95, error))
+      || !check_double ("overhead.headroom", o->headroom, 0, 0.95, error)
+      || !check_double ("gpu.bf16_tflops", sc->gpu.bf16_tflops, 0, 1e6, error)
+      || !check_double ("cost.tokens", sc->cost.tokens, 0, 1e18, error)
+      || !check_double ("cost.mfu", sc->cost.mfu, 0, 1, error)
+      || !check_double ("cost.price_per_gpu_hour", sc->cost.price_per_gpu_hour, 0, 1e6, error))
     return FALSE;
   return TRUE;
 }

@@ -123,6 +123,7 @@ hr_application_startup (GApplication *app)
     { "win.save-as", { "<Control><Shift>s", NULL } },
     { "win.export-png", { "<Control>e", NULL } },
     { "win.export-csv", { "<Control><Shift>e", NULL } },
+    { "win.pin", { "<Control>p", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
     { "window.close", { "<Control>w", NULL } },
   };

@@ -28,6 +28,7 @@ struct _HrChartWidget
   HrUnits     units;
   HrChartHits hits;
   guint       draw_count;
+  double      scale_bytes;
 };
 
 G_DEFINE_FINAL_TYPE (HrChartWidget, hr_chart_widget, GTK_TYPE_WIDGET)
@@ -51,6 +52,7 @@ hr_chart_widget_get_style (HrChartWidget *self,
   style->foreground = (HrRgb) { fg.red, fg.green, fg.blue };
   style->units = self->units;
   style->show_title = FALSE;   /* the window shows the verdict above the chart */
+  style->scale_bytes = self->scale_bytes;
 }
 
 static void
@@ -177,6 +179,16 @@ hr_chart_widget_set_units (HrChartWidget *self,
   g_return_if_fail (HR_IS_CHART_WIDGET (self));
   self->units = units;
   update_description (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* Two charts compared share one scale. */
+void
+hr_chart_widget_set_scale_bytes (HrChartWidget *self,
+                                 double         scale_bytes)
+{
+  g_return_if_fail (HR_IS_CHART_WIDGET (self));
+  self->scale_bytes = scale_bytes;
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 

@@ -25,5 +25,7 @@ void       hr_chart_widget_set_units  (HrChartWidget    *self,
 void       hr_chart_widget_get_style  (HrChartWidget    *self,
                                        HrChartStyle     *style);
 guint      hr_chart_widget_get_draw_count (HrChartWidget *self);
+void       hr_chart_widget_set_scale_bytes (HrChartWidget *self,
+                                            double         scale_bytes);
 
 G_END_DECLS

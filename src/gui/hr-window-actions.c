@@ -260,6 +260,14 @@ action_example (GSimpleAction *action,
 }
 
 static void
+action_pin (GSimpleAction *action,
+            GVariant      *parameter,
+            gpointer       user_data)
+{
+  hr_window_pin (HR_WINDOW (user_data));
+}
+
+static void
 fill_examples (HrWindow *self)
 {
   g_autoptr(GPtrArray) list = hr_presets_list (self->presets, HR_PRESET_SCENARIO);
@@ -286,6 +294,7 @@ hr_window_install_actions (HrWindow *self)
     { "export-png", action_export_png },
     { "export-csv", action_export_csv },
     { "example", action_example, "s" },
+    { "pin", action_pin },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

@@ -8,6 +8,7 @@
 
 #include "hr-presets.h"
 #include "hr-suggest.h"
+#include "hr-sweep-widget.h"
 #include "hr-window.h"
 
 G_BEGIN_DECLS
@@ -26,6 +27,20 @@ struct _HrWindow
   GtkLabel            *details_label;
   GtkLabel            *error_label;
   GMenu               *examples_menu;
+
+  /* views: the plan, a sweep, a comparison (hr-window-views.c) */
+  AdwViewStack        *views;
+  HrSweepWidget       *sweep_widget;
+  GtkDropDown         *sweep_axis;
+  HrSweep             *sweep;
+  gboolean             sweep_valid;
+  HrChartWidget       *pinned_chart;
+  HrChartWidget       *current_chart;
+  GtkGrid             *diff_grid;
+  GtkLabel            *compare_label;
+  gboolean             has_pin;
+  HrScenario           pinned;
+  HrPlan              *pinned_plan;
 
   GtkWidget           *suggestions_box;
   GtkListBox          *suggestions_list;
@@ -56,5 +71,13 @@ void     hr_window_show_error       (HrWindow   *self,
                                      const char *message);
 HrUnits  hr_window_units            (HrWindow   *self);
 void     hr_window_install_actions  (HrWindow   *self);
+void     hr_window_build_views      (HrWindow   *self);
+void     hr_window_update_views     (HrWindow   *self);
+void     hr_window_pin              (HrWindow   *self);
+const char *hr_window_visible_view  (HrWindow   *self);
+gboolean hr_window_export_view_png  (HrWindow   *self,
+                                     const char *path,
+                                     GError    **error);
+char    *hr_window_view_csv         (HrWindow   *self);
 
 G_END_DECLS

@@ -213,6 +213,7 @@ recompute (gpointer user_data)
     {
       hr_form_show_error (self->form, NULL, NULL);
       show_plan (self);
+      hr_window_update_views (self);
     }
   else
     {
@@ -335,6 +336,9 @@ hr_window_export_png (HrWindow  *self,
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
       return FALSE;
     }
+  if (!g_str_equal (hr_window_visible_view (self), "plan")
+      && (self->has_pin || g_str_equal (hr_window_visible_view (self), "sweep")))
+    return hr_window_export_view_png (self, path, error);
   hr_chart_style_init_light (&style);
   style.units = hr_window_units (self);
   style.font_scale = 1.25;
@@ -355,7 +359,7 @@ hr_window_export_csv (HrWindow  *self,
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
       return FALSE;
     }
-  csv = hr_report_csv (self->plan);
+  csv = hr_window_view_csv (self);
   return hr_write_file_atomic (path, csv, strlen (csv), error);
 }
 
@@ -442,6 +446,8 @@ hr_window_finalize (GObject *object)
   g_clear_object (&self->file);
   g_clear_pointer (&self->presets, hr_presets_free);
   g_clear_pointer (&self->plan, hr_plan_free);
+  g_clear_pointer (&self->pinned_plan, hr_plan_free);
+  g_clear_pointer (&self->sweep, g_free);
   G_OBJECT_CLASS (hr_window_parent_class)->finalize (object);
 }
 
@@ -490,8 +496,7 @@ hr_window_init (HrWindow *self)
 
   self->form = HR_FORM (hr_form_new (self->model, self->presets));
   gtk_scrolled_window_set_child (self->form_scroller, GTK_WIDGET (self->form));
-  self->chart = HR_CHART_WIDGET (hr_chart_widget_new ());
-  gtk_box_append (self->result_box, GTK_WIDGET (self->chart));
+  hr_window_build_views (self);
 
   /* What would make it fit, under the chart. */
   {
@@ -545,6 +550,12 @@ HrChartWidget *
 hr_window_get_chart (HrWindow *self)
 {
   return self->chart;
+}
+
+AdwViewStack *
+hr_window_get_views (HrWindow *self)
+{
+  return self->views;
 }
 
 const HrPlan *

@@ -41,6 +41,7 @@ gboolean         hr_window_report_broken_presets (HrWindow    *self);
 HrScenarioModel *hr_window_get_model        (HrWindow         *self);
 HrForm          *hr_window_get_form         (HrWindow         *self);
 HrChartWidget   *hr_window_get_chart        (HrWindow         *self);
+AdwViewStack    *hr_window_get_views        (HrWindow         *self);
 const HrPlan    *hr_window_get_plan         (HrWindow         *self);
 gboolean         hr_window_get_plan_valid   (HrWindow         *self);
 gboolean         hr_window_get_dirty        (HrWindow         *self);

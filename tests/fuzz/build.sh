@@ -16,10 +16,12 @@ cflags="$(pkg-config --cflags $pkgs) -I$top/src/core -I$out -DGETTEXT_PACKAGE=\"
 libs="$(pkg-config --libs $pkgs) -lm"
 : > "$out/config.h"
 
+# Objects are rebuilt when their source or any core header changed.
+newest_header=$(ls -t "$top"/src/core/*.h | head -n 1)
 objs=()
 for src in "$top"/src/core/*.c; do
   obj="$out/obj/$(basename "${src%.c}").o"
-  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ]; then
+  if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ "$newest_header" -nt "$obj" ]; then
     $CC $flags -fsanitize=fuzzer-no-link $cflags -c "$src" -o "$obj"
   fi
   objs+=("$obj")

@@ -1,0 +1,32 @@
+/* hr-cost.c: how long a run takes and what it costs
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Training takes about 6·N FLOPs per token (2·N forward, 4·N backward;
+ * Kaplan et al. 2020, "Scaling Laws", §2.1), 8·N when full recomputation
+ * runs the forward pass again; N counts the active parameters of an MoE.
+ * The wall time divides the FLOPs by the GPUs' dense bf16 peak times the
+ * model FLOPs utilisation the user expects.
+ */
+
+#include "hr-cost.h"
+
+void
+hr_cost_estimate (const HrScenario *sc,
+                  const HrPlan     *plan,
+                  HrCostEstimate   *out)
+{
+  double rate;
+
+  *out = (HrCostEstimate) { 0 };
+  out->flops_per_token_param = sc->training.checkpointing == HR_CHECKPOINTING_FULL ? 8.0 : 6.0;
+  out->flops = out->flops_per_token_param * (double) plan->active_params * sc->cost.tokens;
+  rate = (double) sc->parallel.gpus * sc->gpu.bf16_tflops * 1e12 * sc->cost.mfu;
+  out->known = sc->cost.tokens > 0 && rate > 0;
+  if (!out->known)
+    return;
+  out->seconds = out->flops / rate;
+  out->gpu_hours = out->seconds / 3600.0 * (double) sc->parallel.gpus;
+  out->cost = out->gpu_hours * sc->cost.price_per_gpu_hour;
+}

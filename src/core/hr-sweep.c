@@ -1,0 +1,285 @@
+/* hr-sweep.c: memory of the fullest GPU against micro-batch or sequence
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Plans the scenario at up to 64 values of one axis, from 1 (or one block
+ * of 128 tokens) to beyond where it stops fitting, and draws the fullest
+ * GPU's memory stacked by category, with the capacity, the wanted
+ * headroom, the scenario's own value and the last value that fits.
+ */
+
+#include "hr-sweep.h"
+#include "hr-calc.h"
+#include "hr-solver.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+
+static void
+set_axis (HrScenario  *sc,
+          HrSweepAxis  axis,
+          guint64      value)
+{
+  if (axis == HR_SWEEP_MICRO_BATCH)
+    sc->training.micro_batch = value;
+  else
+    sc->training.seq_len = value;
+}
+
+gboolean
+hr_sweep_compute (const HrScenario  *scenario,
+                  HrSweepAxis        axis,
+                  HrPlan            *work,
+                  HrSweep           *out,
+                  GError           **error)
+{
+  HrScenario trial = *scenario;
+  guint64 current = axis == HR_SWEEP_MICRO_BATCH ? scenario->training.micro_batch
+                                                 : scenario->training.seq_len;
+  guint64 step = axis == HR_SWEEP_MICRO_BATCH ? 1 : 128;
+  guint64 fit = 0, end, stride;
+
+  if (!hr_solve (scenario, axis == HR_SWEEP_MICRO_BATCH ? HR_SOLVE_MAX_MICRO_BATCH
+                                                        : HR_SOLVE_MAX_SEQ_LEN,
+                 work, &fit, error))
+    return FALSE;
+
+  out->axis = axis;
+  out->current = current;
+  out->last_fitting = fit;
+  out->capacity_bytes = work->capacity_bytes;
+  out->headroom = scenario->overhead.headroom;
+  out->n_points = 0;
+
+  /* Up to past both the scenario's value and the edge of fitting. */
+  end = MAX (MAX (current * 3 / 2, fit + fit / 4), step * 8);
+  end = (end + step - 1) / step * step;
+  stride = MAX (step, (end / (HR_SWEEP_MAX_POINTS - 1) + step - 1) / step * step);
+  for (guint64 v = step; v <= end && out->n_points < HR_SWEEP_MAX_POINTS; v += stride)
+    {
+      HrSweepPoint *p = &out->points[out->n_points];
+      const HrDevice *d;
+
+      set_axis (&trial, axis, v);
+      if (!hr_calc_plan (&trial, work, NULL))
+        break;
+      d = hr_plan_binding (work);
+      p->value = v;
+      memcpy (p->category_bytes, d->category_bytes, sizeof p->category_bytes);
+      p->total_bytes = d->total_bytes;
+      p->status = work->status;
+      out->n_points++;
+    }
+  hr_calc_plan (scenario, work, NULL);
+  return out->n_points > 0;
+}
+
+char *
+hr_sweep_csv (const HrSweep *sweep)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append (out, sweep->axis == HR_SWEEP_MICRO_BATCH ? "micro_batch" : "seq_len");
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    g_string_append_printf (out, ",%s", hr_enum_name (&hr_category_names, c));
+  g_string_append (out, ",total,status\r\n");
+  for (guint i = 0; i < sweep->n_points; i++)
+    {
+      const HrSweepPoint *p = &sweep->points[i];
+
+      g_string_append_printf (out, "%" G_GUINT64_FORMAT, p->value);
+      for (guint c = 0; c < HR_N_CATEGORIES; c++)
+        g_string_append_printf (out, ",%" G_GUINT64_FORMAT, p->category_bytes[c]);
+      g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%s\r\n", p->total_bytes,
+                              hr_enum_name (&hr_status_names, p->status));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+text_at (cairo_t     *cr,
+         PangoLayout *layout,
+         const char  *text,
+         double       x,
+         double       y,
+         double       size,
+         gboolean     bold,
+         HrRgb        colour,
+         double       align)   /* 0 left, 0.5 centre, 1 right */
+{
+  PangoFontDescription *font = pango_font_description_from_string ("Sans");
+  int w, h;
+
+  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
+  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  cairo_set_source_rgb (cr, colour.r, colour.g, colour.b);
+  cairo_move_to (cr, x - align * w, y - h / 2.0);
+  pango_cairo_show_layout (cr, layout);
+}
+
+void
+hr_sweep_draw (cairo_t            *cr,
+               double              width,
+               double              height,
+               const HrScenario   *sc,
+               const HrSweep      *sweep,
+               const HrChartStyle *style)
+{
+  double fs = MAX (style->font_scale, 0.25), m = 16 * fs;
+  double unit = style->units == HR_UNITS_DECIMAL ? 1e9 : 1024.0 * 1024 * 1024;
+  double left = m + 56 * fs, right = width - m, top = m + 48 * fs, bottom = height - m - 34 * fs;
+  double ymax = (double) sweep->capacity_bytes, xmin, xmax;
+  PangoLayout *layout;
+  HrRgb fg = style->foreground;
+  const char *axis_name = sweep->axis == HR_SWEEP_MICRO_BATCH ? _("Micro-batch")
+                                                              : _("Sequence length");
+
+  if (sweep->n_points < 2 || right - left < 60 || bottom - top < 40)
+    return;
+  for (guint i = 0; i < sweep->n_points; i++)
+    ymax = MAX (ymax, (double) sweep->points[i].total_bytes);
+  ymax *= 1.05;
+  xmin = (double) sweep->points[0].value;
+  xmax = (double) sweep->points[sweep->n_points - 1].value;
+
+  cairo_save (cr);
+  layout = pango_cairo_create_layout (cr);
+  if (style->paint_background)
+    {
+      cairo_set_source_rgb (cr, style->background.r, style->background.g, style->background.b);
+      cairo_paint (cr);
+    }
+
+#define X(v) (left + ((double) (v) - xmin) / MAX (xmax - xmin, 1) * (right - left))
+#define Y(b) (bottom - (double) (b) / ymax * (bottom - top))
+
+  /* Title and legend. */
+  {
+    g_autofree char *title = g_strdup_printf (_("Memory of the fullest GPU against %s"), axis_name);
+    double x = m;
+
+    text_at (cr, layout, title, m, m + 8 * fs, 14 * fs, TRUE, fg, 0);
+    for (guint c = 0; c < HR_N_CATEGORIES; c++)
+      {
+        HrRgb col = hr_chart_category_colour (c, style->dark);
+        int w, h;
+
+        cairo_set_source_rgb (cr, col.r, col.g, col.b);
+        cairo_rectangle (cr, x, m + 24 * fs, 12 * fs, 12 * fs);
+        cairo_fill (cr);
+        text_at (cr, layout, hr_category_label (c), x + 16 * fs, m + 30 * fs, 11 * fs, FALSE, fg, 0);
+        pango_layout_get_pixel_size (layout, &w, &h);
+        x += 16 * fs + w + 16 * fs;
+      }
+  }
+
+  /* Stacked areas, category by category. */
+  for (guint c = HR_N_CATEGORIES; c-- > 0;)
+    {
+      HrRgb col = hr_chart_category_colour (c, style->dark);
+
+      cairo_move_to (cr, X (sweep->points[0].value), Y (0));
+      for (guint i = 0; i < sweep->n_points; i++)
+        {
+          guint64 stack = 0;
+
+          for (guint k = 0; k <= c; k++)
+            stack += sweep->points[i].category_bytes[k];
+          cairo_line_to (cr, X (sweep->points[i].value), Y (stack));
+        }
+      cairo_line_to (cr, X (sweep->points[sweep->n_points - 1].value), Y (0));
+      cairo_close_path (cr);
+      cairo_set_source_rgb (cr, col.r, col.g, col.b);
+      cairo_fill (cr);
+    }
+
+  /* The headroom band and the capacity. */
+  {
+    HrRgb amber = hr_chart_status_colour (HR_STATUS_TIGHT, style->dark);
+    double yc = Y (sweep->capacity_bytes), yh = Y (sweep->capacity_bytes * (1 - sweep->headroom));
+    g_autofree char *cap = hr_format_bytes ((double) sweep->capacity_bytes, style->units);
+    g_autofree char *label = g_strdup_printf (_("capacity %s"), cap);
+
+    cairo_set_source_rgba (cr, amber.r, amber.g, amber.b, 0.25);
+    cairo_rectangle (cr, left, yc, right - left, yh - yc);
+    cairo_fill (cr);
+    cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
+    cairo_set_line_width (cr, 2 * fs);
+    cairo_move_to (cr, left, yc);
+    cairo_line_to (cr, right, yc);
+    cairo_stroke (cr);
+    text_at (cr, layout, label, right, yc - 9 * fs, 10 * fs, TRUE, fg, 1);
+  }
+
+  /* Where it stops fitting, and the scenario's own value. */
+  if (sweep->last_fitting > 0 && (double) sweep->last_fitting <= xmax)
+    {
+      HrRgb green = hr_chart_status_colour (HR_STATUS_OK, style->dark);
+      g_autofree char *label = g_strdup_printf (_("fits up to %" G_GUINT64_FORMAT),
+                                                sweep->last_fitting);
+      double x = X (sweep->last_fitting);
+
+      cairo_set_source_rgb (cr, green.r, green.g, green.b);
+      cairo_set_line_width (cr, 2 * fs);
+      cairo_set_dash (cr, (double[]) { 6 * fs, 4 * fs }, 2, 0);
+      cairo_move_to (cr, x, top);
+      cairo_line_to (cr, x, bottom);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      text_at (cr, layout, label, x + 4 * fs, top + 8 * fs, 11 * fs, TRUE, green, 0);
+    }
+  {
+    double x = X (sweep->current);
+    g_autofree char *label = g_strdup_printf (_("now: %" G_GUINT64_FORMAT), sweep->current);
+
+    if (x >= left && x <= right)
+      {
+        cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
+        cairo_set_line_width (cr, 1.5 * fs);
+        cairo_move_to (cr, x, top + 18 * fs);
+        cairo_line_to (cr, x, bottom);
+        cairo_stroke (cr);
+        text_at (cr, layout, label, x + 4 * fs, top + 26 * fs, 11 * fs, FALSE, fg, 0);
+      }
+  }
+
+  /* Axes: values below, sizes on the left. */
+  cairo_set_source_rgba (cr, fg.r, fg.g, fg.b, 0.6);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, left, bottom + 0.5);
+  cairo_line_to (cr, right, bottom + 0.5);
+  cairo_stroke (cr);
+  /* Whole-number ticks on the values, five or six of them. */
+  {
+    double xstep = MAX (1.0, round ((xmax - xmin) / 5.0));
+
+    for (double v = xmin; v <= xmax + 0.5; v += xstep)
+      {
+        g_autofree char *xs = g_strdup_printf ("%.0f", v);
+
+        text_at (cr, layout, xs, X (v), bottom + 10 * fs, 10 * fs, FALSE, fg, 0.5);
+      }
+  }
+  for (guint i = 0; i < 6; i++)
+    {
+      double b = ymax * i / 5.0;
+      g_autofree char *ys = hr_format_double (b / unit, b / unit < 10 ? 1 : 0);
+
+      text_at (cr, layout, ys, left - 6 * fs, Y (b), 10 * fs, FALSE, fg, 1);
+    }
+  text_at (cr, layout, axis_name, (left + right) / 2, bottom + 26 * fs, 11 * fs, TRUE, fg, 0.5);
+  text_at (cr, layout, style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", left - 6 * fs, (top + Y (ymax * 0.8)) / 2,
+           10 * fs, TRUE, fg, 1);
+#undef X
+#undef Y
+
+  g_object_unref (layout);
+  cairo_restore (cr);
+  (void) sc;
+}
