@@ -427,6 +427,61 @@ test_compare_view (void)
   close_window (window);
 }
 
+/* A Hugging Face config becomes the model; a DeepSpeed config sets ZeRO;
+ * a report is written; the presentation opens full screen. */
+static void
+test_import_report_present (void)
+{
+  HrWindow *window = open_window ();
+  g_autofree char *hf = g_test_build_filename (G_TEST_DIST, "data", "hf", "mistral-7b-v0.1.json", NULL);
+  g_autofree char *ds = g_test_build_filename (G_TEST_DIST, "data", "hf", "ds-zero3-offload.json", NULL);
+  g_autoptr(GFile) hf_file = g_file_new_for_path (hf);
+  g_autoptr(GFile) ds_file = g_file_new_for_path (ds);
+  g_autofree char *dir = g_dir_make_tmp ("headroom-report-XXXXXX", NULL);
+  g_autofree char *png = g_build_filename (dir, "report.png", NULL);
+  g_autoptr(GFile) png_file = g_file_new_for_path (png);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GListModel *toplevels;
+  gboolean presented = FALSE;
+
+  g_assert_true (hr_window_import_file (window, hf_file, &error));
+  g_assert_no_error (error);
+  settle ();
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 7241732096);
+  g_assert_true (hr_window_import_file (window, ds_file, &error));
+  g_assert_no_error (error);
+  settle ();
+  g_assert_cmpuint (hr_scenario_model_get_scenario (hr_window_get_model (window))->parallel.zero, ==, 3);
+  g_assert_true (hr_window_get_dirty (window));
+
+  g_assert_true (hr_window_export_report (window, png_file, &error));
+  g_assert_no_error (error);
+  texture = gdk_texture_new_from_file (png_file, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, 3200);
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.present", NULL);
+  settle ();
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w))
+        gtk_window_destroy (w);   /* the "not imported" notes */
+      else if (g_strcmp0 (gtk_window_get_title (w), "Presentation") == 0)
+        {
+          presented = TRUE;
+          gtk_window_destroy (w);
+        }
+    }
+  g_assert_true (presented);
+  g_remove (png);
+  g_rmdir (dir);
+  close_window (window);
+}
+
 /* A preset folder with a broken file: the app still starts, the file is
  * named in a dialog, the other presets are there. */
 static void
@@ -564,6 +619,7 @@ main (int   argc,
   g_test_add_func ("/window/invalid-file", test_invalid_file);
   g_test_add_func ("/window/sweep-view", test_sweep_view);
   g_test_add_func ("/window/compare-view", test_compare_view);
+  g_test_add_func ("/window/import-report-present", test_import_report_present);
   g_test_add_func ("/window/broken-presets", test_broken_presets);
   g_test_add_func ("/window/stress", test_stress);
   return g_test_run ();

@@ -37,6 +37,7 @@ typedef struct
   char  **sets;
   char   *format;
   char   *png;
+  char   *report;
   char   *solve;
   gboolean check;
   char   *import_hf;
@@ -57,6 +58,7 @@ options_clear (Options *o)
   g_strfreev (o->sets);
   g_free (o->format);
   g_free (o->png);
+  g_free (o->report);
   g_free (o->solve);
   g_free (o->import_hf);
   g_free (o->import_ds);
@@ -466,6 +468,39 @@ validate_runs (HrPresets  *presets,
   return EXIT_PLANNED;
 }
 
+typedef struct
+{
+  const HrScenario *scenario;
+  const HrPlan     *plan;
+  HrChartStyle      style;
+} ReportData;
+
+static void
+paint_report (cairo_t  *cr,
+              double    width,
+              double    height,
+              gpointer  data)
+{
+  ReportData *r = data;
+
+  hr_report_draw_page (cr, width, height, r->scenario, r->plan, &r->style);
+}
+
+static gboolean
+write_report (const HrScenario  *sc,
+              const HrPlan      *plan,
+              HrUnits            units,
+              const char        *path,
+              GError           **error)
+{
+  ReportData r = { sc, plan };
+
+  hr_chart_style_init_light (&r.style);
+  r.style.units = units;
+  r.style.paint_background = TRUE;
+  return hr_write_png_atomic (path, 1600, 900, 2.0, paint_report, &r, error);
+}
+
 static int
 run (Options *o)
 {
@@ -584,6 +619,12 @@ run (Options *o)
         }
     }
 
+  if (o->report != NULL && !write_report (&sc, plan, units, o->report, &error))
+    {
+      g_autofree char *msg = g_strdup_printf ("--report: %s", error->message);
+      return bad_input (msg);
+    }
+
   if (g_strcmp0 (o->format, "json") == 0)
     output = hr_report_json_text (&sc, plan);
   else if (g_strcmp0 (o->format, "csv") == 0)
@@ -612,6 +653,7 @@ main (int   argc,
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override one field, e.g. training.micro_batch=8 (repeatable)", "PATH=VALUE" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, "Output: table (default), json or csv", "FORMAT" },
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &o.png, "Also write the per-GPU chart as a PNG", "FILE" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, "Write a one-page report (PNG) for a slide", "FILE" },
     { "solve", 0, 0, G_OPTION_ARG_STRING, &o.solve, "max-micro-batch, max-seq-len or min-gpus", "WHAT" },
     { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, "Exit with status 3 when a GPU is over capacity", NULL },
     { "import-hf", 0, 0, G_OPTION_ARG_FILENAME, &o.import_hf, "Use a Hugging Face config.json as the model", "CONFIG.json" },

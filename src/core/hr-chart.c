@@ -571,19 +571,17 @@ hr_chart_hit_test (const HrChartHits *hits,
 }
 
 gboolean
-hr_chart_write_png (const char         *path,
-                    int                 width,
-                    int                 height,
-                    double              scale,
-                    const HrScenario   *scenario,
-                    const HrPlan       *plan,
-                    const HrChartStyle *style,
-                    GError            **error)
+hr_write_png_atomic (const char   *path,
+                     int           width,
+                     int           height,
+                     double        scale,
+                     HrPaintFunc   paint,
+                     gpointer      data,
+                     GError      **error)
 {
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
-  HrChartStyle opaque = *style;
   g_autofree char *tmp = g_strconcat (path, ".tmp-XXXXXX", NULL);
   int fd;
 
@@ -591,8 +589,7 @@ hr_chart_write_png (const char         *path,
                                         (int) (height * scale));
   cr = cairo_create (surface);
   cairo_scale (cr, scale, scale);
-  opaque.paint_background = TRUE;
-  hr_chart_draw (cr, width, height, scenario, plan, &opaque, NULL);
+  paint (cr, width, height, data);
   cairo_destroy (cr);
 
   /* Written beside the target and renamed over it, so a failure leaves an
@@ -617,4 +614,39 @@ hr_chart_write_png (const char         *path,
       return FALSE;
     }
   return TRUE;
+}
+
+typedef struct
+{
+  const HrScenario   *scenario;
+  const HrPlan       *plan;
+  const HrChartStyle *style;
+} ChartData;
+
+static void
+paint_chart (cairo_t  *cr,
+             double    width,
+             double    height,
+             gpointer  data)
+{
+  const ChartData *c = data;
+  HrChartStyle opaque = *c->style;
+
+  opaque.paint_background = TRUE;
+  hr_chart_draw (cr, width, height, c->scenario, c->plan, &opaque, NULL);
+}
+
+gboolean
+hr_chart_write_png (const char         *path,
+                    int                 width,
+                    int                 height,
+                    double              scale,
+                    const HrScenario   *scenario,
+                    const HrPlan       *plan,
+                    const HrChartStyle *style,
+                    GError            **error)
+{
+  ChartData data = { scenario, plan, style };
+
+  return hr_write_png_atomic (path, width, height, scale, paint_chart, &data, error);
 }

@@ -75,6 +75,18 @@ char       *hr_device_verdict         (const HrPlan       *plan,
                                        const HrDevice     *device,
                                        HrUnits             units);
 
+/* Paints with draw on a width x height image at scale, then writes it
+ * beside path and renames it over path. */
+typedef void (*HrPaintFunc) (cairo_t *cr, double width, double height, gpointer data);
+
+gboolean    hr_write_png_atomic       (const char         *path,
+                                       int                 width,
+                                       int                 height,
+                                       double              scale,
+                                       HrPaintFunc         paint,
+                                       gpointer            data,
+                                       GError            **error);
+
 gboolean    hr_chart_write_png        (const char         *path,
                                        int                 width,
                                        int                 height,

@@ -103,10 +103,10 @@ hr_cost_sentence (const HrScenario     *sc,
   char flops[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_ascii_formatd (flops, sizeof flops, "%.2e", est->flops);
-  return g_strdup_printf (_("%s FLOPs (%d·N·tokens): %s days on %" G_GUINT64_FORMAT
-                            " GPUs at %s %% MFU, %s GPU-hours, cost %s"),
-                          flops, (int) est->flops_per_token_param, days, sc->parallel.gpus,
-                          mfu, hours, cost);
+  return g_strdup_printf (_("%s FLOPs (%d·N·tokens): %s days on %llu GPUs at %s %% MFU, "
+                            "%s GPU-hours, cost %s"),
+                          flops, (int) est->flops_per_token_param, days,
+                          (unsigned long long) sc->parallel.gpus, mfu, hours, cost);
 }
 
 static void

@@ -32,4 +32,15 @@ char     *hr_plan_summary    (const HrScenario *scenario,
 char     *hr_cost_sentence   (const HrScenario     *scenario,
                               const HrCostEstimate *estimate);
 
+#include "hr-chart.h"
+
+/* One page for a slide: the verdict, the chart, the key settings and the
+ * assumptions behind the numbers. */
+void      hr_report_draw_page (cairo_t            *cr,
+                               double              width,
+                               double              height,
+                               const HrScenario   *scenario,
+                               const HrPlan       *plan,
+                               const HrChartStyle *style);
+
 G_END_DECLS

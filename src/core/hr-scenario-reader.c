@@ -524,6 +524,23 @@ read_model (HrScenario  *sc,
           return FALSE;
         }
     }
+  /* Without a preset, the architecture's base fields not given come from
+   * the default model, but the fields derived from others (head_dim from
+   * hidden/heads, the expert width, the extensions) start neutral, so a
+   * custom model never inherits Llama 2's head size. */
+  if (id == NULL && json_object_get_size (obj) > 0)
+    {
+      HrModelArch *m = &sc->model;
+
+      m->head_dim = 0;
+      m->expert_ffn = 0;
+      m->norms_per_layer = 0;
+      m->qk_norm = HR_QK_NORM_NONE;
+      m->lm_head_bias = FALSE;
+      m->token_types = 0;
+      m->pooler = FALSE;
+      m->patch_dim = 0;
+    }
   if (!read_section (obj, model_fields, G_N_ELEMENTS (model_fields), &sc->model,
                      origin, "model", (const char **) skip, &read, error))
     return FALSE;

@@ -109,8 +109,8 @@ halve_micro_batch (HrScenario *sc, char *title, gsize size)
     return FALSE;
   sc->training.micro_batch = (from + 1) / 2;
   sc->training.grad_accum *= 2;
-  TITLE (_("Micro-batch %" G_GUINT64_FORMAT " → %" G_GUINT64_FORMAT
-           " with gradient accumulation ×2"), from, sc->training.micro_batch);
+  TITLE (_("Micro-batch %llu → %llu with gradient accumulation ×2"),
+         (unsigned long long) from, (unsigned long long) sc->training.micro_batch);
   return TRUE;
 }
 
@@ -122,7 +122,7 @@ tensor_parallel_up (HrScenario *sc, char *title, gsize size)
 
   if (sc->model.heads % to != 0 || p->gpus % (to * p->pp * p->cp) != 0 || to > p->gpus_per_node)
     return FALSE;
-  TITLE (_("Tensor parallel %" G_GUINT64_FORMAT " → %" G_GUINT64_FORMAT), p->tp, to);
+  TITLE (_("Tensor parallel %llu → %llu"), (unsigned long long) p->tp, (unsigned long long) to);
   p->tp = to;
   return TRUE;
 }
@@ -146,7 +146,7 @@ pipeline_parallel_up (HrScenario *sc, char *title, gsize size)
   if (sc->model.layers < to || p->gpus % (p->tp * to * p->cp) != 0
       || (p->vpp > 1 && sc->model.layers % (to * p->vpp) != 0))
     return FALSE;
-  TITLE (_("Pipeline parallel %" G_GUINT64_FORMAT " → %" G_GUINT64_FORMAT), p->pp, to);
+  TITLE (_("Pipeline parallel %llu → %llu"), (unsigned long long) p->pp, (unsigned long long) to);
   p->pp = to;
   if (sc->training.grad_accum < to)
     sc->training.grad_accum = to;
@@ -228,8 +228,8 @@ halve_rank (HrScenario *sc, char *title, gsize size)
 
   if (t->method == HR_METHOD_FULL || t->lora_rank < 8)
     return FALSE;
-  TITLE (_("LoRA rank %" G_GUINT64_FORMAT " → %" G_GUINT64_FORMAT), t->lora_rank,
-         t->lora_rank / 2);
+  TITLE (_("LoRA rank %llu → %llu"), (unsigned long long) t->lora_rank,
+         (unsigned long long) t->lora_rank / 2);
   t->lora_rank /= 2;
   return TRUE;
 }
@@ -261,7 +261,8 @@ more_gpus (HrScenario *sc, char *title, gsize size)
 
   if (p->zero == 0 || p->shard_group > 0 || p->gpus * 2 > (1u << 24))
     return FALSE;
-  TITLE (_("%" G_GUINT64_FORMAT " GPUs instead of %" G_GUINT64_FORMAT), p->gpus * 2, p->gpus);
+  TITLE (_("%llu GPUs instead of %llu"), (unsigned long long) p->gpus * 2,
+         (unsigned long long) p->gpus);
   p->gpus *= 2;
   return TRUE;
 }
@@ -275,6 +276,7 @@ static const Change changes[] = {
   { zero_two, 2, N_("the same communication as data parallelism") },
   { zero_up, 2, N_("more communication (ZeRO-3 moves 1.5× the data of data parallelism)") },
   { adam_8bit, 2, N_("8-bit optimizer states; quality is usually unchanged") },
+  /* xgettext:no-c-format */
   { full_checkpointing, 3, N_("about +33 % compute: the forward pass runs twice") },
   { tensor_parallel_up, 3, N_("an all-reduce in every layer: keep it within a node") },
   { pipeline_parallel_up, 3, N_("a pipeline bubble; more micro-batches shrink it") },

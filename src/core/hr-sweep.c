@@ -221,8 +221,8 @@ hr_sweep_draw (cairo_t            *cr,
   if (sweep->last_fitting > 0 && (double) sweep->last_fitting <= xmax)
     {
       HrRgb green = hr_chart_status_colour (HR_STATUS_OK, style->dark);
-      g_autofree char *label = g_strdup_printf (_("fits up to %" G_GUINT64_FORMAT),
-                                                sweep->last_fitting);
+      g_autofree char *label = g_strdup_printf (_("fits up to %llu"),
+                                                (unsigned long long) sweep->last_fitting);
       double x = X (sweep->last_fitting);
 
       cairo_set_source_rgb (cr, green.r, green.g, green.b);
@@ -236,7 +236,7 @@ hr_sweep_draw (cairo_t            *cr,
     }
   {
     double x = X (sweep->current);
-    g_autofree char *label = g_strdup_printf (_("now: %" G_GUINT64_FORMAT), sweep->current);
+    g_autofree char *label = g_strdup_printf (_("now: %llu"), (unsigned long long) sweep->current);
 
     if (x >= left && x <= right)
       {

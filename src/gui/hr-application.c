@@ -124,6 +124,9 @@ hr_application_startup (GApplication *app)
     { "win.export-png", { "<Control>e", NULL } },
     { "win.export-csv", { "<Control><Shift>e", NULL } },
     { "win.pin", { "<Control>p", NULL } },
+    { "win.import", { "<Control>i", NULL } },
+    { "win.export-report", { "<Control>r", NULL } },
+    { "win.present", { "F5", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
     { "window.close", { "<Control>w", NULL } },
   };

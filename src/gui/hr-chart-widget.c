@@ -29,6 +29,7 @@ struct _HrChartWidget
   HrChartHits hits;
   guint       draw_count;
   double      scale_bytes;
+  double      font_scale;
 };
 
 G_DEFINE_FINAL_TYPE (HrChartWidget, hr_chart_widget, GTK_TYPE_WIDGET)
@@ -53,6 +54,7 @@ hr_chart_widget_get_style (HrChartWidget *self,
   style->units = self->units;
   style->show_title = FALSE;   /* the window shows the verdict above the chart */
   style->scale_bytes = self->scale_bytes;
+  style->font_scale = self->font_scale;
 }
 
 static void
@@ -192,6 +194,16 @@ hr_chart_widget_set_scale_bytes (HrChartWidget *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* Larger type, for presentations. */
+void
+hr_chart_widget_set_font_scale (HrChartWidget *self,
+                                double         font_scale)
+{
+  g_return_if_fail (HR_IS_CHART_WIDGET (self));
+  self->font_scale = CLAMP (font_scale, 0.5, 4.0);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 guint
 hr_chart_widget_get_draw_count (HrChartWidget *self)
 {
@@ -240,6 +252,7 @@ hr_chart_widget_init (HrChartWidget *self)
 {
   self->plan = hr_plan_new ();
   self->units = HR_UNITS_BINARY;
+  self->font_scale = 1.0;
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);

@@ -27,5 +27,7 @@ void       hr_chart_widget_get_style  (HrChartWidget    *self,
 guint      hr_chart_widget_get_draw_count (HrChartWidget *self);
 void       hr_chart_widget_set_scale_bytes (HrChartWidget *self,
                                             double         scale_bytes);
+void       hr_chart_widget_set_font_scale  (HrChartWidget *self,
+                                            double         font_scale);
 
 G_END_DECLS

@@ -75,6 +75,39 @@ action_row (const char *title,
   return row;
 }
 
+/* A number in a spin button, bound to the model through transforms (or
+ * directly when they are NULL). */
+static GtkWidget *
+spin_row_full (HrForm                *self,
+               GtkWidget             *parent,
+               const char            *path,
+               const char            *title,
+               const char            *subtitle,
+               double                 min,
+               double                 max,
+               double                 step,
+               guint                  digits,
+               GBindingTransformFunc  to_widget,
+               GBindingTransformFunc  to_model)
+{
+  GtkWidget *row = action_row (title, subtitle);
+  GtkAdjustment *adj = gtk_adjustment_new (min, min, max, step, step * 10, 0);
+  GtkWidget *spin = gtk_spin_button_new (adj, step, digits);
+
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
+  g_object_bind_property_full (self->model, hr_scenario_model_property_for_path (path), spin,
+                               "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
+                               to_widget, to_model, NULL, NULL);
+  add_to (parent, row);
+  register_row (self, path, row, spin);
+  return spin;
+}
+
 /* A whole number (or a decimal with digits > 0) in a spin button. */
 static GtkWidget *
 spin_row (HrForm     *self,
@@ -87,21 +120,7 @@ spin_row (HrForm     *self,
           double      step,
           guint       digits)
 {
-  GtkWidget *row = action_row (title, subtitle);
-  GtkAdjustment *adj = gtk_adjustment_new (min, min, max, step, step * 10, 0);
-  GtkWidget *spin = gtk_spin_button_new (adj, step, digits);
-
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
-  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), spin, "value",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  add_to (parent, row);
-  register_row (self, path, row, spin);
-  return spin;
+  return spin_row_full (self, parent, path, title, subtitle, min, max, step, digits, NULL, NULL);
 }
 
 static gboolean
@@ -121,6 +140,26 @@ percent_to_fraction (GBinding     *binding,
                      gpointer      user_data)
 {
   g_value_set_double (to, g_value_get_double (from) / 100.0);
+  return TRUE;
+}
+
+static gboolean
+to_billions (GBinding     *binding,
+             const GValue *from,
+             GValue       *to,
+             gpointer      user_data)
+{
+  g_value_set_double (to, g_value_get_double (from) / 1e9);
+  return TRUE;
+}
+
+static gboolean
+from_billions (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  g_value_set_double (to, g_value_get_double (from) * 1e9);
   return TRUE;
 }
 
@@ -593,6 +632,22 @@ build_hardware (HrForm    *self,
   self->gpu_preset = preset_dropdown (self, group, HR_PRESET_GPU, "gpu.preset", _("GPU"),
                                       _("Custom GPU"), &self->gpu_ids);
   spin_row (self, group, "gpu.memory_mib", _("Memory"), _("MiB, as nvidia-smi reports it"), 1, 1 << 24, 1024, 0);
+  spin_row (self, group, "gpu.bf16_tflops", _("bf16 TFLOPS"), _("Dense peak, for the time estimate"), 0, 1e6, 1, 0);
+}
+
+static void
+build_cost (HrForm    *self,
+            GtkWidget *page)
+{
+  GtkWidget *group = new_group (page, _("Time and cost"),
+                                _("6·N FLOPs per token, 8·N with full checkpointing"));
+
+  spin_row_full (self, group, "cost.tokens", _("Tokens to train on"), _("Billions; 0: no estimate"),
+                 0, 1e9, 1, 1, to_billions, from_billions);
+  percent_row (self, group, "cost.mfu", _("Model FLOPs utilisation"),
+               /* xgettext:no-c-format */
+               _("40 % is typical of large runs"), 100);
+  spin_row (self, group, "cost.price_per_gpu_hour", _("Price per GPU-hour"), NULL, 0, 1e6, 0.1, 2);
 }
 
 static void
@@ -799,6 +854,7 @@ hr_form_new (HrScenarioModel *model,
   build_parallel (self, page);
   build_hardware (self, page);
   build_overheads (self, page);
+  build_cost (self, page);
   adw_bin_set_child (ADW_BIN (self), page);
 
   sync_presets (self);

@@ -125,11 +125,16 @@ static Field fields[] = {
   S ("gpu.preset", gpu.preset),
   S ("gpu.name", gpu.name),
   U ("gpu.memory_mib", gpu.memory_mib),
+  D ("gpu.bf16_tflops", gpu.bf16_tflops),
 
   D ("overhead.cuda_context_mib", overhead.cuda_context_mib),
   D ("overhead.comm_buffer_mib", overhead.comm_buffer_mib),
   D ("overhead.fragmentation", overhead.fragmentation),
   D ("overhead.headroom", overhead.headroom),
+
+  D ("cost.tokens", cost.tokens),
+  D ("cost.mfu", cost.mfu),
+  D ("cost.price_per_gpu_hour", cost.price_per_gpu_hour),
 };
 
 #define N_FIELDS G_N_ELEMENTS (fields)

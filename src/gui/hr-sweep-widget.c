@@ -66,8 +66,8 @@ hr_sweep_widget_set_sweep (HrSweepWidget    *self,
       self->scenario = *scenario;
       self->sweep = *sweep;
       self->units = units;
-      description = g_strdup_printf (_("Fits with the wanted free memory up to %" G_GUINT64_FORMAT),
-                                     sweep->last_fitting);
+      description = g_strdup_printf (_("Fits with the wanted free memory up to %llu"),
+                                     (unsigned long long) sweep->last_fitting);
       gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                       description, -1);
     }

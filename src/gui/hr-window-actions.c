@@ -8,6 +8,10 @@
 
 #include <glib/gi18n.h>
 
+#include "hr-ds-import.h"
+#include "hr-hf-import.h"
+#include "hr-present.h"
+#include "hr-report.h"
 #include "hr-scenario-io.h"
 #include "hr-window-private.h"
 
@@ -18,6 +22,8 @@ typedef enum
   CHOOSE_SAVE_AND_CLOSE,
   CHOOSE_PNG,
   CHOOSE_CSV,
+  CHOOSE_IMPORT,
+  CHOOSE_REPORT,
 } Choice;
 
 typedef struct
@@ -40,6 +46,10 @@ finish_choice (HrWindow *self,
     case CHOOSE_OPEN:
       hr_window_open_file_or_report (self, file);
       return;
+    case CHOOSE_IMPORT:
+      if (!hr_window_import_file (self, file, &error))
+        hr_window_show_error (self, _("Could not import"), error->message);
+      return;
     case CHOOSE_SAVE:
     case CHOOSE_SAVE_AND_CLOSE:
       if (!hr_window_save_to (self, file, &error))
@@ -58,8 +68,10 @@ finish_choice (HrWindow *self,
       return;
     case CHOOSE_PNG:
     case CHOOSE_CSV:
+    case CHOOSE_REPORT:
       if (!(choice == CHOOSE_PNG ? hr_window_export_png (self, file, &error)
-                                 : hr_window_export_csv (self, file, &error)))
+            : choice == CHOOSE_CSV ? hr_window_export_csv (self, file, &error)
+                                   : hr_window_export_report (self, file, &error)))
         {
           hr_window_show_error (self, _("Could not export"), error->message);
           return;
@@ -122,28 +134,34 @@ choose_file (HrWindow *self,
 {
   static const char *titles[] = { N_("Open a Scenario"), N_("Save the Scenario"),
                                   N_("Save the Scenario"), N_("Export the Chart"),
-                                  N_("Export the Numbers") };
-  gboolean open = choice == CHOOSE_OPEN;
+                                  N_("Export the Numbers"),
+                                  N_("Import a Hugging Face or DeepSpeed Config"),
+                                  N_("Export a Report") };
+  gboolean open = choice == CHOOSE_OPEN || choice == CHOOSE_IMPORT;
   GtkFileChooserNative *native;
   ChooserData *data;
 
   native = gtk_file_chooser_native_new (_(titles[choice]), GTK_WINDOW (self),
                                         open ? GTK_FILE_CHOOSER_ACTION_OPEN
                                              : GTK_FILE_CHOOSER_ACTION_SAVE,
-                                        open ? _("_Open") : choice >= CHOOSE_PNG ? _("_Export")
-                                                                                 : _("_Save"),
+                                        choice == CHOOSE_IMPORT ? _("_Import")
+                                        : open ? _("_Open") : choice >= CHOOSE_PNG ? _("_Export")
+                                                                                   : _("_Save"),
                                         _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
-  if (choice == CHOOSE_PNG)
+  if (choice == CHOOSE_PNG || choice == CHOOSE_REPORT)
     add_filter (GTK_FILE_CHOOSER (native), _("PNG images"), "*.png", "image/png");
   else if (choice == CHOOSE_CSV)
     add_filter (GTK_FILE_CHOOSER (native), _("CSV files"), "*.csv", "text/csv");
+  else if (choice == CHOOSE_IMPORT)
+    add_filter (GTK_FILE_CHOOSER (native), _("JSON configs"), "*.json", "application/json");
   else
     add_filter (GTK_FILE_CHOOSER (native), _("Headroom scenarios"), "*.json", "application/json");
 
   if (!open)
     {
       g_autofree char *name = suggested_name (self, choice == CHOOSE_PNG ? ".png"
+                                                    : choice == CHOOSE_REPORT ? " report.png"
                                                     : choice == CHOOSE_CSV ? ".csv" : ".json");
 
       if (self->file != NULL && choice < CHOOSE_PNG)
@@ -259,6 +277,124 @@ action_example (GSimpleAction *action,
   hr_window_set_scenario (self, &sc);
 }
 
+/* A Hugging Face config.json becomes the model, a DeepSpeed config sets
+ * ZeRO, offloads, batch and precision, a scenario file opens; what could
+ * not be mapped is named.  The import is an edit: it can be saved. */
+gboolean
+hr_window_import_file (HrWindow  *self,
+                       GFile     *file,
+                       GError   **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *name = g_file_get_basename (file);
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+  HrScenario sc = *hr_scenario_model_get_scenario (self->model);
+  JsonObject *obj;
+  g_autofree char *message = NULL;
+
+  if (path == NULL || (root = hr_json_load_file (path, error)) == NULL)
+    {
+      if (path == NULL)
+        g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("Only local files can be opened"));
+      return FALSE;
+    }
+  obj = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+  if (obj != NULL && (json_object_has_member (obj, "zero_optimization")
+                      || json_object_has_member (obj, "train_micro_batch_size_per_gpu")))
+    {
+      if (!hr_ds_import_node (&sc, root, path, unmapped, error))
+        return FALSE;
+    }
+  else if (obj != NULL && (json_object_has_member (obj, "model_type")
+                           || json_object_has_member (obj, "num_hidden_layers")
+                           || json_object_has_member (obj, "n_layer")))
+    {
+      if (!hr_hf_import_node (&sc.model, root, path, unmapped, error))
+        return FALSE;
+    }
+  else
+    return hr_window_open_file (self, file, error);
+
+  hr_scenario_model_set_scenario (self->model, &sc);
+  message = g_strdup_printf (_("Imported %s"), name);
+  hr_window_toast (self, message);
+  if (unmapped->len > 0)
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      for (guint i = 0; i < unmapped->len; i++)
+        g_string_append_printf (text, "%s• %s", i > 0 ? "\n" : "",
+                                (char *) g_ptr_array_index (unmapped, i));
+      hr_window_show_error (self, _("Some settings were not imported"), text->str);
+    }
+  return TRUE;
+}
+
+static gboolean
+on_drop (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         HrWindow      *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!G_VALUE_HOLDS (value, G_TYPE_FILE))
+    return FALSE;
+  if (!hr_window_import_file (self, g_value_get_object (value), &error))
+    {
+      hr_window_show_error (self, _("Could not import"), error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+action_import (GSimpleAction *action,
+               GVariant      *parameter,
+               gpointer       user_data)
+{
+  choose_file (HR_WINDOW (user_data), CHOOSE_IMPORT);
+}
+
+static void
+action_export_report (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  choose_file (HR_WINDOW (user_data), CHOOSE_REPORT);
+}
+
+/* Full screen: the pinned scenario, the current one, then the examples. */
+static void
+action_present (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  HrWindow *self = HR_WINDOW (user_data);
+  g_autoptr(GArray) list = g_array_new (FALSE, FALSE, sizeof (HrScenario));
+  g_autoptr(GPtrArray) examples = hr_presets_list (self->presets, HR_PRESET_SCENARIO);
+  guint first;
+  GtkWidget *present;
+
+  if (self->has_pin)
+    g_array_append_val (list, self->pinned);
+  first = list->len;
+  g_array_append_vals (list, hr_scenario_model_get_scenario (self->model), 1);
+  for (guint i = 0; i < examples->len; i++)
+    {
+      HrScenario sc;
+
+      if (hr_scenario_load_preset (&sc, ((HrPresetInfo *) g_ptr_array_index (examples, i))->id,
+                                   self->presets, NULL))
+        g_array_append_val (list, sc);
+    }
+  present = hr_present_new (GTK_WINDOW (self), (HrScenario *) list->data, list->len, first,
+                            hr_window_units (self));
+  gtk_window_present (GTK_WINDOW (present));
+}
+
 static void
 action_pin (GSimpleAction *action,
             GVariant      *parameter,
@@ -295,8 +431,15 @@ hr_window_install_actions (HrWindow *self)
     { "export-csv", action_export_csv },
     { "example", action_example, "s" },
     { "pin", action_pin },
+    { "import", action_import },
+    { "export-report", action_export_report },
+    { "present", action_present },
   };
+  GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   fill_examples (self);
+  /* Drop a config.json, a DeepSpeed config or a scenario on the window. */
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 }

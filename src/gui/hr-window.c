@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-calc.h"
+#include "hr-cost.h"
 #include "hr-error.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"
@@ -187,6 +188,19 @@ show_plan (HrWindow *self)
       details = g_steal_pointer (&more);
     }
 
+  {
+    HrCostEstimate est;
+
+    hr_cost_estimate (sc, self->plan, &est);
+    if (est.known)
+      {
+        g_autofree char *cost = hr_cost_sentence (sc, &est);
+        g_autofree char *more = g_strdup_printf ("%s\n%s", details, cost);
+
+        g_free (details);
+        details = g_steal_pointer (&more);
+      }
+  }
   gtk_label_set_text (self->summary_label, headline);
   gtk_label_set_text (self->details_label, details);
   set_status_class (GTK_WIDGET (self->summary_label), self->plan->status, TRUE);
@@ -344,6 +358,44 @@ hr_window_export_png (HrWindow  *self,
   style.font_scale = 1.25;
   return hr_chart_write_png (path, 1600, 900, 2.0, hr_scenario_model_get_scenario (self->model),
                              self->plan, &style, error);
+}
+
+typedef struct
+{
+  const HrScenario *scenario;
+  const HrPlan     *plan;
+  HrChartStyle      style;
+} ReportData;
+
+static void
+paint_report (cairo_t  *cr,
+              double    width,
+              double    height,
+              gpointer  data)
+{
+  ReportData *r = data;
+
+  hr_report_draw_page (cr, width, height, r->scenario, r->plan, &r->style);
+}
+
+/* One page for a slide: verdict, chart, key settings, assumptions. */
+gboolean
+hr_window_export_report (HrWindow  *self,
+                         GFile     *file,
+                         GError   **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  ReportData r = { hr_scenario_model_get_scenario (self->model), self->plan };
+
+  if (!self->plan_valid)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
+      return FALSE;
+    }
+  hr_chart_style_init_light (&r.style);
+  r.style.units = hr_window_units (self);
+  r.style.paint_background = TRUE;
+  return hr_write_png_atomic (path, 1600, 900, 2.0, paint_report, &r, error);
 }
 
 gboolean

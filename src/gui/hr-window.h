@@ -31,12 +31,18 @@ gboolean         hr_window_save_to          (HrWindow         *self,
 gboolean         hr_window_export_png       (HrWindow         *self,
                                              GFile            *file,
                                              GError          **error);
+gboolean         hr_window_export_report    (HrWindow         *self,
+                                             GFile            *file,
+                                             GError          **error);
 gboolean         hr_window_export_csv       (HrWindow         *self,
                                              GFile            *file,
                                              GError          **error);
 void             hr_window_set_scenario     (HrWindow         *self,
                                              const HrScenario *scenario);
 gboolean         hr_window_report_broken_presets (HrWindow    *self);
+gboolean         hr_window_import_file      (HrWindow         *self,
+                                             GFile            *file,
+                                             GError          **error);
 
 HrScenarioModel *hr_window_get_model        (HrWindow         *self);
 HrForm          *hr_window_get_form         (HrWindow         *self);

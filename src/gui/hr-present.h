@@ -1,0 +1,24 @@
+/* hr-present.h: the full-screen presentation of plans
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "hr-format.h"
+#include "hr-scenario.h"
+
+G_BEGIN_DECLS
+
+/* Shows scenarios[0..n) one at a time, full screen, in big type: the
+ * verdict and the chart.  Left and right step, Escape leaves. */
+GtkWidget *hr_present_new (GtkWindow        *parent,
+                           const HrScenario *scenarios,
+                           guint             n_scenarios,
+                           guint             first,
+                           HrUnits           units);
+
+G_END_DECLS
