@@ -11,7 +11,10 @@
 
 #include <stdio.h>
 
+#include "hr-chart.h"
 #include "hr-solver.h"
+#include "hr-suggest.h"
+#include "hr-sweep.h"
 #include "hr-test-util.h"
 
 static double
@@ -63,6 +66,75 @@ bench_solve (const char       *what,
           1e3 * elapsed / n, value);
 }
 
+static void
+bench_suggest (const char       *what,
+               const HrScenario *sc)
+{
+  g_autoptr(HrPlan) work = hr_plan_new ();
+  HrSuggestion list[HR_MAX_SUGGESTIONS];
+  double start = seconds_now (), elapsed;
+  guint n = 0, found = 0;
+
+  do
+    {
+      found = hr_suggest (sc, work, list, HR_MAX_SUGGESTIONS, NULL);
+      n++;
+      elapsed = seconds_now () - start;
+    }
+  while (elapsed < 0.5);
+  printf ("%-44s %10.3f ms per search (%u suggestions)\n", what, 1e3 * elapsed / n, found);
+}
+
+static void
+bench_sweep (const char       *what,
+             const HrScenario *sc)
+{
+  g_autoptr(HrPlan) work = hr_plan_new ();
+  g_autofree HrSweep *sweep = g_new0 (HrSweep, 1);
+  double start = seconds_now (), elapsed;
+  guint n = 0;
+
+  do
+    {
+      hr_sweep_compute (sc, HR_SWEEP_SEQ_LEN, work, sweep, NULL);
+      n++;
+      elapsed = seconds_now () - start;
+    }
+  while (elapsed < 0.5);
+  printf ("%-44s %10.3f ms per sweep (%u points)\n", what, 1e3 * elapsed / n, sweep->n_points);
+}
+
+/* What a frame of the window costs: the chart drawn on a 1200 x 700
+ * surface, as the widget's snapshot does. */
+static void
+bench_draw (const char       *what,
+            const HrScenario *sc)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 700);
+  HrChartStyle style;
+  HrChartHits hits;
+  double start, elapsed;
+  guint n = 0;
+
+  hr_test_plan (sc, plan);
+  hr_chart_style_init_light (&style);
+  start = seconds_now ();
+  do
+    {
+      cairo_t *cr = cairo_create (surface);
+
+      hr_chart_draw (cr, 1200, 700, sc, plan, &style, &hits);
+      cairo_destroy (cr);
+      cairo_surface_flush (surface);
+      n++;
+      elapsed = seconds_now () - start;
+    }
+  while (elapsed < 0.5);
+  cairo_surface_destroy (surface);
+  printf ("%-44s %10.3f ms per frame (a 60 Hz frame is 16.7 ms)\n", what, 1e3 * elapsed / n);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -83,5 +155,9 @@ main (int   argc,
   bench_solve ("solve max-micro-batch, 405B", &big, HR_SOLVE_MAX_MICRO_BATCH);
   bench_solve ("solve max-seq-len, 405B", &big, HR_SOLVE_MAX_SEQ_LEN);
   bench_solve ("solve min-gpus, 405B", &big, HR_SOLVE_MIN_GPUS);
+  bench_suggest ("suggestions (singles and pairs), 405B", &big);
+  bench_sweep ("sweep over sequence length, 405B", &big);
+  bench_draw ("draw the chart, default scenario", &sc);
+  bench_draw ("draw the chart, 405B with 16 stages", &big);
   return 0;
 }
