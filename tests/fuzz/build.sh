@@ -26,7 +26,7 @@ for src in "$top"/src/core/*.c; do
   fi
   objs+=("$obj")
 done
-for h in scenario preset set hf measured; do
+for h in scenario preset set hf measured ds; do
   $CC $flags -fsanitize=fuzzer $cflags "$here/fuzz-$h.c" "${objs[@]}" $libs -o "$out/fuzz-$h"
 done
 echo "$out"

@@ -1,0 +1,19 @@
+/* fuzz-ds.c: DeepSpeed config import (--import-deepspeed, drop on the window) */
+#include "fuzz-common.h"
+#include "hr-ds-import.h"
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data,
+                        size_t         size)
+{
+  g_autoptr(JsonNode) root = hr_json_load_data ((const char *) data, size, "ds.json", NULL);
+  g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+  HrScenario sc;
+
+  if (root == NULL)
+    return 0;
+  hr_scenario_init_default (&sc);
+  if (hr_ds_import_node (&sc, root, "ds.json", unmapped, NULL))
+    fuzz_plan_scenario (&sc);
+  return 0;
+}
