@@ -634,6 +634,17 @@ run (Options *o)
   fputs (output, stdout);
   if (g_strcmp0 (o->format, "json") == 0)
     fputc ('\n', stdout);
+  if (o->format == NULL || g_strcmp0 (o->format, "table") == 0)
+    {
+      g_autoptr(GPtrArray) runs = hr_measured_load_bundled (presets);
+      guint n = 0;
+      double err = hr_measured_uncertainty (runs, sc.training.method, &n);
+
+      if (n > 0)
+        printf ("Error bar: ±%.0f %% (the median error of Headroom on %u measured %s runs; "
+                "headroom-cli --validate).\n", 100 * err, n,
+                hr_enum_name (&hr_method_names, sc.training.method));
+    }
 
   if (o->check && !plan->fits)
     return EXIT_OVER_CAPACITY;

@@ -213,8 +213,11 @@ add_model_states (Ctx               *ctx,
   double trainable, trainable_here, grads_here, state_bytes;
   gboolean paged = t->optimizer == HR_OPTIMIZER_PAGED_ADAMW
                    || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT;
+  /* Gradients live from the backward pass to the step, and through the
+   * next forward when micro-batches accumulate or when zero_grad() only
+   * zeroes them (set_to_none=False, PyTorch's default before 2.0). */
   guint grads_live = HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP)
-                     | (ctx->accumulating ? HR_LIVE_SAVED : 0);
+                     | (ctx->accumulating || !t->zero_grad_to_none ? HR_LIVE_SAVED : 0);
   double shard_of_trainable;
 
   /* Parameters. */

@@ -509,3 +509,60 @@ hr_measured_load_node (JsonNode    *root,
     }
   return runs;
 }
+
+static int
+compare_abs (gconstpointer a,
+             gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+double
+hr_measured_uncertainty (GPtrArray *runs,
+                         HrMethod   method,
+                         guint     *out_n)
+{
+  g_autoptr(GArray) errors = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint pass = 0; pass < 2 && errors->len < 3; pass++)
+    {
+      g_array_set_size (errors, 0);
+      for (guint i = 0; runs != NULL && i < runs->len; i++)
+        {
+          HrMeasuredRun *run = g_ptr_array_index (runs, i);
+          double e = ABS (run->error);
+
+          if (pass == 1 || run->scenario.training.method == method)
+            g_array_append_val (errors, e);
+        }
+    }
+  if (out_n != NULL)
+    *out_n = errors->len;
+  if (errors->len == 0)
+    return 0;
+  g_array_sort (errors, compare_abs);
+  return (g_array_index (errors, double, (errors->len - 1) / 2)
+          + g_array_index (errors, double, errors->len / 2)) / 2;
+}
+
+GPtrArray *
+hr_measured_load_bundled (HrPresets *presets)
+{
+  const char *env = g_getenv ("HEADROOM_CALIBRATION");
+  const char *candidates[] = {
+    env,
+#ifdef HR_CALIBRATION_FILE
+    HR_CALIBRATION_FILE,
+#endif
+#ifdef HR_SOURCE_CALIBRATION_FILE
+    HR_SOURCE_CALIBRATION_FILE,
+#endif
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    if (candidates[i] != NULL && g_file_test (candidates[i], G_FILE_TEST_IS_REGULAR))
+      return hr_measured_load (candidates[i], presets, NULL, NULL);
+  return NULL;
+}

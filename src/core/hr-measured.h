@@ -49,4 +49,15 @@ GPtrArray *hr_measured_load_node (JsonNode    *root,
 double     hr_measured_predicted (const HrPlan *plan,
                                   HrMetric      metric);
 
+/* The honest error bar of a plan: the median absolute error of the
+ * measured runs of the same method (full, LoRA, QLoRA), or of all runs
+ * when fewer than three share it.  *out_n receives how many runs. */
+double     hr_measured_uncertainty (GPtrArray  *runs,
+                                    HrMethod    method,
+                                    guint      *out_n);
+
+/* The bundled measured runs: $HEADROOM_CALIBRATION, the installed copy,
+ * or the source tree's; NULL when none is found. */
+GPtrArray *hr_measured_load_bundled (HrPresets *presets);
+
 G_END_DECLS

@@ -82,6 +82,7 @@ static const Field training_fields[] = {
   ENUM (HrTraining, attention, hr_attention_names),
   ENUM (HrTraining, loss, hr_loss_names),
   BOOL (HrTraining, logits_fp32),
+  BOOL (HrTraining, zero_grad_to_none),
 };
 
 static const Field lora_fields[] = {

@@ -119,6 +119,11 @@ add_training (JsonBuilder      *b,
   E (loss, hr_loss_names);
   json_builder_set_member_name (b, "logits_fp32");
   json_builder_add_boolean_value (b, t->logits_fp32);
+  if (!t->zero_grad_to_none)
+    {
+      json_builder_set_member_name (b, "zero_grad_to_none");
+      json_builder_add_boolean_value (b, FALSE);
+    }
 #undef U
 #undef E
   json_builder_end_object (b);

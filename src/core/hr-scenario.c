@@ -132,6 +132,7 @@ hr_scenario_init_default (HrScenario *scenario)
   t->attention = HR_ATTENTION_FLASH;
   t->loss = HR_LOSS_STANDARD;
   t->logits_fp32 = TRUE;
+  t->zero_grad_to_none = TRUE;   /* PyTorch >= 2.0's default */
 
   p->gpus = 8;
   p->gpus_per_node = 8;

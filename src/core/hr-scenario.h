@@ -81,6 +81,7 @@ typedef struct
   HrAttention     attention;
   HrLoss          loss;
   gboolean        logits_fp32;       /* extension: upcast logits for the loss */
+  gboolean        zero_grad_to_none; /* extension: gradients freed after each step */
 } HrTraining;
 
 typedef struct

@@ -107,6 +107,7 @@ static Field fields[] = {
   E ("training.attention", training.attention, hr_attention_names),
   E ("training.loss", training.loss, hr_loss_names),
   B ("training.logits_fp32", training.logits_fp32),
+  B ("training.zero_grad_to_none", training.zero_grad_to_none),
 
   U ("parallel.gpus", parallel.gpus),
   U ("parallel.gpus_per_node", parallel.gpus_per_node),

@@ -47,6 +47,8 @@ struct _HrWindow
   HrSuggestion         suggestions[HR_MAX_SUGGESTIONS];
   guint                n_suggestions;
 
+  GPtrArray           *measured;   /* the runs the error bar comes from */
+
   HrScenarioModel     *model;
   HrForm              *form;
   HrChartWidget       *chart;

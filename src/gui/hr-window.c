@@ -18,6 +18,7 @@
 #include "hr-calc.h"
 #include "hr-cost.h"
 #include "hr-error.h"
+#include "hr-measured.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"
 #include "hr-window-private.h"
@@ -179,6 +180,19 @@ show_plan (HrWindow *self)
                                "allocated %s, reserved %s, total %s of %s"),
                              params, trainable, hr_phase_label (d->peak_phase),
                              allocated, reserved, total, cap);
+  /* The honest error bar, from the measured runs of the same method. */
+  if (self->measured != NULL && self->measured->len > 0)
+    {
+      guint n = 0;
+      double err = hr_measured_uncertainty (self->measured, sc->training.method, &n);
+      g_autofree char *more = NULL;
+
+      /* TRANSLATORS: the totals' error bar: ±percent, from how many measured runs */
+      more = g_strdup_printf (_("%s (±%.0f %%, the median error on %u measured runs)"),
+                              details, 100 * err, n);
+      g_free (details);
+      details = g_steal_pointer (&more);
+    }
   if (self->plan->host_bytes_per_node > 0)
     {
       g_autofree char *host = hr_format_bytes ((double) self->plan->host_bytes_per_node, units);
@@ -499,6 +513,7 @@ hr_window_finalize (GObject *object)
   g_clear_pointer (&self->presets, hr_presets_free);
   g_clear_pointer (&self->plan, hr_plan_free);
   g_clear_pointer (&self->pinned_plan, hr_plan_free);
+  g_clear_pointer (&self->measured, g_ptr_array_unref);
   g_clear_pointer (&self->sweep, g_free);
   G_OBJECT_CLASS (hr_window_parent_class)->finalize (object);
 }
@@ -539,6 +554,7 @@ hr_window_init (HrWindow *self)
   self->presets = hr_presets_new_default ();
   self->plan = hr_plan_new ();
   self->model = hr_scenario_model_new ();
+  self->measured = hr_measured_load_bundled (self->presets);
 
   /* The default scenario, as headroom-cli plans it; the compiled-in copy
    * when no preset folder is installed. */
