@@ -7,8 +7,8 @@
  * calibration.json with, per entry, a "scenario" object for what its
  * fields cannot say (gradient accumulation from the run's config, the
  * CUDA context the same document measured), each with its source.  One
- * line per entry; the test fails when the median absolute error exceeds
- * the threshold.
+ * line per entry; the test fails when the median absolute error or the
+ * worst one exceeds its threshold.
  */
 
 #include <math.h>
@@ -17,7 +17,12 @@
 #include "hr-measured.h"
 #include "hr-test-util.h"
 
-#define MAX_MEDIAN_ERROR 0.15
+/* The median must stay within 6 %.  The worst entry is held to 25 %: the
+ * LitGPT QLoRA runs (-21 % to -22 %) and Gemma 2B full fine-tuning under
+ * FSDP (-24 %) are not yet explained (README, "Accuracy"); the goal for
+ * every entry is 20 %. */
+#define MAX_MEDIAN_ERROR 0.06
+#define MAX_WORST_ERROR 0.25
 
 static int
 compare_double (gconstpointer a,
@@ -60,6 +65,7 @@ test_measured_runs (void)
   printf ("# %u runs: median absolute error %.1f %%, worst %.1f %%\n", errors->len,
           100 * median, 100 * worst);
   g_assert_cmpfloat (median, <=, MAX_MEDIAN_ERROR);
+  g_assert_cmpfloat (worst, <=, MAX_WORST_ERROR);
 }
 
 int

@@ -305,6 +305,13 @@ map_entry (JsonObject  *e,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "preset");
       json_builder_add_string_value (b, model_id);
+      /* LitGPT trains the LM head as a parameter of its own unless
+       * train.tie_embeddings is set (its config_hub files leave it null). */
+      if (litgpt)
+        {
+          json_builder_set_member_name (b, "tied_embeddings");
+          json_builder_add_boolean_value (b, FALSE);
+        }
       json_builder_end_object (b);
     }
 
