@@ -314,7 +314,16 @@ add_model_states (Ctx               *ctx,
                ? trainable / shard_of_trainable : trainable;
   /* ZeRO-Offload moves the gradient partitions to the CPU as they are
    * reduced (Ren et al. 2021 §4); only the layer being reduced stays. */
-  if (!(p->offload_optimizer && p->zero >= 2))
+  /* With the optimizer step in the backward pass (torchtune's
+   * optimizer_in_bwd), each gradient is applied and freed at once: only a
+   * layer's worth exists at a time. */
+  if (t->optimizer_in_backward)
+    add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+              HR_LIVE_BACKWARD, N_("gradients of one layer (stepped in backward)"),
+              "P_layer·bytes",
+              N_("Each layer's gradients are applied and freed during the backward pass."),
+              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->g);
+  else if (!(p->offload_optimizer && p->zero >= 2))
     add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
               "gradients", p->zero >= 2 ? "P_trainable·bytes / N (ZeRO-2/3)" : "P_trainable·bytes",
               N_("One gradient per trainable weight, produced by the backward pass."),
@@ -406,6 +415,17 @@ add_activations (Ctx      *ctx,
   double units = hr_pipeline_layer_units (sc->parallel.pp, sc->parallel.vpp,
                                           t->grad_accum, stage, dev->n_layers);
   double in_flight = dev->n_layers > 0 ? units / (double) dev->n_layers : 1.0;
+
+  /* Activation offloading (torchtune, Megatron) copies each layer's saved
+   * tensors to the CPU as the forward pass goes: about two layers' worth
+   * stay on the GPU (the one computed, the one in transfer). */
+  if (t->activation_offloading && units > 2)
+    {
+      ctx->host_bytes += (units - 2) * (t->checkpointing == HR_CHECKPOINTING_FULL
+                                        ? la->checkpoint : la->total);
+      units = 2;
+    }
+
   double T = ctx->tokens;
   double h = (double) m->hidden;
   double tp = (double) MAX (sc->parallel.tp, 1);

@@ -83,6 +83,8 @@ static const Field training_fields[] = {
   ENUM (HrTraining, loss, hr_loss_names),
   BOOL (HrTraining, logits_fp32),
   BOOL (HrTraining, zero_grad_to_none),
+  BOOL (HrTraining, optimizer_in_backward),
+  BOOL (HrTraining, activation_offloading),
 };
 
 static const Field lora_fields[] = {

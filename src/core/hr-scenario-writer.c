@@ -119,6 +119,16 @@ add_training (JsonBuilder      *b,
   E (loss, hr_loss_names);
   json_builder_set_member_name (b, "logits_fp32");
   json_builder_add_boolean_value (b, t->logits_fp32);
+  if (t->optimizer_in_backward)
+    {
+      json_builder_set_member_name (b, "optimizer_in_backward");
+      json_builder_add_boolean_value (b, TRUE);
+    }
+  if (t->activation_offloading)
+    {
+      json_builder_set_member_name (b, "activation_offloading");
+      json_builder_add_boolean_value (b, TRUE);
+    }
   if (!t->zero_grad_to_none)
     {
       json_builder_set_member_name (b, "zero_grad_to_none");

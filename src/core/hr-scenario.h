@@ -82,6 +82,8 @@ typedef struct
   HrLoss          loss;
   gboolean        logits_fp32;       /* extension: upcast logits for the loss */
   gboolean        zero_grad_to_none; /* extension: gradients freed after each step */
+  gboolean        optimizer_in_backward;  /* extension: torchtune's optimizer_in_bwd */
+  gboolean        activation_offloading;  /* extension: saved activations go to the CPU */
 } HrTraining;
 
 typedef struct

@@ -132,6 +132,10 @@ validate_training (const HrScenario  *sc,
         FAIL ("training.lora.targets: lm_head needs model.head = lm");
     }
 
+  if (t->optimizer_in_backward && t->grad_accum > 1)
+    FAIL ("training.optimizer_in_backward: true steps each parameter as soon as its gradient "
+          "exists, so it cannot accumulate; allowed: training.grad_accum = 1");
+
   if (t->dtypes.weights == HR_DTYPE_NONE)
     FAIL ("training.dtypes.weights: none is not allowed; allowed: fp32, bf16, fp16 or fp8");
   if (t->dtypes.grads == HR_DTYPE_NONE || t->dtypes.grads == HR_DTYPE_FP8)

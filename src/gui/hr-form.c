@@ -590,6 +590,12 @@ build_training (HrForm    *self,
   combo_row (self, group, "training.attention", _("Attention"), NULL, att_t);
   combo_row (self, group, "training.loss", _("Loss"), NULL, loss_t);
   switch_row (self, group, "training.logits_fp32", _("fp32 logits for the loss"), _("Hugging Face upcasts them"));
+  switch_row (self, group, "training.optimizer_in_backward", _("Optimizer step in backward"),
+              _("torchtune: each gradient is applied and freed at once"));
+  switch_row (self, group, "training.activation_offloading", _("Offload activations to CPU"),
+              _("Saved activations stream to host memory"));
+  switch_row (self, group, "training.zero_grad_to_none", _("Free gradients after each step"),
+              _("zero_grad(set_to_none=True), PyTorch 2's default"));
 }
 
 static void

@@ -108,6 +108,8 @@ static Field fields[] = {
   E ("training.loss", training.loss, hr_loss_names),
   B ("training.logits_fp32", training.logits_fp32),
   B ("training.zero_grad_to_none", training.zero_grad_to_none),
+  B ("training.optimizer_in_backward", training.optimizer_in_backward),
+  B ("training.activation_offloading", training.activation_offloading),
 
   U ("parallel.gpus", parallel.gpus),
   U ("parallel.gpus_per_node", parallel.gpus_per_node),
