@@ -468,39 +468,6 @@ validate_runs (HrPresets  *presets,
   return EXIT_PLANNED;
 }
 
-typedef struct
-{
-  const HrScenario *scenario;
-  const HrPlan     *plan;
-  HrChartStyle      style;
-} ReportData;
-
-static void
-paint_report (cairo_t  *cr,
-              double    width,
-              double    height,
-              gpointer  data)
-{
-  ReportData *r = data;
-
-  hr_report_draw_page (cr, width, height, r->scenario, r->plan, &r->style);
-}
-
-static gboolean
-write_report (const HrScenario  *sc,
-              const HrPlan      *plan,
-              HrUnits            units,
-              const char        *path,
-              GError           **error)
-{
-  ReportData r = { sc, plan };
-
-  hr_chart_style_init_light (&r.style);
-  r.style.units = units;
-  r.style.paint_background = TRUE;
-  return hr_write_png_atomic (path, 1600, 900, 2.0, paint_report, &r, error);
-}
-
 static int
 run (Options *o)
 {
@@ -619,7 +586,7 @@ run (Options *o)
         }
     }
 
-  if (o->report != NULL && !write_report (&sc, plan, units, o->report, &error))
+  if (o->report != NULL && !hr_report_write_png (o->report, &sc, plan, units, &error))
     {
       g_autofree char *msg = g_strdup_printf ("--report: %s", error->message);
       return bad_input (msg);

@@ -137,3 +137,36 @@ hr_report_draw_page (cairo_t            *cr,
   g_object_unref (layout);
   cairo_restore (cr);
 }
+
+typedef struct
+{
+  const HrScenario *scenario;
+  const HrPlan     *plan;
+  HrChartStyle      style;
+} PageData;
+
+static void
+paint_page (cairo_t  *cr,
+            double    width,
+            double    height,
+            gpointer  data)
+{
+  PageData *page = data;
+
+  hr_report_draw_page (cr, width, height, page->scenario, page->plan, &page->style);
+}
+
+gboolean
+hr_report_write_png (const char        *path,
+                     const HrScenario  *scenario,
+                     const HrPlan      *plan,
+                     HrUnits            units,
+                     GError           **error)
+{
+  PageData page = { scenario, plan };
+
+  hr_chart_style_init_light (&page.style);
+  page.style.units = units;
+  page.style.paint_background = TRUE;
+  return hr_write_png_atomic (path, 1600, 900, 2.0, paint_page, &page, error);
+}

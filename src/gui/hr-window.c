@@ -374,24 +374,6 @@ hr_window_export_png (HrWindow  *self,
                              self->plan, &style, error);
 }
 
-typedef struct
-{
-  const HrScenario *scenario;
-  const HrPlan     *plan;
-  HrChartStyle      style;
-} ReportData;
-
-static void
-paint_report (cairo_t  *cr,
-              double    width,
-              double    height,
-              gpointer  data)
-{
-  ReportData *r = data;
-
-  hr_report_draw_page (cr, width, height, r->scenario, r->plan, &r->style);
-}
-
 /* One page for a slide: verdict, chart, key settings, assumptions. */
 gboolean
 hr_window_export_report (HrWindow  *self,
@@ -399,17 +381,14 @@ hr_window_export_report (HrWindow  *self,
                          GError   **error)
 {
   g_autofree char *path = g_file_get_path (file);
-  ReportData r = { hr_scenario_model_get_scenario (self->model), self->plan };
 
   if (!self->plan_valid)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
       return FALSE;
     }
-  hr_chart_style_init_light (&r.style);
-  r.style.units = hr_window_units (self);
-  r.style.paint_background = TRUE;
-  return hr_write_png_atomic (path, 1600, 900, 2.0, paint_report, &r, error);
+  return hr_report_write_png (path, hr_scenario_model_get_scenario (self->model), self->plan,
+                              hr_window_units (self), error);
 }
 
 gboolean
