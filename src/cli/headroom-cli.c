@@ -332,6 +332,29 @@ print_suggestions (const HrScenario *sc,
   return EXIT_PLANNED;
 }
 
+typedef struct
+{
+  const HrScenario *scenario;
+  const HrSweep    *sweep;
+  HrUnits           units;
+} SweepPaint;
+
+static void
+paint_sweep (cairo_t  *cr,
+             double    width,
+             double    height,
+             gpointer  data)
+{
+  const SweepPaint *p = data;
+  HrChartStyle style;
+
+  hr_chart_style_init_light (&style);
+  style.units = p->units;
+  style.paint_background = TRUE;
+  style.font_scale = 1.25;
+  hr_sweep_draw (cr, width, height, p->scenario, p->sweep, &style);
+}
+
 /* The fullest GPU's memory at a range of micro-batches or sequence lengths. */
 static int
 print_sweep (const HrScenario *sc,
@@ -360,23 +383,11 @@ print_sweep (const HrScenario *sc,
 
   if (png != NULL)
     {
-      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 3200, 1800);
-      cairo_t *cr = cairo_create (surface);
-      HrChartStyle style;
-      cairo_status_t status;
+      SweepPaint paint = { sc, sweep, units };
 
-      hr_chart_style_init_light (&style);
-      style.units = units;
-      style.paint_background = TRUE;
-      style.font_scale = 1.25;
-      cairo_scale (cr, 2, 2);
-      hr_sweep_draw (cr, 1600, 900, sc, sweep, &style);
-      cairo_destroy (cr);
-      status = cairo_surface_write_to_png (surface, png);
-      cairo_surface_destroy (surface);
-      if (status != CAIRO_STATUS_SUCCESS)
+      if (!hr_write_png_atomic (png, 1600, 900, 2.0, paint_sweep, &paint, &error))
         {
-          g_autofree char *msg = g_strdup_printf ("--png: %s: %s", png, cairo_status_to_string (status));
+          g_autofree char *msg = g_strdup_printf ("--png: %s", error->message);
           return bad_input (msg);
         }
     }

@@ -14,11 +14,8 @@
 
 #include "hr-chart.h"
 
-#include <errno.h>
 #include <glib/gi18n-lib.h>
-#include <glib/gstdio.h>
 #include <math.h>
-#include <unistd.h>
 #include <pango/pangocairo.h>
 
 /* Okabe & Ito 2008, "Color Universal Design"; the dark variants are the
@@ -570,6 +567,15 @@ hr_chart_hit_test (const HrChartHits *hits,
   return NULL;
 }
 
+static cairo_status_t
+append_bytes (void                *closure,
+              const unsigned char *data,
+              unsigned int         length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
 gboolean
 hr_write_png_atomic (const char   *path,
                      int           width,
@@ -579,11 +585,11 @@ hr_write_png_atomic (const char   *path,
                      gpointer      data,
                      GError      **error)
 {
+  g_autoptr(GByteArray) png = g_byte_array_new ();
+  g_autoptr(GError) local = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
-  g_autofree char *tmp = g_strconcat (path, ".tmp-XXXXXX", NULL);
-  int fd;
 
   surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) (width * scale),
                                         (int) (height * scale));
@@ -591,26 +597,22 @@ hr_write_png_atomic (const char   *path,
   cairo_scale (cr, scale, scale);
   paint (cr, width, height, data);
   cairo_destroy (cr);
+  status = cairo_surface_write_to_png_stream (surface, append_bytes, png);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: could not draw the PNG (%s)",
+                   path, cairo_status_to_string (status));
+      return FALSE;
+    }
 
   /* Written beside the target and renamed over it, so a failure leaves an
    * existing file as it was. */
-  fd = g_mkstemp (tmp);
-  if (fd < 0)
+  if (!g_file_set_contents_full (path, (const char *) png->data, (gssize) png->len,
+                                 G_FILE_SET_CONTENTS_CONSISTENT, 0666, &local))
     {
-      cairo_surface_destroy (surface);
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-                   "%s: could not write (%s)", path, g_strerror (errno));
-      return FALSE;
-    }
-  close (fd);
-  status = cairo_surface_write_to_png (surface, tmp);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS || g_rename (tmp, path) != 0)
-    {
-      g_unlink (tmp);
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: could not write the PNG (%s)",
-                   path, status != CAIRO_STATUS_SUCCESS ? cairo_status_to_string (status)
-                                                        : g_strerror (errno));
+      g_set_error (error, G_FILE_ERROR, local->code, "%s: could not save (%s); the previous "
+                   "file is unchanged", path, local->message);
       return FALSE;
     }
   return TRUE;

@@ -155,20 +155,35 @@ hr_window_pin (HrWindow *self)
   hr_window_toast (self, message);
 }
 
-static gboolean
-write_surface (cairo_surface_t  *surface,
-               const char       *path,
-               GError          **error)
+static void
+paint_view (cairo_t  *cr,
+            double    width,
+            double    height,
+            gpointer  data)
 {
-  cairo_status_t status = cairo_surface_write_to_png (surface, path);
+  HrWindow *self = data;
+  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+  HrChartStyle style;
 
-  if (status != CAIRO_STATUS_SUCCESS)
+  hr_chart_style_init_light (&style);
+  style.units = hr_window_units (self);
+  style.paint_background = TRUE;
+  style.font_scale = 1.25;
+  if (g_str_equal (hr_window_visible_view (self), "sweep") && self->sweep_valid)
+    hr_sweep_draw (cr, width, height, sc, self->sweep, &style);
+  else if (self->has_pin)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: %s", path,
-                   cairo_status_to_string (status));
-      return FALSE;
+      const HrDevice *a = hr_plan_binding (self->pinned_plan), *b = hr_plan_binding (self->plan);
+
+      /* Pinned above, now below, on one scale. */
+      style.scale_bytes = MAX (MAX ((double) a->total_bytes, (double) b->total_bytes),
+                               (double) MAX (self->pinned_plan->capacity_bytes,
+                                             self->plan->capacity_bytes)) * 1.04;
+      hr_chart_draw (cr, width, height / 2, &self->pinned, self->pinned_plan, &style, NULL);
+      cairo_translate (cr, 0, height / 2);
+      style.paint_background = FALSE;
+      hr_chart_draw (cr, width, height / 2, sc, self->plan, &style, NULL);
     }
-  return TRUE;
 }
 
 /* The sweep or the comparison as a PNG of 3200 x 1800; the plan view goes
@@ -178,36 +193,7 @@ hr_window_export_view_png (HrWindow    *self,
                            const char  *path,
                            GError     **error)
 {
-  const char *view = hr_window_visible_view (self);
-  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 3200, 1800);
-  cairo_t *cr = cairo_create (surface);
-  HrChartStyle style;
-  gboolean ok;
-
-  hr_chart_style_init_light (&style);
-  style.units = hr_window_units (self);
-  style.paint_background = TRUE;
-  style.font_scale = 1.25;
-  cairo_scale (cr, 2, 2);
-  if (g_str_equal (view, "sweep") && self->sweep_valid)
-    hr_sweep_draw (cr, 1600, 900, sc, self->sweep, &style);
-  else if (self->has_pin)
-    {
-      const HrDevice *a = hr_plan_binding (self->pinned_plan), *b = hr_plan_binding (self->plan);
-
-      style.scale_bytes = MAX (MAX ((double) a->total_bytes, (double) b->total_bytes),
-                               (double) MAX (self->pinned_plan->capacity_bytes,
-                                             self->plan->capacity_bytes)) * 1.04;
-      hr_chart_draw (cr, 1600, 450, &self->pinned, self->pinned_plan, &style, NULL);
-      cairo_translate (cr, 0, 450);
-      style.paint_background = FALSE;
-      hr_chart_draw (cr, 1600, 450, sc, self->plan, &style, NULL);
-    }
-  cairo_destroy (cr);
-  ok = write_surface (surface, path, error);
-  cairo_surface_destroy (surface);
-  return ok;
+  return hr_write_png_atomic (path, 1600, 900, 2.0, paint_view, self, error);
 }
 
 /* The sweep's points, or the comparison per category. */
