@@ -30,22 +30,7 @@
 /* Plans larger than this per GPU are refused rather than rounded. */
 #define MAX_DEVICE_BYTES 1e18
 
-/* What every stage shares, computed once per plan. */
-typedef struct
-{
-  const HrScenario   *sc;
-  HrParamCounts       counts;       /* per TP/EP rank */
-  HrLayerActivations  layer_act;
-  double              shard;        /* ZeRO/FSDP degree for dense params */
-  double              shard_expert; /* ... and for expert params */
-  double              w, g, m, o, a; /* bytes per element of each dtype */
-  double              quant_bytes;
-  double              tokens;       /* b·s/c on one rank */
-  gboolean            lora;
-  gboolean            accumulating; /* gradients live across micro-batches */
-  double              host_bytes;   /* offloaded per rank */
-  double              too_big;      /* largest device total, for the check */
-} Ctx;
+#include "hr-calc-private.h"
 
 /* QLoRA §3: NF4 = 4 bits + one fp32 absmax per 64 weights (0.5625 B);
  * double quantization brings the constants to 0.127 bits (0.515875 B).
@@ -110,8 +95,8 @@ hr_comm_buffer_auto_mib (const HrScenario *scenario)
   return scenario->parallel.gpus > 1 ? 512.0 : 0.0;
 }
 
-static void
-add_item (Ctx        *ctx,
+void
+hr_calc_add_item (Ctx        *ctx,
           HrDevice   *dev,
           HrCategory  category,
           HrPool      pool,
@@ -224,7 +209,7 @@ add_model_states (Ctx               *ctx,
   if (!ctx->lora)
     {
       if (!p->offload_params)
-        add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                   HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
                   N_("The model's weights, which every GPU computes with."),
                   weights_here * ctx->w);
@@ -237,7 +222,7 @@ add_model_states (Ctx               *ctx,
 
       if (t->method == HR_METHOD_QLORA)
         {
-          add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                     HR_LIVE_ALWAYS, N_("frozen base, quantized linears"),
                     "P_linear·quant bytes (NF4 0.5625, NF4-DQ 0.5159)",
                     N_("The frozen model, squeezed to 4 bits per weight."),
@@ -245,20 +230,20 @@ add_model_states (Ctx               *ctx,
           frozen_here -= linear_here;
         }
       if (!p->offload_params)
-        add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                   HR_LIVE_ALWAYS,
                   t->method == HR_METHOD_QLORA ? N_("frozen base, other weights") : N_("frozen base weights"),
                   "P_frozen·bytes", N_("The frozen model, which is not trained but computed with."),
                   frozen_here * ctx->w);
       trainable = sp->lora;
-      add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                 HR_LIVE_ALWAYS, N_("LoRA adapters"), "r·(d_in + d_out) per adapted matrix",
                 N_("The small trainable adapter matrices."),
                 trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->w);
     }
 
   if (t->precision == HR_PRECISION_FP8_MIXED)
-    add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_FP8,
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_FP8,
               HR_LIVE_ALWAYS, N_("fp8 weight copies"), "P_linear·1 (Transformer Engine)",
               "8-bit copies of the weights for the fp8 matrix units.",
               (zero3 ? sp->linear / ctx->shard : sp->linear) * 1.0);
@@ -267,7 +252,7 @@ add_model_states (Ctx               *ctx,
    * backward pass: fp32 + 16-bit copies, "1.5x the model" (HF docs,
    * "Efficient training on a single GPU", mixed precision). */
   if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
-    add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
               HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
               N_("Half-precision copies of the weights that autocast makes for the forward pass."),
               sp->linear * ctx->a);
@@ -275,7 +260,7 @@ add_model_states (Ctx               *ctx,
   /* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
    * largest may be the LM head when it is quantized too. */
   if (t->method == HR_METHOD_QLORA)
-    add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_BF16,
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_BF16,
               HR_LIVE_FWD_BWD, N_("dequantized weight (one at a time)"),
               "largest quantized linear·2",
               N_("A 4-bit weight unpacked to 16 bits just for its matrix multiply."),
@@ -292,12 +277,12 @@ add_model_states (Ctx               *ctx,
                          + (sp->layer - (double) ctx->counts.layer_linear) * ctx->w
                        : sp->layer * ctx->w;
 
-      add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                 HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
                 "2·P_layer·bytes",
                 N_("ZeRO-3 briefly reassembles a whole layer's weights to compute with it."),
                 2.0 * layer_w);
-      add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                 HR_LIVE_FWD_BWD, N_("gathered embeddings and head (FSDP root)"),
                 "P_outside·bytes·(1 - 1/N)",
                 N_("The embedding table and output layer stay reassembled during the step."),
@@ -318,18 +303,18 @@ add_model_states (Ctx               *ctx,
    * optimizer_in_bwd), each gradient is applied and freed at once: only a
    * layer's worth exists at a time. */
   if (t->optimizer_in_backward)
-    add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
               HR_LIVE_BACKWARD, N_("gradients of one layer (stepped in backward)"),
               "P_layer·bytes",
               N_("Each layer's gradients are applied and freed during the backward pass."),
               (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->g);
   else if (!(p->offload_optimizer && p->zero >= 2))
-    add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
               "gradients", p->zero >= 2 ? "P_trainable·bytes / N (ZeRO-2/3)" : "P_trainable·bytes",
               N_("One gradient per trainable weight, produced by the backward pass."),
               grads_here * ctx->g);
   if (p->zero >= 2)
-    add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
               HR_LIVE_BACKWARD, N_("unsharded gradients of one layer (reduce-scatter)"),
               "P_layer·bytes",
               N_("A layer's full gradients before they are split across the GPUs."),
@@ -351,12 +336,12 @@ add_model_states (Ctx               *ctx,
     }
   else
     {
-      add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
                 HR_LIVE_ALWAYS, N_("master weights"),
                 p->zero >= 1 ? "P_trainable·bytes / N (ZeRO-1+)" : "P_trainable·bytes",
                 N_("A full-precision copy of the weights that the optimizer updates."),
                 trainable_here * ctx->m);
-      add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
                 t->optimizer == HR_OPTIMIZER_ADAMW_8BIT || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT
                   ? HR_DTYPE_NONE : t->dtypes.optimizer,
                 HR_LIVE_ALWAYS,
@@ -379,7 +364,7 @@ add_model_states (Ctx               *ctx,
           else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP
                    || t->optimizer == HR_OPTIMIZER_ADAFACTOR)
             temp = (double) MAX (ctx->counts.largest_linear, ctx->counts.embedding) * ctx->o;
-          add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
                     HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
                     t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH ? "P_trainable·state bytes (foreach)"
                                                                    : "largest tensor·state bytes",
@@ -390,7 +375,7 @@ add_model_states (Ctx               *ctx,
       /* Mixed precision steps on fp32 gradients: DeepSpeed converts its
        * 16-bit gradient partition to fp32 for the step. */
       if (t->dtypes.master != HR_DTYPE_NONE && t->dtypes.grads != t->dtypes.master)
-        add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
                   HR_LIVE (HR_PHASE_STEP), N_("fp32 gradients for the step"),
                   "P_trainable·4 / N",
                   N_("Gradients converted to full precision for the update."),
@@ -399,118 +384,6 @@ add_model_states (Ctx               *ctx,
 
   if (p->offload_params)
     ctx->host_bytes += weights_here * ctx->w;
-}
-
-static void
-add_activations (Ctx      *ctx,
-                 HrDevice *dev,
-                 guint64   stage)
-{
-  const HrScenario *sc = ctx->sc;
-  const HrTraining *t = &sc->training;
-  const HrModelArch *m = &sc->model;
-  const HrLayerActivations *la = &ctx->layer_act;
-  gboolean first = stage == 0;
-  gboolean last = stage + 1 == sc->parallel.pp;
-  double units = hr_pipeline_layer_units (sc->parallel.pp, sc->parallel.vpp,
-                                          t->grad_accum, stage, dev->n_layers);
-  double in_flight = dev->n_layers > 0 ? units / (double) dev->n_layers : 1.0;
-
-  /* Activation offloading (torchtune, Megatron) copies each layer's saved
-   * tensors to the CPU as the forward pass goes: about two layers' worth
-   * stay on the GPU (the one computed, the one in transfer). */
-  if (t->activation_offloading && units > 2)
-    {
-      ctx->host_bytes += (units - 2) * (t->checkpointing == HR_CHECKPOINTING_FULL
-                                        ? la->checkpoint : la->total);
-      units = 2;
-    }
-
-  double T = ctx->tokens;
-  double h = (double) m->hidden;
-  double tp = (double) MAX (sc->parallel.tp, 1);
-
-  if (t->checkpointing == HR_CHECKPOINTING_FULL)
-    {
-      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_SAVED, N_("layer inputs (checkpoints)"),
-                "layers·in-flight·b·s·h·bytes / c",
-                N_("With full checkpointing only each layer's input is kept; the rest is recomputed."),
-                units * la->checkpoint);
-      /* Recomputing a layer rebuilds its whole working set (§4 of
-       * CALC-REFERENCE: "full recompute still needs one layer's"), whose
-       * input is the checkpoint already counted. */
-      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_BACKWARD, N_("one layer recomputed for backward"),
-                "one layer's saved tensors - its input",
-                N_("During the backward pass one layer at a time is recomputed in full."),
-                la->total - la->checkpoint);
-    }
-  else
-    {
-      for (guint i = 0; i < la->n; i++)
-        add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                  HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
-                  N_("Intermediate results kept from the forward pass for the backward pass."),
-                  units * la->saved[i].bytes);
-      /* Selective recompute rebuilds one layer's attention scores at a
-       * time during the backward pass. */
-      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_BACKWARD, N_("attention scores recomputed for backward"),
-                "one layer's a·b·s² terms",
-                N_("Selective recomputation rebuilds one layer's attention scores at a time."),
-                la->recomputed);
-      /* The backward frees them layer by layer; the first layer's go last. */
-      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
-                "one layer's saved tensors",
-                N_("The backward pass frees saved results layer by layer; the first layer's go last."),
-                la->total);
-    }
-
-  if (first && m->dropout)
-    add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-              HR_LIVE_SAVED, N_("embedding dropout mask"), "b·s·h / c",
-              N_("Which embedding values dropout switched off."),
-              in_flight * T * h);
-
-  if (!last)
-    return;
-
-  /* The head: the final norm keeps its input, the LM head its input when
-   * it trains, and the loss its log-probabilities. */
-  if (m->kind == HR_KIND_DECODER)
-    add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-              HR_LIVE_LOSS, N_("final norm input and output"), "b·s·h·(norm bytes + bytes) / c",
-              N_("The last layer's output, kept for the output layer's backward pass."),
-              T * h * ((m->norm == HR_NORM_RMSNORM ? 4.0 : ctx->a) + ctx->a));
-
-  if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
-    {
-      double logits = T * (double) m->vocab / tp;
-      double lp = t->logits_fp32 ? 4.0 : ctx->a;
-
-      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_LOSS, N_("logits"), "b·s·V·bytes / (t·c)",
-                N_("The model's score for every word of the vocabulary at every position."),
-                logits * ctx->a);
-      add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
-                t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
-                HR_LIVE_LOSS, N_("log-probabilities (saved by the loss)"),
-                t->logits_fp32 ? "b·s·V·4 / (t·c)" : "b·s·V·bytes / (t·c)",
-                N_("The loss keeps its softmax for the backward pass."),
-                logits * lp);
-      /* The loss's backward holds the gradient of the log-probabilities
-       * and of the logits at once: two full-size tensors, unless the loss
-       * runs chunk by chunk. */
-      if (t->loss == HR_LOSS_STANDARD)
-        add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
-                  t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
-                  HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients"),
-                  "2·b·s·V·bytes / (t·c)",
-                  N_("The backward pass of the loss briefly needs two more logits-sized tensors."),
-                  2.0 * logits * lp);
-    }
 }
 
 static void
@@ -541,15 +414,15 @@ finish_device (Ctx      *ctx,
   dev->allocated_bytes = dev->phase_bytes[dev->peak_phase];
 
   /* The caching allocator reserves more than is live (CALC-REFERENCE §6). */
-  add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
             N_("allocator fragmentation"), "allocated·fragmentation",
             N_("Memory PyTorch has reserved but cannot use right now."),
             (double) dev->allocated_bytes * frag);
-  add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
             N_("CUDA context"), "overhead.cuda_context_mib",
             N_("The GPU driver's own memory for kernels and bookkeeping."),
             sc->overhead.cuda_context_mib * HR_MIB);
-  add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
             N_("communication buffers (NCCL)"), "overhead.comm_buffer_mib",
             N_("Buffers the GPUs use to talk to each other."),
             hr_comm_buffer_auto_mib (sc) * HR_MIB);
@@ -665,7 +538,7 @@ hr_calc_plan (const HrScenario  *sc,
       stage_params (&ctx, stage, dev->n_layers, &sp);
       dev->params = (guint64) (sp.dense + sp.experts);
       add_model_states (&ctx, dev, &sp);
-      add_activations (&ctx, dev, stage);
+      hr_calc_add_activations (&ctx, dev, stage);
       finish_device (&ctx, dev, plan);
 
       if (dev->free_bytes < least_free)

@@ -15,269 +15,12 @@
 
 #include <glib/gi18n.h>
 
-#include "hr-form.h"
+#include "hr-form-private.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
 
-struct _HrForm
-{
-  AdwBin           parent_instance;
-
-  HrScenarioModel *model;
-  HrPresets       *presets;
-  GHashTable      *rows;        /* path -> AdwPreferencesRow */
-  GHashTable      *controls;    /* path -> the bound widget */
-  GHashTable      *subtitles;   /* path -> the row's own subtitle */
-  char            *error_path;
-
-  GtkDropDown     *model_preset;
-  GPtrArray       *model_ids;   /* index in the drop-down -> id; [0] = custom */
-  GtkDropDown     *gpu_preset;
-  GPtrArray       *gpu_ids;
-  gboolean         syncing;     /* a preset drop-down is following the model */
-};
 
 G_DEFINE_FINAL_TYPE (HrForm, hr_form, ADW_TYPE_BIN)
-
-static void
-register_row (HrForm     *self,
-              const char *path,
-              GtkWidget  *row,
-              GtkWidget  *control)
-{
-  g_hash_table_insert (self->rows, g_strdup (path), row);
-  if (control != NULL)
-    g_hash_table_insert (self->controls, g_strdup (path), control);
-  if (ADW_IS_ACTION_ROW (row))
-    g_hash_table_insert (self->subtitles, g_strdup (path),
-                         g_strdup (adw_action_row_get_subtitle (ADW_ACTION_ROW (row))));
-}
-
-static void
-add_to (GtkWidget *parent,
-        GtkWidget *row)
-{
-  if (ADW_IS_EXPANDER_ROW (parent))
-    adw_expander_row_add_row (ADW_EXPANDER_ROW (parent), row);
-  else
-    adw_preferences_group_add (ADW_PREFERENCES_GROUP (parent), row);
-}
-
-static GtkWidget *
-action_row (const char *title,
-            const char *subtitle)
-{
-  GtkWidget *row = adw_action_row_new ();
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  if (subtitle != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  return row;
-}
-
-/* A number in a spin button, bound to the model through transforms (or
- * directly when they are NULL). */
-static GtkWidget *
-spin_row_full (HrForm                *self,
-               GtkWidget             *parent,
-               const char            *path,
-               const char            *title,
-               const char            *subtitle,
-               double                 min,
-               double                 max,
-               double                 step,
-               guint                  digits,
-               GBindingTransformFunc  to_widget,
-               GBindingTransformFunc  to_model)
-{
-  GtkWidget *row = action_row (title, subtitle);
-  GtkAdjustment *adj = gtk_adjustment_new (min, min, max, step, step * 10, 0);
-  GtkWidget *spin = gtk_spin_button_new (adj, step, digits);
-
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
-  g_object_bind_property_full (self->model, hr_scenario_model_property_for_path (path), spin,
-                               "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
-                               to_widget, to_model, NULL, NULL);
-  add_to (parent, row);
-  register_row (self, path, row, spin);
-  return spin;
-}
-
-/* A whole number (or a decimal with digits > 0) in a spin button. */
-static GtkWidget *
-spin_row (HrForm     *self,
-          GtkWidget  *parent,
-          const char *path,
-          const char *title,
-          const char *subtitle,
-          double      min,
-          double      max,
-          double      step,
-          guint       digits)
-{
-  return spin_row_full (self, parent, path, title, subtitle, min, max, step, digits, NULL, NULL);
-}
-
-static gboolean
-fraction_to_percent (GBinding     *binding,
-                     const GValue *from,
-                     GValue       *to,
-                     gpointer      user_data)
-{
-  g_value_set_double (to, g_value_get_double (from) * 100.0);
-  return TRUE;
-}
-
-static gboolean
-percent_to_fraction (GBinding     *binding,
-                     const GValue *from,
-                     GValue       *to,
-                     gpointer      user_data)
-{
-  g_value_set_double (to, g_value_get_double (from) / 100.0);
-  return TRUE;
-}
-
-static gboolean
-to_billions (GBinding     *binding,
-             const GValue *from,
-             GValue       *to,
-             gpointer      user_data)
-{
-  g_value_set_double (to, g_value_get_double (from) / 1e9);
-  return TRUE;
-}
-
-static gboolean
-from_billions (GBinding     *binding,
-               const GValue *from,
-               GValue       *to,
-               gpointer      user_data)
-{
-  g_value_set_double (to, g_value_get_double (from) * 1e9);
-  return TRUE;
-}
-
-/* A fraction shown in per cent. */
-static void
-percent_row (HrForm     *self,
-             GtkWidget  *parent,
-             const char *path,
-             const char *title,
-             const char *subtitle,
-             double      max)
-{
-  GtkWidget *row = action_row (title, subtitle);
-  GtkWidget *spin = gtk_spin_button_new_with_range (0, max, 1);
-
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_label_new ("%"));
-  g_object_bind_property_full (self->model, hr_scenario_model_property_for_path (path), spin,
-                               "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
-                               fraction_to_percent, percent_to_fraction, NULL, NULL);
-  add_to (parent, row);
-  register_row (self, path, row, spin);
-}
-
-static GtkWidget *
-switch_row (HrForm     *self,
-            GtkWidget  *parent,
-            const char *path,
-            const char *title,
-            const char *subtitle)
-{
-  GtkWidget *row = action_row (title, subtitle);
-  GtkWidget *sw = gtk_switch_new ();
-
-  gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
-  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), sw, "active",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  add_to (parent, row);
-  register_row (self, path, row, sw);
-  return sw;
-}
-
-/* A choice among labels[], in the order of the enum the property holds. */
-static GtkWidget *
-combo_row (HrForm             *self,
-           GtkWidget          *parent,
-           const char         *path,
-           const char         *title,
-           const char         *subtitle,
-           const char * const *labels)
-{
-  GtkWidget *row = adw_combo_row_new ();
-  GtkStringList *list = gtk_string_list_new (NULL);
-
-  for (guint i = 0; labels[i] != NULL; i++)
-    gtk_string_list_append (list, labels[i]);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  if (subtitle != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
-  g_object_unref (list);
-  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), row,
-                          "selected", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  add_to (parent, row);
-  register_row (self, path, row, row);
-  return row;
-}
-
-static void
-entry_row (HrForm     *self,
-           GtkWidget  *parent,
-           const char *path,
-           const char *title)
-{
-  GtkWidget *row = adw_entry_row_new ();
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), row, "text",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  add_to (parent, row);
-  register_row (self, path, row, row);
-}
-
-static GtkWidget *
-new_group (GtkWidget  *page,
-           const char *title,
-           const char *description)
-{
-  GtkWidget *group = adw_preferences_group_new ();
-
-  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
-  if (description != NULL)
-    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), description);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
-  return group;
-}
-
-static GtkWidget *
-new_expander (HrForm     *self,
-              GtkWidget  *group,
-              const char *path,
-              const char *title,
-              const char *subtitle)
-{
-  GtkWidget *row = adw_expander_row_new ();
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-  g_hash_table_insert (self->rows, g_strdup (path), row);
-  return row;
-}
 
 /* --- preset drop-downs ---------------------------------------------------- */
 
@@ -293,7 +36,7 @@ preset_dropdown (HrForm       *self,
   g_autoptr(GPtrArray) list = hr_presets_list (self->presets, kind);
   GtkStringList *names = gtk_string_list_new (NULL);
   GtkExpression *expression;
-  GtkWidget *row = action_row (title, NULL);
+  GtkWidget *row = hr_form_action_row (title, NULL);
   GtkWidget *dropdown;
   GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
 
@@ -316,7 +59,7 @@ preset_dropdown (HrForm       *self,
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), dropdown);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), dropdown);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-  register_row (self, path, row, dropdown);
+  hr_form_register_row (self, path, row, dropdown);
   *out_ids = ids;
   return GTK_DROP_DOWN (dropdown);
 }
@@ -471,34 +214,34 @@ build_model (HrForm    *self,
   for (guint i = 0; i < 3; i++) { kinds_t[i] = kinds[i] ? _(kinds[i]) : NULL; heads_t[i] = heads[i] ? _(heads[i]) : NULL; }
   for (guint i = 0; i < 4; i++) { biases_t[i] = biases[i] ? _(biases[i]) : NULL; qk_t[i] = qk_norms[i] ? _(qk_norms[i]) : NULL; }
 
-  group = new_group (page, _("Model"), NULL);
+  group = hr_form_new_group (page, _("Model"), NULL);
   self->model_preset = preset_dropdown (self, group, HR_PRESET_MODEL, "model.preset",
                                         _("Model"), _("Custom model"), &self->model_ids);
-  arch = new_expander (self, group, "model", _("Architecture"),
+  arch = hr_form_new_expander (self, group, "model", _("Architecture"),
                        _("Editing a field makes the model custom"));
-  entry_row (self, arch, "model.name", _("Name"));
-  combo_row (self, arch, "model.kind", _("Kind"), NULL, kinds_t);
-  spin_row (self, arch, "model.layers", _("Layers"), NULL, 1, 100000, 1, 0);
-  spin_row (self, arch, "model.hidden", _("Hidden size"), NULL, 1, 1 << 20, 64, 0);
-  spin_row (self, arch, "model.heads", _("Attention heads"), NULL, 1, 65536, 1, 0);
-  spin_row (self, arch, "model.kv_heads", _("Key/value heads"), _("Fewer than the heads for GQA, 1 for MQA"), 1, 65536, 1, 0);
-  spin_row (self, arch, "model.head_dim", _("Head dimension"), _("0: hidden size ÷ heads"), 0, 65536, 1, 0);
-  spin_row (self, arch, "model.ffn", _("MLP width"), NULL, 0, 1 << 24, 64, 0);
-  combo_row (self, arch, "model.mlp", _("MLP"), _("Gated MLPs have three matrices"), mlps);
-  spin_row (self, arch, "model.vocab", _("Vocabulary"), NULL, 0, 1 << 24, 1, 0);
-  switch_row (self, arch, "model.tied_embeddings", _("Tied embeddings"), _("The LM head shares the token table"));
-  combo_row (self, arch, "model.norm", _("Norm"), NULL, norms);
-  combo_row (self, arch, "model.bias", _("Biases"), NULL, biases_t);
-  switch_row (self, arch, "model.parallel_block", _("Parallel attention and MLP"), _("GPT-J, Falcon, Phi-2"));
-  spin_row (self, arch, "model.norms_per_layer", _("Norms per layer"), _("0: automatic"), 0, 8, 1, 0);
-  combo_row (self, arch, "model.qk_norm", _("Q/K norm"), NULL, qk_t);
-  spin_row (self, arch, "model.learned_positions", _("Learned positions"), _("0 for rotary positions"), 0, 1 << 27, 1, 0);
-  spin_row (self, arch, "model.experts", _("Experts"), _("1 for a dense model"), 1, 65536, 1, 0);
-  spin_row (self, arch, "model.experts_active", _("Experts per token"), NULL, 1, 65536, 1, 0);
-  spin_row (self, arch, "model.expert_ffn", _("Expert MLP width"), _("0: the MLP width"), 0, 1 << 24, 64, 0);
-  switch_row (self, arch, "model.dropout", _("Dropout"), _("Its masks are saved for the backward pass"));
-  combo_row (self, arch, "model.head", _("Head"), NULL, heads_t);
-  spin_row (self, arch, "model.classes", _("Classes"), NULL, 0, 1 << 24, 1, 0);
+  hr_form_entry_row (self, arch, "model.name", _("Name"));
+  hr_form_combo_row (self, arch, "model.kind", _("Kind"), NULL, kinds_t);
+  hr_form_spin_row (self, arch, "model.layers", _("Layers"), NULL, 1, 100000, 1, 0);
+  hr_form_spin_row (self, arch, "model.hidden", _("Hidden size"), NULL, 1, 1 << 20, 64, 0);
+  hr_form_spin_row (self, arch, "model.heads", _("Attention heads"), NULL, 1, 65536, 1, 0);
+  hr_form_spin_row (self, arch, "model.kv_heads", _("Key/value heads"), _("Fewer than the heads for GQA, 1 for MQA"), 1, 65536, 1, 0);
+  hr_form_spin_row (self, arch, "model.head_dim", _("Head dimension"), _("0: hidden size ÷ heads"), 0, 65536, 1, 0);
+  hr_form_spin_row (self, arch, "model.ffn", _("MLP width"), NULL, 0, 1 << 24, 64, 0);
+  hr_form_combo_row (self, arch, "model.mlp", _("MLP"), _("Gated MLPs have three matrices"), mlps);
+  hr_form_spin_row (self, arch, "model.vocab", _("Vocabulary"), NULL, 0, 1 << 24, 1, 0);
+  hr_form_switch_row (self, arch, "model.tied_embeddings", _("Tied embeddings"), _("The LM head shares the token table"));
+  hr_form_combo_row (self, arch, "model.norm", _("Norm"), NULL, norms);
+  hr_form_combo_row (self, arch, "model.bias", _("Biases"), NULL, biases_t);
+  hr_form_switch_row (self, arch, "model.parallel_block", _("Parallel attention and MLP"), _("GPT-J, Falcon, Phi-2"));
+  hr_form_spin_row (self, arch, "model.norms_per_layer", _("Norms per layer"), _("0: automatic"), 0, 8, 1, 0);
+  hr_form_combo_row (self, arch, "model.qk_norm", _("Q/K norm"), NULL, qk_t);
+  hr_form_spin_row (self, arch, "model.learned_positions", _("Learned positions"), _("0 for rotary positions"), 0, 1 << 27, 1, 0);
+  hr_form_spin_row (self, arch, "model.experts", _("Experts"), _("1 for a dense model"), 1, 65536, 1, 0);
+  hr_form_spin_row (self, arch, "model.experts_active", _("Experts per token"), NULL, 1, 65536, 1, 0);
+  hr_form_spin_row (self, arch, "model.expert_ffn", _("Expert MLP width"), _("0: the MLP width"), 0, 1 << 24, 64, 0);
+  hr_form_switch_row (self, arch, "model.dropout", _("Dropout"), _("Its masks are saved for the backward pass"));
+  hr_form_combo_row (self, arch, "model.head", _("Head"), NULL, heads_t);
+  hr_form_spin_row (self, arch, "model.classes", _("Classes"), NULL, 0, 1 << 24, 1, 0);
 }
 
 static void
@@ -535,14 +278,14 @@ build_training (HrForm    *self,
   TR (ckpt_t, ckpts, 4); TR (att_t, attentions, 3); TR (loss_t, losses, 4);
 #undef TR
 
-  group = new_group (page, _("Training"), NULL);
-  combo_row (self, group, "training.method", _("Method"), NULL, methods_t);
-  spin_row (self, group, "training.lora.rank", _("LoRA rank"), NULL, 1, 65536, 1, 0);
+  group = hr_form_new_group (page, _("Training"), NULL);
+  hr_form_combo_row (self, group, "training.method", _("Method"), NULL, methods_t);
+  hr_form_spin_row (self, group, "training.lora.rank", _("LoRA rank"), NULL, 1, 65536, 1, 0);
 
   /* Two rows of linked toggles: attention, then MLP and head. */
   for (guint r = 0; r < 2; r++)
     {
-      row = action_row (r == 0 ? _("LoRA on attention") : _("LoRA on MLP and head"), NULL);
+      row = hr_form_action_row (r == 0 ? _("LoRA on attention") : _("LoRA on MLP and head"), NULL);
       box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
       gtk_widget_add_css_class (box, "linked");
       gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
@@ -561,40 +304,40 @@ build_training (HrForm    *self,
         }
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), box);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-      register_row (self, r == 0 ? "training.lora.targets" : "training.lora.targets.mlp", row, NULL);
+      hr_form_register_row (self, r == 0 ? "training.lora.targets" : "training.lora.targets.mlp", row, NULL);
     }
 
-  spin_row (self, group, "training.lora.dropout", _("LoRA dropout"), NULL, 0, 0.99, 0.05, 2);
-  combo_row (self, group, "training.quant", _("Quantization"), _("The frozen base of QLoRA"), quants_t);
-  switch_row (self, group, "training.quant_lm_head", _("Quantize the LM head"), _("LitGPT does, PEFT does not"));
-  combo_row (self, group, "training.precision", _("Precision"), NULL, prec_t);
+  hr_form_spin_row (self, group, "training.lora.dropout", _("LoRA dropout"), NULL, 0, 0.99, 0.05, 2);
+  hr_form_combo_row (self, group, "training.quant", _("Quantization"), _("The frozen base of QLoRA"), quants_t);
+  hr_form_switch_row (self, group, "training.quant_lm_head", _("Quantize the LM head"), _("LitGPT does, PEFT does not"));
+  hr_form_combo_row (self, group, "training.precision", _("Precision"), NULL, prec_t);
 
-  dt = new_expander (self, group, "training.dtypes", _("Data types"),
+  dt = hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
                      _("Override single parts of the recipe"));
-  combo_row (self, dt, "training.dtypes.weights", _("Weights"), NULL, dtypes_t);
-  combo_row (self, dt, "training.dtypes.grads", _("Gradients"), NULL, dtypes_t);
-  combo_row (self, dt, "training.dtypes.master", _("Master weights"), NULL, dtypes_t);
-  combo_row (self, dt, "training.dtypes.optimizer", _("Optimizer states"), NULL, dtypes_t);
-  combo_row (self, dt, "training.dtypes.activations", _("Activations"), NULL, dtypes_t);
+  hr_form_combo_row (self, dt, "training.dtypes.weights", _("Weights"), NULL, dtypes_t);
+  hr_form_combo_row (self, dt, "training.dtypes.grads", _("Gradients"), NULL, dtypes_t);
+  hr_form_combo_row (self, dt, "training.dtypes.master", _("Master weights"), NULL, dtypes_t);
+  hr_form_combo_row (self, dt, "training.dtypes.optimizer", _("Optimizer states"), NULL, dtypes_t);
+  hr_form_combo_row (self, dt, "training.dtypes.activations", _("Activations"), NULL, dtypes_t);
 
-  combo_row (self, group, "training.optimizer", _("Optimizer"), NULL, opt_t);
-  combo_row (self, group, "training.optimizer_impl", _("Optimizer step"), _("How much scratch memory the step uses"), impl_t);
-  spin_row (self, group, "training.micro_batch", _("Micro-batch"), _("Sequences per GPU per step"), 1, 1 << 20, 1, 0);
-  spin_row (self, group, "training.seq_len", _("Sequence length"), _("Tokens"), 1, 1 << 27, 128, 0);
-  spin_row (self, group, "training.grad_accum", _("Gradient accumulation"), _("Micro-batches per optimizer step"), 1, 1 << 20, 1, 0);
+  hr_form_combo_row (self, group, "training.optimizer", _("Optimizer"), NULL, opt_t);
+  hr_form_combo_row (self, group, "training.optimizer_impl", _("Optimizer step"), _("How much scratch memory the step uses"), impl_t);
+  hr_form_spin_row (self, group, "training.micro_batch", _("Micro-batch"), _("Sequences per GPU per step"), 1, 1 << 20, 1, 0);
+  hr_form_spin_row (self, group, "training.seq_len", _("Sequence length"), _("Tokens"), 1, 1 << 27, 128, 0);
+  hr_form_spin_row (self, group, "training.grad_accum", _("Gradient accumulation"), _("Micro-batches per optimizer step"), 1, 1 << 20, 1, 0);
   add_solver_button (self, "training.micro_batch", HR_SOLVE_MAX_MICRO_BATCH, _("Max"),
                      _("The largest micro-batch that leaves the wanted free memory"));
   add_solver_button (self, "training.seq_len", HR_SOLVE_MAX_SEQ_LEN, _("Max"),
                      _("The longest sequence that leaves the wanted free memory"));
-  combo_row (self, group, "training.checkpointing", _("Activation checkpointing"), NULL, ckpt_t);
-  combo_row (self, group, "training.attention", _("Attention"), NULL, att_t);
-  combo_row (self, group, "training.loss", _("Loss"), NULL, loss_t);
-  switch_row (self, group, "training.logits_fp32", _("fp32 logits for the loss"), _("Hugging Face upcasts them"));
-  switch_row (self, group, "training.optimizer_in_backward", _("Optimizer step in backward"),
+  hr_form_combo_row (self, group, "training.checkpointing", _("Activation checkpointing"), NULL, ckpt_t);
+  hr_form_combo_row (self, group, "training.attention", _("Attention"), NULL, att_t);
+  hr_form_combo_row (self, group, "training.loss", _("Loss"), NULL, loss_t);
+  hr_form_switch_row (self, group, "training.logits_fp32", _("fp32 logits for the loss"), _("Hugging Face upcasts them"));
+  hr_form_switch_row (self, group, "training.optimizer_in_backward", _("Optimizer step in backward"),
               _("torchtune: each gradient is applied and freed at once"));
-  switch_row (self, group, "training.activation_offloading", _("Offload activations to CPU"),
+  hr_form_switch_row (self, group, "training.activation_offloading", _("Offload activations to CPU"),
               _("Saved activations stream to host memory"));
-  switch_row (self, group, "training.zero_grad_to_none", _("Free gradients after each step"),
+  hr_form_switch_row (self, group, "training.zero_grad_to_none", _("Free gradients after each step"),
               _("zero_grad(set_to_none=True), PyTorch 2's default"));
 }
 
@@ -611,65 +354,65 @@ build_parallel (HrForm    *self,
   for (guint i = 0; i < 5; i++)
     zero_t[i] = zero[i] ? _(zero[i]) : NULL;
 
-  group = new_group (page, _("Parallelism"), NULL);
-  spin_row (self, group, "parallel.gpus", _("GPUs"), _("A multiple of tensor × pipeline × context"), 1, 1 << 24, 1, 0);
+  group = hr_form_new_group (page, _("Parallelism"), NULL);
+  hr_form_spin_row (self, group, "parallel.gpus", _("GPUs"), _("A multiple of tensor × pipeline × context"), 1, 1 << 24, 1, 0);
   add_solver_button (self, "parallel.gpus", HR_SOLVE_MIN_GPUS, _("Min"),
                      _("The fewest GPUs that leave the wanted free memory"));
-  spin_row (self, group, "parallel.gpus_per_node", _("GPUs per node"), NULL, 1, 1024, 1, 0);
-  combo_row (self, group, "parallel.zero", _("ZeRO stage / FSDP"), NULL, zero_t);
-  spin_row (self, group, "parallel.shard_group", _("Shard group"), _("Hybrid sharding; 0: all data-parallel GPUs"), 0, 1 << 24, 1, 0);
-  spin_row (self, group, "parallel.tp", _("Tensor parallel"), NULL, 1, 65536, 1, 0);
-  switch_row (self, group, "parallel.sp", _("Sequence parallel"), _("Splits what tensor parallelism replicates"));
-  spin_row (self, group, "parallel.pp", _("Pipeline parallel"), NULL, 1, 4096, 1, 0);
-  spin_row (self, group, "parallel.vpp", _("Virtual pipeline stages"), _("Interleaved 1F1B"), 1, 64, 1, 0);
-  spin_row (self, group, "parallel.cp", _("Context parallel"), NULL, 1, 1 << 24, 1, 0);
-  spin_row (self, group, "parallel.ep", _("Expert parallel"), NULL, 1, 65536, 1, 0);
-  switch_row (self, group, "parallel.offload_optimizer", _("Offload optimizer to CPU"), NULL);
-  switch_row (self, group, "parallel.offload_params", _("Offload parameters to CPU"), NULL);
-  switch_row (self, group, "parallel.no_sync", _("Accumulate without syncing"), _("FSDP no_sync keeps gradients unsharded"));
+  hr_form_spin_row (self, group, "parallel.gpus_per_node", _("GPUs per node"), NULL, 1, 1024, 1, 0);
+  hr_form_combo_row (self, group, "parallel.zero", _("ZeRO stage / FSDP"), NULL, zero_t);
+  hr_form_spin_row (self, group, "parallel.shard_group", _("Shard group"), _("Hybrid sharding; 0: all data-parallel GPUs"), 0, 1 << 24, 1, 0);
+  hr_form_spin_row (self, group, "parallel.tp", _("Tensor parallel"), NULL, 1, 65536, 1, 0);
+  hr_form_switch_row (self, group, "parallel.sp", _("Sequence parallel"), _("Splits what tensor parallelism replicates"));
+  hr_form_spin_row (self, group, "parallel.pp", _("Pipeline parallel"), NULL, 1, 4096, 1, 0);
+  hr_form_spin_row (self, group, "parallel.vpp", _("Virtual pipeline stages"), _("Interleaved 1F1B"), 1, 64, 1, 0);
+  hr_form_spin_row (self, group, "parallel.cp", _("Context parallel"), NULL, 1, 1 << 24, 1, 0);
+  hr_form_spin_row (self, group, "parallel.ep", _("Expert parallel"), NULL, 1, 65536, 1, 0);
+  hr_form_switch_row (self, group, "parallel.offload_optimizer", _("Offload optimizer to CPU"), NULL);
+  hr_form_switch_row (self, group, "parallel.offload_params", _("Offload parameters to CPU"), NULL);
+  hr_form_switch_row (self, group, "parallel.no_sync", _("Accumulate without syncing"), _("FSDP no_sync keeps gradients unsharded"));
 }
 
 static void
 build_hardware (HrForm    *self,
                 GtkWidget *page)
 {
-  GtkWidget *group = new_group (page, _("Hardware"), NULL);
+  GtkWidget *group = hr_form_new_group (page, _("Hardware"), NULL);
 
   self->gpu_preset = preset_dropdown (self, group, HR_PRESET_GPU, "gpu.preset", _("GPU"),
                                       _("Custom GPU"), &self->gpu_ids);
-  spin_row (self, group, "gpu.memory_mib", _("Memory"), _("MiB, as nvidia-smi reports it"), 1, 1 << 24, 1024, 0);
-  spin_row (self, group, "gpu.bf16_tflops", _("bf16 TFLOPS"), _("Dense peak, for the time estimate"), 0, 1e6, 1, 0);
+  hr_form_spin_row (self, group, "gpu.memory_mib", _("Memory"), _("MiB, as nvidia-smi reports it"), 1, 1 << 24, 1024, 0);
+  hr_form_spin_row (self, group, "gpu.bf16_tflops", _("bf16 TFLOPS"), _("Dense peak, for the time estimate"), 0, 1e6, 1, 0);
 }
 
 static void
 build_cost (HrForm    *self,
             GtkWidget *page)
 {
-  GtkWidget *group = new_group (page, _("Time and cost"),
+  GtkWidget *group = hr_form_new_group (page, _("Time and cost"),
                                 _("6·N FLOPs per token, 8·N with full checkpointing"));
 
-  spin_row_full (self, group, "cost.tokens", _("Tokens to train on"), _("Billions; 0: no estimate"),
-                 0, 1e9, 1, 1, to_billions, from_billions);
-  percent_row (self, group, "cost.mfu", _("Model FLOPs utilisation"),
+  hr_form_spin_row_full (self, group, "cost.tokens", _("Tokens to train on"), _("Billions; 0: no estimate"),
+                 0, 1e9, 1, 1, hr_form_to_billions, hr_form_from_billions);
+  hr_form_percent_row (self, group, "cost.mfu", _("Model FLOPs utilisation"),
                /* xgettext:no-c-format */
                _("40 % is typical of large runs"), 100);
-  spin_row (self, group, "cost.price_per_gpu_hour", _("Price per GPU-hour"), NULL, 0, 1e6, 0.1, 2);
+  hr_form_spin_row (self, group, "cost.price_per_gpu_hour", _("Price per GPU-hour"), NULL, 0, 1e6, 0.1, 2);
 }
 
 static void
 build_overheads (HrForm    *self,
                  GtkWidget *page)
 {
-  GtkWidget *group = new_group (page, _("Overheads"), _("Memory outside PyTorch's tensors"));
+  GtkWidget *group = hr_form_new_group (page, _("Overheads"), _("Memory outside PyTorch's tensors"));
   GtkWidget *comm;
 
-  spin_row (self, group, "overhead.cuda_context_mib", _("CUDA context"), _("MiB"), 0, 1048576, 50, 0);
-  comm = spin_row (self, group, "overhead.comm_buffer_mib", _("Communication buffers"),
+  hr_form_spin_row (self, group, "overhead.cuda_context_mib", _("CUDA context"), _("MiB"), 0, 1048576, 50, 0);
+  comm = hr_form_spin_row (self, group, "overhead.comm_buffer_mib", _("Communication buffers"),
                    _("MiB of NCCL buffers"), -1, 1048576, 64, 0);
   g_signal_connect (comm, "output", G_CALLBACK (on_comm_output), NULL);
   g_signal_connect (comm, "input", G_CALLBACK (on_comm_input), NULL);
-  percent_row (self, group, "overhead.fragmentation", _("Allocator fragmentation"), _("Of the allocated memory"), 100);
-  percent_row (self, group, "overhead.headroom", _("Wanted free memory"),
+  hr_form_percent_row (self, group, "overhead.fragmentation", _("Allocator fragmentation"), _("Of the allocated memory"), 100);
+  hr_form_percent_row (self, group, "overhead.headroom", _("Wanted free memory"),
                /* xgettext:no-c-format */
                _("10–15 % is the usual advice"), 95);
 }

@@ -1,0 +1,126 @@
+/* hr-calc-activations.c: activations, logits and loss on one device
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The saved tensors of hr-activations.c, times the layers and micro-batches
+ * a pipeline stage holds (or the checkpoints and one recomputed layer), and
+ * on the last stage the logits, the loss's log-probabilities and the
+ * gradients of its backward pass.
+ */
+
+#include "hr-calc-private.h"
+
+#include <glib/gi18n-lib.h>
+
+void
+hr_calc_add_activations (Ctx      *ctx,
+                 HrDevice *dev,
+                 guint64   stage)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrModelArch *m = &sc->model;
+  const HrLayerActivations *la = &ctx->layer_act;
+  gboolean first = stage == 0;
+  gboolean last = stage + 1 == sc->parallel.pp;
+  double units = hr_pipeline_layer_units (sc->parallel.pp, sc->parallel.vpp,
+                                          t->grad_accum, stage, dev->n_layers);
+  double in_flight = dev->n_layers > 0 ? units / (double) dev->n_layers : 1.0;
+
+  /* Activation offloading (torchtune, Megatron) copies each layer's saved
+   * tensors to the CPU as the forward pass goes: about two layers' worth
+   * stay on the GPU (the one computed, the one in transfer). */
+  if (t->activation_offloading && units > 2)
+    {
+      ctx->host_bytes += (units - 2) * (t->checkpointing == HR_CHECKPOINTING_FULL
+                                        ? la->checkpoint : la->total);
+      units = 2;
+    }
+
+  double T = ctx->tokens;
+  double h = (double) m->hidden;
+  double tp = (double) MAX (sc->parallel.tp, 1);
+
+  if (t->checkpointing == HR_CHECKPOINTING_FULL)
+    {
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE_SAVED, N_("layer inputs (checkpoints)"),
+                "layers·in-flight·b·s·h·bytes / c",
+                N_("With full checkpointing only each layer's input is kept; the rest is recomputed."),
+                units * la->checkpoint);
+      /* Recomputing a layer rebuilds its whole working set (§4 of
+       * CALC-REFERENCE: "full recompute still needs one layer's"), whose
+       * input is the checkpoint already counted. */
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE_BACKWARD, N_("one layer recomputed for backward"),
+                "one layer's saved tensors - its input",
+                N_("During the backward pass one layer at a time is recomputed in full."),
+                la->total - la->checkpoint);
+    }
+  else
+    {
+      for (guint i = 0; i < la->n; i++)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                  HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
+                  N_("Intermediate results kept from the forward pass for the backward pass."),
+                  units * la->saved[i].bytes);
+      /* Selective recompute rebuilds one layer's attention scores at a
+       * time during the backward pass. */
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE_BACKWARD, N_("attention scores recomputed for backward"),
+                "one layer's a·b·s² terms",
+                N_("Selective recomputation rebuilds one layer's attention scores at a time."),
+                la->recomputed);
+      /* The backward frees them layer by layer; the first layer's go last. */
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
+                "one layer's saved tensors",
+                N_("The backward pass frees saved results layer by layer; the first layer's go last."),
+                la->total);
+    }
+
+  if (first && m->dropout)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+              HR_LIVE_SAVED, N_("embedding dropout mask"), "b·s·h / c",
+              N_("Which embedding values dropout switched off."),
+              in_flight * T * h);
+
+  if (!last)
+    return;
+
+  /* The head: the final norm keeps its input, the LM head its input when
+   * it trains, and the loss its log-probabilities. */
+  if (m->kind == HR_KIND_DECODER)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+              HR_LIVE_LOSS, N_("final norm input and output"), "b·s·h·(norm bytes + bytes) / c",
+              N_("The last layer's output, kept for the output layer's backward pass."),
+              T * h * ((m->norm == HR_NORM_RMSNORM ? 4.0 : ctx->a) + ctx->a));
+
+  if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
+    {
+      double logits = T * (double) m->vocab / tp;
+      double lp = t->logits_fp32 ? 4.0 : ctx->a;
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE_LOSS, N_("logits"), "b·s·V·bytes / (t·c)",
+                N_("The model's score for every word of the vocabulary at every position."),
+                logits * ctx->a);
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
+                t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
+                HR_LIVE_LOSS, N_("log-probabilities (saved by the loss)"),
+                t->logits_fp32 ? "b·s·V·4 / (t·c)" : "b·s·V·bytes / (t·c)",
+                N_("The loss keeps its softmax for the backward pass."),
+                logits * lp);
+      /* The loss's backward holds the gradient of the log-probabilities
+       * and of the logits at once: two full-size tensors, unless the loss
+       * runs chunk by chunk. */
+      if (t->loss == HR_LOSS_STANDARD)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
+                  t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
+                  HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients"),
+                  "2·b·s·V·bytes / (t·c)",
+                  N_("The backward pass of the loss briefly needs two more logits-sized tensors."),
+                  2.0 * logits * lp);
+    }
+}

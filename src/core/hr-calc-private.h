@@ -1,0 +1,46 @@
+/* hr-calc-private.h: what the calculation's files share
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-activations.h"
+#include "hr-calc.h"
+#include "hr-params.h"
+
+G_BEGIN_DECLS
+
+/* What every stage shares, computed once per plan. */
+typedef struct
+{
+  const HrScenario   *sc;
+  HrParamCounts       counts;       /* per TP/EP rank */
+  HrLayerActivations  layer_act;
+  double              shard;        /* ZeRO/FSDP degree for dense params */
+  double              shard_expert; /* ... and for expert params */
+  double              w, g, m, o, a; /* bytes per element of each dtype */
+  double              quant_bytes;
+  double              tokens;       /* b·s/c on one rank */
+  gboolean            lora;
+  gboolean            accumulating; /* gradients live across micro-batches */
+  double              host_bytes;   /* offloaded per rank */
+  double              too_big;      /* largest device total, for the check */
+} Ctx;
+
+void hr_calc_add_item        (Ctx        *ctx,
+                              HrDevice   *dev,
+                              HrCategory  category,
+                              HrPool      pool,
+                              HrDtype     dtype,
+                              guint       live,
+                              const char *name,
+                              const char *formula,
+                              const char *why,
+                              double      bytes);
+void hr_calc_add_activations (Ctx        *ctx,
+                              HrDevice   *dev,
+                              guint64     stage);
+
+G_END_DECLS

@@ -1,0 +1,54 @@
+/* hr-form-private.h: what the form's files share
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include "hr-form.h"
+
+G_BEGIN_DECLS
+
+struct _HrForm
+{
+  AdwBin           parent_instance;
+
+  HrScenarioModel *model;
+  HrPresets       *presets;
+  GHashTable      *rows;        /* path -> AdwPreferencesRow */
+  GHashTable      *controls;    /* path -> the bound widget */
+  GHashTable      *subtitles;   /* path -> the row's own subtitle */
+  char            *error_path;
+
+  GtkDropDown     *model_preset;
+  GPtrArray       *model_ids;   /* index in the drop-down -> id; [0] = custom */
+  GtkDropDown     *gpu_preset;
+  GPtrArray       *gpu_ids;
+  gboolean         syncing;     /* a preset drop-down is following the model */
+};
+
+/* Rows bound to one property of the scenario model each (hr-form-rows.c);
+ * path is the field's path in the scenario file. */
+void       hr_form_register_row   (HrForm *self, const char *path, GtkWidget *row, GtkWidget *control);
+void       hr_form_add_row         (GtkWidget *parent, GtkWidget *row);
+GtkWidget *hr_form_action_row     (const char *title, const char *subtitle);
+GtkWidget *hr_form_spin_row_full  (HrForm *self, GtkWidget *parent, const char *path, const char *title,
+                           const char *subtitle, double min, double max, double step, guint digits,
+                           GBindingTransformFunc to_widget, GBindingTransformFunc to_model);
+GtkWidget *hr_form_spin_row       (HrForm *self, GtkWidget *parent, const char *path, const char *title,
+                           const char *subtitle, double min, double max, double step, guint digits);
+gboolean   hr_form_to_billions    (GBinding *binding, const GValue *from, GValue *to, gpointer user_data);
+gboolean   hr_form_from_billions  (GBinding *binding, const GValue *from, GValue *to, gpointer user_data);
+void       hr_form_percent_row    (HrForm *self, GtkWidget *parent, const char *path, const char *title,
+                           const char *subtitle, double max);
+GtkWidget *hr_form_switch_row     (HrForm *self, GtkWidget *parent, const char *path, const char *title,
+                           const char *subtitle);
+GtkWidget *hr_form_combo_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title,
+                           const char *subtitle, const char * const *labels);
+void       hr_form_entry_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title);
+GtkWidget *hr_form_new_group      (GtkWidget *page, const char *title, const char *description);
+GtkWidget *hr_form_new_expander   (HrForm *self, GtkWidget *group, const char *path, const char *title,
+                           const char *subtitle);
+
+G_END_DECLS

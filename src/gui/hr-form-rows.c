@@ -1,0 +1,256 @@
+/* hr-form-rows.c: the form's rows, each bound to one property
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * libadwaita 1.2 rows (AdwActionRow with a spin button or a switch,
+ * AdwComboRow, AdwEntryRow), each bound to the scenario model with
+ * g_object_bind_property and registered under its scenario path.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-form-private.h"
+
+void
+hr_form_register_row (HrForm     *self,
+              const char *path,
+              GtkWidget  *row,
+              GtkWidget  *control)
+{
+  g_hash_table_insert (self->rows, g_strdup (path), row);
+  if (control != NULL)
+    g_hash_table_insert (self->controls, g_strdup (path), control);
+  if (ADW_IS_ACTION_ROW (row))
+    g_hash_table_insert (self->subtitles, g_strdup (path),
+                         g_strdup (adw_action_row_get_subtitle (ADW_ACTION_ROW (row))));
+}
+
+void
+hr_form_add_row (GtkWidget *parent,
+        GtkWidget *row)
+{
+  if (ADW_IS_EXPANDER_ROW (parent))
+    adw_expander_row_add_row (ADW_EXPANDER_ROW (parent), row);
+  else
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (parent), row);
+}
+
+GtkWidget *
+hr_form_action_row (const char *title,
+            const char *subtitle)
+{
+  GtkWidget *row = adw_action_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  return row;
+}
+
+/* A number in a spin button, bound to the model through transforms (or
+ * directly when they are NULL). */
+GtkWidget *
+hr_form_spin_row_full (HrForm                *self,
+               GtkWidget             *parent,
+               const char            *path,
+               const char            *title,
+               const char            *subtitle,
+               double                 min,
+               double                 max,
+               double                 step,
+               guint                  digits,
+               GBindingTransformFunc  to_widget,
+               GBindingTransformFunc  to_model)
+{
+  GtkWidget *row = hr_form_action_row (title, subtitle);
+  GtkAdjustment *adj = gtk_adjustment_new (min, min, max, step, step * 10, 0);
+  GtkWidget *spin = gtk_spin_button_new (adj, step, digits);
+
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
+  g_object_bind_property_full (self->model, hr_scenario_model_property_for_path (path), spin,
+                               "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
+                               to_widget, to_model, NULL, NULL);
+  hr_form_add_row (parent, row);
+  hr_form_register_row (self, path, row, spin);
+  return spin;
+}
+
+/* A whole number (or a decimal with digits > 0) in a spin button. */
+GtkWidget *
+hr_form_spin_row (HrForm     *self,
+          GtkWidget  *parent,
+          const char *path,
+          const char *title,
+          const char *subtitle,
+          double      min,
+          double      max,
+          double      step,
+          guint       digits)
+{
+  return hr_form_spin_row_full (self, parent, path, title, subtitle, min, max, step, digits, NULL, NULL);
+}
+
+static gboolean
+fraction_to_percent (GBinding     *binding,
+                     const GValue *from,
+                     GValue       *to,
+                     gpointer      user_data)
+{
+  g_value_set_double (to, g_value_get_double (from) * 100.0);
+  return TRUE;
+}
+
+static gboolean
+percent_to_fraction (GBinding     *binding,
+                     const GValue *from,
+                     GValue       *to,
+                     gpointer      user_data)
+{
+  g_value_set_double (to, g_value_get_double (from) / 100.0);
+  return TRUE;
+}
+
+gboolean
+hr_form_to_billions (GBinding     *binding,
+             const GValue *from,
+             GValue       *to,
+             gpointer      user_data)
+{
+  g_value_set_double (to, g_value_get_double (from) / 1e9);
+  return TRUE;
+}
+
+gboolean
+hr_form_from_billions (GBinding     *binding,
+               const GValue *from,
+               GValue       *to,
+               gpointer      user_data)
+{
+  g_value_set_double (to, g_value_get_double (from) * 1e9);
+  return TRUE;
+}
+
+/* A fraction shown in per cent. */
+void
+hr_form_percent_row (HrForm     *self,
+             GtkWidget  *parent,
+             const char *path,
+             const char *title,
+             const char *subtitle,
+             double      max)
+{
+  GtkWidget *row = hr_form_action_row (title, subtitle);
+  GtkWidget *spin = gtk_spin_button_new_with_range (0, max, 1);
+
+  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_label_new ("%"));
+  g_object_bind_property_full (self->model, hr_scenario_model_property_for_path (path), spin,
+                               "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
+                               fraction_to_percent, percent_to_fraction, NULL, NULL);
+  hr_form_add_row (parent, row);
+  hr_form_register_row (self, path, row, spin);
+}
+
+GtkWidget *
+hr_form_switch_row (HrForm     *self,
+            GtkWidget  *parent,
+            const char *path,
+            const char *title,
+            const char *subtitle)
+{
+  GtkWidget *row = hr_form_action_row (title, subtitle);
+  GtkWidget *sw = gtk_switch_new ();
+
+  gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
+  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), sw, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  hr_form_add_row (parent, row);
+  hr_form_register_row (self, path, row, sw);
+  return sw;
+}
+
+/* A choice among labels[], in the order of the enum the property holds. */
+GtkWidget *
+hr_form_combo_row (HrForm             *self,
+           GtkWidget          *parent,
+           const char         *path,
+           const char         *title,
+           const char         *subtitle,
+           const char * const *labels)
+{
+  GtkWidget *row = adw_combo_row_new ();
+  GtkStringList *list = gtk_string_list_new (NULL);
+
+  for (guint i = 0; labels[i] != NULL; i++)
+    gtk_string_list_append (list, labels[i]);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  if (subtitle != NULL)
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
+  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
+  g_object_unref (list);
+  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), row,
+                          "selected", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  hr_form_add_row (parent, row);
+  hr_form_register_row (self, path, row, row);
+  return row;
+}
+
+void
+hr_form_entry_row (HrForm     *self,
+           GtkWidget  *parent,
+           const char *path,
+           const char *title)
+{
+  GtkWidget *row = adw_entry_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), row, "text",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  hr_form_add_row (parent, row);
+  hr_form_register_row (self, path, row, row);
+}
+
+GtkWidget *
+hr_form_new_group (GtkWidget  *page,
+           const char *title,
+           const char *description)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), title);
+  if (description != NULL)
+    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), description);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
+  return group;
+}
+
+GtkWidget *
+hr_form_new_expander (HrForm     *self,
+              GtkWidget  *group,
+              const char *path,
+              const char *title,
+              const char *subtitle)
+{
+  GtkWidget *row = adw_expander_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  g_hash_table_insert (self->rows, g_strdup (path), row);
+  return row;
+}
+
