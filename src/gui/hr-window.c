@@ -139,12 +139,22 @@ update_suggestions (HrWindow *self)
                            / (double) self->plan->capacity_bytes);
       g_autofree char *subtitle = NULL;
 
-      /* TRANSLATORS: what a suggestion saves per GPU, the verdict after it
-       * with the free share, and its cost */
-      subtitle = g_strdup_printf (_("−%s per GPU · %s, %d %% free · %s"), saves,
-                                  sg->status == HR_STATUS_OK ? _("fits")
-                                  : sg->status == HR_STATUS_TIGHT ? _("tight") : _("still over"),
-                                  percent, sg->cost);
+      if (sg->status == HR_STATUS_OOM)
+        {
+          g_autofree char *over = hr_format_bytes ((double) sg->total_bytes
+                                                   - (double) self->plan->capacity_bytes, units);
+
+          /* TRANSLATORS: what a suggestion saves per GPU, how far it stays
+           * over the capacity, and its cost */
+          subtitle = g_strdup_printf (_("−%s per GPU · still over by %s · %s"), saves, over,
+                                      sg->cost);
+        }
+      else
+        /* TRANSLATORS: what a suggestion saves per GPU, the verdict after it
+         * with the free share, and its cost */
+        subtitle = g_strdup_printf (_("−%s per GPU · %s, %d %% free · %s"), saves,
+                                    sg->status == HR_STATUS_OK ? _("fits") : _("tight"),
+                                    percent, sg->cost);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), sg->title);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
       gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
