@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "hr-json.h"
 #include "hr-params.h"
 #include "hr-test-util.h"
 

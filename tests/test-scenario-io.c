@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hr-error.h"
+#include "hr-json.h"
 #include "hr-test-util.h"
 
 static gboolean

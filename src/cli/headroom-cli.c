@@ -27,6 +27,7 @@
 #include "hr-suggest.h"
 #include "hr-sweep.h"
 #include "hr-cli-commands.h"
+#include "hr-json.h"
 
 
 typedef struct

@@ -13,19 +13,11 @@
 
 #include "hr-ds-import.h"
 #include "hr-error.h"
+#include "hr-json.h"
 #include "hr-presets.h"
 #include "hr-validate.h"
 
 #include <string.h>
-
-static JsonObject *
-object_member (JsonObject *obj,
-               const char *key)
-{
-  JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
 
 /* A whole number, or -1 when absent, "auto" or of another type. */
 static gint64
@@ -45,7 +37,7 @@ static gboolean
 enabled (JsonObject *obj,
          const char *key)
 {
-  JsonObject *section = object_member (obj, key);
+  JsonObject *section = hr_json_member_object (obj, key);
   JsonNode *node = section != NULL ? json_object_get_member (section, "enabled") : NULL;
 
   if (section == NULL)
@@ -60,7 +52,7 @@ static gboolean
 offloaded (JsonObject *zero,
            const char *key)
 {
-  JsonObject *section = object_member (zero, key);
+  JsonObject *section = hr_json_member_object (zero, key);
   JsonNode *device = section != NULL ? json_object_get_member (section, "device") : NULL;
   const char *value;
 
@@ -79,7 +71,7 @@ hr_ds_import_node (HrScenario  *scenario,
                    GError     **error)
 {
   HrScenario sc = *scenario;
-  JsonObject *obj, *zero, *optimizer;
+  JsonObject *obj, *zero, *optimizer, *checkpointing;
   gint64 v;
   g_autoptr(GError) local = NULL;
 
@@ -89,7 +81,7 @@ hr_ds_import_node (HrScenario  *scenario,
       return FALSE;
     }
   obj = json_node_get_object (root);
-  zero = object_member (obj, "zero_optimization");
+  zero = hr_json_member_object (obj, "zero_optimization");
   if (zero == NULL && int_member (obj, "train_micro_batch_size_per_gpu") < 0
       && int_member (obj, "train_batch_size") < 0)
     {
@@ -130,7 +122,7 @@ hr_ds_import_node (HrScenario  *scenario,
   sc.training.dtypes_set = 0;
   hr_training_apply_precision (&sc.training);
 
-  optimizer = object_member (obj, "optimizer");
+  optimizer = hr_json_member_object (obj, "optimizer");
   if (optimizer != NULL && json_object_has_member (optimizer, "type"))
     {
       JsonNode *type = json_object_get_member (optimizer, "type");
@@ -151,14 +143,11 @@ hr_ds_import_node (HrScenario  *scenario,
       sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_FUSED;
     }
 
-  if (object_member (obj, "activation_checkpointing") != NULL)
+  checkpointing = hr_json_member_object (obj, "activation_checkpointing");
+  if (checkpointing != NULL)
     {
-      JsonObject *ac = object_member (obj, "activation_checkpointing");
-      JsonNode *cpu = json_object_get_member (ac, "cpu_checkpointing");
-
       sc.training.checkpointing = HR_CHECKPOINTING_FULL;
-      if (unmapped != NULL && cpu != NULL && JSON_NODE_HOLDS_VALUE (cpu)
-          && json_node_get_value_type (cpu) == G_TYPE_BOOLEAN && json_node_get_boolean (cpu))
+      if (unmapped != NULL && hr_json_member_true (checkpointing, "cpu_checkpointing"))
         g_ptr_array_add (unmapped, g_strdup ("activation_checkpointing.cpu_checkpointing: "
                                              "checkpoints on the CPU are counted on the GPU"));
     }

@@ -11,6 +11,7 @@
 
 #include "hr-hf-import.h"
 #include "hr-error.h"
+#include "hr-json.h"
 #include "hr-presets.h"
 #include "hr-validate.h"
 

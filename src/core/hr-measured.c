@@ -15,6 +15,7 @@
 #include "hr-calc.h"
 #include "hr-error.h"
 #include "hr-format.h"
+#include "hr-json.h"
 #include "hr-params.h"
 #include "hr-scenario-io.h"
 
@@ -85,27 +86,8 @@ member_lower (JsonObject *obj,
   return g_ascii_strdown (s, -1);
 }
 
-/* Typed look-ups that answer NULL / fallback for a member of another
- * type: measured-run files come from anywhere. */
-static JsonObject *
-member_object (JsonObject *obj,
-               const char *key)
-{
-  JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-}
-
-static gboolean
-member_bool (JsonObject *obj,
-             const char *key)
-{
-  JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
-
-  return node != NULL && JSON_NODE_HOLDS_VALUE (node)
-         && json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
-}
-
+/* A number, or the fallback for a member of another type: measured-run
+ * files come from anywhere. */
 static double
 member_double (JsonObject *obj,
                const char *key,
@@ -267,9 +249,9 @@ map_entry (JsonObject  *e,
            GError     **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  JsonObject *arch = member_object (e, "arch");
-  JsonObject *par = member_object (e, "parallelism");
-  JsonObject *lora = member_object (e, "lora");
+  JsonObject *arch = hr_json_member_object (e, "arch");
+  JsonObject *par = hr_json_member_object (e, "parallelism");
+  JsonObject *lora = hr_json_member_object (e, "lora");
   g_autofree char *task = member_lower (e, "task");
   g_autofree char *precision = member_lower (e, "precision");
   g_autofree char *optimizer = member_lower (e, "optimizer");
@@ -280,7 +262,7 @@ map_entry (JsonObject  *e,
   const char *prec = map_precision (precision);
   const char *opt = map_optimizer (optimizer);
   gboolean litgpt = strstr (source, "litgpt") != NULL;
-  gboolean fsdp = member_bool (par, "fsdp");
+  gboolean fsdp = hr_json_member_true (par, "fsdp");
   JsonNode *root;
 
 #define SKIP(...) G_STMT_START { \
@@ -352,7 +334,7 @@ map_entry (JsonObject  *e,
   json_builder_set_member_name (b, "seq_len");
   json_builder_add_int_value (b, member_int (e, "seq_len", 512));
   json_builder_set_member_name (b, "checkpointing");
-  json_builder_add_string_value (b, member_bool (e, "grad_checkpointing") ? "full" : "none");
+  json_builder_add_string_value (b, hr_json_member_true (e, "grad_checkpointing") ? "full" : "none");
   /* LitGPT's recipes compute the cross-entropy chunk by chunk on the bf16
    * logits (litgpt.utils.chunked_cross_entropy), and its bitsandbytes
    * plugin quantizes every nn.Linear, the LM head included. */
@@ -409,8 +391,8 @@ map_entry (JsonObject  *e,
 #undef SKIP
 
   root = json_builder_get_root (b);
-  if (member_object (e, "scenario") != NULL)
-    merge_into (json_node_get_object (root), member_object (e, "scenario"));
+  if (hr_json_member_object (e, "scenario") != NULL)
+    merge_into (json_node_get_object (root), hr_json_member_object (e, "scenario"));
   return root;
 }
 

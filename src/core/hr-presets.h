@@ -48,13 +48,6 @@ gboolean     hr_preset_id_is_valid    (const char    *id);
 
 void         hr_preset_info_free      (HrPresetInfo  *info);
 
-JsonNode    *hr_json_load_file        (const char    *path,
-                                       GError       **error);
-JsonNode    *hr_json_load_data        (const char    *data,
-                                       gssize         length,
-                                       const char    *origin,
-                                       GError       **error);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrPresets, hr_presets_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrPresetInfo, hr_preset_info_free)
 

@@ -10,6 +10,7 @@
 
 #include "hr-scenario-io.h"
 #include "hr-error.h"
+#include "hr-json.h"
 #include "hr-validate.h"
 
 #include <math.h>

@@ -10,6 +10,7 @@
 
 #include "hr-ds-import.h"
 #include "hr-hf-import.h"
+#include "hr-json.h"
 #include "hr-present.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"

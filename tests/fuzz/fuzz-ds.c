@@ -1,6 +1,7 @@
 /* fuzz-ds.c: DeepSpeed config import (--import-deepspeed, drop on the window) */
 #include "fuzz-common.h"
 #include "hr-ds-import.h"
+#include "hr-json.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

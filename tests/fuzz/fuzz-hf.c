@@ -1,6 +1,7 @@
 /* fuzz-hf.c: Hugging Face config.json import */
 #include "fuzz-common.h"
 #include "hr-hf-import.h"
+#include "hr-json.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

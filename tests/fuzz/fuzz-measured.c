@@ -1,5 +1,6 @@
 /* fuzz-measured.c: measured-run files (--validate) */
 #include "fuzz-common.h"
+#include "hr-json.h"
 #include "hr-measured.h"
 
 int

@@ -1,5 +1,6 @@
 /* fuzz-preset.c: model and GPU preset files */
 #include "fuzz-common.h"
+#include "hr-json.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

@@ -1,5 +1,6 @@
 /* fuzz-scenario.c: scenario files */
 #include "fuzz-common.h"
+#include "hr-json.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,

@@ -1,6 +1,7 @@
 /* fuzz-set.c: --set PATH=VALUE; the first line is the assignment, the
  * rest the scenario it applies to */
 #include "fuzz-common.h"
+#include "hr-json.h"
 
 int
 LLVMFuzzerTestOneInput (const uint8_t *data,
