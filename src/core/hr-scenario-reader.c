@@ -43,6 +43,36 @@ read_preset_id (JsonObject   *obj,
   return TRUE;
 }
 
+typedef gboolean (*ApplyPresetFunc) (HrScenario  *scenario,
+                                     const char  *id,
+                                     HrPresets   *presets,
+                                     GError     **error);
+
+/* The section's "preset" member, applied first so the section's other
+ * members override it; *out_id is NULL when there is none. */
+static gboolean
+apply_preset_member (HrScenario       *sc,
+                     JsonObject       *obj,
+                     const char       *origin,
+                     const char       *section,
+                     ApplyPresetFunc   apply,
+                     HrPresets        *presets,
+                     const char      **out_id,
+                     GError          **error)
+{
+  g_autofree char *path = g_strconcat (section, ".preset", NULL);
+  g_autoptr(GError) local = NULL;
+
+  if (!read_preset_id (obj, origin, path, out_id, error))
+    return FALSE;
+  if (*out_id == NULL || apply (sc, *out_id, presets, &local))
+    return TRUE;
+  if (local->code == HR_ERROR_NOT_FOUND)
+    FAIL (HR_ERROR_NOT_FOUND, "%s: %s", path, local->message);
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
+}
+
 /* A bare architecture, before a preset fills it: the contract's defaults
  * for the fields a preset may leave out. */
 static void
@@ -190,20 +220,9 @@ read_model (HrScenario  *sc,
   const char *id;
   guint read = 0;
 
-  if (!read_preset_id (obj, origin, "model.preset", &id, error))
+  if (!apply_preset_member (sc, obj, origin, "model", hr_scenario_apply_model_preset, presets,
+                            &id, error))
     return FALSE;
-  if (id != NULL)
-    {
-      g_autoptr(GError) local = NULL;
-
-      if (!hr_scenario_apply_model_preset (sc, id, presets, &local))
-        {
-          if (local->code == HR_ERROR_NOT_FOUND)
-            FAIL (HR_ERROR_NOT_FOUND, "model.preset: %s", local->message);
-          g_propagate_error (error, g_steal_pointer (&local));
-          return FALSE;
-        }
-    }
   /* Without a preset, the architecture's base fields not given come from
    * the default model, but the fields derived from others (head_dim from
    * hidden/heads, the expert width, the extensions) start neutral, so a
@@ -337,20 +356,9 @@ read_gpu (HrScenario  *sc,
   const char *id;
   guint read = 0;
 
-  if (!read_preset_id (obj, origin, "gpu.preset", &id, error))
+  if (!apply_preset_member (sc, obj, origin, "gpu", hr_scenario_apply_gpu_preset, presets,
+                            &id, error))
     return FALSE;
-  if (id != NULL)
-    {
-      g_autoptr(GError) local = NULL;
-
-      if (!hr_scenario_apply_gpu_preset (sc, id, presets, &local))
-        {
-          if (local->code == HR_ERROR_NOT_FOUND)
-            FAIL (HR_ERROR_NOT_FOUND, "gpu.preset: %s", local->message);
-          g_propagate_error (error, g_steal_pointer (&local));
-          return FALSE;
-        }
-    }
   if (!hr_fields_read_section (obj, hr_gpu_fields, hr_gpu_fields_count, &sc->gpu, origin,
                      "gpu", (const char **) skip, &read, error))
     return FALSE;
