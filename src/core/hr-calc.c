@@ -97,15 +97,15 @@ hr_comm_buffer_auto_mib (const HrScenario *scenario)
 
 void
 hr_calc_add_item (Ctx        *ctx,
-          HrDevice   *dev,
-          HrCategory  category,
-          HrPool      pool,
-          HrDtype     dtype,
-          guint       live,
-          const char *name,
-          const char *formula,
-          const char *why,
-          double      bytes)
+                  HrDevice   *dev,
+                  HrCategory  category,
+                  HrPool      pool,
+                  HrDtype     dtype,
+                  guint       live,
+                  const char *name,
+                  const char *formula,
+                  const char *why,
+                  double      bytes)
 {
   if (!(bytes > 0.5))
     return;

@@ -174,8 +174,34 @@ text_width (Painter    *p,
   return w;
 }
 
-/* Draws text with its left edge at x (or its right edge when align_right)
- * and its vertical centre at y. */
+double
+hr_chart_draw_text (cairo_t            *cr,
+                    PangoLayout        *layout,
+                    const HrChartStyle *style,
+                    const char         *text,
+                    double              x,
+                    double              y,
+                    double              size,
+                    gboolean            bold,
+                    HrRgb               colour,
+                    double              align)
+{
+  PangoFontDescription *font = pango_font_description_from_string (style->font_family);
+  int w, h;
+
+  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
+  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  set_rgb (cr, colour, 1.0);
+  cairo_move_to (cr, x - align * w, y - h / 2.0);
+  pango_cairo_show_layout (cr, layout);
+  return w;
+}
+
+/* Text sized in the chart's points (scaled by the style's font scale). */
 static double
 draw_text (Painter    *p,
            const char *text,
@@ -186,14 +212,8 @@ draw_text (Painter    *p,
            HrRgb       colour,
            gboolean    align_right)
 {
-  int w, h;
-
-  layout_text (p, text, size, bold);
-  pango_layout_get_pixel_size (p->layout, &w, &h);
-  set_rgb (p->cr, colour, 1.0);
-  cairo_move_to (p->cr, align_right ? x - w : x, y - h / 2.0);
-  pango_cairo_show_layout (p->cr, p->layout);
-  return w;
+  return hr_chart_draw_text (p->cr, p->layout, p->style, text, x, y, size * p->fs, bold,
+                             colour, align_right ? 1.0 : 0.0);
 }
 
 /* A tick step of 1, 2 or 5 times a power of ten, giving about n ticks. */

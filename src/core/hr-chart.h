@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cairo.h>
+#include <pango/pangocairo.h>
 
 #include "hr-format.h"
 #include "hr-plan.h"
@@ -86,6 +87,20 @@ gboolean    hr_write_png_atomic       (const char         *path,
                                        HrPaintFunc         paint,
                                        gpointer            data,
                                        GError            **error);
+
+/* Text in the style's font, size in pixels, vertically centred on y;
+ * align 0 puts its left edge at x, 0.5 its centre, 1 its right edge.
+ * Answers its width.  The chart, the sweep and the report share it. */
+double      hr_chart_draw_text        (cairo_t            *cr,
+                                       PangoLayout        *layout,
+                                       const HrChartStyle *style,
+                                       const char         *text,
+                                       double              x,
+                                       double              y,
+                                       double              size,
+                                       gboolean            bold,
+                                       HrRgb               colour,
+                                       double              align);
 
 gboolean    hr_chart_write_png        (const char         *path,
                                        int                 width,

@@ -98,31 +98,6 @@ hr_sweep_csv (const HrSweep *sweep)
   return g_string_free (out, FALSE);
 }
 
-static void
-text_at (cairo_t     *cr,
-         PangoLayout *layout,
-         const char  *text,
-         double       x,
-         double       y,
-         double       size,
-         gboolean     bold,
-         HrRgb        colour,
-         double       align)   /* 0 left, 0.5 centre, 1 right */
-{
-  PangoFontDescription *font = pango_font_description_from_string ("Sans");
-  int w, h;
-
-  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
-  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
-  pango_layout_set_text (layout, text, -1);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_set_source_rgb (cr, colour.r, colour.g, colour.b);
-  cairo_move_to (cr, x - align * w, y - h / 2.0);
-  pango_cairo_show_layout (cr, layout);
-}
-
 void
 hr_sweep_draw (cairo_t            *cr,
                double              width,
@@ -164,7 +139,7 @@ hr_sweep_draw (cairo_t            *cr,
     g_autofree char *title = g_strdup_printf (_("Memory of the fullest GPU against %s"), axis_name);
     double x = m;
 
-    text_at (cr, layout, title, m, m + 8 * fs, 14 * fs, TRUE, fg, 0);
+    hr_chart_draw_text (cr, layout, style, title, m, m + 8 * fs, 14 * fs, TRUE, fg, 0);
     for (guint c = 0; c < HR_N_CATEGORIES; c++)
       {
         HrRgb col = hr_chart_category_colour (c, style->dark);
@@ -173,7 +148,7 @@ hr_sweep_draw (cairo_t            *cr,
         cairo_set_source_rgb (cr, col.r, col.g, col.b);
         cairo_rectangle (cr, x, m + 24 * fs, 12 * fs, 12 * fs);
         cairo_fill (cr);
-        text_at (cr, layout, hr_category_label (c), x + 16 * fs, m + 30 * fs, 11 * fs, FALSE, fg, 0);
+        hr_chart_draw_text (cr, layout, style, hr_category_label (c), x + 16 * fs, m + 30 * fs, 11 * fs, FALSE, fg, 0);
         pango_layout_get_pixel_size (layout, &w, &h);
         x += 16 * fs + w + 16 * fs;
       }
@@ -214,7 +189,7 @@ hr_sweep_draw (cairo_t            *cr,
     cairo_move_to (cr, left, yc);
     cairo_line_to (cr, right, yc);
     cairo_stroke (cr);
-    text_at (cr, layout, label, right, yc - 9 * fs, 10 * fs, TRUE, fg, 1);
+    hr_chart_draw_text (cr, layout, style, label, right, yc - 9 * fs, 10 * fs, TRUE, fg, 1);
   }
 
   /* Where it stops fitting, and the scenario's own value. */
@@ -232,7 +207,7 @@ hr_sweep_draw (cairo_t            *cr,
       cairo_line_to (cr, x, bottom);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
-      text_at (cr, layout, label, x + 4 * fs, top + 8 * fs, 11 * fs, TRUE, green, 0);
+      hr_chart_draw_text (cr, layout, style, label, x + 4 * fs, top + 8 * fs, 11 * fs, TRUE, green, 0);
     }
   {
     double x = X (sweep->current);
@@ -245,7 +220,7 @@ hr_sweep_draw (cairo_t            *cr,
         cairo_move_to (cr, x, top + 18 * fs);
         cairo_line_to (cr, x, bottom);
         cairo_stroke (cr);
-        text_at (cr, layout, label, x + 4 * fs, top + 26 * fs, 11 * fs, FALSE, fg, 0);
+        hr_chart_draw_text (cr, layout, style, label, x + 4 * fs, top + 26 * fs, 11 * fs, FALSE, fg, 0);
       }
   }
 
@@ -263,7 +238,7 @@ hr_sweep_draw (cairo_t            *cr,
       {
         g_autofree char *xs = g_strdup_printf ("%.0f", v);
 
-        text_at (cr, layout, xs, X (v), bottom + 10 * fs, 10 * fs, FALSE, fg, 0.5);
+        hr_chart_draw_text (cr, layout, style, xs, X (v), bottom + 10 * fs, 10 * fs, FALSE, fg, 0.5);
       }
   }
   for (guint i = 0; i < 6; i++)
@@ -271,10 +246,10 @@ hr_sweep_draw (cairo_t            *cr,
       double b = ymax * i / 5.0;
       g_autofree char *ys = hr_format_double (b / unit, b / unit < 10 ? 1 : 0);
 
-      text_at (cr, layout, ys, left - 6 * fs, Y (b), 10 * fs, FALSE, fg, 1);
+      hr_chart_draw_text (cr, layout, style, ys, left - 6 * fs, Y (b), 10 * fs, FALSE, fg, 1);
     }
-  text_at (cr, layout, axis_name, (left + right) / 2, bottom + 26 * fs, 11 * fs, TRUE, fg, 0.5);
-  text_at (cr, layout, style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", left - 6 * fs, (top + Y (ymax * 0.8)) / 2,
+  hr_chart_draw_text (cr, layout, style, axis_name, (left + right) / 2, bottom + 26 * fs, 11 * fs, TRUE, fg, 0.5);
+  hr_chart_draw_text (cr, layout, style, style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", left - 6 * fs, (top + Y (ymax * 0.8)) / 2,
            10 * fs, TRUE, fg, 1);
 #undef X
 #undef Y
