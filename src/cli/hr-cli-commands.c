@@ -34,9 +34,9 @@ hr_cli_bad_input (const char *message)
 
 int
 hr_cli_print_solve (const HrScenario *sc,
-             HrSolve           solve,
-             const char       *format,
-             gboolean          check)
+                    HrSolve           solve,
+                    const char       *format,
+                    gboolean          check)
 {
   g_autoptr(HrPlan) work = hr_plan_new ();
   g_autoptr(HrPlan) plan = hr_plan_new ();
@@ -78,8 +78,8 @@ hr_cli_print_solve (const HrScenario *sc,
  * verdict after it and what it costs. */
 int
 hr_cli_print_suggestions (const HrScenario *sc,
-                   const char       *format,
-                   HrUnits           units)
+                          const char       *format,
+                          HrUnits           units)
 {
   g_autoptr(HrPlan) work = hr_plan_new ();
   g_autoptr(GError) error = NULL;
@@ -179,10 +179,10 @@ paint_sweep (cairo_t  *cr,
 /* The fullest GPU's memory at a range of micro-batches or sequence lengths. */
 int
 hr_cli_print_sweep (const HrScenario *sc,
-             const char       *axis_name,
-             const char       *format,
-             const char       *png,
-             HrUnits           units)
+                    const char       *axis_name,
+                    const char       *format,
+                    const char       *png,
+                    HrUnits           units)
 {
   g_autoptr(HrPlan) work = hr_plan_new ();
   g_autoptr(GError) error = NULL;
@@ -245,8 +245,8 @@ compare_error (gconstpointer a,
 /* One line per measured run, then the median and the worst error. */
 int
 hr_cli_validate_runs (HrPresets  *presets,
-               const char *path,
-               const char *format)
+                      const char *path,
+                      const char *format)
 {
   static const char * const metric_names[] = { "max_memory_allocated", "reserved", "nvidia-smi" };
   g_autoptr(GPtrArray) skipped = g_ptr_array_new_with_free_func (g_free);

@@ -15,8 +15,8 @@
 
 void
 hr_calc_add_activations (Ctx      *ctx,
-                 HrDevice *dev,
-                 guint64   stage)
+                         HrDevice *dev,
+                         guint64   stage)
 {
   const HrScenario *sc = ctx->sc;
   const HrTraining *t = &sc->training;

@@ -138,8 +138,8 @@ hr_fields_describe_node (JsonNode *node)
 
 char *
 hr_fields_keys_allowed (const Field *fields,
-              guint        n_fields,
-              const char  *extra)
+                        guint        n_fields,
+                        const char  *extra)
 {
   GString *s = g_string_new (NULL);
 
@@ -158,11 +158,11 @@ hr_fields_keys_allowed (const Field *fields,
 
 gboolean
 hr_fields_read_field (const Field  *field,
-            gpointer      base,
-            JsonNode     *node,
-            const char   *origin,
-            const char   *path,
-            GError      **error)
+                      gpointer      base,
+                      JsonNode     *node,
+                      const char   *origin,
+                      const char   *path,
+                      GError      **error)
 {
   gpointer ptr = G_STRUCT_MEMBER_P (base, field->offset);
   g_autofree char *value = hr_fields_describe_node (node);
@@ -243,14 +243,14 @@ hr_fields_read_field (const Field  *field,
  * caller handles itself.  Returns a bit set of the fields that were read. */
 gboolean
 hr_fields_read_section (JsonObject   *obj,
-              const Field  *fields,
-              guint         n_fields,
-              gpointer      base,
-              const char   *origin,
-              const char   *section,
-              const char  **skip,
-              guint        *out_read,
-              GError      **error)
+                        const Field  *fields,
+                        guint         n_fields,
+                        gpointer      base,
+                        const char   *origin,
+                        const char   *section,
+                        const char  **skip,
+                        guint        *out_read,
+                        GError      **error)
 {
   g_autoptr(GList) members = json_object_get_members (obj);
   guint read = 0;
@@ -291,10 +291,10 @@ hr_fields_read_section (JsonObject   *obj,
 
 JsonObject *
 hr_fields_member_object (JsonObject   *obj,
-               const char   *key,
-               const char   *origin,
-               const char   *path,
-               GError      **error)
+                         const char   *key,
+                         const char   *origin,
+                         const char   *path,
+                         GError      **error)
 {
   JsonNode *node = json_object_get_member (obj, key);
 

@@ -16,9 +16,9 @@
 
 void
 hr_form_register_row (HrForm     *self,
-              const char *path,
-              GtkWidget  *row,
-              GtkWidget  *control)
+                      const char *path,
+                      GtkWidget  *row,
+                      GtkWidget  *control)
 {
   g_hash_table_insert (self->rows, g_strdup (path), row);
   if (control != NULL)
@@ -30,7 +30,7 @@ hr_form_register_row (HrForm     *self,
 
 void
 hr_form_add_row (GtkWidget *parent,
-        GtkWidget *row)
+                 GtkWidget *row)
 {
   if (ADW_IS_EXPANDER_ROW (parent))
     adw_expander_row_add_row (ADW_EXPANDER_ROW (parent), row);
@@ -40,7 +40,7 @@ hr_form_add_row (GtkWidget *parent,
 
 GtkWidget *
 hr_form_action_row (const char *title,
-            const char *subtitle)
+                    const char *subtitle)
 {
   GtkWidget *row = adw_action_row_new ();
 
@@ -54,16 +54,16 @@ hr_form_action_row (const char *title,
  * directly when they are NULL). */
 GtkWidget *
 hr_form_spin_row_full (HrForm                *self,
-               GtkWidget             *parent,
-               const char            *path,
-               const char            *title,
-               const char            *subtitle,
-               double                 min,
-               double                 max,
-               double                 step,
-               guint                  digits,
-               GBindingTransformFunc  to_widget,
-               GBindingTransformFunc  to_model)
+                       GtkWidget             *parent,
+                       const char            *path,
+                       const char            *title,
+                       const char            *subtitle,
+                       double                 min,
+                       double                 max,
+                       double                 step,
+                       guint                  digits,
+                       GBindingTransformFunc  to_widget,
+                       GBindingTransformFunc  to_model)
 {
   GtkWidget *row = hr_form_action_row (title, subtitle);
   GtkAdjustment *adj = gtk_adjustment_new (min, min, max, step, step * 10, 0);
@@ -86,14 +86,14 @@ hr_form_spin_row_full (HrForm                *self,
 /* A whole number (or a decimal with digits > 0) in a spin button. */
 GtkWidget *
 hr_form_spin_row (HrForm     *self,
-          GtkWidget  *parent,
-          const char *path,
-          const char *title,
-          const char *subtitle,
-          double      min,
-          double      max,
-          double      step,
-          guint       digits)
+                  GtkWidget  *parent,
+                  const char *path,
+                  const char *title,
+                  const char *subtitle,
+                  double      min,
+                  double      max,
+                  double      step,
+                  guint       digits)
 {
   return hr_form_spin_row_full (self, parent, path, title, subtitle, min, max, step, digits, NULL, NULL);
 }
@@ -120,9 +120,9 @@ percent_to_fraction (GBinding     *binding,
 
 gboolean
 hr_form_to_billions (GBinding     *binding,
-             const GValue *from,
-             GValue       *to,
-             gpointer      user_data)
+                     const GValue *from,
+                     GValue       *to,
+                     gpointer      user_data)
 {
   g_value_set_double (to, g_value_get_double (from) / 1e9);
   return TRUE;
@@ -130,9 +130,9 @@ hr_form_to_billions (GBinding     *binding,
 
 gboolean
 hr_form_from_billions (GBinding     *binding,
-               const GValue *from,
-               GValue       *to,
-               gpointer      user_data)
+                       const GValue *from,
+                       GValue       *to,
+                       gpointer      user_data)
 {
   g_value_set_double (to, g_value_get_double (from) * 1e9);
   return TRUE;
@@ -141,11 +141,11 @@ hr_form_from_billions (GBinding     *binding,
 /* A fraction shown in per cent. */
 void
 hr_form_percent_row (HrForm     *self,
-             GtkWidget  *parent,
-             const char *path,
-             const char *title,
-             const char *subtitle,
-             double      max)
+                     GtkWidget  *parent,
+                     const char *path,
+                     const char *title,
+                     const char *subtitle,
+                     double      max)
 {
   GtkWidget *row = hr_form_action_row (title, subtitle);
   GtkWidget *spin = gtk_spin_button_new_with_range (0, max, 1);
@@ -164,10 +164,10 @@ hr_form_percent_row (HrForm     *self,
 
 GtkWidget *
 hr_form_switch_row (HrForm     *self,
-            GtkWidget  *parent,
-            const char *path,
-            const char *title,
-            const char *subtitle)
+                    GtkWidget  *parent,
+                    const char *path,
+                    const char *title,
+                    const char *subtitle)
 {
   GtkWidget *row = hr_form_action_row (title, subtitle);
   GtkWidget *sw = gtk_switch_new ();
@@ -186,11 +186,11 @@ hr_form_switch_row (HrForm     *self,
 /* A choice among labels[], in the order of the enum the property holds. */
 GtkWidget *
 hr_form_combo_row (HrForm             *self,
-           GtkWidget          *parent,
-           const char         *path,
-           const char         *title,
-           const char         *subtitle,
-           const char * const *labels)
+                   GtkWidget          *parent,
+                   const char         *path,
+                   const char         *title,
+                   const char         *subtitle,
+                   const char * const *labels)
 {
   GtkWidget *row = adw_combo_row_new ();
   GtkStringList *list = gtk_string_list_new (NULL);
@@ -211,9 +211,9 @@ hr_form_combo_row (HrForm             *self,
 
 void
 hr_form_entry_row (HrForm     *self,
-           GtkWidget  *parent,
-           const char *path,
-           const char *title)
+                   GtkWidget  *parent,
+                   const char *path,
+                   const char *title)
 {
   GtkWidget *row = adw_entry_row_new ();
 
@@ -226,8 +226,8 @@ hr_form_entry_row (HrForm     *self,
 
 GtkWidget *
 hr_form_new_group (GtkWidget  *page,
-           const char *title,
-           const char *description)
+                   const char *title,
+                   const char *description)
 {
   GtkWidget *group = adw_preferences_group_new ();
 
@@ -240,10 +240,10 @@ hr_form_new_group (GtkWidget  *page,
 
 GtkWidget *
 hr_form_new_expander (HrForm     *self,
-              GtkWidget  *group,
-              const char *path,
-              const char *title,
-              const char *subtitle)
+                      GtkWidget  *group,
+                      const char *path,
+                      const char *title,
+                      const char *subtitle)
 {
   GtkWidget *row = adw_expander_row_new ();
 
