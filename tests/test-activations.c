@@ -167,6 +167,60 @@ test_pipeline_in_flight (void)
   g_assert_cmpfloat (hr_pipeline_layer_units (1, 1, 8, 0, 10), ==, 10);
 }
 
+/* QLoRA under LitGPT's loop and Lightning's bitsandbytes plugin, Llama 2 7B
+ * (h 4096, f 11008, V 32000, 32 layers), micro-batch 2 x 512 tokens:
+ * - the LM head, the largest 4-bit weight, unpacks to fp16 (the type it was
+ *   quantized from) and is cast to bf16: 32000·4096·(2 + 2) bytes;
+ * - the previous micro-batch's 4-bit matmul inputs are still held during
+ *   the next forward: per layer the attention input, the attention output
+ *   (O's input), the MLP input (2·T·h bytes each) and the down projection's
+ *   input (2·T·f), plus the LM head's input 2·T·h, with T = 1024 tokens.
+ * Neither exists with PEFT's defaults (quantized from bf16, Trainer frees
+ * the graph), nor with reentrant full checkpointing. */
+static void
+test_qlora_bitsandbytes (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const double T = 1024, h = 4096, f = 11008;
+  HrScenario sc;
+  const HrDevice *d;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-2-7b");
+  sc.model.tied_embeddings = FALSE;
+  sc.training.method = HR_METHOD_QLORA;
+  sc.training.quant = HR_QUANT_NF4;
+  sc.training.quant_lm_head = TRUE;
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 512;
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "dequantized weight (one at a time)"), ==,
+                    32000 * 4096 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (d, "previous micro-batch's 4-bit matmul inputs"), ==, 0);
+
+  sc.training.dequant_dtype = HR_DTYPE_FP16;
+  sc.training.previous_graph_alive = TRUE;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "dequantized weight (one at a time)"), ==,
+                    32000 * 4096 * 4);
+  g_assert_cmpfloat (hr_test_item_bytes (d, "previous micro-batch's 4-bit matmul inputs"), ==,
+                     32 * T * (6 * h + 2 * f) + 2 * T * h);
+  g_assert_cmpuint (d->peak_phase, ==, HR_PHASE_FORWARD);
+
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0],
+                                        "previous micro-batch's 4-bit matmul inputs"), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -177,5 +231,6 @@ main (int   argc,
   g_test_add_func ("/activations/table2", test_table2);
   g_test_add_func ("/activations/flash-and-checkpointing", test_flash_and_checkpointing);
   g_test_add_func ("/activations/pipeline", test_pipeline_in_flight);
+  g_test_add_func ("/activations/qlora-bitsandbytes", test_qlora_bitsandbytes);
   return g_test_run ();
 }

@@ -210,6 +210,30 @@ test_paged_outside_allocator (void)
                     plain->devices[0].allocated_bytes);
 }
 
+/* bitsandbytes' 32-bit paged AdamW keeps two fp32 states per trainable
+ * weight even when the weights are bf16 (Optimizer2State.init_state):
+ * 8 bytes, where torch.optim.AdamW under pure bf16 keeps 4. */
+static void
+test_paged_states_fp32 (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  sc.training.optimizer = HR_OPTIMIZER_ADAMW;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "optimizer states"), ==,
+                    plan->params * 4);
+  sc.training.optimizer = HR_OPTIMIZER_PAGED_ADAMW;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "optimizer states (paged)"), ==,
+                    plan->params * 8);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -221,5 +245,6 @@ main (int   argc,
   g_test_add_func ("/states/deepspeed-t5", test_deepspeed_t5);
   g_test_add_func ("/states/more-gpus", test_more_gpus_never_more_states);
   g_test_add_func ("/states/paged", test_paged_outside_allocator);
+  g_test_add_func ("/states/paged-fp32", test_paged_states_fp32);
   return g_test_run ();
 }

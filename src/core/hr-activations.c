@@ -167,6 +167,17 @@ hr_activations_layer (const HrScenario   *scenario,
              adapters * T * h * (ab + 1.0));
     }
 
+  /* bitsandbytes' MatMul4Bit keeps its input on ctx.tensors rather than
+   * through save_for_backward, so the backward pass does not release it:
+   * it lives as long as the graph does.  Those inputs are the attention
+   * input, the O projection's input (the attention output), the MLP input
+   * (the same tensor in a parallel block) and the down projection's. */
+  if (tr->method == HR_METHOD_QLORA)
+    out->matmul4_inputs = T * h * ab / rep
+                          + T * a * d * ab
+                          + (m->parallel_block ? 0.0 : T * h * ab / rep)
+                          + T * routed * w * ab;
+
   /* Full recompute keeps only each layer's input (2·sbh in 16-bit;
    * divided by t with sequence parallelism). */
   out->checkpoint = T * h * ab / rep;

@@ -27,6 +27,8 @@ typedef struct
   double        total;        /* what the layer keeps without recompute */
   double        checkpoint;   /* what it keeps with full recompute */
   double        recomputed;   /* what selective recompute rebuilds in backward */
+  double        matmul4_inputs; /* of it, the inputs bitsandbytes' 4-bit matmuls
+                                 * hold outside autograd's saved tensors */
 } HrLayerActivations;
 
 void    hr_activations_layer          (const HrScenario   *scenario,

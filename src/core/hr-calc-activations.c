@@ -80,6 +80,22 @@ hr_calc_add_activations (Ctx      *ctx,
                 la->total);
     }
 
+  /* A loop that keeps its loss variable (LitGPT's, and any plain
+   * `loss = model(x)...; loss.backward()` loop) holds the previous
+   * micro-batch's graph until the next forward has returned.  After the
+   * backward pass the graph's saved tensors are gone, but what bitsandbytes'
+   * 4-bit matmuls hold on ctx.tensors is not (hr-activations.c): those
+   * inputs sit beside the new forward's activations.  Reentrant full
+   * checkpointing runs the forward without a graph, so nothing stays. */
+  if (t->method == HR_METHOD_QLORA && t->previous_graph_alive
+      && t->checkpointing != HR_CHECKPOINTING_FULL)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+              HR_LIVE (HR_PHASE_FORWARD), N_("previous micro-batch's 4-bit matmul inputs"),
+              "layers·(attention, O, MLP and down inputs) + head input",
+              N_("The last micro-batch's inputs to the 4-bit layers, held until this forward ends."),
+              (double) dev->n_layers * la->matmul4_inputs
+              + (last && t->quant_lm_head ? ctx->tokens * (double) m->hidden * ctx->a : 0.0));
+
   if (first && m->dropout)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
               HR_LIVE_SAVED, N_("embedding dropout mask"), "b·s·h / c",

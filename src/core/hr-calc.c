@@ -67,8 +67,11 @@ hr_optimizer_state_bytes (HrOptimizer optimizer,
     {
     case HR_OPTIMIZER_ADAMW:
     case HR_OPTIMIZER_ADAM:
-    case HR_OPTIMIZER_PAGED_ADAMW:
       return 2.0 * b;
+    case HR_OPTIMIZER_PAGED_ADAMW:
+      /* bitsandbytes' 32-bit optimizers keep fp32 states whatever the
+       * parameters' type (Optimizer2State.init_state, optim_bits == 32). */
+      return 2.0 * 4.0;
     case HR_OPTIMIZER_SGD_MOMENTUM:
     case HR_OPTIMIZER_LION:
       return b;
@@ -258,14 +261,27 @@ add_model_states (Ctx               *ctx,
               sp->linear * ctx->a);
 
   /* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
-   * largest may be the LM head when it is quantized too. */
+   * largest may be the LM head when it is quantized too.  dequantize_4bit
+   * returns the type the weight was quantized from (QuantState.dtype) and
+   * MatMul4Bit casts that to the input's type: Lightning's plugin quantizes
+   * from fp16 (_Linear4bit._quantize_weight), so under bf16 both copies
+   * exist at once. */
   if (t->method == HR_METHOD_QLORA)
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_BF16,
-              HR_LIVE_FWD_BWD, N_("dequantized weight (one at a time)"),
-              "largest quantized linear·2",
-              N_("A 4-bit weight unpacked to 16 bits just for its matrix multiply."),
-              (double) MAX (ctx->counts.largest_linear,
-                            t->quant_lm_head ? ctx->counts.head_linear : 0) * 2.0);
+    {
+      HrDtype unpacked = t->dequant_dtype == HR_DTYPE_NONE ? t->dtypes.activations
+                                                            : t->dequant_dtype;
+      double per_weight = hr_dtype_bytes (unpacked)
+                          + (unpacked != t->dtypes.activations ? ctx->a : 0.0);
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, unpacked,
+                HR_LIVE_FWD_BWD, N_("dequantized weight (one at a time)"),
+                unpacked != t->dtypes.activations
+                  ? "largest quantized linear·(unpacked + compute bytes)"
+                  : "largest quantized linear·bytes",
+                N_("A 4-bit weight unpacked to 16 bits just for its matrix multiply."),
+                (double) MAX (ctx->counts.largest_linear,
+                              t->quant_lm_head ? ctx->counts.head_linear : 0) * per_weight);
+    }
 
   /* ZeRO-3 / FSDP gather each layer's full weights just in time, and the
    * next one ahead (prefetch); FSDP's root unit (embeddings, head) stays
@@ -343,7 +359,8 @@ add_model_states (Ctx               *ctx,
                 trainable_here * ctx->m);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
                 t->optimizer == HR_OPTIMIZER_ADAMW_8BIT || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT
-                  ? HR_DTYPE_NONE : t->dtypes.optimizer,
+                  ? HR_DTYPE_NONE
+                  : t->optimizer == HR_OPTIMIZER_PAGED_ADAMW ? HR_DTYPE_FP32 : t->dtypes.optimizer,
                 HR_LIVE_ALWAYS,
                 paged ? N_("optimizer states (paged)") : N_("optimizer states"),
                 p->zero >= 1 ? "P_trainable·state bytes / N (ZeRO-1+)" : "P_trainable·state bytes",

@@ -256,6 +256,25 @@ device_label (const HrDevice *d)
   return g_strdup (d->label);
 }
 
+/* One line of the breakdown: the size right-aligned, the name ellipsized
+ * in the space left of it. */
+static void
+draw_item_line (Painter    *p,
+                const char *name,
+                const char *bytes,
+                double      cx,
+                double      cy,
+                double      col_w)
+{
+  double fs = p->fs, w;
+
+  pango_layout_set_width (p->layout, -1);
+  w = draw_text (p, bytes, cx + col_w - 18 * fs, cy + 8 * fs, 10, FALSE,
+                 p->style->foreground, TRUE);
+  pango_layout_set_width (p->layout, (int) ((col_w - 46 * fs - w) * PANGO_SCALE));
+  draw_text (p, name, cx + 17 * fs, cy + 8 * fs, 10, FALSE, p->style->foreground, FALSE);
+}
+
 /* Columns, one per category, listing the binding device's items at its
  * peak with their sizes: the "full per-GPU breakdown" in the picture. */
 static void
@@ -287,7 +306,6 @@ draw_breakdown (Painter        *p,
       guint col = c % columns;
       double cx = x + col * col_w, cy;
       g_autofree char *size = hr_format_bytes ((double) d->category_bytes[c], style->units);
-      guint shown = 0;
 
       if (col == 0 && c > 0)
         {
@@ -309,27 +327,65 @@ draw_breakdown (Painter        *p,
       }
       cy += line + 2 * fs;
 
-      for (guint i = 0; i < d->n_items; i++)
-        {
-          const HrItem *item = &d->items[i];
-          g_autofree char *name = NULL;
-          g_autofree char *bytes = NULL;
-          double w;
+      /* At most eight lines per category, fewer when the height runs out;
+       * when some items do not fit, the largest are listed (in the plan's
+       * order) and one last line sums the rest, so the lines always add up
+       * to the category's total. */
+      {
+        guint live[HR_MAX_ITEMS], n_live = 0, rows;
+        guint64 rest = 0;
+        gboolean keep[HR_MAX_ITEMS] = { FALSE };
 
-          if (item->category != c || !hr_item_is_live_at_peak (d, item))
-            continue;
-          if (cy + line > y + height || shown == 8)
-            break;
-          name = hr_item_label (item);
-          bytes = hr_format_bytes ((double) item->bytes, style->units);
-          pango_layout_set_width (p->layout, -1);
-          w = draw_text (p, bytes, cx + col_w - 18 * fs, cy + 8 * fs, 10, FALSE,
-                         style->foreground, TRUE);
-          pango_layout_set_width (p->layout, (int) ((col_w - 46 * fs - w) * PANGO_SCALE));
-          draw_text (p, name, cx + 17 * fs, cy + 8 * fs, 10, FALSE, style->foreground, FALSE);
-          cy += line;
-          shown++;
-        }
+        for (guint i = 0; i < d->n_items; i++)
+          if (d->items[i].category == c && hr_item_is_live_at_peak (d, &d->items[i]))
+            live[n_live++] = i;
+        rows = cy + line > y + height ? 0 : (guint) ((y + height - cy) / line);
+        rows = MIN (rows, 8);
+        if (n_live <= rows)
+          for (guint k = 0; k < n_live; k++)
+            keep[live[k]] = TRUE;
+        else if (rows > 0)
+          for (guint chosen = 0; chosen + 1 < rows; chosen++)
+            {
+              guint best = G_MAXUINT;
+
+              for (guint k = 0; k < n_live; k++)
+                if (!keep[live[k]] && (best == G_MAXUINT
+                                       || d->items[live[k]].bytes > d->items[best].bytes))
+                  best = live[k];
+              keep[best] = TRUE;
+            }
+
+        for (guint k = 0; k < n_live; k++)
+          {
+            const HrItem *item = &d->items[live[k]];
+            g_autofree char *name = NULL;
+            g_autofree char *bytes = NULL;
+
+            if (!keep[live[k]])
+              {
+                rest += item->bytes;
+                continue;
+              }
+            name = hr_item_label (item);
+            bytes = hr_format_bytes ((double) item->bytes, style->units);
+            draw_item_line (p, name, bytes, cx, cy, col_w);
+            cy += line;
+          }
+        if (rest > 0 && rows > 0)
+          {
+            guint others = 0;
+            g_autofree char *name = NULL;
+            g_autofree char *bytes = hr_format_bytes ((double) rest, style->units);
+
+            for (guint k = 0; k < n_live; k++)
+              others += keep[live[k]] ? 0 : 1;
+            name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more item", "%u more items",
+                                                 others), others);
+            draw_item_line (p, name, bytes, cx, cy, col_w);
+            cy += line;
+          }
+      }
       row_h = MAX (row_h, cy - row_y);
     }
   pango_layout_set_width (p->layout, -1);

@@ -337,17 +337,24 @@ map_entry (JsonObject  *e,
   json_builder_add_string_value (b, hr_json_member_true (e, "grad_checkpointing") ? "full" : "none");
   /* LitGPT's recipes compute the cross-entropy chunk by chunk on the bf16
    * logits (litgpt.utils.chunked_cross_entropy), and its bitsandbytes
-   * plugin quantizes every nn.Linear, the LM head included. */
+   * plugin quantizes every nn.Linear, the LM head included, from fp16. */
   if (litgpt)
     {
       json_builder_set_member_name (b, "loss");
       json_builder_add_string_value (b, "chunked");
       json_builder_set_member_name (b, "logits_fp32");
       json_builder_add_boolean_value (b, FALSE);
+      /* Its loop keeps `loss` from one micro-batch into the next forward
+       * (fit() in litgpt/finetune/lora.py and full.py). */
+      json_builder_set_member_name (b, "previous_graph_alive");
+      json_builder_add_boolean_value (b, TRUE);
       if (g_str_equal (task, "qlora"))
         {
           json_builder_set_member_name (b, "quant_lm_head");
           json_builder_add_boolean_value (b, TRUE);
+          /* Lightning's _Linear4bit quantizes from fp16. */
+          json_builder_set_member_name (b, "dequant_dtype");
+          json_builder_add_string_value (b, "fp16");
         }
     }
   json_builder_end_object (b);

@@ -48,6 +48,7 @@ const Field hr_training_fields[] = {
   ENUM (HrTraining, method, hr_method_names),
   ENUM (HrTraining, quant, hr_quant_names),
   BOOL (HrTraining, quant_lm_head),
+  ENUM (HrTraining, dequant_dtype, hr_dtype_names),
   ENUM (HrTraining, precision, hr_precision_names),
   ENUM (HrTraining, optimizer, hr_optimizer_names),
   ENUM (HrTraining, optimizer_impl, hr_optimizer_impl_names),
@@ -61,6 +62,7 @@ const Field hr_training_fields[] = {
   BOOL (HrTraining, zero_grad_to_none),
   BOOL (HrTraining, optimizer_in_backward),
   BOOL (HrTraining, activation_offloading),
+  BOOL (HrTraining, previous_graph_alive),
 };
 
 const Field hr_lora_fields[] = {

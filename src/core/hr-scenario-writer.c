@@ -98,6 +98,8 @@ add_training (JsonBuilder      *b,
       json_builder_set_member_name (b, "quant_lm_head");
       json_builder_add_boolean_value (b, TRUE);
     }
+  if (t->dequant_dtype != HR_DTYPE_NONE)
+    E (dequant_dtype, hr_dtype_names);
   E (precision, hr_precision_names);
   if (t->dtypes_set != 0)
     {
@@ -127,6 +129,11 @@ add_training (JsonBuilder      *b,
   if (t->activation_offloading)
     {
       json_builder_set_member_name (b, "activation_offloading");
+      json_builder_add_boolean_value (b, TRUE);
+    }
+  if (t->previous_graph_alive)
+    {
+      json_builder_set_member_name (b, "previous_graph_alive");
       json_builder_add_boolean_value (b, TRUE);
     }
   if (!t->zero_grad_to_none)

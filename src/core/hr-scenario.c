@@ -120,6 +120,7 @@ hr_scenario_init_default (HrScenario *scenario)
   t->lora_targets = HR_LORA_ALL_LINEAR;
   t->lora_dropout = 0.0;
   t->quant = HR_QUANT_NF4_DQ;
+  t->dequant_dtype = HR_DTYPE_NONE;
   t->precision = HR_PRECISION_BF16_MIXED;
   t->dtypes_set = 0;
   hr_training_apply_precision (t);

@@ -69,6 +69,8 @@ typedef struct
   double          lora_dropout;      /* extension */
   HrQuant         quant;
   gboolean        quant_lm_head;     /* extension: LitGPT quantizes it too */
+  HrDtype         dequant_dtype;     /* extension: what 4-bit weights unpack to;
+                                      * NONE = the compute type */
   HrPrecision     precision;
   HrDtypes        dtypes;            /* filled from precision, then overridden */
   guint           dtypes_set;        /* which dtypes the user overrode, bit i = field i */
@@ -84,6 +86,8 @@ typedef struct
   gboolean        zero_grad_to_none; /* extension: gradients freed after each step */
   gboolean        optimizer_in_backward;  /* extension: torchtune's optimizer_in_bwd */
   gboolean        activation_offloading;  /* extension: saved activations go to the CPU */
+  gboolean        previous_graph_alive;   /* extension: the loop's loss keeps the last
+                                           * micro-batch's graph into the next forward */
 } HrTraining;
 
 typedef struct

@@ -255,6 +255,7 @@ build_training (HrForm    *self,
                                       N_("bf16 mixed (fp32 master)"), N_("fp16 mixed (fp32 master)"),
                                       N_("Pure bf16"), N_("fp8 mixed (Transformer Engine)"), NULL };
   static const char *dtypes[] = { "fp32", "bf16", "fp16", "fp8", N_("None"), NULL };
+  static const char *unpacked[] = { "fp32", "bf16", "fp16", "fp8", N_("The compute type"), NULL };
   static const char *optimizers[] = { "AdamW", "Adam", "SGD", N_("SGD with momentum"), "Adafactor",
                                       "Lion", N_("8-bit AdamW"), N_("Paged AdamW"),
                                       N_("Paged 8-bit AdamW"), NULL };
@@ -268,13 +269,13 @@ build_training (HrForm    *self,
     { "training.lora.targets.gate", "gate" }, { "training.lora.targets.up", "up" },
     { "training.lora.targets.down", "down" }, { "training.lora.targets.lm_head", "head" },
   };
-  const char *methods_t[4], *quants_t[5], *prec_t[8], *dtypes_t[6], *opt_t[10], *impl_t[4],
+  const char *methods_t[4], *quants_t[5], *prec_t[8], *dtypes_t[6], *unpacked_t[6], *opt_t[10], *impl_t[4],
              *ckpt_t[4], *att_t[3], *loss_t[4];
   GtkWidget *group, *row, *box, *dt;
 
 #define TR(dst, src, n) for (guint i = 0; i < (n); i++) dst[i] = src[i] ? _(src[i]) : NULL
   TR (methods_t, methods, 4); TR (quants_t, quants, 5); TR (prec_t, precisions, 8);
-  TR (dtypes_t, dtypes, 6); TR (opt_t, optimizers, 10); TR (impl_t, impls, 4);
+  TR (dtypes_t, dtypes, 6); TR (unpacked_t, unpacked, 6); TR (opt_t, optimizers, 10); TR (impl_t, impls, 4);
   TR (ckpt_t, ckpts, 4); TR (att_t, attentions, 3); TR (loss_t, losses, 4);
 #undef TR
 
@@ -310,6 +311,10 @@ build_training (HrForm    *self,
   hr_form_spin_row (self, group, "training.lora.dropout", _("LoRA dropout"), NULL, 0, 0.99, 0.05, 2);
   hr_form_combo_row (self, group, "training.quant", _("Quantization"), _("The frozen base of QLoRA"), quants_t);
   hr_form_switch_row (self, group, "training.quant_lm_head", _("Quantize the LM head"), _("LitGPT does, PEFT does not"));
+  hr_form_combo_row (self, group, "training.dequant_dtype", _("4-bit weights unpack to"),
+             _("Lightning quantizes from fp16"), unpacked_t);
+  hr_form_switch_row (self, group, "training.previous_graph_alive", _("Loss kept into the next forward"),
+              _("LitGPT's loop: the last 4-bit inputs stay allocated"));
   hr_form_combo_row (self, group, "training.precision", _("Precision"), NULL, prec_t);
 
   dt = hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
@@ -446,6 +451,8 @@ hr_form_update_sensitivity (HrForm *self)
   set_row_sensitive (self, "training.lora.dropout", lora);
   set_row_sensitive (self, "training.quant", qlora);
   set_row_sensitive (self, "training.quant_lm_head", qlora);
+  set_row_sensitive (self, "training.dequant_dtype", qlora);
+  set_row_sensitive (self, "training.previous_graph_alive", qlora);
   set_row_sensitive (self, "training.logits_fp32", sc->model.head == HR_HEAD_LM
                                                    && sc->training.loss != HR_LOSS_FUSED);
   set_row_sensitive (self, "parallel.vpp", sc->parallel.pp > 1);

@@ -92,6 +92,7 @@ static Field fields[] = {
   BIT ("training.lora.targets.lm_head", HR_LORA_LM_HEAD),
   E ("training.quant", training.quant, hr_quant_names),
   B ("training.quant_lm_head", training.quant_lm_head),
+  E ("training.dequant_dtype", training.dequant_dtype, hr_dtype_names),
   E ("training.precision", training.precision, hr_precision_names),
   DT ("training.dtypes.weights", weights, 0),
   DT ("training.dtypes.grads", grads, 1),
@@ -110,6 +111,7 @@ static Field fields[] = {
   B ("training.zero_grad_to_none", training.zero_grad_to_none),
   B ("training.optimizer_in_backward", training.optimizer_in_backward),
   B ("training.activation_offloading", training.activation_offloading),
+  B ("training.previous_graph_alive", training.previous_graph_alive),
 
   U ("parallel.gpus", parallel.gpus),
   U ("parallel.gpus_per_node", parallel.gpus_per_node),
