@@ -221,6 +221,51 @@ test_qlora_bitsandbytes (void)
                                         "previous micro-batch's 4-bit matmul inputs"), ==, 0);
 }
 
+/* The bytes of one saved tensor of a layer, by name. */
+static double
+saved_bytes (const HrLayerActivations *la,
+             const char               *name)
+{
+  for (guint i = 0; i < la->n; i++)
+    if (g_str_equal (la->saved[i].name, name))
+      return la->saved[i].bytes;
+  return 0;
+}
+
+/* LoRA dropout copies each adapted layer's input at that layer's width.
+ * Gemma 2B (h 2048, 8 heads of 256, f 16384) with adapters on every
+ * linear layer, micro-batch 2 x 512 (T = 1024), bf16, dropout 0.1: one
+ * layer keeps T·Σd_in·(2 + 1) bytes, Σd_in = 3h (Q, K, V) + a·d (O) +
+ * 2h (gate, up) + f (down); with LitGPT's fused QKV linear the three
+ * attention adapters share one input: h instead of 3h. */
+static void
+test_lora_dropout_widths (void)
+{
+  const double T = 1024, h = 2048, ad = 8 * 256, f = 16384;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "gemma-2b");
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_targets = HR_LORA_ALL_LINEAR;
+  sc.training.lora_dropout = 0.1;
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 512;
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "LoRA dropout inputs and masks"),
+                   T * (3 * h + ad + 2 * h + f) * 3, 1e-12);
+  sc.training.lora_fused_qkv = TRUE;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "LoRA dropout inputs and masks"),
+                   T * (h + ad + 2 * h + f) * 3, 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -232,5 +277,6 @@ main (int   argc,
   g_test_add_func ("/activations/flash-and-checkpointing", test_flash_and_checkpointing);
   g_test_add_func ("/activations/pipeline", test_pipeline_in_flight);
   g_test_add_func ("/activations/qlora-bitsandbytes", test_qlora_bitsandbytes);
+  g_test_add_func ("/activations/lora-dropout-widths", test_lora_dropout_widths);
   return g_test_run ();
 }

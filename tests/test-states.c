@@ -234,6 +234,41 @@ test_paged_states_fp32 (void)
                     plan->params * 8);
 }
 
+/* FSDP's root unit (embeddings, head, final norm) assembles its flat
+ * gradient only when the embedding's gradient arrives at the end of the
+ * backward pass.  Gemma 2B as LitGPT trains it (untied: V·h embedding and
+ * V·h head, h final norm; V 256000, h 2048), bf16 gradients: the head's
+ * gradient V·h·2 waits through the backward, and at its end 2·P_outside·2
+ * bytes exist in all.  LoRA trains neither, so neither item exists. */
+static void
+test_fsdp_root_gradients (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const double V = 256000, h = 2048, outside = 2 * V * h + h;
+  HrScenario sc;
+  const HrDevice *d;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "gemma-2b");
+  sc.model.tied_embeddings = FALSE;
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  sc.parallel.gpus = 4;
+  sc.parallel.zero = 3;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpfloat (hr_test_item_bytes (d, "head gradient (waits for the root unit)"), ==,
+                     V * h * 2);
+  g_assert_cmpfloat (hr_test_item_bytes (d, "head gradient (waits for the root unit)")
+                     + hr_test_item_bytes (d, "root unit's gradients joined (flat)"), ==,
+                     2 * outside * 2);
+
+  sc.training.method = HR_METHOD_LORA;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "root unit's gradients joined (flat)"),
+                    ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -246,5 +281,6 @@ main (int   argc,
   g_test_add_func ("/states/more-gpus", test_more_gpus_never_more_states);
   g_test_add_func ("/states/paged", test_paged_outside_allocator);
   g_test_add_func ("/states/paged-fp32", test_paged_states_fp32);
+  g_test_add_func ("/states/fsdp-root-gradients", test_fsdp_root_gradients);
   return g_test_run ();
 }

@@ -151,20 +151,33 @@ hr_activations_layer (const HrScenario   *scenario,
     add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
 
   /* LoRA adapters: the A projection's output feeds B; with dropout each
-   * adapter also keeps its dropped-out input and the mask. */
+   * adapter also keeps its dropped-out copy of its layer's input and the
+   * mask.  The inputs are h wide for Q, K, V, gate and up, a·d for O and f
+   * for down.  LitGPT computes Q, K and V with one fused linear whose
+   * adapter drops its input out once (lora.py, LoRAQKVLinear.forward). */
   if (lora)
     {
       guint layer_targets = tr->lora_targets & ~HR_LORA_LM_HEAD;
       guint mlp_targets = layer_targets & (HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN);
+      guint qkv_targets = layer_targets & attn_in;
       double adapters = n_targets (layer_targets & ~mlp_targets)
                         + n_targets (mlp_targets) * routed;
+      double qkv_inputs = tr->lora_fused_qkv ? MIN (n_targets (qkv_targets), 1)
+                                             : n_targets (qkv_targets);
+      double in_width = qkv_inputs * h
+                        + ((layer_targets & HR_LORA_O) ? a * d : 0.0)
+                        + n_targets (layer_targets & mlp_in) * routed * h
+                        + ((layer_targets & HR_LORA_DOWN) ? routed * w : 0.0);
 
-      if (!hr_model_gated (m))
-        adapters -= (layer_targets & HR_LORA_GATE) ? routed : 0;
+      if (!hr_model_gated (m) && (layer_targets & HR_LORA_GATE))
+        {
+          adapters -= routed;
+          in_width -= routed * h;
+        }
       add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
       if (tr->lora_dropout > 0)
-        add (out, N_("LoRA dropout inputs and masks"), "adapters·b·s·d_in·(bytes + 1) / c",
-             adapters * T * h * (ab + 1.0));
+        add (out, N_("LoRA dropout inputs and masks"), "b·s·Σ d_in·(bytes + 1) / c",
+             T * in_width * (ab + 1.0));
     }
 
   /* bitsandbytes' MatMul4Bit keeps its input on ctx.tensors rather than

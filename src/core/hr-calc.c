@@ -135,6 +135,7 @@ typedef struct
   double experts;
   double layer;        /* one layer: what ZeRO-3 gathers at a time */
   double outside;      /* embeddings, head, final norm: FSDP's root unit */
+  double head_weight;  /* the LM head's matrix on the last stage, tied or not */
   double linear;       /* quantizable (QLoRA) */
   double lora;         /* trainable adapters */
   double adafactor;
@@ -159,6 +160,8 @@ stage_params (const Ctx   *ctx,
   sp->lora = L * (double) c->layer_lora;
   sp->adafactor = L * (double) c->layer_adafactor;
   sp->outside = 0;
+  sp->head_weight = last && sc->model.head == HR_HEAD_LM
+                    ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
 
   if (first)
     sp->outside += (double) c->embedding;
@@ -303,6 +306,27 @@ add_model_states (Ctx               *ctx,
                 "P_outside·bytes·(1 - 1/N)",
                 N_("The embedding table and output layer stay reassembled during the step."),
                 sp->outside * ctx->w * (1.0 - 1.0 / ctx->shard));
+
+      /* FSDP computes a unit's gradients into views of its flat parameter;
+       * autograd joins them into one flat gradient (split's backward) only
+       * when the unit's last gradient has arrived.  For a layer that is
+       * within its own backward; for the root unit the head's gradient comes
+       * first and the embedding's last, so the head's waits through the
+       * whole backward pass and, at its end, the separate gradients and the
+       * joined flat one (2·P_outside) exist together. */
+      if (!ctx->lora && sp->outside > 0)
+        {
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+                    HR_LIVE_BACKWARD, N_("head gradient (waits for the root unit)"),
+                    "P_head·bytes",
+                    N_("The output layer's gradient, kept until the embedding's gradient is ready."),
+                    sp->head_weight * ctx->g);
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+                    HR_LIVE (HR_PHASE_BACKWARD_END), N_("root unit's gradients joined (flat)"),
+                    "(2·P_outside - P_head)·bytes",
+                    N_("The embedding and head gradients copied into one flat tensor for sharding."),
+                    (2.0 * sp->outside - sp->head_weight) * ctx->g);
+        }
     }
 
   /* Gradients: one per trainable parameter, sharded from ZeRO-2 on. */

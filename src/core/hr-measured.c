@@ -315,6 +315,12 @@ map_entry (JsonObject  *e,
         }
       if (!map_targets (lora, b))
         SKIP ("%s: LoRA targets that Headroom does not know", id);
+      /* LitGPT's attention computes Q, K and V with one fused linear. */
+      if (litgpt)
+        {
+          json_builder_set_member_name (b, "fused_qkv");
+          json_builder_add_boolean_value (b, TRUE);
+        }
       json_builder_end_object (b);
     }
   if (g_str_equal (task, "qlora"))

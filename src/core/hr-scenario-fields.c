@@ -68,6 +68,7 @@ const Field hr_training_fields[] = {
 const Field hr_lora_fields[] = {
   { "rank", F_UINT, G_STRUCT_OFFSET (HrTraining, lora_rank), NULL },
   { "dropout", F_DOUBLE, G_STRUCT_OFFSET (HrTraining, lora_dropout), NULL },
+  { "fused_qkv", F_BOOL, G_STRUCT_OFFSET (HrTraining, lora_fused_qkv), NULL },
 };
 
 const Field hr_dtype_fields[] = {

@@ -91,6 +91,11 @@ add_training (JsonBuilder      *b,
       json_builder_set_member_name (b, "dropout");
       json_builder_add_double_value (b, t->lora_dropout);
     }
+  if (t->lora_fused_qkv)
+    {
+      json_builder_set_member_name (b, "fused_qkv");
+      json_builder_add_boolean_value (b, TRUE);
+    }
   json_builder_end_object (b);
   E (quant, hr_quant_names);
   if (t->quant_lm_head)

@@ -67,6 +67,7 @@ typedef struct
   guint64         lora_rank;
   guint           lora_targets;      /* HrLoraTarget bits */
   double          lora_dropout;      /* extension */
+  gboolean        lora_fused_qkv;    /* extension: Q, K, V adapters share one input */
   HrQuant         quant;
   gboolean        quant_lm_head;     /* extension: LitGPT quantizes it too */
   HrDtype         dequant_dtype;     /* extension: what 4-bit weights unpack to;

@@ -309,6 +309,8 @@ build_training (HrForm    *self,
     }
 
   hr_form_spin_row (self, group, "training.lora.dropout", _("LoRA dropout"), NULL, 0, 0.99, 0.05, 2);
+  hr_form_switch_row (self, group, "training.lora.fused_qkv", _("One input for Q, K, V adapters"),
+              _("LitGPT's fused QKV layer drops it out once"));
   hr_form_combo_row (self, group, "training.quant", _("Quantization"), _("The frozen base of QLoRA"), quants_t);
   hr_form_switch_row (self, group, "training.quant_lm_head", _("Quantize the LM head"), _("LitGPT does, PEFT does not"));
   hr_form_combo_row (self, group, "training.dequant_dtype", _("4-bit weights unpack to"),
@@ -449,6 +451,7 @@ hr_form_update_sensitivity (HrForm *self)
   set_row_sensitive (self, "training.lora.targets", lora);
   set_row_sensitive (self, "training.lora.targets.mlp", lora);
   set_row_sensitive (self, "training.lora.dropout", lora);
+  set_row_sensitive (self, "training.lora.fused_qkv", lora);
   set_row_sensitive (self, "training.quant", qlora);
   set_row_sensitive (self, "training.quant_lm_head", qlora);
   set_row_sensitive (self, "training.dequant_dtype", qlora);

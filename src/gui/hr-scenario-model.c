@@ -82,6 +82,7 @@ static Field fields[] = {
   E ("training.method", training.method, hr_method_names),
   U ("training.lora.rank", training.lora_rank),
   D ("training.lora.dropout", training.lora_dropout),
+  B ("training.lora.fused_qkv", training.lora_fused_qkv),
   BIT ("training.lora.targets.q", HR_LORA_Q),
   BIT ("training.lora.targets.k", HR_LORA_K),
   BIT ("training.lora.targets.v", HR_LORA_V),
