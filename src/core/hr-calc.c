@@ -350,7 +350,10 @@ add_model_states (Ctx               *ctx,
               (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->g);
   else if (!(p->offload_optimizer && p->zero >= 2))
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
-              "gradients", p->zero >= 2 ? "P_trainable·bytes / N (ZeRO-2/3)" : "P_trainable·bytes",
+              "gradients",
+              p->zero < 2 ? "P_trainable·bytes"
+              : p->no_sync && ctx->accumulating ? "P_trainable·bytes (unsharded under no_sync)"
+              : "P_trainable·bytes / N (ZeRO-2/3)",
               N_("One gradient per trainable weight, produced by the backward pass."),
               grads_here * ctx->g);
   if (p->zero >= 2)
