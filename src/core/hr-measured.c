@@ -489,6 +489,11 @@ hr_measured_load_node (JsonNode    *root,
 
       run = g_new0 (HrMeasuredRun, 1);
       hr_copy_string (run->id, sizeof run->id, id);
+      {
+        g_autofree char *origin = member_string (e, "origin");
+
+        hr_copy_string (run->origin, sizeof run->origin, origin);
+      }
       run->metric = strstr (metric, "allocated") != NULL ? HR_METRIC_ALLOCATED
                     : strstr (metric, "reserved") != NULL ? HR_METRIC_RESERVED : HR_METRIC_TOTAL;
       run->measured_bytes = member_double (e, "measured_gib", 0) * HR_GIB;

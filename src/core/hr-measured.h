@@ -21,6 +21,7 @@ typedef enum
 typedef struct
 {
   char       id[HR_NAME_MAX];
+  char       origin[HR_ID_MAX];  /* the entry's "origin", "" when it has none */
   HrScenario scenario;
   HrMetric   metric;
   double     measured_bytes;
