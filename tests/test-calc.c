@@ -416,6 +416,59 @@ test_random_scenarios (void)
   g_assert_cmpuint (planned, >, 1500);
 }
 
+/* Every combination of the options that add items fits a device's fixed
+ * item array (hr_calc_add_item asserts it): methods, ZeRO stages,
+ * checkpointing, precisions, optimizers, attention, and per model dropout,
+ * QK-norm, experts, LoRA dropout, the kept graph and a quantized head. */
+static void
+test_item_capacity (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  guint most = 0;
+
+  for (guint method = 0; method < HR_N_METHODS; method++)
+    for (guint zero = 0; zero <= 3; zero++)
+      for (guint ck = 0; ck < HR_N_CHECKPOINTINGS; ck++)
+        for (guint prec = 0; prec < HR_N_PRECISIONS; prec++)
+          for (guint opt = 0; opt < HR_N_OPTIMIZERS; opt++)
+            for (guint bits = 0; bits < 128; bits++)
+              {
+                g_autoptr(GError) error = NULL;
+                HrScenario sc;
+
+                hr_scenario_init_default (&sc);
+                sc.training.method = method;
+                sc.parallel.zero = zero;
+                sc.training.checkpointing = ck;
+                sc.training.precision = prec;
+                hr_training_apply_precision (&sc.training);
+                sc.training.optimizer = opt;
+                sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_FOREACH;
+                sc.training.zero_grad_to_none = FALSE;
+                sc.training.grad_accum = 4;
+                sc.parallel.no_sync = TRUE;
+                sc.model.bias = HR_BIAS_ALL;
+                sc.training.attention = (bits & 1) ? HR_ATTENTION_EAGER : HR_ATTENTION_FLASH;
+                sc.model.dropout = (bits & 2) != 0;
+                sc.model.qk_norm = (bits & 4) ? HR_QK_NORM_HEAD : HR_QK_NORM_NONE;
+                if (bits & 8)
+                  {
+                    sc.model.experts = 8;
+                    sc.model.experts_active = 2;
+                  }
+                sc.training.lora_dropout = (bits & 16) ? 0.1 : 0.0;
+                sc.training.previous_graph_alive = (bits & 32) != 0;
+                sc.training.dequant_dtype = HR_DTYPE_FP16;
+                sc.training.quant_lm_head = (bits & 64) != 0;
+                if (!hr_calc_plan (&sc, plan, &error))
+                  continue;
+                for (guint d = 0; d < plan->n_devices; d++)
+                  most = MAX (most, plan->devices[d].n_items);
+              }
+  g_test_message ("at most %u items on one device (room for %u)", most, HR_MAX_ITEMS);
+  g_assert_cmpuint (most, <, HR_MAX_ITEMS);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -430,5 +483,6 @@ main (int   argc,
   g_test_add_func ("/calc/suggestions", test_suggestions);
   g_test_add_func ("/calc/huge-numbers", test_huge_numbers);
   g_test_add_func ("/calc/random", test_random_scenarios);
+  g_test_add_func ("/calc/item-capacity", test_item_capacity);
   return g_test_run ();
 }

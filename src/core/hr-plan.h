@@ -59,7 +59,9 @@ typedef struct
   guint64     bytes;
 } HrItem;
 
-#define HR_MAX_ITEMS 40
+/* The most items one device can carry: the richest combination of options
+ * (QLoRA, ZeRO-3, dropout, QK-norm, MoE, every framework effect) makes 37. */
+#define HR_MAX_ITEMS 48
 
 typedef struct
 {
