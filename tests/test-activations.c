@@ -266,6 +266,37 @@ test_lora_dropout_widths (void)
                    T * (h + ad + 2 * h + f) * 3, 1e-12);
 }
 
+/* Grouped-query attention through PyTorch's SDPA (or eagerly) saves K and V
+ * repeated to every head; FlashAttention-2 keeps the grouped ones.  Llama 3
+ * 8B (32 heads, 8 K/V heads of 128), one sequence of 1024 tokens, bf16:
+ * Q, K, V are T·3a·d·2 bytes with SDPA, T·(a + 2k)·d·2 with FlashAttention.
+ * Multi-head models are the same either way. */
+static void
+test_gqa_repeat (void)
+{
+  const double T = 1024, a = 32, k = 8, d = 128;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-3-8b");
+  sc.training.micro_batch = 1;
+  sc.training.seq_len = 1024;
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q, K, V"), T * (a + 2 * k) * d * 2, 1e-12);
+  sc.training.attention = HR_ATTENTION_SDPA;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q, K, V (K, V repeated per head)"), T * 3 * a * d * 2, 1e-12);
+  g_assert_cmpfloat (saved_bytes (&la, "Q, K, V"), ==, 0);
+
+  hr_test_model (&sc, "llama-2-7b");
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q, K, V"), T * 3 * 32 * 128 * 2, 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -278,5 +309,6 @@ main (int   argc,
   g_test_add_func ("/activations/pipeline", test_pipeline_in_flight);
   g_test_add_func ("/activations/qlora-bitsandbytes", test_qlora_bitsandbytes);
   g_test_add_func ("/activations/lora-dropout-widths", test_lora_dropout_widths);
+  g_test_add_func ("/activations/gqa-repeat", test_gqa_repeat);
   return g_test_run ();
 }

@@ -95,13 +95,22 @@ hr_activations_layer (const HrScenario   *scenario,
   if (needs_input (tr, attn_in)
       || (m->parallel_block && needs_input (tr, mlp_in)))
     add (out, N_("attention input (norm output)"), "b·s·h·bytes / c", T * h * ab / rep);
-  add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
+  /* Before PyTorch's SDPA took grouped K and V (enable_gqa, 2.5), code that
+   * calls it or computes attention eagerly repeats K and V to every head
+   * and the kernel saves those copies: Hugging Face's repeat_kv, LitGPT's
+   * expand + reshape ("flash attention requires it").  FlashAttention-2's
+   * own kernel reads the grouped ones. */
+  if (tr->attention == HR_ATTENTION_FLASH || k >= a)
+    add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
+  else
+    add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
   if (m->qk_norm != HR_QK_NORM_NONE)
     add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·4 / (t·c)", T * (a + k) * d * 4.0);
 
-  if (tr->attention == HR_ATTENTION_FLASH)
+  if (tr->attention != HR_ATTENTION_EAGER)
     {
-      /* FlashAttention saves its output (also the O projection's input) and
+      /* FlashAttention (and SDPA's flash and memory-efficient kernels)
+       * saves its output (also the O projection's input) and
        * one fp32 log-sum-exp per row and head. */
       add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
            T * a * (d * ab + 4.0));

@@ -27,7 +27,7 @@ TABLE (hr_optimizer_names, "adamw", "adam", "sgd", "sgd-momentum",
        "adafactor", "lion", "adamw-8bit", "paged-adamw", "paged-adamw-8bit");
 TABLE (hr_optimizer_impl_names, "foreach", "fused", "loop");
 TABLE (hr_checkpointing_names, "none", "selective", "full");
-TABLE (hr_attention_names, "flash", "eager");
+TABLE (hr_attention_names, "flash", "eager", "sdpa");
 TABLE (hr_loss_names, "standard", "chunked", "fused");
 TABLE (hr_category_names, "parameters", "gradients", "optimizer",
        "activations", "overhead");

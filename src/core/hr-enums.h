@@ -135,8 +135,9 @@ typedef enum
 
 typedef enum
 {
-  HR_ATTENTION_FLASH,
-  HR_ATTENTION_EAGER,
+  HR_ATTENTION_FLASH,   /* FlashAttention-2: output + log-sum-exp, grouped K/V */
+  HR_ATTENTION_EAGER,   /* s x s scores; K/V repeated to every head */
+  HR_ATTENTION_SDPA,    /* PyTorch SDPA kernels: like flash, K/V repeated */
   HR_N_ATTENTIONS
 } HrAttention;
 

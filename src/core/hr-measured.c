@@ -348,6 +348,10 @@ map_entry (JsonObject  *e,
     {
       json_builder_set_member_name (b, "loss");
       json_builder_add_string_value (b, "chunked");
+      /* It calls PyTorch's SDPA with K and V expanded to every head
+       * (litgpt/model.py, CausalSelfAttention.forward). */
+      json_builder_set_member_name (b, "attention");
+      json_builder_add_string_value (b, "sdpa");
       json_builder_set_member_name (b, "logits_fp32");
       json_builder_add_boolean_value (b, FALSE);
       /* Its loop keeps `loss` from one micro-batch into the next forward

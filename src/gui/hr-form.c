@@ -261,7 +261,8 @@ build_training (HrForm    *self,
                                       N_("Paged 8-bit AdamW"), NULL };
   static const char *impls[] = { N_("For-each (PyTorch default)"), N_("Fused"), N_("Per parameter"), NULL };
   static const char *ckpts[] = { N_("None"), N_("Selective"), N_("Full"), NULL };
-  static const char *attentions[] = { "FlashAttention", N_("Eager (s × s scores)"), NULL };
+  static const char *attentions[] = { "FlashAttention", N_("Eager (s × s scores)"),
+                                      N_("PyTorch SDPA (K, V repeated per head)"), NULL };
   static const char *losses[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"), NULL };
   static const struct { const char *path; const char *label; } targets[] = {
     { "training.lora.targets.q", "q" }, { "training.lora.targets.k", "k" },
@@ -270,13 +271,13 @@ build_training (HrForm    *self,
     { "training.lora.targets.down", "down" }, { "training.lora.targets.lm_head", "head" },
   };
   const char *methods_t[4], *quants_t[5], *prec_t[8], *dtypes_t[6], *unpacked_t[6], *opt_t[10], *impl_t[4],
-             *ckpt_t[4], *att_t[3], *loss_t[4];
+             *ckpt_t[4], *att_t[4], *loss_t[4];
   GtkWidget *group, *row, *box, *dt;
 
 #define TR(dst, src, n) for (guint i = 0; i < (n); i++) dst[i] = src[i] ? _(src[i]) : NULL
   TR (methods_t, methods, 4); TR (quants_t, quants, 5); TR (prec_t, precisions, 8);
   TR (dtypes_t, dtypes, 6); TR (unpacked_t, unpacked, 6); TR (opt_t, optimizers, 10); TR (impl_t, impls, 4);
-  TR (ckpt_t, ckpts, 4); TR (att_t, attentions, 3); TR (loss_t, losses, 4);
+  TR (ckpt_t, ckpts, 4); TR (att_t, attentions, 4); TR (loss_t, losses, 4);
 #undef TR
 
   group = hr_form_new_group (page, _("Training"), NULL);
