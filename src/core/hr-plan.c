@@ -219,3 +219,34 @@ hr_plan_warning_message (const HrPlan     *plan,
       return g_strdup ("?");
     }
 }
+
+/* When an item is alive, in words: "whole step", one phase, or runs of
+ * consecutive phases ("forward → backward (first layers)"), in the user's
+ * language when translated, else in English for files. */
+char *
+hr_live_span (guint    live,
+              gboolean translated)
+{
+  GString *out;
+
+  if ((live & HR_LIVE_ALWAYS) == HR_LIVE_ALWAYS)
+    return g_strdup (translated ? _("whole step") : "whole step");
+  out = g_string_new (NULL);
+  for (guint ph = 0; ph < HR_N_PHASES; ph++)
+    {
+      guint last = ph;
+
+      if ((live & HR_LIVE (ph)) == 0)
+        continue;
+      while (last + 1 < HR_N_PHASES && (live & HR_LIVE (last + 1)) != 0)
+        last++;
+      if (out->len > 0)
+        g_string_append (out, ", ");
+      g_string_append (out, translated ? hr_phase_label (ph) : hr_phase_name (ph));
+      if (last > ph)
+        g_string_append_printf (out, " → %s",
+                                translated ? hr_phase_label (last) : hr_phase_name (last));
+      ph = last;
+    }
+  return g_string_free (out, FALSE);
+}

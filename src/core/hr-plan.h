@@ -140,6 +140,8 @@ char        *hr_plan_warning_message  (const HrPlan    *plan,
                                        guint            index);
 const char  *hr_warning_code_name     (HrWarningCode    code);
 const char  *hr_phase_name            (HrPhase          phase);
+char        *hr_live_span             (guint            live,
+                                       gboolean         translated);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrPlan, hr_plan_free)
 

@@ -56,12 +56,28 @@ add_device (JsonBuilder    *b,
       json_builder_set_member_name (b, "counted_in");
       json_builder_add_string_value (b, item->pool == HR_POOL_ALLOCATOR ? "allocated"
                                         : item->pool == HR_POOL_MANAGED ? "managed" : "outside");
+      /* Extension: the phases of the step the item is alive in. */
+      json_builder_set_member_name (b, "live_in");
+      json_builder_begin_array (b);
+      for (guint ph = 0; ph < HR_N_PHASES; ph++)
+        if (item->live & HR_LIVE (ph))
+          json_builder_add_string_value (b, hr_phase_name (ph));
+      json_builder_end_array (b);
       json_builder_end_object (b);
     }
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "peak_phase");
   json_builder_add_string_value (b, hr_phase_name (d->peak_phase));
+  /* Extension: live allocator bytes in each phase; the peak is the largest. */
+  json_builder_set_member_name (b, "phase_bytes");
+  json_builder_begin_object (b);
+  for (guint ph = 0; ph < HR_N_PHASES; ph++)
+    {
+      json_builder_set_member_name (b, hr_phase_name (ph));
+      json_builder_add_int_value (b, (gint64) d->phase_bytes[ph]);
+    }
+  json_builder_end_object (b);
   json_builder_set_member_name (b, "allocated_bytes");
   json_builder_add_int_value (b, (gint64) d->allocated_bytes);
   json_builder_set_member_name (b, "reserved_bytes");

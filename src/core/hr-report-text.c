@@ -129,6 +129,19 @@ append_row (GString    *out,
   g_string_append_c (out, '\n');
 }
 
+/* Live allocator memory in each phase of the step: the peak is the
+ * largest, not the sum of everything. */
+static void
+append_phases (GString        *out,
+               const HrDevice *d,
+               HrUnits         units)
+{
+  g_string_append (out, "  live in each phase of the step (allocator)\n");
+  for (guint ph = 0; ph < HR_N_PHASES; ph++)
+    append_row (out, "      ", hr_phase_name (ph), (double) d->phase_bytes[ph],
+                ph == d->peak_phase ? "<- peak" : NULL, units);
+}
+
 static void
 append_device (GString          *out,
                const HrScenario *sc,
@@ -156,15 +169,19 @@ append_device (GString          *out,
           const HrItem *item = &d->items[i];
           g_autofree char *name = NULL;
           g_autofree char *note = NULL;
+          g_autofree char *span = NULL;
 
           if (item->category != c || !hr_item_is_live_at_peak (d, item))
             continue;
           name = hr_item_display_name (item);
-          note = g_strdup_printf ("%s%s", item == largest ? "<- largest  " : "", item->formula);
+          span = hr_live_span (item->live, FALSE);
+          note = g_strdup_printf ("%s%s · %s", item == largest ? "<- largest  " : "",
+                                  item->formula, span);
           append_row (out, "      ", name, (double) item->bytes, note, units);
         }
     }
 
+  append_phases (out, d, units);
   g_string_append (out, "  --------------------------------------------------------\n");
   append_row (out, "  ", "allocated (torch max_memory_allocated)", (double) d->allocated_bytes,
               NULL, units);

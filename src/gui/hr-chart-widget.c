@@ -109,13 +109,16 @@ on_query_tooltip (GtkWidget  *widget,
       g_autofree char *name = NULL;
       g_autofree char *size = NULL;
       g_autofree char *line = NULL;
+      g_autofree char *span = NULL;
 
       if (item->category != hit->category || !hr_item_is_live_at_peak (d, item))
         continue;
       name = hr_item_label (item);
       size = hr_format_bytes ((double) item->bytes, self->units);
-      line = g_markup_printf_escaped ("\n%s: <b>%s</b>\n<small><tt>%s</tt> — %s</small>",
-                                      name, size, item->formula, _(item->why));
+      span = hr_live_span (item->live, TRUE);
+      line = g_markup_printf_escaped ("\n%s: <b>%s</b>  <small>%s</small>\n"
+                                      "<small><tt>%s</tt> — %s</small>",
+                                      name, size, span, item->formula, _(item->why));
       g_string_append (markup, line);
     }
   gtk_tooltip_set_markup (tooltip, markup->str);
