@@ -254,6 +254,19 @@ chunked_loss (HrScenario *sc, char *title, gsize size)
   return TRUE;
 }
 
+/* A QLoRA loop that keeps the last loss holds the previous micro-batch's
+ * 4-bit matmul inputs into the next forward; `del loss` before it (or
+ * Hugging Face's Trainer, which returns only a detached loss) frees them. */
+static gboolean
+release_previous_graph (HrScenario *sc, char *title, gsize size)
+{
+  if (!sc->training.previous_graph_alive || sc->training.method != HR_METHOD_QLORA)
+    return FALSE;
+  sc->training.previous_graph_alive = FALSE;
+  TITLE ("%s", _("Free the last loss and logits before the next forward"));
+  return TRUE;
+}
+
 static gboolean
 more_gpus (HrScenario *sc, char *title, gsize size)
 {
@@ -270,6 +283,7 @@ more_gpus (HrScenario *sc, char *title, gsize size)
 static const Change changes[] = {
   { flash_attention, 0, N_("none, where the GPU supports it") },
   { chunked_loss, 0, N_("none: the loss is computed chunk by chunk (LitGPT, torchtune)") },
+  { release_previous_graph, 0, N_("none: `del loss, logits` after backward() frees the last graph") },
   { sequence_parallel, 0, N_("no more communication than tensor parallelism alone") },
   { selective_checkpointing, 1, N_("a few per cent more compute") },
   { halve_micro_batch, 1, N_("the same global batch in twice the steps") },
