@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "hr-chart.h"
+#include "hr-frameworks.h"
 #include "hr-solver.h"
 #include "hr-suggest.h"
 #include "hr-sweep.h"
@@ -135,6 +136,28 @@ bench_draw (const char       *what,
   printf ("%-44s %10.3f ms per frame (a 60 Hz frame is 16.7 ms)\n", what, 1e3 * elapsed / n);
 }
 
+/* What the form does after a change: which framework the scenario
+ * matches (each check writes, changes and reads the scenario twice). */
+static void
+bench_frameworks (const char       *what,
+                  const HrScenario *sc)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  double start, elapsed;
+  guint n = 0, found = 0;
+
+  start = seconds_now ();
+  do
+    {
+      for (guint i = 0; i < hr_frameworks_count (); i++)
+        found += hr_framework_matches (hr_framework_get (i), sc, presets);
+      n++;
+      elapsed = seconds_now () - start;
+    }
+  while (elapsed < 0.5);
+  printf ("%-44s %10.3f ms per check (%u matched)\n", what, 1e3 * elapsed / n, found > 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -159,5 +182,6 @@ main (int   argc,
   bench_sweep ("sweep over sequence length, 405B", &big);
   bench_draw ("draw the chart, default scenario", &sc);
   bench_draw ("draw the chart, 405B with 16 stages", &big);
+  bench_frameworks ("which framework matches, default scenario", &sc);
   return 0;
 }

@@ -186,6 +186,31 @@ test_zero_stage (void)
   close_window (window);
 }
 
+/* Choosing a framework sets what its code does; changing one of those
+ * fields turns the drop-down back to "Custom". */
+static void
+test_framework (void)
+{
+  HrWindow *window = open_window ();
+  GtkDropDown *dropdown = GTK_DROP_DOWN (control (window, "training.framework"));
+  const HrScenario *sc;
+
+  settle ();
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  gtk_drop_down_set_selected (dropdown, 1);   /* LitGPT */
+  settle ();
+  sc = hr_scenario_model_get_scenario (hr_window_get_model (window));
+  g_assert_cmpint (sc->training.loss, ==, HR_LOSS_CHUNKED);
+  g_assert_cmpint (sc->training.attention, ==, HR_ATTENTION_SDPA);
+  g_assert_true (sc->training.previous_graph_alive);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+
+  adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "training.loss")), HR_LOSS_STANDARD);
+  settle ();
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  close_window (window);
+}
+
 /* Choosing a GPU preset changes the capacity. */
 static void
 test_gpu_preset (void)
@@ -572,6 +597,8 @@ test_stress (void)
         gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (w), g_rand_boolean (rand));
       else if (ADW_IS_COMBO_ROW (w))
         adw_combo_row_set_selected (ADW_COMBO_ROW (w), g_rand_int_range (rand, 0, 12));
+      else if (GTK_IS_DROP_DOWN (w) && g_str_equal (path, "training.framework"))
+        gtk_drop_down_set_selected (GTK_DROP_DOWN (w), g_rand_int_range (rand, 0, 4));
 
       if (rounds % 3 == 0)
         gtk_drop_down_set_selected (models, g_rand_int_range (rand, 1, n_models));
@@ -612,6 +639,7 @@ main (int   argc,
   g_test_add_func ("/window/micro-batch-overflow", test_micro_batch_overflow);
   g_test_add_func ("/window/zero-stage", test_zero_stage);
   g_test_add_func ("/window/gpu-preset", test_gpu_preset);
+  g_test_add_func ("/window/framework", test_framework);
   g_test_add_func ("/window/one-recompute-per-turn", test_one_recompute_per_turn);
   g_test_add_func ("/window/invalid-value", test_invalid_value);
   g_test_add_func ("/window/custom-model", test_custom_model);

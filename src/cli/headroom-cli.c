@@ -27,6 +27,7 @@
 #include "hr-suggest.h"
 #include "hr-sweep.h"
 #include "hr-cli-commands.h"
+#include "hr-frameworks.h"
 #include "hr-json.h"
 
 
@@ -41,6 +42,7 @@ typedef struct
   gboolean check;
   char   *import_hf;
   char   *import_ds;
+  char   *framework;
   char   *list;
   char   *units;
   char   *validate;
@@ -61,6 +63,7 @@ options_clear (Options *o)
   g_free (o->solve);
   g_free (o->import_hf);
   g_free (o->import_ds);
+  g_free (o->framework);
   g_free (o->list);
   g_free (o->units);
   g_free (o->validate);
@@ -100,6 +103,16 @@ list_presets (HrPresets  *presets,
   HrPresetKind kind;
   g_autoptr(GPtrArray) list = NULL;
 
+  if (g_strcmp0 (what, "frameworks") == 0)
+    {
+      for (guint i = 0; i < hr_frameworks_count (); i++)
+        {
+          const HrFramework *f = hr_framework_get (i);
+
+          printf ("%-24s %s: %s\n", f->id, f->name, f->summary);
+        }
+      return EXIT_PLANNED;
+    }
   if (g_strcmp0 (what, "models") == 0)
     kind = HR_PRESET_MODEL;
   else if (g_strcmp0 (what, "gpus") == 0)
@@ -109,7 +122,7 @@ list_presets (HrPresets  *presets,
   else
     {
       g_autofree char *msg = g_strdup_printf ("--list: \"%s\" is not allowed; allowed: "
-                                              "models, gpus or scenarios", what);
+                                              "models, gpus, scenarios or frameworks", what);
       return hr_cli_bad_input (msg);
     }
 
@@ -259,6 +272,21 @@ run (Options *o)
     }
   if (o->import_hf != NULL && !apply_import (json_node_get_object (root), o->import_hf, &error))
     return hr_cli_bad_input (error->message);
+  /* A framework's values come before --set, which still wins. */
+  if (o->framework != NULL)
+    {
+      const HrFramework *framework = hr_framework_find (o->framework);
+
+      if (framework == NULL)
+        {
+          g_autofree char *allowed = hr_frameworks_allowed ();
+          g_autofree char *msg = g_strdup_printf ("--framework: \"%s\" is not allowed; "
+                                                  "allowed: %s", o->framework, allowed);
+          return hr_cli_bad_input (msg);
+        }
+      if (!hr_framework_apply_json (framework, json_node_get_object (root), &error))
+        return hr_cli_bad_input (error->message);
+    }
   for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
     if (!hr_json_set_path (json_node_get_object (root), o->sets[i], &error))
       return hr_cli_bad_input (error->message);
@@ -367,7 +395,8 @@ main (int   argc,
     { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, "Exit with status 3 when a GPU is over capacity", NULL },
     { "import-hf", 0, 0, G_OPTION_ARG_FILENAME, &o.import_hf, "Use a Hugging Face config.json as the model", "CONFIG.json" },
     { "import-deepspeed", 0, 0, G_OPTION_ARG_FILENAME, &o.import_ds, "Apply a DeepSpeed config JSON (ZeRO stage, offload, batch, precision)", "DS_CONFIG.json" },
-    { "list", 0, 0, G_OPTION_ARG_STRING, &o.list, "List presets: models, gpus or scenarios", "WHAT" },
+    { "framework", 0, 0, G_OPTION_ARG_STRING, &o.framework, "Plan what a framework does: litgpt or hf-trainer (--list frameworks)", "ID" },
+    { "list", 0, 0, G_OPTION_ARG_STRING, &o.list, "List presets: models, gpus, scenarios or frameworks", "WHAT" },
     { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "Table units: gib (default) or gb", "UNITS" },
     { "sweep", 0, 0, G_OPTION_ARG_STRING, &o.sweep, "Memory against micro-batch or seq-len (with --png: the sweep chart)", "AXIS" },
     { "suggest", 0, 0, G_OPTION_ARG_NONE, &o.suggest, "List the changes that make the plan fit, ranked", NULL },

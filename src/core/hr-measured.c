@@ -12,6 +12,8 @@
  */
 
 #include "hr-measured.h"
+
+#include "hr-frameworks.h"
 #include "hr-calc.h"
 #include "hr-error.h"
 #include "hr-format.h"
@@ -261,7 +263,9 @@ map_entry (JsonObject  *e,
   const char *model_id = arch != NULL ? match_model (models, arch) : NULL;
   const char *prec = map_precision (precision);
   const char *opt = map_optimizer (optimizer);
-  gboolean litgpt = strstr (source, "litgpt") != NULL;
+  const HrFramework *framework = strstr (source, "litgpt") != NULL ? hr_framework_find ("litgpt")
+                                 : strstr (source, "huggingface/transformers") != NULL
+                                 ? hr_framework_find ("hf-trainer") : NULL;
   gboolean fsdp = hr_json_member_true (par, "fsdp");
   JsonNode *root;
 
@@ -287,13 +291,6 @@ map_entry (JsonObject  *e,
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "preset");
       json_builder_add_string_value (b, model_id);
-      /* LitGPT trains the LM head as a parameter of its own unless
-       * train.tie_embeddings is set (its config_hub files leave it null). */
-      if (litgpt)
-        {
-          json_builder_set_member_name (b, "tied_embeddings");
-          json_builder_add_boolean_value (b, FALSE);
-        }
       json_builder_end_object (b);
     }
 
@@ -315,12 +312,6 @@ map_entry (JsonObject  *e,
         }
       if (!map_targets (lora, b))
         SKIP ("%s: LoRA targets that Headroom does not know", id);
-      /* LitGPT's attention computes Q, K and V with one fused linear. */
-      if (litgpt)
-        {
-          json_builder_set_member_name (b, "fused_qkv");
-          json_builder_add_boolean_value (b, TRUE);
-        }
       json_builder_end_object (b);
     }
   if (g_str_equal (task, "qlora"))
@@ -341,32 +332,6 @@ map_entry (JsonObject  *e,
   json_builder_add_int_value (b, member_int (e, "seq_len", 512));
   json_builder_set_member_name (b, "checkpointing");
   json_builder_add_string_value (b, hr_json_member_true (e, "grad_checkpointing") ? "full" : "none");
-  /* LitGPT's recipes compute the cross-entropy chunk by chunk on the bf16
-   * logits (litgpt.utils.chunked_cross_entropy), and its bitsandbytes
-   * plugin quantizes every nn.Linear, the LM head included, from fp16. */
-  if (litgpt)
-    {
-      json_builder_set_member_name (b, "loss");
-      json_builder_add_string_value (b, "chunked");
-      /* It calls PyTorch's SDPA with K and V expanded to every head
-       * (litgpt/model.py, CausalSelfAttention.forward). */
-      json_builder_set_member_name (b, "attention");
-      json_builder_add_string_value (b, "sdpa");
-      json_builder_set_member_name (b, "logits_fp32");
-      json_builder_add_boolean_value (b, FALSE);
-      /* Its loop keeps `loss` from one micro-batch into the next forward
-       * (fit() in litgpt/finetune/lora.py and full.py). */
-      json_builder_set_member_name (b, "previous_graph_alive");
-      json_builder_add_boolean_value (b, TRUE);
-      if (g_str_equal (task, "qlora"))
-        {
-          json_builder_set_member_name (b, "quant_lm_head");
-          json_builder_add_boolean_value (b, TRUE);
-          /* Lightning's _Linear4bit quantizes from fp16. */
-          json_builder_set_member_name (b, "dequant_dtype");
-          json_builder_add_string_value (b, "fp16");
-        }
-    }
   json_builder_end_object (b);
 
   json_builder_set_member_name (b, "parallel");
@@ -381,9 +346,6 @@ map_entry (JsonObject  *e,
   json_builder_add_int_value (b, member_int (par, "pp", 1));
   json_builder_set_member_name (b, "zero");
   json_builder_add_int_value (b, fsdp ? 3 : member_int (par, "zero_stage", 0));
-  /* LitGPT accumulates inside fabric.no_backward_sync(). */
-  json_builder_set_member_name (b, "no_sync");
-  json_builder_add_boolean_value (b, litgpt && member_int (par, "gpus", 1) > 1);
   json_builder_end_object (b);
 
   /* The capacity does not change what a run allocates; it only sets the
@@ -408,6 +370,14 @@ map_entry (JsonObject  *e,
 #undef SKIP
 
   root = json_builder_get_root (b);
+  /* What the run's framework does (hr-frameworks.c), then what the entry
+   * itself says. */
+  if (framework != NULL
+      && !hr_framework_apply_json (framework, json_node_get_object (root), error))
+    {
+      json_node_unref (root);
+      return NULL;
+    }
   if (hr_json_member_object (e, "scenario") != NULL)
     merge_into (json_node_get_object (root), hr_json_member_object (e, "scenario"));
   return root;

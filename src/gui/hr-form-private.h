@@ -26,6 +26,8 @@ struct _HrForm
   GtkDropDown     *gpu_preset;
   GPtrArray       *gpu_ids;
   gboolean         syncing;     /* a preset drop-down is following the model */
+  GtkDropDown     *framework;   /* [0] = custom, then hr_framework_get (i - 1) */
+  guint            framework_idle;  /* a pending check of which framework matches */
 };
 
 /* Rows bound to one property of the scenario model each (hr-form-rows.c);

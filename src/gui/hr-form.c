@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-form-private.h"
+#include "hr-frameworks.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
 
@@ -111,6 +112,70 @@ on_preset_chosen (GtkDropDown *dropdown,
       return;
     }
   hr_scenario_model_set_scenario (self->model, &sc);
+}
+
+/* --- the framework drop-down ------------------------------------------------ */
+
+/* Shows the framework whose values the scenario has, or "Custom". */
+static gboolean
+sync_framework (gpointer user_data)
+{
+  HrForm *self = user_data;
+  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+  guint index = 0;
+
+  self->framework_idle = 0;
+  for (guint i = 0; i < hr_frameworks_count () && index == 0; i++)
+    if (hr_framework_matches (hr_framework_get (i), sc, self->presets))
+      index = i + 1;
+  self->syncing = TRUE;
+  gtk_drop_down_set_selected (self->framework, index);
+  self->syncing = FALSE;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_framework_chosen (GtkDropDown *dropdown,
+                     GParamSpec  *pspec,
+                     HrForm      *self)
+{
+  guint index = gtk_drop_down_get_selected (dropdown);
+  HrScenario sc = *hr_scenario_model_get_scenario (self->model);
+  g_autoptr(GError) error = NULL;
+
+  if (self->syncing || index == 0 || index > hr_frameworks_count ())
+    return;   /* "Custom" is what changing one of its fields makes */
+  if (!hr_framework_apply (hr_framework_get (index - 1), &sc, self->presets, &error))
+    {
+      hr_form_show_error (self, "training.method", error->message);
+      sync_framework (self);
+      return;
+    }
+  hr_scenario_model_set_scenario (self->model, &sc);
+}
+
+static void
+add_framework_row (HrForm    *self,
+                   GtkWidget *group)
+{
+  GtkStringList *names = gtk_string_list_new (NULL);
+  GtkExpression *expression;
+  GtkWidget *row = hr_form_action_row (_("Framework"), _("Sets what its code does to memory"));
+  GtkWidget *dropdown;
+
+  gtk_string_list_append (names, _("Custom"));
+  for (guint i = 0; i < hr_frameworks_count (); i++)
+    gtk_string_list_append (names, _(hr_framework_get (i)->name));
+  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  dropdown = gtk_drop_down_new (G_LIST_MODEL (names), expression);
+  gtk_widget_set_valign (dropdown, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Framework"), -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), dropdown);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), dropdown);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  hr_form_register_row (self, "training.framework", row, dropdown);
+  self->framework = GTK_DROP_DOWN (dropdown);
 }
 
 /* --- the comm-buffer spin shows "Auto" for -1 ------------------------------- */
@@ -281,6 +346,7 @@ build_training (HrForm    *self,
 #undef TR
 
   group = hr_form_new_group (page, _("Training"), NULL);
+  add_framework_row (self, group);
   hr_form_combo_row (self, group, "training.method", _("Method"), NULL, methods_t);
   hr_form_spin_row (self, group, "training.lora.rank", _("LoRA rank"), NULL, 1, 65536, 1, 0);
 
@@ -556,6 +622,9 @@ on_model_notify (HrForm     *self,
 {
   if (g_str_equal (pspec->name, "model-preset") || g_str_equal (pspec->name, "gpu-preset"))
     sync_presets (self);
+  /* Once per main-loop turn however many fields changed. */
+  if (self->framework_idle == 0)
+    self->framework_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_framework, self, NULL);
 }
 
 static void
@@ -566,6 +635,7 @@ hr_form_dispose (GObject *object)
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   g_clear_object (&self->model);
+  g_clear_handle_id (&self->framework_idle, g_source_remove);
   G_OBJECT_CLASS (hr_form_parent_class)->dispose (object);
 }
 
@@ -618,6 +688,8 @@ hr_form_new (HrScenarioModel *model,
   adw_bin_set_child (ADW_BIN (self), page);
 
   sync_presets (self);
+  sync_framework (self);
+  g_signal_connect (self->framework, "notify::selected", G_CALLBACK (on_framework_chosen), self);
   g_signal_connect (self->model_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
   g_signal_connect (self->gpu_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
   g_signal_connect_swapped (model, "notify", G_CALLBACK (on_model_notify), self);
