@@ -120,6 +120,16 @@ echo "{\"model\": $python_deep" >"$tmp/deep.json"
 expect 2 "deep.json: the JSON nests deeper" "deep nesting" -- "$tmp/deep.json"
 expect 2 "--import-hf" "import of a non-config" -- --import-hf "$tmp/zero-layers.json"
 
+# Frameworks: their values, before --set, which still wins.
+expect 0 "" "--list frameworks" -- --list frameworks
+grep -q '^litgpt ' "$tmp/out" && grep -q '^hf-trainer ' "$tmp/out" && ok "both frameworks listed" || not_ok "frameworks listed"
+expect 0 "" "--framework litgpt" -- --framework litgpt --set model.preset=llama-3-8b --set training.checkpointing=none --set training.micro_batch=1
+grep -q 'Q, K, V (K, V repeated per head)' "$tmp/out" && ! grep -q 'loss gradients' "$tmp/out" \
+  && ok "litgpt: K, V repeated for SDPA, chunked loss" || not_ok "litgpt values"
+expect 0 "" "--framework then --set" -- --framework litgpt --set training.loss=standard
+grep -q 'loss gradients' "$tmp/out" && ok "--set wins over the framework" || not_ok "--set over framework"
+expect 2 "--framework: \"keras\" is not allowed; allowed: litgpt, hf-trainer" "unknown framework" -- --framework keras
+
 # Validation of measured runs.
 expect 0 "" "--validate" -- --validate "$(dirname "$0")/data/measured-calibration.json"
 grep -q 'median absolute error' "$tmp/out" && ok "--validate summary" || not_ok "--validate summary"
