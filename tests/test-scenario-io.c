@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "hr-error.h"
+#include "hr-frameworks.h"
 #include "hr-json.h"
 #include "hr-test-util.h"
 
@@ -313,6 +314,38 @@ test_save_on_full_and_readonly_disk (void)
   g_rmdir (dir);
 }
 
+/* Every framework's values read back; a scenario matches the framework it
+ * was given and no other (the two differ in loss, logits and head). */
+static void
+test_frameworks (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  const HrFramework *litgpt = hr_framework_find ("litgpt");
+  const HrFramework *hf = hr_framework_find ("hf-trainer");
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+
+  g_assert_nonnull (litgpt);
+  g_assert_nonnull (hf);
+  g_assert_null (hr_framework_find ("keras"));
+  hr_scenario_init_default (&sc);
+  g_assert_false (hr_framework_matches (litgpt, &sc, presets));
+
+  g_assert_true (hr_framework_apply (litgpt, &sc, presets, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sc.training.loss, ==, HR_LOSS_CHUNKED);
+  g_assert_false (sc.training.logits_fp32);
+  g_assert_cmpint (sc.training.dequant_dtype, ==, HR_DTYPE_FP16);
+  g_assert_true (hr_framework_matches (litgpt, &sc, presets));
+  g_assert_false (hr_framework_matches (hf, &sc, presets));
+
+  g_assert_true (hr_framework_apply (hf, &sc, presets, &error));
+  g_assert_true (hr_framework_matches (hf, &sc, presets));
+  g_assert_false (hr_framework_matches (litgpt, &sc, presets));
+  g_assert_cmpint (sc.training.dequant_dtype, ==, HR_DTYPE_NONE);
+  g_assert_cmpint (sc.training.precision, ==, HR_PRECISION_BF16_MIXED);   /* left as chosen */
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -322,6 +355,7 @@ main (int   argc,
   g_test_add_func ("/scenario/presets", test_all_presets_load);
   g_test_add_func ("/scenario/round-trip", test_round_trip);
   g_test_add_func ("/scenario/set-path", test_set_path);
+  g_test_add_func ("/scenario/frameworks", test_frameworks);
   g_test_add_func ("/scenario/bad-input", test_bad_input);
   g_test_add_func ("/scenario/hostile", test_hostile_documents);
   g_test_add_func ("/scenario/atomic-save", test_atomic_save);
