@@ -133,6 +133,14 @@ expect 2 "--framework: \"keras\" is not allowed; allowed: litgpt, hf-trainer" "u
 # Validation of measured runs.
 expect 0 "" "--validate" -- --validate "$(dirname "$0")/data/measured-calibration.json"
 grep -q 'median absolute error' "$tmp/out" && ok "--validate summary" || not_ok "--validate summary"
+cat >"$tmp/runs.json" <<'JSON'
+[{"id": "mine", "framework": "keras", "arch": {"layers": 32, "hidden": 4096, "heads": 32,
+  "kv_heads": 32, "ffn": 11008, "vocab": 32000}, "task": "full", "precision": "bf16-true",
+  "optimizer": "adamw", "micro_batch": 1, "seq_len": 512, "parallelism": {"gpus": 1},
+  "gpu": "A100 80GB", "measured_gib": 60, "metric": "max_memory_allocated"}]
+JSON
+expect 0 'mine: framework "keras" is not one Headroom knows; allowed: litgpt, hf-trainer' \
+  "--validate names an unknown framework" -- --validate "$tmp/runs.json"
 
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"

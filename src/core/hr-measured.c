@@ -244,6 +244,21 @@ merge_into (JsonObject *dst,
     }
 }
 
+/* The entry's "framework", or the one its source names: LitGPT's
+ * benchmark, Hugging Face's guide. */
+static const HrFramework *
+framework_for (const char *id,
+               const char *source)
+{
+  if (*id != '\0')
+    return hr_framework_find (id);
+  if (strstr (source, "litgpt") != NULL)
+    return hr_framework_find ("litgpt");
+  if (strstr (source, "huggingface/transformers") != NULL)
+    return hr_framework_find ("hf-trainer");
+  return NULL;
+}
+
 static JsonNode *
 map_entry (JsonObject  *e,
            GArray      *models,
@@ -263,9 +278,8 @@ map_entry (JsonObject  *e,
   const char *model_id = arch != NULL ? match_model (models, arch) : NULL;
   const char *prec = map_precision (precision);
   const char *opt = map_optimizer (optimizer);
-  const HrFramework *framework = strstr (source, "litgpt") != NULL ? hr_framework_find ("litgpt")
-                                 : strstr (source, "huggingface/transformers") != NULL
-                                 ? hr_framework_find ("hf-trainer") : NULL;
+  g_autofree char *framework_id = member_lower (e, "framework");
+  const HrFramework *framework = framework_for (framework_id, source);
   gboolean fsdp = hr_json_member_true (par, "fsdp");
   JsonNode *root;
 
@@ -279,6 +293,13 @@ map_entry (JsonObject  *e,
     SKIP ("%s: precision \"%s\" is not one Headroom knows", id, precision);
   if (opt == NULL)
     SKIP ("%s: optimizer \"%s\" is not one Headroom knows", id, optimizer);
+  if (*framework_id != '\0' && framework == NULL)
+    {
+      g_autofree char *allowed = hr_frameworks_allowed ();
+
+      SKIP ("%s: framework \"%s\" is not one Headroom knows; allowed: %s", id, framework_id,
+            allowed);
+    }
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "headroom");

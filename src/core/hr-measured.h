@@ -32,10 +32,12 @@ typedef struct
 /* Reads a file in the format of measured-calibration.json (a list of
  * entries with arch, task, precision, optimizer, micro_batch, seq_len,
  * grad_checkpointing, parallelism, lora, gpu, measured_gib and metric),
- * maps each entry to a scenario and plans it.  An entry may carry a
- * "scenario" object, read on top of the mapped one, for what the other
- * fields cannot say (gradient accumulation, a framework's loss).  Entries
- * that cannot be expressed are skipped with a line in skipped. */
+ * maps each entry to a scenario and plans it.  The entry's "framework"
+ * (litgpt, hf-trainer; else the one its source names) adds that
+ * framework's values (hr-frameworks.h); a "scenario" object, read last,
+ * says what the other fields cannot (gradient accumulation, a measured
+ * CUDA context).  Entries that cannot be expressed are skipped with a line
+ * in skipped. */
 GPtrArray *hr_measured_load     (const char  *path,
                                  HrPresets   *presets,
                                  GPtrArray   *skipped,
