@@ -329,19 +329,26 @@ test_frameworks (void)
   g_assert_nonnull (hf);
   g_assert_null (hr_framework_find ("keras"));
   hr_scenario_init_default (&sc);
-  g_assert_false (hr_framework_matches (litgpt, &sc, presets));
+  g_assert_true (hr_scenario_has_value (&sc, "training.loss=standard"));
+  g_assert_false (hr_scenario_has_value (&sc, "training.loss=chunked"));
+  g_assert_true (hr_scenario_has_value (&sc, "training.lora.fused_qkv=false"));
+  g_assert_true (hr_scenario_has_value (&sc, "parallel.gpus=8"));
+  g_assert_false (hr_scenario_has_value (&sc, "training.nonsense=1"));
+  g_assert_false (hr_scenario_has_value (&sc, "training.loss=bf17"));
+  g_assert_false (hr_scenario_has_value (&sc, "training.loss"));
+  g_assert_false (hr_framework_matches (litgpt, &sc));
 
   g_assert_true (hr_framework_apply (litgpt, &sc, presets, &error));
   g_assert_no_error (error);
   g_assert_cmpint (sc.training.loss, ==, HR_LOSS_CHUNKED);
   g_assert_false (sc.training.logits_fp32);
   g_assert_cmpint (sc.training.dequant_dtype, ==, HR_DTYPE_FP16);
-  g_assert_true (hr_framework_matches (litgpt, &sc, presets));
-  g_assert_false (hr_framework_matches (hf, &sc, presets));
+  g_assert_true (hr_framework_matches (litgpt, &sc));
+  g_assert_false (hr_framework_matches (hf, &sc));
 
   g_assert_true (hr_framework_apply (hf, &sc, presets, &error));
-  g_assert_true (hr_framework_matches (hf, &sc, presets));
-  g_assert_false (hr_framework_matches (litgpt, &sc, presets));
+  g_assert_true (hr_framework_matches (hf, &sc));
+  g_assert_false (hr_framework_matches (litgpt, &sc));
   g_assert_cmpint (sc.training.dequant_dtype, ==, HR_DTYPE_NONE);
   g_assert_cmpint (sc.training.precision, ==, HR_PRECISION_BF16_MIXED);   /* left as chosen */
 }

@@ -135,18 +135,11 @@ hr_framework_apply (const HrFramework *framework,
 
 gboolean
 hr_framework_matches (const HrFramework *framework,
-                      const HrScenario  *scenario,
-                      HrPresets         *presets)
+                      const HrScenario  *scenario)
 {
-  g_autoptr(JsonNode) root = hr_scenario_to_json (scenario);
-  HrScenario as_is, applied;
-
-  /* Both sides go through the reader, so that only the framework's values
-   * can differ. */
-  if (!hr_scenario_read_node (&as_is, root, framework->id, presets, NULL))
-    return FALSE;
-  applied = as_is;
-  if (!hr_framework_apply (framework, &applied, presets, NULL))
-    return FALSE;
-  return memcmp (&as_is, &applied, sizeof as_is) == 0;
+  /* Field by field: the drop-down asks after every change. */
+  for (guint i = 0; framework->assignments[i] != NULL; i++)
+    if (!hr_scenario_has_value (scenario, framework->assignments[i]))
+      return FALSE;
+  return TRUE;
 }

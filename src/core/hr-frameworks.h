@@ -43,7 +43,6 @@ gboolean           hr_framework_apply      (const HrFramework *framework,
 
 /* Whether the scenario already has every value the framework sets. */
 gboolean           hr_framework_matches    (const HrFramework *framework,
-                                            const HrScenario  *scenario,
-                                            HrPresets         *presets);
+                                            const HrScenario  *scenario);
 
 G_END_DECLS

@@ -57,6 +57,12 @@ gboolean   hr_json_set_path        (JsonObject   *root,
                                     const char   *assignment,
                                     GError      **error);
 
+/* Whether setting PATH=VALUE (a scalar field) would leave the scenario as
+ * it is; FALSE for a path that is not a scalar field or a value it does
+ * not accept. */
+gboolean   hr_scenario_has_value   (const HrScenario *scenario,
+                                    const char       *assignment);
+
 JsonNode  *hr_scenario_to_json     (const HrScenario *scenario);
 char      *hr_scenario_to_data     (const HrScenario *scenario,
                                     gsize            *length);

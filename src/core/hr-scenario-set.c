@@ -4,11 +4,14 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The command line changes the JSON before it is read, so a value given
- * with --set goes through exactly the checks a file's value does.
+ * with --set goes through exactly the checks a file's value does.  The
+ * same assignments can be checked against a read scenario, one field at a
+ * time (hr_scenario_has_value).
  */
 
 #include "hr-scenario-io.h"
 #include "hr-error.h"
+#include "hr-scenario-fields.h"
 
 #include <string.h>
 
@@ -79,4 +82,75 @@ hr_json_set_path (JsonObject  *root,
 
   json_object_set_member (obj, parts[n - 1], value);
   return TRUE;
+}
+
+/* The table and the struct a scalar path of the scenario lives in. */
+static const Field *
+find_field (HrScenario  *scenario,
+            const char  *path,
+            gpointer    *base)
+{
+  static const struct {
+    const char  *prefix;
+    const Field *fields;
+    const guint *count;
+    gsize        offset;
+  } sections[] = {
+    { "training.lora.", hr_lora_fields, &hr_lora_fields_count, G_STRUCT_OFFSET (HrScenario, training) },
+    { "training.dtypes.", hr_dtype_fields, &hr_dtype_fields_count,
+      G_STRUCT_OFFSET (HrScenario, training) + G_STRUCT_OFFSET (HrTraining, dtypes) },
+    { "training.", hr_training_fields, &hr_training_fields_count, G_STRUCT_OFFSET (HrScenario, training) },
+    { "model.", hr_model_fields, &hr_model_fields_count, G_STRUCT_OFFSET (HrScenario, model) },
+    { "parallel.", hr_parallel_fields, &hr_parallel_fields_count, G_STRUCT_OFFSET (HrScenario, parallel) },
+    { "overhead.", hr_overhead_fields, &hr_overhead_fields_count, G_STRUCT_OFFSET (HrScenario, overhead) },
+    { "cost.", hr_cost_fields, &hr_cost_fields_count, G_STRUCT_OFFSET (HrScenario, cost) },
+  };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sections); s++)
+    {
+      const char *key = path + strlen (sections[s].prefix);
+
+      if (!g_str_has_prefix (path, sections[s].prefix))
+        continue;
+      for (guint f = 0; f < *sections[s].count; f++)
+        if (strcmp (sections[s].fields[f].key, key) == 0
+            && sections[s].fields[f].kind != F_SKIP && sections[s].fields[f].kind != F_NAME)
+          {
+            *base = G_STRUCT_MEMBER_P (scenario, sections[s].offset);
+            return &sections[s].fields[f];
+          }
+      return NULL;
+    }
+  return NULL;
+}
+
+gboolean
+hr_scenario_has_value (const HrScenario *scenario,
+                       const char       *assignment)
+{
+  const char *eq = strchr (assignment, '=');
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) value = NULL;
+  HrScenario changed;
+  const Field *field;
+  gpointer base;
+
+  g_return_val_if_fail (scenario != NULL && assignment != NULL, FALSE);
+  if (eq == NULL)
+    return FALSE;
+  path = g_strndup (assignment, eq - assignment);
+  changed = *scenario;
+  field = find_field (&changed, path, &base);
+  if (field == NULL)
+    return FALSE;
+  value = json_from_string (eq + 1, NULL);
+  if (value == NULL)
+    {
+      value = json_node_new (JSON_NODE_VALUE);
+      json_node_set_string (value, eq + 1);
+    }
+  /* Read the value into a copy, as the reader would, and compare. */
+  if (!hr_fields_read_field (field, base, value, "", path, NULL))
+    return FALSE;
+  return memcmp (&changed, scenario, sizeof changed) == 0;
 }

@@ -126,7 +126,7 @@ sync_framework (gpointer user_data)
 
   self->framework_idle = 0;
   for (guint i = 0; i < hr_frameworks_count () && index == 0; i++)
-    if (hr_framework_matches (hr_framework_get (i), sc, self->presets))
+    if (hr_framework_matches (hr_framework_get (i), sc))
       index = i + 1;
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->framework, index);
