@@ -166,6 +166,36 @@ update_suggestions (HrWindow *self)
   gtk_widget_set_visible (self->suggestions_box, self->n_suggestions > 0);
 }
 
+/* The runs behind the error bar, in the details' tooltip, each with how
+ * far the plan was from what it measured: those of the plan's method, or
+ * all of them when there are fewer than three (as hr_measured_uncertainty
+ * takes them). */
+static void
+show_measured_runs (HrWindow *self,
+                    HrMethod  method)
+{
+  GString *text;
+  guint same = 0;
+  gboolean all;
+
+  for (guint i = 0; i < self->measured->len; i++)
+    same += ((const HrMeasuredRun *) g_ptr_array_index (self->measured, i))->scenario.training.method
+            == method;
+  all = same < 3;
+  text = g_string_new (all ? _("Headroom against all the measured runs")
+                           : _("Headroom against the measured runs of this method"));
+  g_string_append_printf (text, " %s", _("(minus: planned less than measured):"));
+  for (guint i = 0; i < self->measured->len; i++)
+    {
+      const HrMeasuredRun *run = g_ptr_array_index (self->measured, i);
+
+      if (all || run->scenario.training.method == method)
+        g_string_append_printf (text, "\n%s  %+.1f %%", run->id, 100 * run->error);
+    }
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->details_label), text->str);
+  g_string_free (text, TRUE);
+}
+
 static void
 show_plan (HrWindow *self)
 {
@@ -202,6 +232,7 @@ show_plan (HrWindow *self)
                               details, 100 * err, n);
       g_free (details);
       details = g_steal_pointer (&more);
+      show_measured_runs (self, sc->training.method);
     }
   if (self->plan->host_bytes_per_node > 0)
     {
