@@ -102,6 +102,17 @@ double      hr_chart_draw_text        (cairo_t            *cr,
                                        HrRgb               colour,
                                        double              align);
 
+/* The breakdown under the chart (hr-chart-breakdown.c): one column per
+ * category with the device's items at its peak, in the given box. */
+void        hr_chart_draw_breakdown   (cairo_t            *cr,
+                                       PangoLayout        *layout,
+                                       const HrChartStyle *style,
+                                       const HrDevice     *device,
+                                       double              x,
+                                       double              y,
+                                       double              width,
+                                       double              height);
+
 gboolean    hr_chart_write_png        (const char         *path,
                                        int                 width,
                                        int                 height,
