@@ -233,15 +233,6 @@ hr_cli_print_sweep (const HrScenario *sc,
   return EXIT_PLANNED;
 }
 
-static int
-compare_error (gconstpointer a,
-               gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
 /* One line per measured run, then the median and the worst error. */
 int
 hr_cli_validate_runs (HrPresets  *presets,
@@ -252,26 +243,20 @@ hr_cli_validate_runs (HrPresets  *presets,
   g_autoptr(GPtrArray) skipped = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) runs = hr_measured_load (path, presets, skipped, &error);
-  g_autoptr(GArray) errors = NULL;
   gboolean csv = g_strcmp0 (format, "csv") == 0;
-  double worst = 0;
 
   if (runs == NULL)
     return hr_cli_bad_input (error->message);
 
-  errors = g_array_new (FALSE, FALSE, sizeof (double));
   if (csv)
     printf ("id,metric,predicted_gib,measured_gib,error\r\n");
   for (guint i = 0; i < runs->len; i++)
     {
       HrMeasuredRun *run = g_ptr_array_index (runs, i);
-      double abs_error = ABS (run->error);
       g_autofree char *pred = hr_format_double (run->predicted_bytes / HR_GIB, 3);
       g_autofree char *meas = hr_format_double (run->measured_bytes / HR_GIB, 3);
       g_autofree char *err = hr_format_double (100.0 * run->error, 1);
 
-      g_array_append_val (errors, abs_error);
-      worst = MAX (worst, abs_error);
       if (csv)
         printf ("%s,%s,%s,%s,%s\r\n", run->id, metric_names[run->metric], pred, meas, err);
       else
@@ -281,21 +266,15 @@ hr_cli_validate_runs (HrPresets  *presets,
   for (guint i = 0; i < skipped->len; i++)
     fprintf (stderr, "headroom-cli: skipped: %s\n", (char *) g_ptr_array_index (skipped, i));
 
-  if (errors->len > 0 && !csv)
+  if (runs->len > 0 && !csv)
     {
-      double median;
-      g_autofree char *median_s = NULL;
-      g_autofree char *worst_s = NULL;
+      guint n = 0;
+      double worst = 0;
+      double median = hr_measured_error_stats (runs, -1, &n, &worst);
+      g_autofree char *median_s = hr_format_double (100.0 * median, 1);
+      g_autofree char *worst_s = hr_format_double (100.0 * worst, 1);
 
-      g_array_sort (errors, compare_error);
-      median = errors->len % 2 == 1
-               ? g_array_index (errors, double, errors->len / 2)
-               : (g_array_index (errors, double, errors->len / 2 - 1)
-                  + g_array_index (errors, double, errors->len / 2)) / 2;
-      median_s = hr_format_double (100.0 * median, 1);
-      worst_s = hr_format_double (100.0 * worst, 1);
-      printf ("%u runs: median absolute error %s %%, worst %s %%\n", errors->len,
-              median_s, worst_s);
+      printf ("%u runs: median absolute error %s %%, worst %s %%\n", n, median_s, worst_s);
     }
   return EXIT_PLANNED;
 }

@@ -522,31 +522,48 @@ compare_abs (gconstpointer a,
 }
 
 double
-hr_measured_uncertainty (GPtrArray *runs,
-                         HrMethod   method,
-                         guint     *out_n)
+hr_measured_error_stats (GPtrArray *runs,
+                         int        method,
+                         guint     *out_n,
+                         double    *out_worst)
 {
   g_autoptr(GArray) errors = g_array_new (FALSE, FALSE, sizeof (double));
+  double worst = 0;
 
-  for (guint pass = 0; pass < 2 && errors->len < 3; pass++)
+  for (guint i = 0; runs != NULL && i < runs->len; i++)
     {
-      g_array_set_size (errors, 0);
-      for (guint i = 0; runs != NULL && i < runs->len; i++)
-        {
-          HrMeasuredRun *run = g_ptr_array_index (runs, i);
-          double e = ABS (run->error);
+      HrMeasuredRun *run = g_ptr_array_index (runs, i);
+      double e = ABS (run->error);
 
-          if (pass == 1 || run->scenario.training.method == method)
-            g_array_append_val (errors, e);
-        }
+      if (method >= 0 && run->scenario.training.method != (HrMethod) method)
+        continue;
+      g_array_append_val (errors, e);
+      worst = MAX (worst, e);
     }
   if (out_n != NULL)
     *out_n = errors->len;
+  if (out_worst != NULL)
+    *out_worst = worst;
   if (errors->len == 0)
     return 0;
   g_array_sort (errors, compare_abs);
   return (g_array_index (errors, double, (errors->len - 1) / 2)
           + g_array_index (errors, double, errors->len / 2)) / 2;
+}
+
+double
+hr_measured_uncertainty (GPtrArray *runs,
+                         HrMethod   method,
+                         guint     *out_n)
+{
+  guint n = 0;
+  double median = hr_measured_error_stats (runs, (int) method, &n, NULL);
+
+  if (n < 3)
+    median = hr_measured_error_stats (runs, -1, &n, NULL);
+  if (out_n != NULL)
+    *out_n = n;
+  return median;
 }
 
 GPtrArray *

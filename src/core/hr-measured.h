@@ -52,6 +52,13 @@ GPtrArray *hr_measured_load_node (JsonNode    *root,
 double     hr_measured_predicted (const HrPlan *plan,
                                   HrMetric      metric);
 
+/* The median absolute error of the runs of one method (-1: of all runs);
+ * *out_n receives how many runs, *out_worst the largest error. */
+double     hr_measured_error_stats (GPtrArray  *runs,
+                                    int         method,
+                                    guint      *out_n,
+                                    double     *out_worst);
+
 /* The honest error bar of a plan: the median absolute error of the
  * measured runs of the same method (full, LoRA, QLoRA), or of all runs
  * when fewer than three share it.  *out_n receives how many runs. */
