@@ -10,35 +10,11 @@
  * sums the rest.
  */
 
-#include "hr-chart.h"
+#include "hr-chart-private.h"
 
 #include <glib/gi18n-lib.h>
-#include <pango/pangocairo.h>
 
 #include "hr-format.h"
-
-typedef struct
-{
-  cairo_t            *cr;
-  PangoLayout        *layout;
-  const HrChartStyle *style;
-  double              fs;
-} Painter;
-
-/* Text sized in the chart's points (scaled by the style's font scale). */
-static double
-draw_text (Painter    *p,
-           const char *text,
-           double      x,
-           double      y,
-           double      size,
-           gboolean    bold,
-           HrRgb       colour,
-           gboolean    align_right)
-{
-  return hr_chart_draw_text (p->cr, p->layout, p->style, text, x, y, size * p->fs, bold,
-                             colour, align_right ? 1.0 : 0.0);
-}
 
 /* One line of the breakdown: the size right-aligned, the name ellipsized
  * in the space left of it. */
@@ -100,11 +76,7 @@ hr_chart_draw_breakdown (cairo_t            *cr,
       if (cy + line > y + height)
         break;
 
-      {
-        HrRgb colour = hr_chart_category_colour (c, style->dark);
-
-        cairo_set_source_rgb (p->cr, colour.r, colour.g, colour.b);
-      }
+      set_rgb (p->cr, hr_chart_category_colour (c, style->dark), 1.0);
       cairo_rectangle (p->cr, cx, cy + 2 * fs, 12 * fs, 12 * fs);
       cairo_fill (p->cr);
       pango_layout_set_width (p->layout, (int) ((col_w - 36 * fs) * PANGO_SCALE));

@@ -12,7 +12,7 @@
  * the theme's foreground colour.
  */
 
-#include "hr-chart.h"
+#include "hr-chart-private.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -129,22 +129,6 @@ hr_device_verdict (const HrPlan   *plan,
     }
 }
 
-typedef struct
-{
-  cairo_t            *cr;
-  PangoLayout        *layout;
-  const HrChartStyle *style;
-  double              fs;
-} Painter;
-
-static void
-set_rgb (cairo_t *cr,
-         HrRgb    c,
-         double   alpha)
-{
-  cairo_set_source_rgba (cr, c.r, c.g, c.b, alpha);
-}
-
 /* Lays text out; size in points at font_scale 1, weight bold or not. */
 static void
 layout_text (Painter    *p,
@@ -199,21 +183,6 @@ hr_chart_draw_text (cairo_t            *cr,
   cairo_move_to (cr, x - align * w, y - h / 2.0);
   pango_cairo_show_layout (cr, layout);
   return w;
-}
-
-/* Text sized in the chart's points (scaled by the style's font scale). */
-static double
-draw_text (Painter    *p,
-           const char *text,
-           double      x,
-           double      y,
-           double      size,
-           gboolean    bold,
-           HrRgb       colour,
-           gboolean    align_right)
-{
-  return hr_chart_draw_text (p->cr, p->layout, p->style, text, x, y, size * p->fs, bold,
-                             colour, align_right ? 1.0 : 0.0);
 }
 
 /* A tick step of 1, 2 or 5 times a power of ten, giving about n ticks. */
