@@ -23,7 +23,32 @@
 
 G_DEFINE_FINAL_TYPE (HrForm, hr_form, ADW_TYPE_BIN)
 
-/* --- preset drop-downs ---------------------------------------------------- */
+/* --- drop-downs ------------------------------------------------------------ */
+
+/* A row with a drop-down of names, registered under path. */
+static GtkDropDown *
+dropdown_row (HrForm        *self,
+              GtkWidget     *group,
+              const char    *path,
+              const char    *title,
+              const char    *subtitle,
+              GtkStringList *names,
+              gboolean       search)
+{
+  GtkExpression *expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
+  GtkWidget *row = hr_form_action_row (title, subtitle);
+  GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (names), expression);
+
+  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (dropdown), search);
+  gtk_widget_set_valign (dropdown, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  title, -1);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), dropdown);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), dropdown);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  hr_form_register_row (self, path, row, dropdown);
+  return GTK_DROP_DOWN (dropdown);
+}
 
 static GtkDropDown *
 preset_dropdown (HrForm       *self,
@@ -36,9 +61,6 @@ preset_dropdown (HrForm       *self,
 {
   g_autoptr(GPtrArray) list = hr_presets_list (self->presets, kind);
   GtkStringList *names = gtk_string_list_new (NULL);
-  GtkExpression *expression;
-  GtkWidget *row = hr_form_action_row (title, NULL);
-  GtkWidget *dropdown;
   GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
 
   gtk_string_list_append (names, custom);
@@ -51,18 +73,8 @@ preset_dropdown (HrForm       *self,
       g_ptr_array_add (ids, g_strdup (info->id));
     }
 
-  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
-  dropdown = gtk_drop_down_new (G_LIST_MODEL (names), expression);
-  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (dropdown), TRUE);
-  gtk_widget_set_valign (dropdown, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), dropdown);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), dropdown);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-  hr_form_register_row (self, path, row, dropdown);
   *out_ids = ids;
-  return GTK_DROP_DOWN (dropdown);
+  return dropdown_row (self, group, path, title, NULL, names, TRUE);
 }
 
 static guint
@@ -159,23 +171,12 @@ add_framework_row (HrForm    *self,
                    GtkWidget *group)
 {
   GtkStringList *names = gtk_string_list_new (NULL);
-  GtkExpression *expression;
-  GtkWidget *row = hr_form_action_row (_("Framework"), _("Sets what its code does to memory"));
-  GtkWidget *dropdown;
 
   gtk_string_list_append (names, _("Custom"));
   for (guint i = 0; i < hr_frameworks_count (); i++)
     gtk_string_list_append (names, _(hr_framework_get (i)->name));
-  expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
-  dropdown = gtk_drop_down_new (G_LIST_MODEL (names), expression);
-  gtk_widget_set_valign (dropdown, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Framework"), -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), dropdown);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), dropdown);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-  hr_form_register_row (self, "training.framework", row, dropdown);
-  self->framework = GTK_DROP_DOWN (dropdown);
+  self->framework = dropdown_row (self, group, "training.framework", _("Framework"),
+                                  _("Sets what its code does to memory"), names, FALSE);
 }
 
 /* --- the comm-buffer spin shows "Auto" for -1 ------------------------------- */
