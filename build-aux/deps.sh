@@ -8,7 +8,10 @@
 HEADROOM_PACKAGES=(
   build-essential pkg-config meson ninja-build gettext
   libglib2.0-dev libjson-glib-dev libcairo2-dev libgtk-4-dev libadwaita-1-dev
-  desktop-file-utils appstream xvfb xauth clang
+  desktop-file-utils appstream xvfb xauth
+  # The fuzz harnesses: clang and its runtime (libFuzzer, the sanitizers),
+  # which --no-install-recommends would otherwise leave out.
+  clang libclang-rt-14-dev
 )
 
 headroom_install_deps () {
