@@ -117,6 +117,52 @@ test_round_trip (void)
     }
 }
 
+/* Every bundled scenario has a description, and saving keeps it: the
+ * window saves through the same writer. */
+static void
+test_description_round_trip (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GPtrArray) list = hr_presets_list (presets, HR_PRESET_SCENARIO);
+  g_autofree char *long_text = NULL;
+  g_autofree char *doc = NULL;
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+
+  g_assert_cmpuint (list->len, >=, 6);
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+      g_autoptr(JsonNode) node = hr_json_load_file (info->path, NULL);
+      HrScenario back;
+      g_autofree char *data = NULL;
+      g_autoptr(GError) local = NULL;
+      const char *description;
+
+      g_assert_nonnull (node);
+      description = json_object_get_string_member (json_node_get_object (node), "description");
+      g_assert_nonnull (description);
+      g_assert_cmpstr (description, !=, "");
+      hr_test_load (&sc, info->id);
+      g_assert_cmpstr (sc.description, ==, description);
+
+      data = hr_scenario_to_data (&sc, NULL);
+      g_assert_true (read_text (data, &back, &local));
+      g_assert_no_error (local);
+      g_assert_cmpstr (back.description, ==, description);
+    }
+
+  /* None is none, and a description that does not fit is refused, not cut. */
+  g_assert_true (read_text ("{\"name\": \"x\"}", &sc, &error));
+  g_assert_cmpstr (sc.description, ==, "");
+  long_text = g_strnfill (HR_DESCRIPTION_MAX, 'a');
+  doc = g_strdup_printf ("{\"description\": \"%s\"}", long_text);
+  g_assert_false (read_text (doc, &sc, &error));
+  g_assert_error (error, HR_ERROR, HR_ERROR_INVALID);
+  g_assert_nonnull (strstr (error->message, "test.json: description: a string of 4096 bytes "
+                                            "is too long; allowed: up to 4095 bytes"));
+}
+
 /* --set semantics. */
 static void
 test_set_path (void)
@@ -361,6 +407,7 @@ main (int   argc,
   g_test_add_func ("/scenario/default-file", test_default_file_is_default);
   g_test_add_func ("/scenario/presets", test_all_presets_load);
   g_test_add_func ("/scenario/round-trip", test_round_trip);
+  g_test_add_func ("/scenario/description-round-trip", test_description_round_trip);
   g_test_add_func ("/scenario/set-path", test_set_path);
   g_test_add_func ("/scenario/frameworks", test_frameworks);
   g_test_add_func ("/scenario/bad-input", test_bad_input);

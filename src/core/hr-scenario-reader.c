@@ -431,6 +431,18 @@ hr_scenario_read_node (HrScenario  *scenario,
     }
   if (json_object_has_member (obj, "name"))
     hr_copy_string (sc.name, sizeof sc.name, json_object_get_string_member (obj, "name"));
+  /* Kept whole, so that saving writes back what was read. */
+  if (json_object_has_member (obj, "description"))
+    {
+      const char *text = json_object_get_string_member (obj, "description");
+      gsize length = strlen (text);
+
+      if (length >= sizeof sc.description)
+        FAIL (HR_ERROR_INVALID, "description: a string of %" G_GSIZE_FORMAT " bytes is too "
+              "long; allowed: up to %" G_GSIZE_FORMAT " bytes", length,
+              sizeof sc.description - 1);
+      hr_copy_string (sc.description, sizeof sc.description, text);
+    }
 
 #define SECTION(key, call)                                                \
   G_STMT_START {                                                          \

@@ -234,6 +234,11 @@ hr_scenario_to_json (const HrScenario *scenario)
   json_builder_add_int_value (b, 1);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, scenario->name);
+  if (scenario->description[0] != '\0')
+    {
+      json_builder_set_member_name (b, "description");
+      json_builder_add_string_value (b, scenario->description);
+    }
   add_model (b, &scenario->model);
   add_training (b, &scenario->training);
   add_parallel (b, &scenario->parallel);

@@ -17,6 +17,8 @@ G_BEGIN_DECLS
 
 #define HR_NAME_MAX 128
 #define HR_ID_MAX   64
+/* A scenario's "description": a paragraph, as the bundled presets write. */
+#define HR_DESCRIPTION_MAX 4096
 
 typedef struct
 {
@@ -135,6 +137,7 @@ typedef struct
 typedef struct
 {
   char        name[HR_NAME_MAX * 2];
+  char        description[HR_DESCRIPTION_MAX];  /* "" when the file has none */
   HrModelArch model;
   HrTraining  training;
   HrParallel  parallel;
