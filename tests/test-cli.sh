@@ -113,6 +113,17 @@ expect 2 "--set: \"nonsense\" is not allowed" "--set without =" -- --set nonsens
 expect 2 "--format: \"xml\"" "bad format" -- --format xml
 expect 2 "--solve: \"max-gpus\"" "bad solve" -- --solve max-gpus
 expect 2 "--list: \"cats\"" "bad list" -- --list cats
+# A word-valued flag is checked whatever else the command does.
+runs="$(dirname "$0")/data/measured-calibration.json"
+expect 2 '--format: "xml" is not allowed; allowed: table, json or csv' "bad format with --validate" -- --validate "$runs" --format xml
+expect 2 '--format: "xml" is not allowed' "bad format with --list" -- --list models --format xml
+expect 2 '--format: "xml" is not allowed' "bad format with --version" -- --version --format xml
+expect 2 '--format: "xml" is not allowed' "bad format with --sweep" -- --sweep micro-batch --format xml
+expect 2 '--units: "furlongs" is not allowed; allowed: gib or gb' "bad units with --list" -- --list gpus --units furlongs
+expect 2 '--units: "furlongs" is not allowed' "bad units with --validate" -- --validate "$runs" --units furlongs
+expect 2 '--sweep: "layers" is not allowed; allowed: micro-batch or seq-len' "bad sweep axis with --list" -- --list models --sweep layers
+expect 2 '--solve: "max-gpus" is not allowed; allowed: max-micro-batch' "bad solve with --validate" -- --validate "$runs" --solve max-gpus
+expect 2 '--list: "cats" is not allowed' "bad list with --version" -- --version --list cats
 expect 2 "--preset: \"nope\"" "unknown preset" -- --preset nope
 expect 2 "training" "overflowing plan refused" -- --set training.micro_batch=1000000 --set training.seq_len=100000000
 python_deep=$(printf '%0.s[' $(seq 1 5000))

@@ -136,6 +136,62 @@ list_presets (HrPresets  *presets,
   return EXIT_PLANNED;
 }
 
+/* TRUE when VALUE is absent or one of ALLOWED (NULL-terminated); else a
+ * line on stderr naming FLAG and the allowed words, "a, b or c". */
+static gboolean
+check_choice (const char         *flag,
+              const char         *value,
+              const char * const *allowed)
+{
+  g_autoptr(GString) list = g_string_new (NULL);
+
+  if (value == NULL || g_strv_contains (allowed, value))
+    return TRUE;
+  for (guint i = 0; allowed[i] != NULL; i++)
+    g_string_append_printf (list, "%s%s", i == 0 ? "" : allowed[i + 1] == NULL ? " or " : ", ",
+                            allowed[i]);
+  {
+    g_autofree char *msg = g_strdup_printf ("%s: \"%s\" is not allowed; allowed: %s", flag,
+                                            value, list->str);
+
+    hr_cli_bad_input (msg);
+  }
+  return FALSE;
+}
+
+static int
+check_choices (Options *o,
+               HrUnits *units,
+               guint   *solve)
+{
+  static const char * const formats[] = { "table", "json", "csv", NULL };
+  static const char * const unit_names[] = { "gib", "gb", NULL };
+  static const char * const axes[] = { "micro-batch", "seq-len", NULL };
+  static const char * const lists[] = { "models", "gpus", "scenarios", "frameworks", NULL };
+
+  if (!check_choice ("--format", o->format, formats)
+      || !check_choice ("--units", o->units, unit_names)
+      || !check_choice ("--sweep", o->sweep, axes)
+      || !check_choice ("--list", o->list, lists))
+    return EXIT_BAD_INPUT;
+  *units = g_strcmp0 (o->units, "gb") == 0 ? HR_UNITS_DECIMAL : HR_UNITS_BINARY;
+  if (o->solve != NULL && !hr_enum_parse (&hr_solve_names, o->solve, solve))
+    {
+      g_autofree char *allowed = hr_enum_allowed (&hr_solve_names);
+      g_autofree char *msg = g_strdup_printf ("--solve: \"%s\" is not allowed; allowed: %s",
+                                              o->solve, allowed);
+      return hr_cli_bad_input (msg);
+    }
+  if (o->framework != NULL && hr_framework_find (o->framework) == NULL)
+    {
+      g_autofree char *allowed = hr_frameworks_allowed ();
+      g_autofree char *msg = g_strdup_printf ("--framework: \"%s\" is not allowed; "
+                                              "allowed: %s", o->framework, allowed);
+      return hr_cli_bad_input (msg);
+    }
+  return EXIT_PLANNED;
+}
+
 /* The scenario as JSON, before --import-hf and --set change it. */
 static JsonNode *
 load_root (Options    *o,
@@ -224,6 +280,14 @@ run (Options *o)
   HrUnits units = HR_UNITS_BINARY;
   HrScenario sc;
   guint solve = 0;
+  int status;
+
+  /* Every word-valued flag is checked before anything runs, so that
+   * --format xml fails with --list, --validate or --version as it does
+   * when planning. */
+  status = check_choices (o, &units, &solve);
+  if (status != EXIT_PLANNED)
+    return status;
 
   if (o->version)
     {
@@ -234,32 +298,6 @@ run (Options *o)
     return list_presets (presets, o->list);
   if (o->validate != NULL)
     return hr_cli_validate_runs (presets, o->validate, o->format);
-
-  if (o->format != NULL && !g_strv_contains ((const char *[]) { "table", "json", "csv", NULL },
-                                             o->format))
-    {
-      g_autofree char *msg = g_strdup_printf ("--format: \"%s\" is not allowed; allowed: "
-                                              "table, json or csv", o->format);
-      return hr_cli_bad_input (msg);
-    }
-  if (o->units != NULL)
-    {
-      if (g_strcmp0 (o->units, "gb") == 0)
-        units = HR_UNITS_DECIMAL;
-      else if (g_strcmp0 (o->units, "gib") != 0)
-        {
-          g_autofree char *msg = g_strdup_printf ("--units: \"%s\" is not allowed; "
-                                                  "allowed: gib or gb", o->units);
-          return hr_cli_bad_input (msg);
-        }
-    }
-  if (o->solve != NULL && !hr_enum_parse (&hr_solve_names, o->solve, &solve))
-    {
-      g_autofree char *allowed = hr_enum_allowed (&hr_solve_names);
-      g_autofree char *msg = g_strdup_printf ("--solve: \"%s\" is not allowed; allowed: %s",
-                                              o->solve, allowed);
-      return hr_cli_bad_input (msg);
-    }
 
   root = load_root (o, presets, &origin, &error);
   if (root == NULL)
@@ -272,21 +310,12 @@ run (Options *o)
     }
   if (o->import_hf != NULL && !apply_import (json_node_get_object (root), o->import_hf, &error))
     return hr_cli_bad_input (error->message);
-  /* A framework's values come before --set, which still wins. */
-  if (o->framework != NULL)
-    {
-      const HrFramework *framework = hr_framework_find (o->framework);
-
-      if (framework == NULL)
-        {
-          g_autofree char *allowed = hr_frameworks_allowed ();
-          g_autofree char *msg = g_strdup_printf ("--framework: \"%s\" is not allowed; "
-                                                  "allowed: %s", o->framework, allowed);
-          return hr_cli_bad_input (msg);
-        }
-      if (!hr_framework_apply_json (framework, json_node_get_object (root), &error))
-        return hr_cli_bad_input (error->message);
-    }
+  /* A framework's values come before --set, which still wins; the id was
+   * checked with the other choices. */
+  if (o->framework != NULL
+      && !hr_framework_apply_json (hr_framework_find (o->framework), json_node_get_object (root),
+                                   &error))
+    return hr_cli_bad_input (error->message);
   for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
     if (!hr_json_set_path (json_node_get_object (root), o->sets[i], &error))
       return hr_cli_bad_input (error->message);
