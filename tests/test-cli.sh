@@ -17,6 +17,19 @@ failed=0
 ok () { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok () { n=$((n + 1)); failed=$((failed + 1)); echo "not ok $n - $1"; }
 
+# json_ok FILE: the file is one JSON document (python3, else jq).
+json_ok () {
+  if command -v python3 >/dev/null; then
+    python3 -m json.tool "$1" >/dev/null 2>&1
+  elif command -v jq >/dev/null; then
+    jq -e . "$1" >/dev/null 2>&1
+  else
+    grep -q '^{' "$1"
+  fi
+}
+
+runs="$(dirname "$0")/data/measured-calibration.json"
+
 # expect STATUS WHAT-STDERR-SAYS DESCRIPTION -- ARGS...
 expect () {
   local status="$1" says="$2" what="$3"
@@ -67,6 +80,18 @@ grep -qE '^\{"solve": "max-micro-batch", "value": [0-9]+\}$' "$tmp/out" && ok "s
 expect 0 "" "solve max-seq-len" -- --solve max-seq-len
 expect 0 "" "solve min-gpus" -- --solve min-gpus
 
+# Sweeps.
+expect 0 "" "--sweep micro-batch" -- --sweep micro-batch
+grep -q '^Fits with the wanted headroom up to ' "$tmp/out" && ok "sweep table" || not_ok "sweep table"
+expect 0 "" "--sweep micro-batch json" -- --sweep micro-batch --format json
+json_ok "$tmp/out" && ok "sweep json parses" || not_ok "sweep json parses: $(head -c 200 "$tmp/out")"
+grep -q '"axis" : "micro_batch"' "$tmp/out" && grep -q '"total_bytes" : [0-9]' "$tmp/out" \
+  && ok "sweep json has the axis and the points" || not_ok "sweep json keys"
+expect 0 "" "--sweep seq-len json" -- --sweep seq-len --format json
+json_ok "$tmp/out" && grep -q '"axis" : "seq_len"' "$tmp/out" && ok "seq-len sweep json" || not_ok "seq-len sweep json"
+expect 0 "" "--sweep csv" -- --sweep micro-batch --format csv
+head -1 "$tmp/out" | grep -q '^micro_batch,parameters,' && ok "sweep csv header" || not_ok "sweep csv header"
+
 # Suggestions.
 expect 0 "" "--suggest" -- --suggest --set training.micro_batch=16 --set training.checkpointing=none
 grep -q '^ 1\. .*fits' "$tmp/out" && ok "the first suggestion fits" || not_ok "the first suggestion fits"
@@ -114,7 +139,6 @@ expect 2 "--format: \"xml\"" "bad format" -- --format xml
 expect 2 "--solve: \"max-gpus\"" "bad solve" -- --solve max-gpus
 expect 2 "--list: \"cats\"" "bad list" -- --list cats
 # A word-valued flag is checked whatever else the command does.
-runs="$(dirname "$0")/data/measured-calibration.json"
 expect 2 '--format: "xml" is not allowed; allowed: table, json or csv' "bad format with --validate" -- --validate "$runs" --format xml
 expect 2 '--format: "xml" is not allowed' "bad format with --list" -- --list models --format xml
 expect 2 '--format: "xml" is not allowed' "bad format with --version" -- --version --format xml
@@ -144,6 +168,12 @@ expect 2 "--framework: \"keras\" is not allowed; allowed: litgpt, hf-trainer" "u
 # Validation of measured runs.
 expect 0 "" "--validate" -- --validate "$(dirname "$0")/data/measured-calibration.json"
 grep -q 'median absolute error' "$tmp/out" && ok "--validate summary" || not_ok "--validate summary"
+expect 0 "" "--validate json" -- --validate "$runs" --format json
+json_ok "$tmp/out" && ok "--validate json parses" || not_ok "--validate json parses: $(head -c 200 "$tmp/out")"
+grep -q '"median_abs_error" : 0\.' "$tmp/out" && grep -q '"measured_bytes" : [0-9]' "$tmp/out" \
+  && ok "--validate json has runs and the median" || not_ok "--validate json keys"
+expect 0 "" "--validate csv" -- --validate "$runs" --format csv
+head -1 "$tmp/out" | grep -q '^id,metric,predicted_gib,measured_gib,error' && ok "--validate csv header" || not_ok "--validate csv header"
 cat >"$tmp/runs.json" <<'JSON'
 [{"id": "mine", "framework": "keras", "arch": {"layers": 32, "hidden": 4096, "heads": 32,
   "kv_heads": 32, "ffn": 11008, "vocab": 32000}, "task": "full", "precision": "bf16-true",

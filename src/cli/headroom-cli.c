@@ -444,6 +444,18 @@ main (int   argc,
                                 "Plans a scenario (CONTRACT.md section 1): with no file and no --preset,\n"
                                 "the default scenario. Exit status: 0 planned, 2 bad input, 3 over\n"
                                 "capacity with --check.");
+  g_option_context_set_description (context,
+                                    "--format json and csv with --validate and --sweep (planning: CONTRACT.md 4, 5):\n"
+                                    "  --validate json: {\"runs\": [{\"id\", \"metric\", \"method\", \"predicted_bytes\",\n"
+                                    "    \"measured_bytes\", \"error\"}], \"skipped\": [messages], \"median_abs_error\",\n"
+                                    "    \"worst_abs_error\"}; errors are fractions ((predicted - measured) / measured),\n"
+                                    "    the summary null with no runs.\n"
+                                    "    csv: id,metric,predicted_gib,measured_gib,error (in %).\n"
+                                    "  --sweep json: {\"axis\" (micro_batch or seq_len), \"current\", \"last_fitting\"\n"
+                                    "    (0: none fits), \"capacity_bytes\", \"headroom\", \"points\": [{\"value\",\n"
+                                    "    \"parameters\", \"gradients\", \"optimizer\", \"activations\", \"overhead\",\n"
+                                    "    \"total_bytes\", \"status\"}]}, sizes in bytes.  csv: micro_batch or seq_len,\n"
+                                    "    the five categories, total, status.\n");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

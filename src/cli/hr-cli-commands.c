@@ -32,6 +32,20 @@ hr_cli_bad_input (const char *message)
   return EXIT_BAD_INPUT;
 }
 
+/* A document for programs, on stdout, ending with a newline. */
+static void
+print_json (JsonNode *root)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_root (gen, root);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  text = json_generator_to_data (gen, NULL);
+  printf ("%s\n", text);
+}
+
 int
 hr_cli_print_solve (const HrScenario *sc,
                     HrSolve           solve,
@@ -176,6 +190,50 @@ paint_sweep (cairo_t  *cr,
   hr_sweep_draw (cr, width, height, p->scenario, p->sweep, &style);
 }
 
+/* The sweep as the CSV has it, with the sizes in bytes as CONTRACT.md
+ * section 4 writes a device: one member per category, then total_bytes. */
+static JsonNode *
+sweep_json (const HrSweep *sweep)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "axis");
+  json_builder_add_string_value (b, sweep->axis == HR_SWEEP_MICRO_BATCH ? "micro_batch"
+                                                                         : "seq_len");
+  json_builder_set_member_name (b, "current");
+  json_builder_add_int_value (b, (gint64) sweep->current);
+  json_builder_set_member_name (b, "last_fitting");
+  json_builder_add_int_value (b, (gint64) sweep->last_fitting);
+  json_builder_set_member_name (b, "capacity_bytes");
+  json_builder_add_int_value (b, (gint64) sweep->capacity_bytes);
+  json_builder_set_member_name (b, "headroom");
+  json_builder_add_double_value (b, sweep->headroom);
+  json_builder_set_member_name (b, "points");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < sweep->n_points; i++)
+    {
+      const HrSweepPoint *p = &sweep->points[i];
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "value");
+      json_builder_add_int_value (b, (gint64) p->value);
+      for (guint c = 0; c < HR_N_CATEGORIES; c++)
+        {
+          json_builder_set_member_name (b, hr_enum_name (&hr_category_names, c));
+          json_builder_add_int_value (b, (gint64) p->category_bytes[c]);
+        }
+      json_builder_set_member_name (b, "total_bytes");
+      json_builder_add_int_value (b, (gint64) p->total_bytes);
+      json_builder_set_member_name (b, "status");
+      json_builder_add_string_value (b, hr_enum_name (&hr_status_names, p->status));
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
 /* The fullest GPU's memory at a range of micro-batches or sequence lengths. */
 int
 hr_cli_print_sweep (const HrScenario *sc,
@@ -220,6 +278,13 @@ hr_cli_print_sweep (const HrScenario *sc,
       fputs (csv, stdout);
       return EXIT_PLANNED;
     }
+  if (g_strcmp0 (format, "json") == 0)
+    {
+      g_autoptr(JsonNode) root = sweep_json (sweep);
+
+      print_json (root);
+      return EXIT_PLANNED;
+    }
   printf ("%-12s %12s  %s\n", axis == HR_SWEEP_MICRO_BATCH ? "micro-batch" : "seq-len",
           "fullest GPU", "status");
   for (guint i = 0; i < sweep->n_points; i++)
@@ -233,13 +298,67 @@ hr_cli_print_sweep (const HrScenario *sc,
   return EXIT_PLANNED;
 }
 
+static const char * const metric_names[] = { "max_memory_allocated", "reserved", "nvidia-smi" };
+
+/* The runs, what was skipped and the summary, sizes in bytes. */
+static JsonNode *
+runs_json (GPtrArray *runs,
+           GPtrArray *skipped)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+  guint n = 0;
+  double worst = 0;
+  double median = hr_measured_error_stats (runs, -1, &n, &worst);
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "runs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < runs->len; i++)
+    {
+      HrMeasuredRun *run = g_ptr_array_index (runs, i);
+
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_string_value (b, run->id);
+      json_builder_set_member_name (b, "metric");
+      json_builder_add_string_value (b, metric_names[run->metric]);
+      json_builder_set_member_name (b, "method");
+      json_builder_add_string_value (b, hr_enum_name (&hr_method_names,
+                                                      run->scenario.training.method));
+      json_builder_set_member_name (b, "predicted_bytes");
+      json_builder_add_int_value (b, (gint64) (run->predicted_bytes + 0.5));
+      json_builder_set_member_name (b, "measured_bytes");
+      json_builder_add_int_value (b, (gint64) (run->measured_bytes + 0.5));
+      json_builder_set_member_name (b, "error");
+      json_builder_add_double_value (b, run->error);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "skipped");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < skipped->len; i++)
+    json_builder_add_string_value (b, g_ptr_array_index (skipped, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "median_abs_error");
+  if (n > 0)
+    json_builder_add_double_value (b, median);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "worst_abs_error");
+  if (n > 0)
+    json_builder_add_double_value (b, worst);
+  else
+    json_builder_add_null_value (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
 /* One line per measured run, then the median and the worst error. */
 int
 hr_cli_validate_runs (HrPresets  *presets,
                       const char *path,
                       const char *format)
 {
-  static const char * const metric_names[] = { "max_memory_allocated", "reserved", "nvidia-smi" };
   g_autoptr(GPtrArray) skipped = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) runs = hr_measured_load (path, presets, skipped, &error);
@@ -247,6 +366,16 @@ hr_cli_validate_runs (HrPresets  *presets,
 
   if (runs == NULL)
     return hr_cli_bad_input (error->message);
+
+  for (guint i = 0; i < skipped->len; i++)
+    fprintf (stderr, "headroom-cli: skipped: %s\n", (char *) g_ptr_array_index (skipped, i));
+  if (g_strcmp0 (format, "json") == 0)
+    {
+      g_autoptr(JsonNode) root = runs_json (runs, skipped);
+
+      print_json (root);
+      return EXIT_PLANNED;
+    }
 
   if (csv)
     printf ("id,metric,predicted_gib,measured_gib,error\r\n");
@@ -263,8 +392,6 @@ hr_cli_validate_runs (HrPresets  *presets,
         printf ("%-40s %-20s predicted %8s GiB  measured %8s GiB  error %6s %%\n",
                 run->id, metric_names[run->metric], pred, meas, err);
     }
-  for (guint i = 0; i < skipped->len; i++)
-    fprintf (stderr, "headroom-cli: skipped: %s\n", (char *) g_ptr_array_index (skipped, i));
 
   if (runs->len > 0 && !csv)
     {
