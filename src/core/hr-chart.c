@@ -13,6 +13,7 @@
  */
 
 #include "hr-chart-private.h"
+#include "hr-file-write.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -494,7 +495,6 @@ hr_write_png_atomic (const char   *path,
                      GError      **error)
 {
   g_autoptr(GByteArray) png = g_byte_array_new ();
-  g_autoptr(GError) local = NULL;
   cairo_surface_t *surface;
   cairo_t *cr;
   cairo_status_t status;
@@ -516,14 +516,7 @@ hr_write_png_atomic (const char   *path,
 
   /* Written beside the target and renamed over it, so a failure leaves an
    * existing file as it was. */
-  if (!g_file_set_contents_full (path, (const char *) png->data, (gssize) png->len,
-                                 G_FILE_SET_CONTENTS_CONSISTENT, 0666, &local))
-    {
-      g_set_error (error, G_FILE_ERROR, local->code, "%s: could not save (%s); the previous "
-                   "file is unchanged", path, local->message);
-      return FALSE;
-    }
-  return TRUE;
+  return hr_write_file_atomic (path, (const char *) png->data, png->len, error);
 }
 
 typedef struct

@@ -11,40 +11,16 @@
 #include "hr-json.h"
 #include "hr-error.h"
 
+#include <errno.h>
+#include <string.h>
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 /* Reading refuses files that could only be a mistake or an attack: a
- * scenario is a few kilobytes, and json-glib's parser recurses. */
+ * scenario is a few kilobytes. */
 #define MAX_FILE_BYTES (4 * 1024 * 1024)
-#define MAX_DEPTH      64
-
-/* Deepest nesting of arrays and objects, strings skipped. */
-static guint
-json_depth (const char *data,
-            gsize       length)
-{
-  guint depth = 0, deepest = 0;
-  gboolean in_string = FALSE;
-
-  for (gsize i = 0; i < length; i++)
-    {
-      char c = data[i];
-
-      if (in_string)
-        {
-          if (c == '\\')
-            i++;
-          else if (c == '"')
-            in_string = FALSE;
-          continue;
-        }
-      if (c == '"')
-        in_string = TRUE;
-      else if (c == '[' || c == '{')
-        deepest = MAX (deepest, ++depth);
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
-    }
-  return deepest;
-}
 
 JsonNode *
 hr_json_load_data (const char  *data,
@@ -70,13 +46,10 @@ hr_json_load_data (const char  *data,
                    "%s: the file is not UTF-8 text; allowed: a JSON document", origin);
       return NULL;
     }
-  if (json_depth (data, len) > MAX_DEPTH)
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
-                   "%s: the JSON nests deeper than %d levels; allowed: a scenario "
-                   "(a few levels)", origin, MAX_DEPTH);
-      return NULL;
-    }
+  /* json-glib only ever sees what the strict grammar accepts, so its
+   * recursion is bounded and its leniencies never change a value. */
+  if (!hr_json_check_strict (data, len, origin, error))
+    return NULL;
   if (!json_parser_load_from_data (parser, data, (gssize) len, &local))
     {
       g_set_error (error, HR_ERROR, HR_ERROR_PARSE, "%s: not valid JSON (%s)",
@@ -93,19 +66,89 @@ hr_json_load_data (const char  *data,
   return json_node_ref (root);
 }
 
+/* The file at PATH, when it is a regular file of at most MAX_FILE_BYTES:
+ * a FIFO would block every start of the window, a link to /dev/zero would
+ * read until memory runs out, so the kind is checked on the open file
+ * (O_NONBLOCK, so opening a FIFO does not wait for a writer) and the cap
+ * while reading, never after. */
+char *
+hr_json_read_file (const char  *path,
+                   gsize       *length,
+                   GError     **error)
+{
+  g_autofree char *data = NULL;
+  struct stat st;
+  gsize len = 0;
+  int fd;
+
+  fd = g_open (path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: %s", path, g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: not a regular file (%s); "
+                   "allowed: a JSON file", path,
+                   S_ISFIFO (st.st_mode) ? "a named pipe" : S_ISDIR (st.st_mode) ? "a folder"
+                   : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? "a device" : "a special file");
+      close (fd);
+      return NULL;
+    }
+  if (st.st_size > MAX_FILE_BYTES)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
+                   "%s: the file is %" G_GINT64_FORMAT " bytes; allowed: up to %d bytes",
+                   path, (gint64) st.st_size, MAX_FILE_BYTES);
+      close (fd);
+      return NULL;
+    }
+  /* One byte more than the cap, in case the file grows while it is read. */
+  data = g_malloc ((gsize) st.st_size + 2);
+  while (len <= (gsize) st.st_size)
+    {
+      gssize n = read (fd, data + len, (gsize) st.st_size + 1 - len);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: %s", path, g_strerror (saved));
+          close (fd);
+          return NULL;
+        }
+      if (n == 0)
+        break;
+      len += (gsize) n;
+    }
+  close (fd);
+  if (len > MAX_FILE_BYTES)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
+                   "%s: the file grew past %d bytes while it was read; allowed: up to %d bytes",
+                   path, MAX_FILE_BYTES, MAX_FILE_BYTES);
+      return NULL;
+    }
+  data[len] = '\0';
+  *length = len;
+  return g_steal_pointer (&data);
+}
+
 JsonNode *
 hr_json_load_file (const char  *path,
                    GError     **error)
 {
   g_autofree char *data = NULL;
-  g_autoptr(GError) local = NULL;
   gsize length;
 
-  if (!g_file_get_contents (path, &data, &length, &local))
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: %s", path, local->message);
-      return NULL;
-    }
+  data = hr_json_read_file (path, &length, error);
+  if (data == NULL)
+    return NULL;
   return hr_json_load_data (data, (gssize) length, path, error);
 }
 

@@ -16,6 +16,22 @@ JsonNode    *hr_json_load_data        (const char    *data,
                                        gssize         length,
                                        const char    *origin,
                                        GError       **error);
+char        *hr_json_read_file        (const char    *path,
+                                       gsize         *length,
+                                       GError       **error);
+
+/* Deepest nesting any file may have: json-glib's parser recurses. */
+#define HR_JSON_MAX_DEPTH 64
+
+gboolean     hr_json_check_strict     (const char    *data,
+                                       gsize          length,
+                                       const char    *origin,
+                                       GError       **error);
+
+/* JSON text that reads back as written (hr-json-writer.c). */
+char        *hr_json_to_data          (JsonNode      *root,
+                                       gboolean       pretty,
+                                       gsize         *length);
 
 /* Look-ups that answer NULL / FALSE for an absent member or one of
  * another type: imported and measured files come from anywhere. */

@@ -10,6 +10,7 @@
 
 #include "hr-report.h"
 #include "hr-cost.h"
+#include "hr-json.h"
 
 #include <string.h>
 
@@ -181,12 +182,8 @@ hr_report_json_text (const HrScenario *scenario,
                      const HrPlan     *plan)
 {
   g_autoptr(JsonNode) root = hr_report_json (scenario, plan);
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
 
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  return json_generator_to_data (gen, NULL);
+  return hr_json_to_data (root, TRUE, NULL);
 }
 
 /* RFC 4180: quote a field holding a comma, quote or line break. */

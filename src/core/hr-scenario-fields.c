@@ -10,6 +10,8 @@
 
 #include "hr-scenario-fields.h"
 #include "hr-error.h"
+#include "hr-json.h"
+#include "hr-text.h"
 
 #include <math.h>
 #include <string.h>
@@ -128,14 +130,9 @@ hr_fields_describe_node (JsonNode *node)
   if (JSON_NODE_HOLDS_NULL (node))
     return g_strdup ("null");
   {
-    g_autofree char *text = json_to_string (node, FALSE);
+    g_autofree char *text = hr_json_to_data (node, FALSE, NULL);
 
-    if (strlen (text) > 40)
-      {
-        text[37] = '\0';
-        return g_strdup_printf ("%s...", text);
-      }
-    return g_steal_pointer (&text);
+    return hr_text_for_message (text, 40);
   }
 }
 
@@ -262,7 +259,7 @@ hr_fields_read_section (JsonObject   *obj,
     {
       const char *key = l->data;
       /* Escaped, so a key with a line break still makes a one-line message. */
-      g_autofree char *shown = g_strescape (key, NULL);
+      g_autofree char *shown = hr_text_for_message (key, 40);
       g_autofree char *path = g_strdup_printf ("%s.%s", section, shown);
       gboolean found = FALSE;
 

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "hr-file-write.h"
 #include "hr-presets.h"
 #include "hr-scenario.h"
 
@@ -66,12 +67,5 @@ gboolean   hr_scenario_has_value   (const HrScenario *scenario,
 JsonNode  *hr_scenario_to_json     (const HrScenario *scenario);
 char      *hr_scenario_to_data     (const HrScenario *scenario,
                                     gsize            *length);
-
-/* Writes to a temporary file beside path, then renames it over path, so
- * a failed save leaves the previous file as it was. */
-gboolean   hr_write_file_atomic    (const char   *path,
-                                    const char   *data,
-                                    gsize         length,
-                                    GError      **error);
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 
 #include "hr-scenario-io.h"
 #include "hr-error.h"
+#include "hr-text.h"
 #include "hr-json.h"
 #include "hr-validate.h"
 
@@ -127,7 +128,7 @@ hr_scenario_apply_model_preset_node (HrScenario  *scenario,
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (top_keys, l->data))
       {
-        g_autofree char *shown = g_strescape (l->data, NULL);
+        g_autofree char *shown = hr_text_for_message (l->data, 40);
 
         g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, "%s: %s: unknown key; "
                      "allowed: model, source, notes", origin, shown);
@@ -397,7 +398,7 @@ hr_scenario_read_node (HrScenario  *scenario,
   for (GList *l = members; l != NULL; l = l->next)
     if (!g_strv_contains (top, l->data))
       {
-        g_autofree char *shown = g_strescape (l->data, NULL);
+        g_autofree char *shown = hr_text_for_message (l->data, 40);
 
         FAIL (HR_ERROR_UNKNOWN_KEY, "%s: unknown key; allowed: headroom, name, "
               "description, model, training, parallel, gpu, overhead, cost", shown);

@@ -13,7 +13,32 @@
 #include "hr-error.h"
 #include "hr-scenario-fields.h"
 
+#include "hr-json.h"
+#include "hr-text.h"
+
 #include <string.h>
+
+/* The deepest scenario path is three keys (training.lora.rank); a few
+ * more leave room for new sections without letting 60 000 dots build a
+ * tree that the reader would recurse through. */
+#define MAX_PATH_KEYS 8
+
+/* VALUE as JSON when it is strict JSON (within the depth limit), else as
+ * the string it is: --set name=Llama needs no quotes. */
+static JsonNode *
+parse_set_value (const char *text)
+{
+  JsonNode *value = hr_json_load_data (text, -1, "--set", NULL);
+
+  if (value == NULL)
+    {
+      g_autofree char *valid = g_utf8_make_valid (text, -1);
+
+      value = json_node_new (JSON_NODE_VALUE);
+      json_node_set_string (value, valid);
+    }
+  return value;
+}
 
 gboolean
 hr_json_set_path (JsonObject  *root,
@@ -29,13 +54,23 @@ hr_json_set_path (JsonObject  *root,
 
   if (eq == NULL || eq == assignment)
     {
+      g_autofree char *shown = hr_text_for_message (assignment, 60);
+
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "--set: \"%s\" is not allowed; "
-                   "allowed: PATH=VALUE, e.g. training.micro_batch=8", assignment);
+                   "allowed: PATH=VALUE, e.g. training.micro_batch=8", shown);
       return FALSE;
     }
   path = g_strndup (assignment, eq - assignment);
-  parts = g_strsplit (path, ".", -1);
+  parts = g_strsplit (path, ".", MAX_PATH_KEYS + 1);
   n = g_strv_length (parts);
+  if (n > MAX_PATH_KEYS)
+    {
+      g_autofree char *shown = hr_text_for_message (path, 60);
+
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "--set: \"%s\" has more than %d keys; "
+                   "allowed: keys joined by dots, e.g. training.lora.rank", shown, MAX_PATH_KEYS);
+      return FALSE;
+    }
   for (guint i = 0; i < n; i++)
     {
       const char *p = parts[i];
@@ -45,18 +80,15 @@ hr_json_set_path (JsonObject  *root,
         ok = g_ascii_isalnum (*p) || *p == '_';
       if (!ok)
         {
+          g_autofree char *shown = hr_text_for_message (path, 60);
+
           g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "--set: \"%s\" is not a path; "
-                       "allowed: keys joined by dots, e.g. parallel.zero", path);
+                       "allowed: keys joined by dots, e.g. parallel.zero", shown);
           return FALSE;
         }
     }
 
-  value = json_from_string (eq + 1, NULL);
-  if (value == NULL)
-    {
-      value = json_node_new (JSON_NODE_VALUE);
-      json_node_set_string (value, eq + 1);
-    }
+  value = parse_set_value (eq + 1);
 
   for (guint i = 0; i + 1 < n; i++)
     {
@@ -143,12 +175,7 @@ hr_scenario_has_value (const HrScenario *scenario,
   field = find_field (&changed, path, &base);
   if (field == NULL)
     return FALSE;
-  value = json_from_string (eq + 1, NULL);
-  if (value == NULL)
-    {
-      value = json_node_new (JSON_NODE_VALUE);
-      json_node_set_string (value, eq + 1);
-    }
+  value = parse_set_value (eq + 1);
   /* Read the value into a copy, as the reader would, and compare. */
   if (!hr_fields_read_field (field, base, value, "", path, NULL))
     return FALSE;

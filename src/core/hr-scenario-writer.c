@@ -10,6 +10,7 @@
 
 #include "hr-scenario-io.h"
 #include "hr-error.h"
+#include "hr-json.h"
 
 #define ENUM_NAME(table, v) hr_enum_name (&(table), (guint) (v))
 
@@ -252,41 +253,10 @@ hr_scenario_to_data (const HrScenario *scenario,
                      gsize            *length)
 {
   g_autoptr(JsonNode) root = hr_scenario_to_json (scenario);
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  char *data;
+  g_autofree char *text = hr_json_to_data (root, TRUE, length);
 
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  data = json_generator_to_data (gen, length);
   /* End with a newline, as text files do. */
-  {
-    char *with_newline = g_strconcat (data, "\n", NULL);
-
-    g_free (data);
-    if (length != NULL)
-      *length += 1;
-    return with_newline;
-  }
-}
-
-gboolean
-hr_write_file_atomic (const char  *path,
-                      const char  *data,
-                      gsize        length,
-                      GError     **error)
-{
-  g_autoptr(GError) local = NULL;
-
-  /* g_file_set_contents_full writes a temporary file in the same folder,
-   * syncs it and renames it over path: the old file survives any failure. */
-  if (!g_file_set_contents_full (path, data, (gssize) length,
-                                 G_FILE_SET_CONTENTS_CONSISTENT | G_FILE_SET_CONTENTS_DURABLE,
-                                 0666, &local))
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: could not save (%s); the previous "
-                   "file is unchanged", path, local->message);
-      return FALSE;
-    }
-  return TRUE;
+  if (length != NULL)
+    *length += 1;
+  return g_strconcat (text, "\n", NULL);
 }

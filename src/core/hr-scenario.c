@@ -5,6 +5,7 @@
  */
 
 #include "hr-scenario.h"
+#include "hr-text.h"
 
 #include <string.h>
 
@@ -13,8 +14,15 @@ hr_copy_string (char       *dest,
                 gsize       dest_size,
                 const char *src)
 {
+  gsize n;
+
   g_assert (dest_size > 0);
-  g_strlcpy (dest, src != NULL ? src : "", dest_size);
+  /* Cut on a character boundary: half a UTF-8 character would make the
+   * JSON output invalid and a saved file that does not reopen. */
+  src = src != NULL ? src : "";
+  n = hr_text_utf8_prefix (src, dest_size - 1);
+  memcpy (dest, src, n);
+  dest[n] = '\0';
 }
 
 /* Llama 2 13B, from its config.json (CALC-REFERENCE.md section 1: 40 layers,
