@@ -90,6 +90,126 @@ test_deepspeed_config (void)
   g_assert_cmpuint (unmapped->len, >=, 1);
 }
 
+static gboolean
+import_ds_text (HrScenario  *sc,
+                const char  *text,
+                GPtrArray   *unmapped,
+                GError     **error)
+{
+  g_autoptr(JsonNode) node = json_from_string (text, NULL);
+
+  g_assert_nonnull (node);
+  return hr_ds_import_node (sc, node, "ds.json", unmapped, error);
+}
+
+static gboolean
+has_note (GPtrArray  *unmapped,
+          const char *text)
+{
+  for (guint i = 0; i < unmapped->len; i++)
+    if (strstr (g_ptr_array_index (unmapped, i), text) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* The Hugging Face Trainer's DeepSpeed configs say "auto": the value is
+ * the scenario's, and the import says so instead of planning fp32. */
+static void
+test_deepspeed_auto (void)
+{
+  static const char *hf =
+    "{\"bf16\": {\"enabled\": \"auto\"}, \"fp16\": {\"enabled\": \"auto\"},"
+    " \"zero_optimization\": {\"stage\": 3},"
+    " \"train_micro_batch_size_per_gpu\": \"auto\", \"gradient_accumulation_steps\": \"auto\","
+    " \"train_batch_size\": \"auto\"}";
+  g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  sc.parallel.zero = 1;
+  sc.training.micro_batch = 3;
+  sc.training.grad_accum = 5;
+  g_assert_true (import_ds_text (&sc, hf, unmapped, &error));
+  g_assert_no_error (error);
+  for (guint i = 0; i < unmapped->len; i++)
+    g_test_message ("not mapped: %s", (char *) g_ptr_array_index (unmapped, i));
+  g_assert_cmpint (sc.training.precision, ==, HR_PRECISION_BF16_MIXED);
+  g_assert_cmpuint (sc.parallel.zero, ==, 3);
+  g_assert_cmpuint (sc.training.micro_batch, ==, 3);
+  g_assert_cmpuint (sc.training.grad_accum, ==, 5);
+  g_assert_true (has_note (unmapped, "bf16.enabled: \"auto\" (set by the Hugging Face Trainer "
+                                     "at run time; precision left as the scenario's bf16-mixed)"));
+  g_assert_true (has_note (unmapped, "fp16.enabled: \"auto\""));
+  g_assert_true (has_note (unmapped, "train_micro_batch_size_per_gpu: \"auto\" (set by the "
+                                     "Hugging Face Trainer at run time; micro-batch left as "
+                                     "the scenario's 3)"));
+  g_assert_true (has_note (unmapped, "gradient_accumulation_steps: \"auto\""));
+
+  /* bf16 wins over an "auto" fp16, and DeepSpeed's "enabled" defaults to false. */
+  g_ptr_array_set_size (unmapped, 0);
+  g_assert_true (import_ds_text (&sc, "{\"bf16\": {\"enabled\": true}, \"fp16\": {\"enabled\": "
+                                      "\"auto\"}, \"train_micro_batch_size_per_gpu\": 2}",
+                                 unmapped, &error));
+  g_assert_cmpint (sc.training.precision, ==, HR_PRECISION_BF16_MIXED);
+  g_assert_cmpuint (unmapped->len, ==, 0);
+  g_assert_true (import_ds_text (&sc, "{\"bf16\": {\"loss_scale\": 0}, \"train_micro_batch_size_per_gpu\": 2}",
+                                 unmapped, &error));
+  g_assert_cmpint (sc.training.precision, ==, HR_PRECISION_FP32);
+
+  /* Parameters are offloaded only under ZeRO-3: said, not dropped silently. */
+  g_assert_true (import_ds_text (&sc, "{\"zero_optimization\": {\"stage\": 2, \"offload_param\": "
+                                      "{\"device\": \"cpu\"}}}", unmapped, &error));
+  g_assert_false (sc.parallel.offload_params);
+  g_assert_true (has_note (unmapped, "zero_optimization.offload_param: only ZeRO-3"));
+}
+
+/* Values DeepSpeed would refuse are the file's error, naming the key and
+ * what is allowed; none is skipped without a word. */
+static void
+test_deepspeed_bad_values (void)
+{
+  static const struct { const char *json; const char *must_say; } cases[] = {
+    { "{\"zero_optimization\": {\"stage\": 4}}",
+      "ds.json: zero_optimization.stage: 4 is not allowed; allowed: 0, 1, 2 or 3" },
+    { "{\"zero_optimization\": {\"stage\": \"3\"}}",
+      "ds.json: zero_optimization.stage: \"3\" is not allowed; allowed: 0, 1, 2 or 3" },
+    { "{\"zero_optimization\": {\"stage\": -1}}", "zero_optimization.stage: -1 is not allowed" },
+    { "{\"zero_optimization\": {\"stage\": 2.5}}", "zero_optimization.stage: 2.5 is not allowed" },
+    { "{\"zero_optimization\": 3}", "ds.json: zero_optimization: 3 is not allowed; allowed: an object" },
+    { "{\"train_micro_batch_size_per_gpu\": 0}",
+      "ds.json: train_micro_batch_size_per_gpu: 0 is not allowed; allowed: a whole number 1 to" },
+    { "{\"train_micro_batch_size_per_gpu\": -8}", "train_micro_batch_size_per_gpu: -8 is not allowed" },
+    { "{\"train_micro_batch_size_per_gpu\": 1.5}", "train_micro_batch_size_per_gpu: 1.5 is not allowed" },
+    { "{\"train_micro_batch_size_per_gpu\": \"8\"}", "train_micro_batch_size_per_gpu: \"8\" is not allowed" },
+    { "{\"train_micro_batch_size_per_gpu\": 1, \"gradient_accumulation_steps\": 0}",
+      "gradient_accumulation_steps: 0 is not allowed" },
+    { "{\"zero_optimization\": {\"stage\": 2, \"offload_optimizer\": {\"device\": \"gpu\"}}}",
+      "zero_optimization.offload_optimizer.device: \"gpu\" is not allowed; allowed: none, cpu or nvme" },
+    { "{\"zero_optimization\": {\"stage\": 2}, \"bf16\": {\"enabled\": \"yes\"}}",
+      "ds.json: bf16.enabled: \"yes\" is not allowed; allowed: true, false or \"auto\"" },
+    { "{\"zero_optimization\": {\"stage\": 2}, \"fp16\": true}", "fp16: true is not allowed" },
+    { "{\"zero_optimization\": {}, \"bf16\": {\"enabled\": true}, \"fp16\": {\"enabled\": true}}",
+      "bf16.enabled: true with fp16.enabled: true" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GError) error = NULL;
+      HrScenario sc, before;
+
+      hr_scenario_init_default (&sc);
+      before = sc;
+      g_assert_false (import_ds_text (&sc, cases[i].json, unmapped, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s -> %s", cases[i].json, error->message);
+      if (strstr (error->message, cases[i].must_say) == NULL)
+        g_error ("\"%s\" does not say \"%s\"", error->message, cases[i].must_say);
+      g_assert_true (memcmp (&sc, &before, sizeof sc) == 0);
+    }
+}
+
 static void
 test_not_configs (void)
 {
@@ -113,6 +233,8 @@ main (int   argc,
   g_test_add_func ("/import/hf-configs", test_hf_configs);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
   g_test_add_func ("/import/deepspeed", test_deepspeed_config);
+  g_test_add_func ("/import/deepspeed-auto", test_deepspeed_auto);
+  g_test_add_func ("/import/deepspeed-bad-values", test_deepspeed_bad_values);
   g_test_add_func ("/import/not-configs", test_not_configs);
   return g_test_run ();
 }

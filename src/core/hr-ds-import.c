@@ -7,60 +7,231 @@
  * offload_optimizer / offload_param (device "cpu" or "nvme"),
  * train_micro_batch_size_per_gpu, gradient_accumulation_steps, bf16 / fp16
  * (mixed precision with fp32 master weights), the optimizer type, and
- * activation_checkpointing.  "auto" values (HF Trainer's) are left as they
- * are; whatever else changes memory is named in unmapped.
+ * activation_checkpointing.  "auto" values (the Hugging Face Trainer fills
+ * them in at run time) leave the scenario's value and are named in
+ * unmapped, as is whatever else changes memory; a value DeepSpeed would
+ * refuse (stage 4, a micro-batch of 0, "enabled": "yes") is the file's
+ * error, named with its key and what is allowed.
  */
 
 #include "hr-ds-import.h"
 #include "hr-error.h"
 #include "hr-json.h"
 #include "hr-presets.h"
+#include "hr-scenario-fields.h"
 #include "hr-validate.h"
 
+#include <math.h>
 #include <string.h>
 
-/* A whole number, or -1 when absent, "auto" or of another type. */
-static gint64
-int_member (JsonObject *obj,
-            const char *key)
+#define AUTO_NOTE \
+  "\"auto\" (set by the Hugging Face Trainer at run time; %s left as the scenario's %s)"
+
+static gboolean
+is_auto (JsonNode *node)
+{
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node)
+         && json_node_get_value_type (node) == G_TYPE_STRING
+         && strcmp (json_node_get_string (node), "auto") == 0;
+}
+
+static void
+note_auto (GPtrArray  *unmapped,
+           const char *path,
+           const char *what,
+           const char *value)
+{
+  if (unmapped != NULL)
+    g_ptr_array_add (unmapped, g_strdup_printf ("%s: " AUTO_NOTE, path, what, value));
+}
+
+/* A member that must be an object when present; NULL when absent or null. */
+static gboolean
+get_section (JsonObject   *obj,
+             const char   *key,
+             const char   *origin,
+             const char   *path,
+             const char   *example,
+             JsonObject  **out,
+             GError      **error)
 {
   JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
-    return -1;
-  if (json_node_get_value_type (node) == G_TYPE_INT64)
-    return json_node_get_int (node);
-  return -1;
-}
-
-static gboolean
-enabled (JsonObject *obj,
-         const char *key)
-{
-  JsonObject *section = hr_json_member_object (obj, key);
-  JsonNode *node = section != NULL ? json_object_get_member (section, "enabled") : NULL;
-
-  if (section == NULL)
-    return FALSE;
-  if (node == NULL)
+  *out = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
     return TRUE;
-  return JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN
-         && json_node_get_boolean (node);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autofree char *value = hr_fields_describe_node (node);
+
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: %s: %s is not allowed; allowed: "
+                   "an object such as %s", origin, path, value, example);
+      return FALSE;
+    }
+  *out = json_node_get_object (node);
+  return TRUE;
 }
 
+/* A whole number from min to max (32.0 counts as 32, as in a scenario
+ * file).  *out is -1 when the member is absent, null or "auto"; "auto" is
+ * named in unmapped, saying what stays the scenario's. */
 static gboolean
-offloaded (JsonObject *zero,
-           const char *key)
+get_whole (JsonObject  *obj,
+           const char  *key,
+           const char  *path,
+           gint64       min,
+           gint64       max,
+           const char  *what,
+           const char  *current,
+           const char  *origin,
+           GPtrArray   *unmapped,
+           gint64      *out,
+           GError     **error)
 {
-  JsonObject *section = hr_json_member_object (zero, key);
-  JsonNode *device = section != NULL ? json_object_get_member (section, "device") : NULL;
+  JsonNode *node = obj != NULL ? json_object_get_member (obj, key) : NULL;
+  GType type;
+  gint64 v = 0;
+
+  *out = -1;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (is_auto (node))
+    {
+      note_auto (unmapped, path, what, current);
+      return TRUE;
+    }
+  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  if (type == G_TYPE_INT64)
+    v = json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    {
+      double d = json_node_get_double (node);
+
+      if (floor (d) == d && fabs (d) <= 9007199254740992.0)
+        v = (gint64) d;
+      else
+        type = G_TYPE_INVALID;
+    }
+  else
+    type = G_TYPE_INVALID;
+  if (type == G_TYPE_INVALID || v < min || v > max)
+    {
+      g_autofree char *value = hr_fields_describe_node (node);
+      g_autofree char *allowed = NULL;
+
+      if (max - min <= 3)
+        {
+          GString *s = g_string_new (NULL);
+
+          for (gint64 i = min; i <= max; i++)
+            g_string_append_printf (s, "%s%" G_GINT64_FORMAT,
+                                    i == min ? "" : i == max ? " or " : ", ", i);
+          allowed = g_string_free (s, FALSE);
+        }
+      else
+        allowed = g_strdup_printf ("a whole number %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
+                                   min, max);
+      g_set_error (error, HR_ERROR, type == G_TYPE_INVALID ? HR_ERROR_TYPE : HR_ERROR_INVALID,
+                   "%s: %s: %s is not allowed; allowed: %s, or \"auto\"",
+                   origin, path, value, allowed);
+      return FALSE;
+    }
+  *out = v;
+  return TRUE;
+}
+
+typedef enum
+{
+  SWITCH_ABSENT,
+  SWITCH_OFF,
+  SWITCH_ON,
+  SWITCH_AUTO,
+} Switch;
+
+/* bf16 / fp16: {"enabled": true}.  DeepSpeed's default is false, so a
+ * section without "enabled" does not turn the mode on. */
+static gboolean
+get_switch (JsonObject   *obj,
+            const char   *key,
+            const char   *origin,
+            Switch       *out,
+            GError      **error)
+{
+  g_autofree char *path = g_strconcat (key, ".enabled", NULL);
+  JsonObject *section;
+  JsonNode *node;
+
+  *out = SWITCH_ABSENT;
+  if (!get_section (obj, key, origin, key, "{\"enabled\": true}", &section, error))
+    return FALSE;
+  if (section == NULL)
+    return TRUE;
+  node = json_object_get_member (section, "enabled");
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    *out = SWITCH_OFF;
+  else if (is_auto (node))
+    *out = SWITCH_AUTO;
+  else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN)
+    *out = json_node_get_boolean (node) ? SWITCH_ON : SWITCH_OFF;
+  else
+    {
+      g_autofree char *value = hr_fields_describe_node (node);
+
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: %s: %s is not allowed; allowed: "
+                   "true, false or \"auto\"", origin, path, value);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* zero_optimization.offload_*.device: TRUE when it leaves the GPU. */
+static gboolean
+get_offload (JsonObject  *zero,
+             const char  *key,
+             const char  *origin,
+             GPtrArray   *unmapped,
+             gboolean     current,
+             gboolean    *out,
+             GError     **error)
+{
+  g_autofree char *path = g_strconcat ("zero_optimization.", key, NULL);
+  g_autofree char *device_path = g_strconcat (path, ".device", NULL);
+  JsonObject *section;
+  JsonNode *device;
   const char *value;
 
-  if (device == NULL || !JSON_NODE_HOLDS_VALUE (device)
-      || json_node_get_value_type (device) != G_TYPE_STRING)
+  *out = FALSE;
+  if (!get_section (zero, key, origin, path, "{\"device\": \"cpu\"}", &section, error))
     return FALSE;
-  value = json_node_get_string (device);
-  return g_strcmp0 (value, "cpu") == 0 || g_strcmp0 (value, "nvme") == 0;
+  device = section != NULL ? json_object_get_member (section, "device") : NULL;
+  if (device == NULL || JSON_NODE_HOLDS_NULL (device))
+    return TRUE;
+  if (is_auto (device))
+    {
+      note_auto (unmapped, device_path, "offload", current ? "true" : "false");
+      *out = current;
+      return TRUE;
+    }
+  value = JSON_NODE_HOLDS_VALUE (device) && json_node_get_value_type (device) == G_TYPE_STRING
+          ? json_node_get_string (device) : NULL;
+  if (g_strcmp0 (value, "cpu") == 0 || g_strcmp0 (value, "nvme") == 0)
+    *out = TRUE;
+  else if (g_strcmp0 (value, "none") != 0)
+    {
+      g_autofree char *shown = hr_fields_describe_node (device);
+
+      g_set_error (error, HR_ERROR, value != NULL ? HR_ERROR_INVALID : HR_ERROR_TYPE,
+                   "%s: %s: %s is not allowed; allowed: none, cpu or nvme",
+                   origin, device_path, shown);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static char *
+uint_text (guint64 v)
+{
+  return g_strdup_printf ("%" G_GUINT64_FORMAT, v);
 }
 
 gboolean
@@ -72,6 +243,7 @@ hr_ds_import_node (HrScenario  *scenario,
 {
   HrScenario sc = *scenario;
   JsonObject *obj, *zero, *optimizer, *checkpointing;
+  Switch bf16, fp16;
   gint64 v;
   g_autoptr(GError) local = NULL;
 
@@ -81,9 +253,11 @@ hr_ds_import_node (HrScenario  *scenario,
       return FALSE;
     }
   obj = json_node_get_object (root);
-  zero = hr_json_member_object (obj, "zero_optimization");
-  if (zero == NULL && int_member (obj, "train_micro_batch_size_per_gpu") < 0
-      && int_member (obj, "train_batch_size") < 0)
+  if (!get_section (obj, "zero_optimization", origin, "zero_optimization",
+                    "{\"stage\": 3}", &zero, error))
+    return FALSE;
+  if (zero == NULL && !json_object_has_member (obj, "train_micro_batch_size_per_gpu")
+      && !json_object_has_member (obj, "train_batch_size"))
     {
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: no zero_optimization and no "
                    "batch size; allowed: a DeepSpeed config JSON", origin);
@@ -92,37 +266,109 @@ hr_ds_import_node (HrScenario  *scenario,
 
   if (zero != NULL)
     {
-      v = int_member (zero, "stage");
-      if (v >= 0 && v <= 3)
+      g_autofree char *stage = uint_text (sc.parallel.zero);
+      gboolean offload;
+
+      if (!get_whole (zero, "stage", "zero_optimization.stage", 0, 3, "ZeRO stage", stage,
+                      origin, unmapped, &v, error))
+        return FALSE;
+      if (v >= 0)
         sc.parallel.zero = (guint64) v;
-      sc.parallel.offload_optimizer = offloaded (zero, "offload_optimizer");
-      sc.parallel.offload_params = offloaded (zero, "offload_param");
+      if (!get_offload (zero, "offload_optimizer", origin, unmapped,
+                        sc.parallel.offload_optimizer, &offload, error))
+        return FALSE;
+      sc.parallel.offload_optimizer = offload;
+      if (!get_offload (zero, "offload_param", origin, unmapped,
+                        sc.parallel.offload_params, &offload, error))
+        return FALSE;
+      sc.parallel.offload_params = offload;
+      /* DeepSpeed offloads parameters only under ZeRO-3. */
       if (sc.parallel.offload_params && sc.parallel.zero != 3)
-        sc.parallel.offload_params = FALSE;
+        {
+          sc.parallel.offload_params = FALSE;
+          if (unmapped != NULL)
+            g_ptr_array_add (unmapped, g_strdup_printf ("zero_optimization.offload_param: "
+                                                        "only ZeRO-3 offloads parameters; with "
+                                                        "stage %" G_GUINT64_FORMAT " they stay "
+                                                        "on the GPU", sc.parallel.zero));
+        }
       if (unmapped != NULL && (json_object_has_member (zero, "stage3_max_live_parameters")
                                || json_object_has_member (zero, "reduce_bucket_size")))
         g_ptr_array_add (unmapped, g_strdup ("zero_optimization bucket sizes: the plan counts "
                                              "one layer in flight, not DeepSpeed's buckets"));
     }
 
-  v = int_member (obj, "train_micro_batch_size_per_gpu");
-  if (v > 0)
-    sc.training.micro_batch = (guint64) v;
-  v = int_member (obj, "gradient_accumulation_steps");
-  if (v > 0)
-    sc.training.grad_accum = (guint64) v;
+  {
+    g_autofree char *micro = uint_text (sc.training.micro_batch);
+    g_autofree char *accum = uint_text (sc.training.grad_accum);
+    JsonNode *node;
+    gint64 total;
 
-  /* DeepSpeed's bf16 and fp16 keep fp32 master weights and states. */
-  if (enabled (obj, "bf16") || enabled (obj, "bfloat16"))
-    sc.training.precision = HR_PRECISION_BF16_MIXED;
-  else if (enabled (obj, "fp16"))
-    sc.training.precision = HR_PRECISION_FP16_MIXED;
-  else if (zero != NULL)
-    sc.training.precision = HR_PRECISION_FP32;
-  sc.training.dtypes_set = 0;
-  hr_training_apply_precision (&sc.training);
+    if (!get_whole (obj, "train_micro_batch_size_per_gpu", "train_micro_batch_size_per_gpu",
+                    1, HR_MAX_MICRO_BATCH, "micro-batch", micro, origin, unmapped, &v, error))
+      return FALSE;
+    if (v > 0)
+      sc.training.micro_batch = (guint64) v;
+    /* An "auto" global batch says nothing the micro-batch does not. */
+    if (!get_whole (obj, "train_batch_size", "train_batch_size", 1, G_MAXINT32,
+                    "micro-batch", micro, origin, NULL, &total, error))
+      return FALSE;
+    /* DeepSpeed derives the micro-batch from the global batch and the
+     * world size, which the scenario's GPUs may not be. */
+    node = json_object_get_member (obj, "train_batch_size");
+    if (unmapped != NULL && (total > 0 || is_auto (node))
+        && !json_object_has_member (obj, "train_micro_batch_size_per_gpu"))
+      {
+        g_autofree char *value = hr_fields_describe_node (node);
 
-  optimizer = hr_json_member_object (obj, "optimizer");
+        g_ptr_array_add (unmapped, g_strdup_printf ("train_batch_size: %s without "
+                                                    "train_micro_batch_size_per_gpu; the "
+                                                    "micro-batch is left as the scenario's %s",
+                                                    value, micro));
+      }
+    if (!get_whole (obj, "gradient_accumulation_steps", "gradient_accumulation_steps",
+                    1, HR_MAX_MICRO_BATCH, "gradient accumulation", accum, origin, unmapped,
+                    &v, error))
+      return FALSE;
+    if (v > 0)
+      sc.training.grad_accum = (guint64) v;
+  }
+
+  /* DeepSpeed's bf16 and fp16 keep fp32 master weights and states; it
+   * reads "bfloat16" only without "bf16". */
+  if (!get_switch (obj, json_object_has_member (obj, "bf16") ? "bf16" : "bfloat16", origin,
+                   &bf16, error)
+      || !get_switch (obj, "fp16", origin, &fp16, error))
+    return FALSE;
+  if (bf16 == SWITCH_ON && fp16 == SWITCH_ON)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: bf16.enabled: true with "
+                   "fp16.enabled: true; allowed: one of them (DeepSpeed refuses both)", origin);
+      return FALSE;
+    }
+  if (bf16 == SWITCH_ON || fp16 == SWITCH_ON || (bf16 != SWITCH_AUTO && fp16 != SWITCH_AUTO))
+    {
+      sc.training.precision = bf16 == SWITCH_ON ? HR_PRECISION_BF16_MIXED
+                              : fp16 == SWITCH_ON ? HR_PRECISION_FP16_MIXED
+                              : HR_PRECISION_FP32;
+      sc.training.dtypes_set = 0;
+      hr_training_apply_precision (&sc.training);
+    }
+  else
+    {
+      const char *precision = hr_enum_name (&hr_precision_names, sc.training.precision);
+
+      if (bf16 == SWITCH_AUTO)
+        note_auto (unmapped, json_object_has_member (obj, "bf16") ? "bf16.enabled"
+                                                                  : "bfloat16.enabled",
+                   "precision", precision);
+      if (fp16 == SWITCH_AUTO)
+        note_auto (unmapped, "fp16.enabled", "precision", precision);
+    }
+
+  if (!get_section (obj, "optimizer", origin, "optimizer", "{\"type\": \"AdamW\"}",
+                    &optimizer, error))
+    return FALSE;
   if (optimizer != NULL && json_object_has_member (optimizer, "type"))
     {
       JsonNode *type = json_object_get_member (optimizer, "type");
@@ -130,20 +376,30 @@ hr_ds_import_node (HrScenario  *scenario,
 
       if (JSON_NODE_HOLDS_VALUE (type) && json_node_get_value_type (type) == G_TYPE_STRING)
         name = g_ascii_strdown (json_node_get_string (type), -1);
-      if (name != NULL && (strstr (name, "adam") != NULL))
+      else
+        {
+          g_autofree char *value = hr_fields_describe_node (type);
+
+          g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: optimizer.type: %s is not "
+                       "allowed; allowed: an optimizer name such as \"AdamW\"", origin, value);
+          return FALSE;
+        }
+      if (strstr (name, "adam") != NULL)
         sc.training.optimizer = strstr (name, "w") != NULL ? HR_OPTIMIZER_ADAMW : HR_OPTIMIZER_ADAM;
-      else if (name != NULL && strstr (name, "lion") != NULL)
+      else if (strstr (name, "lion") != NULL)
         sc.training.optimizer = HR_OPTIMIZER_LION;
-      else if (name != NULL && strstr (name, "sgd") != NULL)
+      else if (strstr (name, "sgd") != NULL)
         sc.training.optimizer = HR_OPTIMIZER_SGD_MOMENTUM;
-      else if (unmapped != NULL && name != NULL)
+      else if (unmapped != NULL)
         g_ptr_array_add (unmapped, g_strdup_printf ("optimizer.type \"%s\" is not one Headroom "
                                                     "knows; the optimizer is unchanged", name));
       /* DeepSpeed's own Adam kernels are fused. */
       sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_FUSED;
     }
 
-  checkpointing = hr_json_member_object (obj, "activation_checkpointing");
+  if (!get_section (obj, "activation_checkpointing", origin, "activation_checkpointing",
+                    "{\"partition_activations\": true}", &checkpointing, error))
+    return FALSE;
   if (checkpointing != NULL)
     {
       sc.training.checkpointing = HR_CHECKPOINTING_FULL;

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 /* Sets the ZeRO stage, offloads, micro-batch, gradient accumulation,
  * precision, optimizer and checkpointing the config names; leaves the
  * rest of scenario as it is.  unmapped (may be NULL) receives what the
- * scenario cannot say. */
+ * scenario cannot say, and each "auto" left as the scenario's; a value
+ * DeepSpeed would refuse is an error naming the file and the key. */
 gboolean hr_ds_import_node (HrScenario  *scenario,
                             JsonNode    *root,
                             const char  *origin,
