@@ -93,11 +93,103 @@ test_measured_runs (void)
   g_assert_cmpfloat (worst, <=, MAX_WORST_ERROR);
 }
 
+/* An entry of a run with one member replaced; section NULL: the entry's
+ * own member. */
+static JsonNode *
+entry_with (const char *id,
+            const char *section,
+            const char *key,
+            double      value)
+{
+  g_autofree char *text = g_strdup_printf (
+    "{\"id\": \"%s\", \"arch\": {\"layers\": 32, \"hidden\": 4096, \"heads\": 32, "
+    "\"kv_heads\": 32, \"ffn\": 11008, \"vocab\": 32000}, \"task\": \"lora\", "
+    "\"lora\": {\"rank\": 8, \"targets\": [\"q\", \"v\"]}, \"precision\": \"bf16-true\", "
+    "\"optimizer\": \"adamw\", \"micro_batch\": 1, \"seq_len\": 512, "
+    "\"parallelism\": {\"gpus\": 1}, \"gpu\": \"A100 80GB\", \"measured_gib\": 20, "
+    "\"metric\": \"max_memory_allocated\"}", id);
+  JsonNode *node = json_from_string (text, NULL);
+  JsonObject *obj = json_node_get_object (node);
+
+  if (key != NULL)
+    {
+      JsonNode *number = json_node_new (JSON_NODE_VALUE);
+
+      json_node_set_double (number, value);
+      json_object_set_member (section != NULL ? json_object_get_object_member (obj, section)
+                                              : obj, key, number);
+    }
+  return node;
+}
+
+/* A measured value json-glib reads as infinity (1e309), or one no run
+ * has, is refused with the file, the entry and the field, never planned
+ * into "inf GiB, -nan %"; a count that gint64 cannot hold (3e23) is refused
+ * before it is converted. */
+static void
+test_absurd_numbers (void)
+{
+  static const struct
+  {
+    const char *section;
+    const char *key;
+    double      value;
+    const char *says;
+  } cases[] = {
+    { NULL, "measured_gib", INFINITY, "runs.json: e0: measured_gib: a number too large to "
+                                      "hold is not allowed; allowed: a number above 0, up to "
+                                      "16384 (GiB)" },
+    { NULL, "measured_gib", NAN, "runs.json: e1: measured_gib: " },
+    { NULL, "measured_gib", 1e30, "runs.json: e2: measured_gib: 1e+30 is not allowed" },
+    { NULL, "measured_gib", -1, "runs.json: e3: measured_gib: -1 is not allowed" },
+    { NULL, "measured_gib", 0, "runs.json: e4: measured_gib: 0 is not allowed" },
+    { NULL, "micro_batch", 3e23, "runs.json: e5: micro_batch: 3e+23 is not allowed; "
+                                 "allowed: a whole number from 1 to 1048576" },
+    { NULL, "seq_len", 512.5, "runs.json: e6: seq_len: 512.5 is not allowed" },
+    { "arch", "layers", -1e300, "runs.json: e7: arch.layers: -1e+300 is not allowed" },
+    { "parallelism", "gpus", 1e19, "runs.json: e8: parallelism.gpus: 1e+19 is not allowed" },
+    { "lora", "rank", INFINITY, "runs.json: e9: lora.rank: a number too large to hold" },
+    { "lora", "dropout", 7, "runs.json: e10: lora.dropout: 7 is not allowed; allowed: a "
+                            "number from 0 to 0.99" },
+  };
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GPtrArray) skipped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) runs = NULL;
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+  JsonArray *list = json_array_new ();
+
+  json_node_take_array (root, list);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *id = g_strdup_printf ("e%u", i);
+
+      json_array_add_element (list, entry_with (id, cases[i].section, cases[i].key,
+                                                cases[i].value));
+    }
+  json_array_add_element (list, entry_with ("good", NULL, NULL, 0));
+
+  runs = hr_measured_load_node (root, "runs.json", presets, skipped, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs->len, ==, 1);
+  g_assert_cmpstr (((HrMeasuredRun *) g_ptr_array_index (runs, 0))->id, ==, "good");
+  g_assert_true (isfinite (((HrMeasuredRun *) g_ptr_array_index (runs, 0))->error));
+  g_assert_cmpuint (skipped->len, ==, G_N_ELEMENTS (cases));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *message = g_ptr_array_index (skipped, i);
+
+      g_test_message ("%s", message);
+      g_assert_true (g_str_has_prefix (message, cases[i].says));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/calibration/measured-runs", test_measured_runs);
+  g_test_add_func ("/calibration/absurd-numbers", test_absurd_numbers);
   return g_test_run ();
 }

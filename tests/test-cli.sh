@@ -182,6 +182,25 @@ cat >"$tmp/runs.json" <<'JSON'
 JSON
 expect 0 'mine: framework "keras" is not one Headroom knows; allowed: litgpt, hf-trainer' \
   "--validate names an unknown framework" -- --validate "$tmp/runs.json"
+# Measured numbers no run has: never "inf GiB, -nan %", never a double
+# converted to an integer it does not fit.
+run_entry='"arch": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 32, "ffn": 11008,
+  "vocab": 32000}, "task": "full", "precision": "bf16-true", "optimizer": "adamw",
+  "seq_len": 512, "parallelism": {"gpus": 1}, "gpu": "A100 80GB"'
+cat >"$tmp/absurd.json" <<JSON
+[{"id": "infinite", $run_entry, "micro_batch": 1, "measured_gib": 1e309},
+ {"id": "huge-batch", $run_entry, "micro_batch": 3e23, "measured_gib": 60},
+ {"id": "negative", $run_entry, "micro_batch": 1, "measured_gib": -3}]
+JSON
+"$cli" --validate "$tmp/absurd.json" >"$tmp/out" 2>"$tmp/err" </dev/null
+! grep -qiE 'inf|nan' "$tmp/out" && ok "--validate never prints inf or nan" \
+  || not_ok "--validate printed: $(head -c 300 "$tmp/out")"
+grep -qF 'absurd.json' "$tmp/err" && grep -qF 'huge-batch: micro_batch: 3e+23 is not allowed; allowed: a whole number from 1 to 1048576' "$tmp/err" \
+  && grep -qF 'absurd.json: negative: measured_gib: -3 is not allowed; allowed: a number above 0, up to 16384 (GiB)' "$tmp/err" \
+  && ok "--validate names the file, entry, field and range of an absurd number" \
+  || not_ok "--validate absurd numbers: $(cat "$tmp/err")"
+"$cli" --validate "$tmp/absurd.json" --format json >"$tmp/out" 2>/dev/null </dev/null
+json_ok "$tmp/out" && ok "--validate json of absurd numbers parses" || not_ok "--validate json of absurd numbers: $(head -c 300 "$tmp/out")"
 
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"

@@ -20,7 +20,9 @@
 #include "hr-json.h"
 #include "hr-params.h"
 #include "hr-scenario-io.h"
+#include "hr-validate.h"
 
+#include <math.h>
 #include <string.h>
 
 typedef struct
@@ -51,6 +53,8 @@ known_models (HrPresets *presets)
   return models;
 }
 
+/* check_numbers () has refused what is out of range; a double converts
+ * only when gint64 holds it (converting 3e23 is undefined behaviour). */
 static gint64
 member_int (JsonObject *obj,
             const char *key,
@@ -63,7 +67,12 @@ member_int (JsonObject *obj,
   if (json_node_get_value_type (node) == G_TYPE_INT64)
     return json_node_get_int (node);
   if (json_node_get_value_type (node) == G_TYPE_DOUBLE)
-    return (gint64) json_node_get_double (node);
+    {
+      double v = json_node_get_double (node);
+
+      if (isfinite (v) && v >= -9007199254740992.0 && v <= 9007199254740992.0)
+        return (gint64) v;
+    }
   return fallback;
 }
 
@@ -102,6 +111,92 @@ member_double (JsonObject *obj,
           && json_node_get_value_type (node) != G_TYPE_INT64))
     return fallback;
   return json_node_get_double (node);
+}
+
+/* The numbers an entry may give, with the ranges a scenario allows
+ * (hr-validate.h), so that a bad one is named as the entry writes it. */
+typedef struct
+{
+  const char *section;    /* NULL: a member of the entry itself */
+  const char *key;
+  double      min;
+  double      max;
+  gboolean    whole;
+  gboolean    above_min;  /* min itself is not allowed */
+} NumberRule;
+
+static const NumberRule number_rules[] = {
+  { NULL, "measured_gib", 0, HR_MAX_MEMORY_MIB / 1024.0, FALSE, TRUE },
+  { NULL, "micro_batch", 1, HR_MAX_MICRO_BATCH, TRUE, FALSE },
+  { NULL, "seq_len", 1, HR_MAX_SEQ_LEN, TRUE, FALSE },
+  { "arch", "layers", 1, HR_MAX_LAYERS, TRUE, FALSE },
+  { "arch", "hidden", 1, HR_MAX_HIDDEN, TRUE, FALSE },
+  { "arch", "heads", 1, HR_MAX_HEADS, TRUE, FALSE },
+  { "arch", "kv_heads", 1, HR_MAX_HEADS, TRUE, FALSE },
+  { "arch", "ffn", 1, HR_MAX_FFN, TRUE, FALSE },
+  { "arch", "vocab", 0, HR_MAX_VOCAB, TRUE, FALSE },
+  { "parallelism", "gpus", 1, HR_MAX_GPUS, TRUE, FALSE },
+  { "parallelism", "tp", 1, HR_MAX_HEADS, TRUE, FALSE },
+  { "parallelism", "pp", 1, HR_MAX_PP, TRUE, FALSE },
+  { "parallelism", "zero_stage", 0, 3, TRUE, FALSE },
+  { "lora", "rank", 1, HR_MAX_LORA_RANK, TRUE, FALSE },
+  { "lora", "dropout", 0, 0.99, FALSE, FALSE },
+};
+
+/* Each number the entry gives is finite, whole where it counts something,
+ * and in range; the message names the file, the entry and the field. */
+static gboolean
+check_numbers (JsonObject  *e,
+               const char  *path,
+               const char  *id,
+               GError     **error)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (number_rules); i++)
+    {
+      const NumberRule *r = &number_rules[i];
+      JsonObject *obj = r->section != NULL ? hr_json_member_object (e, r->section) : e;
+      JsonNode *node = obj != NULL ? json_object_get_member (obj, r->key) : NULL;
+      GType type = node != NULL && JSON_NODE_HOLDS_VALUE (node)
+                   ? json_node_get_value_type (node) : G_TYPE_INVALID;
+      g_autofree char *field = r->section != NULL ? g_strdup_printf ("%s.%s", r->section, r->key)
+                                                  : g_strdup (r->key);
+      g_autofree char *value = NULL;
+      char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+      double v;
+
+      if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+        continue;
+      if (type == G_TYPE_INT64)
+        v = (double) json_node_get_int (node);
+      else if (type == G_TYPE_DOUBLE)
+        v = json_node_get_double (node);
+      else
+        v = NAN;
+      if (isfinite (v) && (r->above_min ? v > r->min : v >= r->min) && v <= r->max
+          && (!r->whole || v == floor (v)))
+        continue;
+
+      if (type == G_TYPE_INT64)
+        value = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+      else if (type == G_TYPE_DOUBLE && isfinite (v))
+        value = g_strdup (g_ascii_formatd (lo, sizeof lo, "%.15g", v));
+      else if (type == G_TYPE_DOUBLE)
+        value = g_strdup (isnan (v) ? "not a number" : "a number too large to hold");
+      else if (type == G_TYPE_STRING)
+        value = g_strdup ("a string");
+      else
+        value = g_strdup (node != NULL && JSON_NODE_HOLDS_VALUE (node) ? "a boolean"
+                          : JSON_NODE_HOLDS_ARRAY (node) ? "an array" : "an object");
+      g_ascii_formatd (lo, sizeof lo, "%.15g", r->min);
+      g_ascii_formatd (hi, sizeof hi, "%.15g", r->max);
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID,
+                   "%s: %s: %s: %s is not allowed; allowed: %s %s %s%s %s%s",
+                   path, id, field, value, r->whole ? "a whole number" : "a number",
+                   r->above_min ? "above" : "from", lo, r->above_min ? ", up to" : " to", hi,
+                   g_str_equal (r->key, "measured_gib") ? " (GiB)" : "");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 /* The preset whose dimensions are the entry's. */
@@ -480,6 +575,12 @@ hr_measured_load_node (JsonNode    *root,
           g_free (id);
           id = g_strdup_printf ("[%u]", i);
         }
+      if (!check_numbers (e, path, id, &local))
+        {
+          if (skipped != NULL)
+            g_ptr_array_add (skipped, g_strdup (local->message));
+          continue;
+        }
       metric = member_lower (e, "metric");
 
       run = g_new0 (HrMeasuredRun, 1);
@@ -500,8 +601,11 @@ hr_measured_load_node (JsonNode    *root,
           || !(run->measured_bytes > 0))
         {
           if (skipped != NULL)
-            g_ptr_array_add (skipped, g_strdup (local != NULL ? local->message
-                                                : "measured_gib is missing"));
+            g_ptr_array_add (skipped, local != NULL
+                                      ? g_strdup_printf ("%s: %s", path, local->message)
+                                      : g_strdup_printf ("%s: %s: measured_gib is missing; "
+                                                         "allowed: a number above 0 (GiB)",
+                                                         path, id));
           g_free (run);
           continue;
         }
