@@ -210,6 +210,51 @@ test_deepspeed_bad_values (void)
     }
 }
 
+/* ZeRO-Infinity: what goes to NVMe takes neither GPU memory nor host RAM;
+ * only the fp32 gradient partition the CPU steps on stays in host RAM. */
+static void
+test_deepspeed_nvme (void)
+{
+  static const char *cpu =
+    "{\"bf16\": {\"enabled\": true}, \"zero_optimization\": {\"stage\": 3,"
+    " \"offload_optimizer\": {\"device\": \"cpu\"}, \"offload_param\": {\"device\": \"cpu\"}}}";
+  static const char *nvme =
+    "{\"bf16\": {\"enabled\": true}, \"zero_optimization\": {\"stage\": 3,"
+    " \"offload_optimizer\": {\"device\": \"nvme\", \"nvme_path\": \"/local_nvme\"},"
+    " \"offload_param\": {\"device\": \"nvme\", \"nvme_path\": \"/local_nvme\"}}}";
+  g_autoptr(HrPlan) on_cpu = hr_plan_new ();
+  g_autoptr(HrPlan) on_nvme = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrScenario a, b;
+
+  hr_scenario_init_default (&a);
+  g_assert_true (import_ds_text (&a, cpu, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (a.parallel.offload_optimizer_device, ==, HR_OFFLOAD_DEVICE_CPU);
+  hr_scenario_init_default (&b);
+  g_assert_true (import_ds_text (&b, nvme, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (b.parallel.offload_optimizer && b.parallel.offload_params);
+  g_assert_cmpint (b.parallel.offload_optimizer_device, ==, HR_OFFLOAD_DEVICE_NVME);
+  g_assert_cmpint (b.parallel.offload_params_device, ==, HR_OFFLOAD_DEVICE_NVME);
+
+  hr_test_plan (&a, on_cpu);
+  hr_test_plan (&b, on_nvme);
+  g_assert_cmpuint (on_nvme->devices[0].total_bytes, ==, on_cpu->devices[0].total_bytes);
+  /* bf16-mixed AdamW: CPU holds 4 (master) + 8 (states) + 4 (fp32 gradient)
+   * bytes per trainable weight and 2 per weight; NVMe leaves the 4. */
+  g_assert_cmpuint (on_cpu->host_bytes_per_node, >, 0);
+  hr_assert_close ((double) on_nvme->host_bytes_per_node,
+                   (double) on_cpu->host_bytes_per_node * 4.0 / 18.0, 1e-6);
+
+  /* DeepSpeed puts nothing on NVMe below ZeRO-3. */
+  hr_scenario_init_default (&b);
+  g_assert_false (import_ds_text (&b, "{\"zero_optimization\": {\"stage\": 2, \"offload_optimizer\":"
+                                      " {\"device\": \"nvme\"}}}", NULL, &error));
+  g_assert_nonnull (strstr (error->message, "ds.json: zero_optimization.offload_optimizer.device: "
+                                            "\"nvme\" needs zero_optimization.stage 3"));
+}
+
 static void
 test_not_configs (void)
 {
@@ -235,6 +280,7 @@ main (int   argc,
   g_test_add_func ("/import/deepspeed", test_deepspeed_config);
   g_test_add_func ("/import/deepspeed-auto", test_deepspeed_auto);
   g_test_add_func ("/import/deepspeed-bad-values", test_deepspeed_bad_values);
+  g_test_add_func ("/import/deepspeed-nvme", test_deepspeed_nvme);
   g_test_add_func ("/import/not-configs", test_not_configs);
   return g_test_run ();
 }

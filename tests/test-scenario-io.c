@@ -225,6 +225,8 @@ static const BadCase bad_cases[] = {
   { "{\"parallel\": {\"sp\": true}}", HR_ERROR_INVALID, "parallel.sp" },
   { "{\"parallel\": {\"sp\": 1}}", HR_ERROR_TYPE, "parallel.sp: 1" },
   { "{\"parallel\": {\"zero\": 2, \"offload_params\": true}}", HR_ERROR_INVALID, "parallel.offload_params" },
+  { "{\"parallel\": {\"offload_optimizer_device\": \"disk\"}}", HR_ERROR_INVALID,
+    "parallel.offload_optimizer_device: \"disk\" is not allowed; allowed: cpu or nvme" },
   { "{\"parallel\": {\"pp\": 41}}", HR_ERROR_INVALID, "parallel.pp: 41" },
   { "{\"gpu\": {\"memory_mib\": 0}}", HR_ERROR_INVALID, "gpu.memory_mib: 0" },
   { "{\"gpu\": {\"preset\": \"h100-sxm-81gb\"}}", HR_ERROR_NOT_FOUND, "gpu.preset" },

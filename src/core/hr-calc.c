@@ -375,7 +375,12 @@ add_model_states (Ctx               *ctx,
 
   if (p->offload_optimizer)
     {
-      ctx->host_bytes += trainable_here * (ctx->m + state_bytes + 4.0);
+      /* On NVMe (ZeRO-Infinity) the master weights and states take no
+       * host RAM; the fp32 gradient partition the CPU steps on stays in
+       * pinned host memory (DeepSpeed stage3.py grad_partitions_flat_buffer). */
+      ctx->host_bytes += trainable_here
+                         * (p->offload_optimizer_device == HR_OFFLOAD_DEVICE_NVME
+                            ? 4.0 : ctx->m + state_bytes + 4.0);
     }
   else
     {
@@ -426,7 +431,7 @@ add_model_states (Ctx               *ctx,
                   trainable_here * ctx->m);
     }
 
-  if (p->offload_params)
+  if (p->offload_params && p->offload_params_device != HR_OFFLOAD_DEVICE_NVME)
     ctx->host_bytes += weights_here * ctx->w;
 }
 

@@ -184,15 +184,18 @@ get_switch (JsonObject   *obj,
   return TRUE;
 }
 
-/* zero_optimization.offload_*.device: TRUE when it leaves the GPU. */
+/* zero_optimization.offload_*.device: TRUE when it leaves the GPU, and
+ * where it goes. */
 static gboolean
-get_offload (JsonObject  *zero,
-             const char  *key,
-             const char  *origin,
-             GPtrArray   *unmapped,
-             gboolean     current,
-             gboolean    *out,
-             GError     **error)
+get_offload (JsonObject       *zero,
+             const char       *key,
+             const char       *origin,
+             GPtrArray        *unmapped,
+             gboolean          current,
+             HrOffloadDevice   current_device,
+             gboolean         *out,
+             HrOffloadDevice  *out_device,
+             GError          **error)
 {
   g_autofree char *path = g_strconcat ("zero_optimization.", key, NULL);
   g_autofree char *device_path = g_strconcat (path, ".device", NULL);
@@ -201,6 +204,7 @@ get_offload (JsonObject  *zero,
   const char *value;
 
   *out = FALSE;
+  *out_device = HR_OFFLOAD_DEVICE_CPU;
   if (!get_section (zero, key, origin, path, "{\"device\": \"cpu\"}", &section, error))
     return FALSE;
   device = section != NULL ? json_object_get_member (section, "device") : NULL;
@@ -208,14 +212,19 @@ get_offload (JsonObject  *zero,
     return TRUE;
   if (is_auto (device))
     {
-      note_auto (unmapped, device_path, "offload", current ? "true" : "false");
+      note_auto (unmapped, device_path, "offload",
+                 current ? hr_enum_name (&hr_offload_device_names, current_device) : "none");
       *out = current;
+      *out_device = current_device;
       return TRUE;
     }
   value = JSON_NODE_HOLDS_VALUE (device) && json_node_get_value_type (device) == G_TYPE_STRING
           ? json_node_get_string (device) : NULL;
   if (g_strcmp0 (value, "cpu") == 0 || g_strcmp0 (value, "nvme") == 0)
-    *out = TRUE;
+    {
+      *out = TRUE;
+      *out_device = strcmp (value, "nvme") == 0 ? HR_OFFLOAD_DEVICE_NVME : HR_OFFLOAD_DEVICE_CPU;
+    }
   else if (g_strcmp0 (value, "none") != 0)
     {
       g_autofree char *shown = hr_fields_describe_node (device);
@@ -267,6 +276,7 @@ hr_ds_import_node (HrScenario  *scenario,
   if (zero != NULL)
     {
       g_autofree char *stage = uint_text (sc.parallel.zero);
+      HrOffloadDevice device;
       gboolean offload;
 
       if (!get_whole (zero, "stage", "zero_optimization.stage", 0, 3, "ZeRO stage", stage,
@@ -275,17 +285,33 @@ hr_ds_import_node (HrScenario  *scenario,
       if (v >= 0)
         sc.parallel.zero = (guint64) v;
       if (!get_offload (zero, "offload_optimizer", origin, unmapped,
-                        sc.parallel.offload_optimizer, &offload, error))
+                        sc.parallel.offload_optimizer, sc.parallel.offload_optimizer_device,
+                        &offload, &device, error))
         return FALSE;
       sc.parallel.offload_optimizer = offload;
+      sc.parallel.offload_optimizer_device = device;
       if (!get_offload (zero, "offload_param", origin, unmapped,
-                        sc.parallel.offload_params, &offload, error))
+                        sc.parallel.offload_params, sc.parallel.offload_params_device,
+                        &offload, &device, error))
         return FALSE;
       sc.parallel.offload_params = offload;
+      sc.parallel.offload_params_device = device;
+      /* "NVMe offloading is available only with ZeRO stage 3" (DeepSpeed's
+       * config reference, offload_optimizer). */
+      if (sc.parallel.offload_optimizer && sc.parallel.zero != 3
+          && sc.parallel.offload_optimizer_device == HR_OFFLOAD_DEVICE_NVME)
+        {
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: zero_optimization."
+                       "offload_optimizer.device: \"nvme\" needs zero_optimization.stage 3 "
+                       "(ZeRO-Infinity); allowed: none or cpu with stage %" G_GUINT64_FORMAT,
+                       origin, sc.parallel.zero);
+          return FALSE;
+        }
       /* DeepSpeed offloads parameters only under ZeRO-3. */
       if (sc.parallel.offload_params && sc.parallel.zero != 3)
         {
           sc.parallel.offload_params = FALSE;
+          sc.parallel.offload_params_device = HR_OFFLOAD_DEVICE_CPU;
           if (unmapped != NULL)
             g_ptr_array_add (unmapped, g_strdup_printf ("zero_optimization.offload_param: "
                                                         "only ZeRO-3 offloads parameters; with "

@@ -29,6 +29,7 @@ TABLE (hr_optimizer_impl_names, "foreach", "fused", "loop");
 TABLE (hr_checkpointing_names, "none", "selective", "full");
 TABLE (hr_attention_names, "flash", "eager", "sdpa");
 TABLE (hr_loss_names, "standard", "chunked", "fused");
+TABLE (hr_offload_device_names, "cpu", "nvme");
 TABLE (hr_category_names, "parameters", "gradients", "optimizer",
        "activations", "overhead");
 TABLE (hr_status_names, "ok", "tight", "oom");

@@ -153,6 +153,15 @@ typedef enum
   HR_N_LOSSES
 } HrLoss;
 
+/* Where ZeRO-Offload puts what leaves the GPU: host memory, or an NVMe
+ * drive (ZeRO-Infinity), which takes no host RAM for it either. */
+typedef enum
+{
+  HR_OFFLOAD_DEVICE_CPU,
+  HR_OFFLOAD_DEVICE_NVME,
+  HR_N_OFFLOAD_DEVICES
+} HrOffloadDevice;
+
 typedef enum
 {
   HR_CATEGORY_PARAMETERS,
@@ -210,6 +219,7 @@ extern const HrEnumNames hr_optimizer_impl_names;
 extern const HrEnumNames hr_checkpointing_names;
 extern const HrEnumNames hr_attention_names;
 extern const HrEnumNames hr_loss_names;
+extern const HrEnumNames hr_offload_device_names;
 extern const HrEnumNames hr_category_names;
 extern const HrEnumNames hr_status_names;
 extern const HrEnumNames hr_lora_target_names;

@@ -94,6 +94,8 @@ const Field hr_parallel_fields[] = {
   UINT (HrParallel, shard_group),
   BOOL (HrParallel, offload_optimizer),
   BOOL (HrParallel, offload_params),
+  ENUM (HrParallel, offload_optimizer_device, hr_offload_device_names),
+  ENUM (HrParallel, offload_params_device, hr_offload_device_names),
   BOOL (HrParallel, no_sync),
 };
 

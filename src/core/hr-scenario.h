@@ -95,19 +95,21 @@ typedef struct
 
 typedef struct
 {
-  guint64  gpus;
-  guint64  gpus_per_node;
-  guint64  tp;
-  guint64  pp;
-  guint64  vpp;
-  guint64  cp;
-  guint64  ep;
-  gboolean sp;
-  guint64  zero;
-  guint64  shard_group;
-  gboolean offload_optimizer;
-  gboolean offload_params;
-  gboolean no_sync;     /* extension: accumulate without reducing (FSDP no_sync) */
+  guint64         gpus;
+  guint64         gpus_per_node;
+  guint64         tp;
+  guint64         pp;
+  guint64         vpp;
+  guint64         cp;
+  guint64         ep;
+  gboolean        sp;
+  guint64         zero;
+  guint64         shard_group;
+  gboolean        offload_optimizer;
+  gboolean        offload_params;
+  HrOffloadDevice offload_optimizer_device;  /* extension: where the offloaded */
+  HrOffloadDevice offload_params_device;     /* states and weights go */
+  gboolean        no_sync;   /* extension: accumulate without reducing (FSDP no_sync) */
 } HrParallel;
 
 typedef struct
