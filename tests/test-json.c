@@ -230,8 +230,8 @@ test_names_cut_on_characters (void)
   g_autoptr(JsonNode) root = hr_json_load_data (name, -1, "t.json", &error);
   g_autofree char *saved = NULL;
   g_autofree char *json = NULL;
+  g_autoptr(HrPlan) plan = hr_plan_new ();
   HrScenario sc, again;
-  HrPlan plan;
   gsize length;
 
   g_assert_no_error (error);
@@ -250,8 +250,8 @@ test_names_cut_on_characters (void)
     g_assert_no_error (error);
     g_assert_cmpstr (again.name, ==, sc.name);
   }
-  hr_test_plan (&sc, &plan);
-  json = hr_report_json_text (&sc, &plan);
+  hr_test_plan (&sc, plan);
+  json = hr_report_json_text (&sc, plan);
   g_assert_true (g_utf8_validate (json, -1, NULL));
 
   /* The helper itself: never half a character, never past the cap. */
@@ -298,8 +298,8 @@ test_numbers_written_as_json (void)
       -1, "t.json", &error);
     g_autofree char *saved = NULL;
     g_autofree char *report = NULL;
+    g_autoptr(HrPlan) plan = hr_plan_new ();
     HrScenario sc, again;
-    HrPlan plan;
 
     g_assert_no_error (error);
     g_assert_true (hr_scenario_read_node (&sc, root, "t.json", presets, &error));
@@ -314,8 +314,8 @@ test_numbers_written_as_json (void)
     }
     g_assert_cmpfloat (again.cost.tokens, ==, 2e17);
     g_assert_cmpfloat (again.cost.mfu, ==, 1e-300);
-    hr_test_plan (&sc, &plan);
-    report = hr_report_json_text (&sc, &plan);
+    hr_test_plan (&sc, plan);
+    report = hr_report_json_text (&sc, plan);
     g_assert_true (hr_json_check_strict (report, strlen (report), "report", &error));
     g_assert_no_error (error);
     g_assert_null (strstr (report, "inf"));
@@ -397,7 +397,7 @@ test_round_trip_random_scenarios (void)
           {
             g_test_message ("refused: %s", error->message);
             continue;
-          }   
+          }
         read_back++;
         second = hr_scenario_to_data (&again, NULL);
         g_assert_cmpstr (second, ==, first);

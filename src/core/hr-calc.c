@@ -27,8 +27,11 @@
 
 #include <string.h>
 
-/* Plans larger than this per GPU are refused rather than rounded. */
-#define MAX_DEVICE_BYTES 1e18
+/* Plans larger than this per GPU (1 PiB) are refused rather than rounded:
+ * below it every item, every sum of up to HR_MAX_ITEMS items and every
+ * figure derived in double stays an exact whole number (under 2^53), so
+ * the categories add up to the total to the byte. */
+#define MAX_DEVICE_BYTES 1125899906842624.0
 
 #include "hr-calc-private.h"
 
@@ -488,10 +491,10 @@ finish_device (Ctx      *ctx,
 
   dev->reserved_bytes = dev->allocated_bytes
                         + (guint64) ((double) dev->allocated_bytes * frag + 0.5);
-  total = 0;
+  dev->total_bytes = 0;
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
-    total += (double) dev->category_bytes[c];
-  dev->total_bytes = (guint64) total;
+    dev->total_bytes += dev->category_bytes[c];
+  total = (double) dev->total_bytes;
 
   dev->free_bytes = (gint64) plan->capacity_bytes - (gint64) dev->total_bytes;
   if (dev->free_bytes < 0)
@@ -535,6 +538,7 @@ hr_calc_plan (const HrScenario  *sc,
   const HrTraining *t = &sc->training;
   Ctx ctx = { 0 };
   guint64 base_layers, extra_layers;
+  double host;
   gint64 least_free = G_MAXINT64;
 
   g_return_val_if_fail (sc != NULL, FALSE);
@@ -603,7 +607,7 @@ hr_calc_plan (const HrScenario  *sc,
     {
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID,
                    "training: this plan needs about %.3g bytes on one GPU, more than "
-                   "Headroom can represent; allowed: plans under 10^18 bytes per GPU "
+                   "Headroom can represent exactly; allowed: plans under 1 PiB per GPU "
                    "(lower training.micro_batch or training.seq_len)", ctx.too_big);
       return FALSE;
     }
@@ -619,8 +623,18 @@ hr_calc_plan (const HrScenario  *sc,
   /* Offloaded bytes per rank, averaged over the stages, times the ranks
    * of a node; DeepSpeed's estimators add a 1.5x buffer factor
    * (estimate_zero3_model_states_mem_needs, additional_buffer_factor). */
-  plan->host_bytes_per_node = (guint64) (ctx.host_bytes / (double) p->pp
-                                         * (double) MIN (p->gpus_per_node, p->gpus) * 1.5);
+  host = ctx.host_bytes / (double) p->pp * (double) MIN (p->gpus_per_node, p->gpus) * 1.5;
+  if (!(host < MAX_DEVICE_BYTES * 64))
+    {
+      /* Converting a larger double to guint64 is undefined behaviour, and
+       * 6e21 once came out as 0, hiding the host-RAM warning. */
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID,
+                   "parallel.offload_optimizer: the offloaded states need about %.3g bytes "
+                   "of host memory per node, more than Headroom can represent exactly; "
+                   "allowed: under 64 PiB per node (use more nodes, or offload less)", host);
+      return FALSE;
+    }
+  plan->host_bytes_per_node = (guint64) host;
   if (plan->host_bytes_per_node > 0)
     add_warning (plan, HR_WARNING_HOST_RAM, 0);
   if (extra_layers != 0)
