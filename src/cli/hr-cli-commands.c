@@ -15,6 +15,7 @@
 #include "hr-calc.h"
 #include "hr-chart.h"
 #include "hr-cli-commands.h"
+#include "hr-json.h"
 #include "hr-measured.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"
@@ -32,17 +33,13 @@ hr_cli_bad_input (const char *message)
   return EXIT_BAD_INPUT;
 }
 
-/* A document for programs, on stdout, ending with a newline. */
+/* A document for programs, on stdout, ending with a newline; written as
+ * the JSON report is (hr-json-writer.c: a non-finite number as null). */
 static void
 print_json (JsonNode *root)
 {
-  g_autoptr(JsonGenerator) gen = json_generator_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = hr_json_to_data (root, TRUE, NULL);
 
-  json_generator_set_root (gen, root);
-  json_generator_set_pretty (gen, TRUE);
-  json_generator_set_indent (gen, 2);
-  text = json_generator_to_data (gen, NULL);
   printf ("%s\n", text);
 }
 
@@ -110,9 +107,7 @@ hr_cli_print_suggestions (const HrScenario *sc,
   if (json)
     {
       g_autoptr(JsonBuilder) b = json_builder_new ();
-      g_autoptr(JsonGenerator) gen = json_generator_new ();
       g_autoptr(JsonNode) root = NULL;
-      g_autofree char *text = NULL;
 
       json_builder_begin_object (b);
       json_builder_set_member_name (b, "suggestions");
@@ -137,10 +132,7 @@ hr_cli_print_suggestions (const HrScenario *sc,
       json_builder_end_array (b);
       json_builder_end_object (b);
       root = json_builder_get_root (b);
-      json_generator_set_root (gen, root);
-      json_generator_set_pretty (gen, TRUE);
-      text = json_generator_to_data (gen, NULL);
-      printf ("%s\n", text);
+      print_json (root);
     }
   else
     {
