@@ -61,13 +61,14 @@ validate_model (const HrModelArch  *m,
       || !check_range ("model.heads", m->heads, 1, HR_MAX_HEADS, error)
       || !check_range ("model.kv_heads", m->kv_heads, 1, m->heads, error)
       || !check_range ("model.head_dim", m->head_dim, 0, HR_MAX_HIDDEN, error)
+      /* The experts before the widths: whether ffn may be 0 depends on them. */
+      || !check_range ("model.experts", m->experts, 1, HR_MAX_EXPERTS, error)
+      || !check_range ("model.experts_active", m->experts_active, 1, m->experts, error)
       || !check_range ("model.ffn", m->ffn, m->experts > 1 && m->expert_ffn > 0 ? 0 : 1,
                        HR_MAX_FFN, error)
       || !check_range ("model.expert_ffn", m->expert_ffn, 0, HR_MAX_FFN, error)
       || !check_range ("model.vocab", m->vocab, 0, HR_MAX_VOCAB, error)
       || !check_range ("model.learned_positions", m->learned_positions, 0, HR_MAX_SEQ_LEN, error)
-      || !check_range ("model.experts", m->experts, 1, HR_MAX_EXPERTS, error)
-      || !check_range ("model.experts_active", m->experts_active, 1, m->experts, error)
       || !check_range ("model.classes", m->classes, 0, HR_MAX_VOCAB, error)
       || !check_range ("model.norms_per_layer", m->norms_per_layer, 0, 8, error)
       || !check_range ("model.token_types", m->token_types, 0, 1024, error)
