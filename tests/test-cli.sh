@@ -155,6 +155,30 @@ echo "{\"model\": $python_deep" >"$tmp/deep.json"
 expect 2 "deep.json: the JSON nests deeper" "deep nesting" -- "$tmp/deep.json"
 expect 2 "--import-hf" "import of a non-config" -- --import-hf "$tmp/zero-layers.json"
 
+# Control characters in names never reach the terminal raw: the table
+# shows them as escapes, and a name stays on its line.
+esc=$(printf '\033')
+printf '%s' '{"name": "evil\u001b[31mred\nsecond line", "model": {"preset": "llama-2-7b",
+ "name": "m\u001b]0;title\u0007x"}, "gpu": {"preset": "h100-sxm-80gb", "name": "G\u001bPU\rX"}}' >"$tmp/control.json"
+expect 0 "" "names with control characters" -- "$tmp/control.json"
+! grep -q "$esc" "$tmp/out" && ! grep -q "$(printf '\r')" "$tmp/out" && ! grep -q "$(printf '\a')" "$tmp/out" \
+  && ok "table: no raw control character" || not_ok "table: raw control characters: $(cat -v "$tmp/out" | head -3)"
+head -1 "$tmp/out" | grep -qxF 'evil\u001B[31mred\nsecond line' && ok "table: the name as escapes, on one line" \
+  || not_ok "table: name line: $(head -1 "$tmp/out" | cat -v)"
+grep -qF 'Model     m\u001B]0;title\u0007x: ' "$tmp/out" && grep -qF 'GPU       8x G\u001BPU\rX, ' "$tmp/out" \
+  && ok "table: model and GPU names as escapes" || not_ok "table: model and GPU names: $(cat -v "$tmp/out" | head -6)"
+grep -qF 'Fits on 8x G\u001BPU\rX with' "$tmp/out" && ok "table: the verdict names the GPU as escapes" || not_ok "table: verdict"
+expect 0 "" "json of names with control characters" -- "$tmp/control.json" --format json
+json_ok "$tmp/out" && ! grep -q "$esc" "$tmp/out" && ok "json escapes control characters" || not_ok "json control characters"
+expect 0 "" "--solve with a GPU name with control characters" -- "$tmp/control.json" --solve max-micro-batch
+! grep -q "$esc" "$tmp/out" && ok "solve: no raw control character" || not_ok "solve: raw control characters"
+mkdir -p "$tmp/xdg-names/headroom/presets/gpus"
+printf '%s' '{"name": "Rogue\u001b[2J GPU", "memory_mib": 1024, "source": "test"}' \
+  >"$tmp/xdg-names/headroom/presets/gpus/rogue.json"
+XDG_DATA_HOME="$tmp/xdg-names" "$cli" --list gpus >"$tmp/out" 2>"$tmp/err" </dev/null
+grep -q '^rogue ' "$tmp/out" && ! grep -q "$esc" "$tmp/out" && grep -qF 'Rogue\u001B[2J GPU' "$tmp/out" \
+  && ok "--list: a preset name as escapes" || not_ok "--list: $(cat -v "$tmp/out" | grep -i rogue)"
+
 # Frameworks: their values, before --set, which still wins.
 expect 0 "" "--list frameworks" -- --list frameworks
 grep -q '^litgpt ' "$tmp/out" && grep -q '^hf-trainer ' "$tmp/out" && ok "both frameworks listed" || not_ok "frameworks listed"
@@ -201,6 +225,17 @@ grep -qF 'absurd.json' "$tmp/err" && grep -qF 'huge-batch: micro_batch: 3e+23 is
   || not_ok "--validate absurd numbers: $(cat "$tmp/err")"
 "$cli" --validate "$tmp/absurd.json" --format json >"$tmp/out" 2>/dev/null </dev/null
 json_ok "$tmp/out" && ok "--validate json of absurd numbers parses" || not_ok "--validate json of absurd numbers: $(head -c 300 "$tmp/out")"
+cat >"$tmp/control-runs.json" <<JSON
+[{"id": "run\u001b[31m,one\nline", $run_entry, "micro_batch": 1, "measured_gib": 60},
+ {"id": "bad\u001b[2J", "measured_gib": -1}]
+JSON
+expect 0 "" "--validate ids with control characters" -- --validate "$tmp/control-runs.json"
+! grep -q "$esc" "$tmp/out" "$tmp/err" && grep -qF 'run\u001B[31m,one\nline ' "$tmp/out" \
+  && grep -qF 'bad\u001B[2J: measured_gib' "$tmp/err" \
+  && ok "--validate: ids as escapes on stdout and stderr" || not_ok "--validate ids: $(cat -v "$tmp/out" "$tmp/err")"
+expect 0 "" "--validate csv of an id with a comma" -- --validate "$tmp/control-runs.json" --format csv
+[ "$(sed -n 2p "$tmp/out" | head -c 1)" = '"' ] && [ "$(wc -l <"$tmp/out")" = 3 ] \
+  && ok "--validate csv quotes the id" || not_ok "--validate csv: $(cat -v "$tmp/out")"
 
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"

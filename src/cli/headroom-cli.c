@@ -108,8 +108,10 @@ list_presets (HrPresets  *presets,
       for (guint i = 0; i < hr_frameworks_count (); i++)
         {
           const HrFramework *f = hr_framework_get (i);
+          g_autofree char *name = hr_cli_shown (f->name);
+          g_autofree char *summary = hr_cli_shown (f->summary);
 
-          printf ("%-24s %s: %s\n", f->id, f->name, f->summary);
+          printf ("%-24s %s: %s\n", f->id, name, summary);
         }
       return EXIT_PLANNED;
     }
@@ -130,8 +132,10 @@ list_presets (HrPresets  *presets,
   for (guint i = 0; i < list->len; i++)
     {
       HrPresetInfo *info = g_ptr_array_index (list, i);
+      g_autofree char *id = hr_cli_shown (info->id);
+      g_autofree char *name = hr_cli_shown (info->name);
 
-      printf ("%-24s %s\n", info->id, info->name);
+      printf ("%-24s %s\n", id, name);
     }
   return EXIT_PLANNED;
 }
@@ -263,8 +267,7 @@ apply_import (JsonObject  *root,
                           json_node_copy (json_object_get_member (json_node_get_object (node),
                                                                   "model")));
   for (guint i = 0; i < unmapped->len; i++)
-    fprintf (stderr, "headroom-cli: %s: not mapped: %s\n", path,
-             (char *) g_ptr_array_index (unmapped, i));
+    hr_cli_note ("%s: not mapped: %s", path, (char *) g_ptr_array_index (unmapped, i));
   return TRUE;
 }
 
@@ -335,8 +338,8 @@ run (Options *o)
           return hr_cli_bad_input (msg);
         }
       for (guint i = 0; i < unmapped->len; i++)
-        fprintf (stderr, "headroom-cli: %s: not mapped: %s\n", o->import_ds,
-                 (char *) g_ptr_array_index (unmapped, i));
+        hr_cli_note ("%s: not mapped: %s", o->import_ds,
+                     (char *) g_ptr_array_index (unmapped, i));
       again = hr_scenario_to_json (&sc);
       for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
         if (!hr_json_set_path (json_node_get_object (again), o->sets[i], &error))

@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,16 +22,59 @@
 #include "hr-scenario-io.h"
 #include "hr-suggest.h"
 #include "hr-sweep.h"
+#include "hr-text.h"
+
+/* Text from a file as a terminal may show it: control characters (ESC,
+ * a line break) as visible escapes (hr-text.c), so that a name cannot
+ * recolour the output, move the cursor or start a line of its own. */
+char *
+hr_cli_shown (const char *text)
+{
+  return hr_text_for_message (text, G_MAXSIZE);
+}
+
+/* "headroom-cli: ..." on stderr, as one line whatever the text holds. */
+void
+hr_cli_note (const char *format,
+             ...)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *line = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_strdelimit (text, "\r\n", ' ');
+  line = hr_cli_shown (text);
+  fprintf (stderr, "headroom-cli: %s\n", line);
+}
 
 /* One line on stderr, whatever the message holds. */
 int
 hr_cli_bad_input (const char *message)
 {
-  g_autofree char *line = g_strdup (message);
-
-  g_strdelimit (line, "\r\n", ' ');
-  fprintf (stderr, "headroom-cli: %s\n", line);
+  hr_cli_note ("%s", message);
   return EXIT_BAD_INPUT;
+}
+
+/* RFC 4180: a field holding a comma, quote or line break in quotes. */
+static char *
+csv_field (const char *text)
+{
+  GString *out;
+
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    return g_strdup (text);
+  out = g_string_new ("\"");
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+  return g_string_free (out, FALSE);
 }
 
 /* A document for programs, on stdout, ending with a newline; written as
@@ -68,8 +112,10 @@ hr_cli_print_solve (const HrScenario *sc,
                                            "Fewest GPUs" };
       int percent = (int) (sc->overhead.headroom * 100 + 0.5);
 
+      g_autofree char *gpu = hr_cli_shown (sc->gpu.name);
+
       if (value == 0)
-        printf ("%s: none leaves %d %% free on %s\n", what[solve], percent, sc->gpu.name);
+        printf ("%s: none leaves %d %% free on %s\n", what[solve], percent, gpu);
       else
         printf ("%s that leaves %d %% free: %" G_GUINT64_FORMAT "\n", what[solve], percent,
                 value);
@@ -150,9 +196,11 @@ hr_cli_print_suggestions (const HrScenario *sc,
           int percent = (int) (100.0 * (double) free_bytes / (double) work->capacity_bytes);
           const char *verdict = list[i].status == HR_STATUS_OK ? "fits"
                                 : list[i].status == HR_STATUS_TIGHT ? "tight" : "still over";
+          g_autofree char *title = hr_cli_shown (list[i].title);
+          g_autofree char *cost = hr_cli_shown (list[i].cost);
 
-          printf ("%2u. %s: -%s per GPU, %s (%d %% free). Cost: %s.\n", i + 1, list[i].title,
-                  saves, verdict, percent, list[i].cost);
+          printf ("%2u. %s: -%s per GPU, %s (%d %% free). Cost: %s.\n", i + 1, title,
+                  saves, verdict, percent, cost);
         }
     }
   g_free (list);
@@ -360,7 +408,7 @@ hr_cli_validate_runs (HrPresets  *presets,
     return hr_cli_bad_input (error->message);
 
   for (guint i = 0; i < skipped->len; i++)
-    fprintf (stderr, "headroom-cli: skipped: %s\n", (char *) g_ptr_array_index (skipped, i));
+    hr_cli_note ("skipped: %s", (char *) g_ptr_array_index (skipped, i));
   if (g_strcmp0 (format, "json") == 0)
     {
       g_autoptr(JsonNode) root = runs_json (runs, skipped);
@@ -379,10 +427,18 @@ hr_cli_validate_runs (HrPresets  *presets,
       g_autofree char *err = hr_format_double (100.0 * run->error, 1);
 
       if (csv)
-        printf ("%s,%s,%s,%s,%s\r\n", run->id, metric_names[run->metric], pred, meas, err);
+        {
+          g_autofree char *id = csv_field (run->id);
+
+          printf ("%s,%s,%s,%s,%s\r\n", id, metric_names[run->metric], pred, meas, err);
+        }
       else
-        printf ("%-40s %-20s predicted %8s GiB  measured %8s GiB  error %6s %%\n",
-                run->id, metric_names[run->metric], pred, meas, err);
+        {
+          g_autofree char *id = hr_cli_shown (run->id);
+
+          printf ("%-40s %-20s predicted %8s GiB  measured %8s GiB  error %6s %%\n",
+                  id, metric_names[run->metric], pred, meas, err);
+        }
     }
 
   if (runs->len > 0 && !csv)

@@ -17,21 +17,24 @@ G_BEGIN_DECLS
 #define EXIT_BAD_INPUT 2
 #define EXIT_OVER_CAPACITY 3
 
-int hr_cli_bad_input         (const char       *message);
-int hr_cli_print_solve       (const HrScenario *scenario,
-                              HrSolve           solve,
-                              const char       *format,
-                              gboolean          check);
-int hr_cli_print_suggestions (const HrScenario *scenario,
-                              const char       *format,
-                              HrUnits           units);
-int hr_cli_print_sweep       (const HrScenario *scenario,
-                              const char       *axis,
-                              const char       *format,
-                              const char       *png,
-                              HrUnits           units);
-int hr_cli_validate_runs     (HrPresets        *presets,
-                              const char       *path,
-                              const char       *format);
+char *hr_cli_shown              (const char       *text);
+void  hr_cli_note               (const char       *format,
+                                 ...) G_GNUC_PRINTF (1, 2);
+int   hr_cli_bad_input          (const char       *message);
+int   hr_cli_print_solve        (const HrScenario *scenario,
+                                 HrSolve           solve,
+                                 const char       *format,
+                                 gboolean          check);
+int   hr_cli_print_suggestions  (const HrScenario *scenario,
+                                 const char       *format,
+                                 HrUnits           units);
+int   hr_cli_print_sweep        (const HrScenario *scenario,
+                                 const char       *axis,
+                                 const char       *format,
+                                 const char       *png,
+                                 HrUnits           units);
+int   hr_cli_validate_runs      (HrPresets        *presets,
+                                 const char       *path,
+                                 const char       *format);
 
 G_END_DECLS

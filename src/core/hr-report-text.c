@@ -10,6 +10,7 @@
 
 #include "hr-report.h"
 #include "hr-cost.h"
+#include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -43,21 +44,34 @@ largest_live_item (const HrDevice *d)
   return best;
 }
 
+/* A name from a file, for a terminal: control characters (ESC, a line
+ * break) as visible escapes, so that a name cannot recolour the table,
+ * move the cursor or start a line of its own.  JSON and CSV escape or
+ * quote by their own rules. */
 static char *
-gpu_count (const HrScenario *sc)
+name_for_text (const char *name)
 {
-  if (sc->parallel.gpus == 1)
-    return g_strdup (sc->gpu.name);
-  return g_strdup_printf ("%" G_GUINT64_FORMAT "x %s", sc->parallel.gpus, sc->gpu.name);
+  return hr_text_for_message (name, G_MAXSIZE);
 }
 
-char *
-hr_plan_summary (const HrScenario *sc,
-                 const HrPlan     *plan,
-                 HrUnits           units)
+static char *
+gpu_count (const HrScenario *sc,
+           const char       *gpu_name)
+{
+  if (sc->parallel.gpus == 1)
+    return g_strdup (gpu_name);
+  return g_strdup_printf ("%" G_GUINT64_FORMAT "x %s", sc->parallel.gpus, gpu_name);
+}
+
+/* The verdict, with the GPU named as GPU_NAME. */
+static char *
+summary_text (const HrScenario *sc,
+              const HrPlan     *plan,
+              HrUnits           units,
+              const char       *gpu_name)
 {
   const HrDevice *d = hr_plan_binding (plan);
-  g_autofree char *gpus = gpu_count (sc);
+  g_autofree char *gpus = gpu_count (sc, gpu_name);
   g_autofree char *free_s = hr_format_bytes ((double) ABS (d->free_bytes), units);
   g_autofree char *need = hr_format_bytes ((double) d->total_bytes, units);
   g_autofree char *cap = hr_format_bytes ((double) plan->capacity_bytes, units);
@@ -87,6 +101,14 @@ hr_plan_summary (const HrScenario *sc,
                                 "part is %s, %s"),
                               d->label, need, cap, free_s, largest_name, largest_s);
     }
+}
+
+char *
+hr_plan_summary (const HrScenario *sc,
+                 const HrPlan     *plan,
+                 HrUnits           units)
+{
+  return summary_text (sc, plan, units, sc->gpu.name);
 }
 
 /* "1.2e21 FLOPs (8·N·tokens): 11.4 days on 64 GPUs at 40 % MFU, 17,500
@@ -208,13 +230,16 @@ hr_report_table (const HrScenario *sc,
   g_autofree char *trainable = hr_format_count ((double) plan->trainable_params);
   g_autofree char *cap = hr_format_bytes ((double) plan->capacity_bytes, units);
   g_autofree char *wanted = hr_format_bytes ((double) plan->wanted_free_bytes, units);
-  g_autofree char *summary = hr_plan_summary (sc, plan, units);
-  g_autofree char *gpus = gpu_count (sc);
+  g_autofree char *name = name_for_text (sc->name);
+  g_autofree char *model_name = name_for_text (sc->model.name);
+  g_autofree char *gpu_name = name_for_text (sc->gpu.name);
+  g_autofree char *summary = summary_text (sc, plan, units, gpu_name);
+  g_autofree char *gpus = gpu_count (sc, gpu_name);
   const HrDevice *binding = hr_plan_binding (plan);
 
-  g_string_append_printf (out, "%s\n\n", sc->name);
+  g_string_append_printf (out, "%s\n\n", name);
   g_string_append_printf (out, "Model     %s: %s parameters, %s trainable (%s)\n",
-                          sc->model.name, params, trainable,
+                          model_name, params, trainable,
                           hr_enum_name (&hr_method_names, sc->training.method));
   g_string_append_printf (out, "Training  %s, %s, micro-batch %" G_GUINT64_FORMAT
                           " x %" G_GUINT64_FORMAT " tokens, %s checkpointing\n",
