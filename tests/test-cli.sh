@@ -154,6 +154,11 @@ python_deep=$(printf '%0.s[' $(seq 1 5000))
 echo "{\"model\": $python_deep" >"$tmp/deep.json"
 expect 2 "deep.json: the JSON nests deeper" "deep nesting" -- "$tmp/deep.json"
 expect 2 "--import-hf" "import of a non-config" -- --import-hf "$tmp/zero-layers.json"
+user_gpus="$tmp/user-data/headroom/presets/gpus"
+mkdir -p "$user_gpus"
+echo '{"name": "Absurd", "memory_mib": 99999999999999}' >"$user_gpus/absurd.json"
+XDG_DATA_HOME="$tmp/user-data" expect 2 "$user_gpus/absurd.json: memory_mib: 99999999999999 is out of range; allowed: 1 to 16777216" \
+  "an absurd user GPU preset is the preset's error" -- --set gpu.preset=absurd
 
 # Control characters in names never reach the terminal raw: the table
 # shows them as escapes, and a name stays on its line.

@@ -257,6 +257,47 @@ test_bad_input (void)
     }
 }
 
+/* A broken preset is the preset file's error, naming its own keys, not
+ * the error of the scenario that chose it. */
+static void
+test_bad_gpu_preset (void)
+{
+  static const struct { const char *json; const char *must_say; } cases[] = {
+    { "{\"name\": \"Absurd\", \"memory_mib\": 99999999999999}",
+      "gpus/absurd.json: memory_mib: 99999999999999 is out of range; allowed: 1 to 16777216" },
+    { "{\"name\": \"Absurd\", \"memory_mib\": 0}", "gpus/absurd.json: memory_mib: 0 is out of range" },
+    { "{\"name\": \"Absurd\", \"memory_mib\": 1000, \"bf16_tflops\": 1e9}",
+      "gpus/absurd.json: bf16_tflops: 1000000000 is out of range; allowed: 0 to 1000000" },
+    { "{\"name\": \"Absurd\", \"memory_mib\": \"lots\"}",
+      "gpus/absurd.json: memory_mib: \"lots\" is not allowed" },
+    { "{\"name\": \"Absurd\", \"memory\": 1000}", "gpus/absurd.json: memory: unknown key" },
+  };
+  g_autofree char *home = g_dir_make_tmp ("headroom-presets-XXXXXX", NULL);
+  g_autofree char *folder = g_build_filename (home, "gpus", NULL);
+  g_autofree char *file = g_build_filename (folder, "absurd.json", NULL);
+  const char *dirs[] = { home, g_getenv ("HEADROOM_PRESETS_DIR"), NULL };
+  g_autoptr(HrPresets) presets = hr_presets_new (dirs);
+
+  g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(JsonNode) root = json_from_string ("{\"gpu\": {\"preset\": \"absurd\"}}", NULL);
+      g_autoptr(GError) error = NULL;
+      HrScenario sc;
+
+      g_assert_true (g_file_set_contents (file, cases[i].json, -1, NULL));
+      g_assert_false (hr_scenario_read_node (&sc, root, "scenario.json", presets, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s -> %s", cases[i].json, error->message);
+      g_assert_true (g_str_has_prefix (error->message, file));
+      if (strstr (error->message, cases[i].must_say) == NULL)
+        g_error ("\"%s\" does not say \"%s\"", error->message, cases[i].must_say);
+    }
+  g_assert_cmpint (g_remove (file), ==, 0);
+  g_assert_cmpint (g_rmdir (folder), ==, 0);
+  g_assert_cmpint (g_rmdir (home), ==, 0);
+}
+
 /* Deep nesting and huge files are refused before json-glib recurses. */
 static void
 test_hostile_documents (void)
@@ -416,6 +457,7 @@ main (int   argc,
   g_test_add_func ("/scenario/set-path", test_set_path);
   g_test_add_func ("/scenario/frameworks", test_frameworks);
   g_test_add_func ("/scenario/bad-input", test_bad_input);
+  g_test_add_func ("/scenario/bad-gpu-preset", test_bad_gpu_preset);
   g_test_add_func ("/scenario/hostile", test_hostile_documents);
   g_test_add_func ("/scenario/atomic-save", test_atomic_save);
   g_test_add_func ("/scenario/full-and-readonly-disk", test_save_on_full_and_readonly_disk);

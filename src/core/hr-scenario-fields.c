@@ -262,7 +262,8 @@ hr_fields_read_section (JsonObject   *obj,
       const char *key = l->data;
       /* Escaped, so a key with a line break still makes a one-line message. */
       g_autofree char *shown = hr_text_for_message (key, 40);
-      g_autofree char *path = g_strdup_printf ("%s.%s", section, shown);
+      g_autofree char *path = *section != '\0' ? g_strdup_printf ("%s.%s", section, shown)
+                                                : g_strdup (shown);
       gboolean found = FALSE;
 
       if (skip != NULL && g_strv_contains (skip, key))

@@ -188,6 +188,7 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
 {
   HrGpu gpu = { 0 };
   guint read = 0;
+  g_autoptr(GError) local = NULL;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -195,14 +196,22 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
                    "allowed: an object", origin);
       return FALSE;
     }
+  /* The file's keys are at its top, so messages name them bare. */
   if (!hr_fields_read_section (json_node_get_object (node), hr_gpu_fields, hr_gpu_fields_count,
-                     &gpu, origin, "gpu", NULL, &read, error))
+                     &gpu, origin, "", NULL, &read, error))
     return FALSE;
-  if ((read & 3) != 3 || gpu.memory_mib == 0)
+  if ((read & 3) != 3)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: name and memory_mib are "
                    "required; allowed: {\"name\": ..., \"memory_mib\": 1 or more, "
                    "\"source\": ...}", origin);
+      return FALSE;
+    }
+  /* An absurd preset is the preset's fault, not the scenario's that
+   * names it: say so, with its file name. */
+  if (!hr_gpu_validate (&gpu, "", &local))
+    {
+      g_set_error (error, HR_ERROR, local->code, "%s: %s", origin, local->message);
       return FALSE;
     }
   hr_copy_string (gpu.preset, sizeof gpu.preset, id);

@@ -12,6 +12,8 @@
 #include "hr-error.h"
 #include "hr-params.h"
 
+#include <string.h>
+
 #define FAIL(...)                                                   \
   G_STMT_START {                                                    \
     g_set_error (error, HR_ERROR, HR_ERROR_INVALID, __VA_ARGS__);   \
@@ -216,20 +218,37 @@ validate_parallel (const HrScenario  *sc,
   return TRUE;
 }
 
+/* prefix is "gpu." in a scenario, "" in a GPU preset file, whose keys
+ * are at the top. */
+gboolean
+hr_gpu_validate (const HrGpu  *gpu,
+                 const char   *prefix,
+                 GError      **error)
+{
+  char memory[32], tflops[32];
+
+  g_return_val_if_fail (gpu != NULL && prefix != NULL && strlen (prefix) < 16, FALSE);
+
+  /* No allocation: the solver validates every trial. */
+  g_snprintf (memory, sizeof memory, "%smemory_mib", prefix);
+  g_snprintf (tflops, sizeof tflops, "%sbf16_tflops", prefix);
+  return check_range (memory, gpu->memory_mib, 1, HR_MAX_MEMORY_MIB, error)
+         && check_double (tflops, gpu->bf16_tflops, 0, 1e6, error);
+}
+
 static gboolean
 validate_other (const HrScenario  *sc,
                 GError           **error)
 {
   const HrOverhead *o = &sc->overhead;
 
-  if (!check_range ("gpu.memory_mib", sc->gpu.memory_mib, 1, HR_MAX_MEMORY_MIB, error))
+  if (!hr_gpu_validate (&sc->gpu, "gpu.", error))
     return FALSE;
   if (!check_double ("overhead.cuda_context_mib", o->cuda_context_mib, 0, 1048576, error)
       || (o->comm_buffer_mib >= 0
           && !check_double ("overhead.comm_buffer_mib", o->comm_buffer_mib, 0, 1048576, error))
       || !check_double ("overhead.fragmentation", o->fragmentation, 0, 1, error)
       || !check_double ("overhead.headroom", o->headroom, 0, 0.95, error)
-      || !check_double ("gpu.bf16_tflops", sc->gpu.bf16_tflops, 0, 1e6, error)
       || !check_double ("cost.tokens", sc->cost.tokens, 0, 1e18, error)
       || !check_double ("cost.mfu", sc->cost.mfu, 0, 1, error)
       || !check_double ("cost.price_per_gpu_hour", sc->cost.price_per_gpu_hour, 0, 1e6, error))
