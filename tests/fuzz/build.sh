@@ -12,7 +12,7 @@ mkdir -p "$out/obj"
 CC="${CC:-clang}"
 flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined"
 pkgs="glib-2.0 gio-2.0 json-glib-1.0 cairo pangocairo"
-cflags="$(pkg-config --cflags $pkgs) -I$top/src/core -I$out -include config.h -DGETTEXT_PACKAGE=\"headroom\" -DHR_PRESETS_DIR=\"$top/presets\""
+cflags="$(pkg-config --cflags $pkgs) -I$top/src/core -I$top/tests -I$out -include config.h -DGETTEXT_PACKAGE=\"headroom\" -DHR_PRESETS_DIR=\"$top/presets\""
 libs="$(pkg-config --libs $pkgs) -lm"
 printf '#define PACKAGE_VERSION "fuzz"\n' > "$out/config.h"
 
@@ -26,7 +26,7 @@ for src in "$top"/src/core/*.c; do
   fi
   objs+=("$obj")
 done
-for h in scenario preset set hf measured ds; do
+for h in scenario preset set hf measured ds plan; do
   $CC $flags -fsanitize=fuzzer $cflags "$here/fuzz-$h.c" "${objs[@]}" $libs -o "$out/fuzz-$h"
 done
 echo "$out"

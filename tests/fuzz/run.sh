@@ -18,7 +18,7 @@ export HEADROOM_PRESETS_DIR="$here/../../presets" XDG_DATA_HOME="$out/xdg"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 n=0
 failed=0
-for h in scenario preset set hf measured ds; do
+for h in scenario preset set hf measured ds plan; do
   n=$((n + 1))
   work="$out/corpus-$h"
   mkdir -p "$work"
