@@ -159,8 +159,8 @@ test_description_round_trip (void)
   doc = g_strdup_printf ("{\"description\": \"%s\"}", long_text);
   g_assert_false (read_text (doc, &sc, &error));
   g_assert_error (error, HR_ERROR, HR_ERROR_INVALID);
-  g_assert_nonnull (strstr (error->message, "test.json: description: a string of 4096 bytes "
-                                            "is too long; allowed: up to 4095 bytes"));
+  g_assert_nonnull (strstr (error->message, "test.json: description: a string of 1024 bytes "
+                                            "is too long; allowed: up to 1023 bytes"));
 }
 
 /* --set semantics. */

@@ -17,8 +17,10 @@ G_BEGIN_DECLS
 
 #define HR_NAME_MAX 128
 #define HR_ID_MAX   64
-/* A scenario's "description": a paragraph, as the bundled presets write. */
-#define HR_DESCRIPTION_MAX 4096
+/* A scenario's "description": a paragraph, as the bundled presets write
+ * (the longest, 193 bytes).  Every HrScenario holds one, the window a
+ * dozen (its suggestions): kept small. */
+#define HR_DESCRIPTION_MAX 1024
 
 typedef struct
 {

@@ -25,6 +25,10 @@
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
 
+/* GType refuses an instance over 64 KiB at run time; the window holds a
+ * dozen scenarios (its suggestions, the pinned one), so say it here. */
+G_STATIC_ASSERT (sizeof (HrWindow) <= G_MAXUINT16);
+
 HrUnits
 hr_window_units (HrWindow *self)
 {
