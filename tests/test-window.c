@@ -345,6 +345,74 @@ test_files (void)
   close_window (window);
 }
 
+/* A file the chooser can give that has no local path (sftp:// without a
+ * mount, resource://): every export, Save and Open refuse it with an
+ * error, the one the window's dialog shows, and pass no NULL path on. */
+static void
+test_non_local_files (void)
+{
+  static const char * const uris[] = { "resource:///nonexistent.png",
+                                       "sftp://example.invalid/plan.png" };
+  HrWindow *window = open_window ();
+
+  g_assert_true (hr_window_get_plan_valid (window));
+  for (guint i = 0; i < G_N_ELEMENTS (uris); i++)
+    {
+      g_autoptr(GFile) file = g_file_new_for_uri (uris[i]);
+      g_autofree char *path = g_file_get_path (file);
+      gboolean (*exports[]) (HrWindow *, GFile *, GError **) = {
+        hr_window_export_png, hr_window_export_report, hr_window_export_csv,
+      };
+
+      g_assert_null (path);
+      for (guint e = 0; e < G_N_ELEMENTS (exports); e++)
+        {
+          g_autoptr(GError) error = NULL;
+
+          g_assert_false (exports[e] (window, file, &error));
+          g_assert_nonnull (error);
+          g_test_message ("%s: %s", uris[i], error->message);
+          g_assert_nonnull (strstr (error->message, "Only local files can be exported"));
+        }
+      {
+        g_autoptr(GError) error = NULL;
+
+        g_assert_false (hr_window_save_to (window, file, &error));
+        g_assert_nonnull (error);
+        g_clear_error (&error);
+        g_assert_false (hr_window_open_file (window, file, &error));
+        g_assert_nonnull (error);
+      }
+    }
+
+  /* The error reaches the user as a dialog, as the chooser's callback
+   * shows it for an export or a save. */
+  {
+    g_autoptr(GFile) file = g_file_new_for_uri (uris[1]);
+    GListModel *toplevels;
+    gboolean dialog = FALSE;
+
+    hr_window_open_file_or_report (window, file);
+    settle ();
+    toplevels = gtk_window_get_toplevels ();
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+        if (ADW_IS_MESSAGE_DIALOG (w))
+          {
+            dialog = TRUE;
+            g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)),
+                                      "Only local files"));
+            gtk_window_destroy (w);
+          }
+      }
+    g_assert_true (dialog);
+  }
+  g_assert_true (hr_window_get_plan_valid (window));
+  close_window (window);
+}
+
 /* A broken file gives an error dialog and leaves the window as it was. */
 static void
 test_invalid_file (void)
@@ -645,6 +713,7 @@ main (int   argc,
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/files", test_files);
   g_test_add_func ("/window/invalid-file", test_invalid_file);
+  g_test_add_func ("/window/non-local-files", test_non_local_files);
   g_test_add_func ("/window/sweep-view", test_sweep_view);
   g_test_add_func ("/window/compare-view", test_compare_view);
   g_test_add_func ("/window/import-report-present", test_import_report_present);

@@ -394,6 +394,19 @@ hr_window_save_to (HrWindow  *self,
   return TRUE;
 }
 
+/* The path to export to, or NULL with an error: the writers need a local
+ * path, and the file chooser can give an sftp:// or other remote file. */
+static char *
+export_path (GFile   *file,
+             GError **error)
+{
+  char *path = g_file_get_path (file);
+
+  if (path == NULL)
+    g_set_error (error, HR_ERROR, HR_ERROR_IO, _("Only local files can be exported"));
+  return path;
+}
+
 /* The chart as the window draws it, with the title and the verdict, at a
  * size fit for a slide (1600 x 900, drawn at twice the resolution). */
 gboolean
@@ -401,9 +414,11 @@ hr_window_export_png (HrWindow  *self,
                       GFile     *file,
                       GError   **error)
 {
-  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *path = export_path (file, error);
   HrChartStyle style;
 
+  if (path == NULL)
+    return FALSE;
   if (!self->plan_valid)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
@@ -425,8 +440,10 @@ hr_window_export_report (HrWindow  *self,
                          GFile     *file,
                          GError   **error)
 {
-  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *path = export_path (file, error);
 
+  if (path == NULL)
+    return FALSE;
   if (!self->plan_valid)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
@@ -441,9 +458,11 @@ hr_window_export_csv (HrWindow  *self,
                       GFile     *file,
                       GError   **error)
 {
-  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *path = export_path (file, error);
   g_autofree char *csv = NULL;
 
+  if (path == NULL)
+    return FALSE;
   if (!self->plan_valid)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
