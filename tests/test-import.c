@@ -90,6 +90,56 @@ test_deepspeed_config (void)
   g_assert_cmpuint (unmapped->len, >=, 1);
 }
 
+/* A config.json's numbers: a whole float is read as Python's json would
+ * write it; anything else names the file, the key and the value. */
+static void
+test_hf_bad_values (void)
+{
+  static const char *base =
+    "{\"model_type\": \"llama\", \"num_hidden_layers\": %s, \"hidden_size\": 4096,"
+    " \"num_attention_heads\": 32, \"num_key_value_heads\": %s, \"intermediate_size\": 14336,"
+    " \"vocab_size\": %s, \"head_dim\": %s, \"n_inner\": null, \"rms_norm_eps\": 1e-5}";
+  static const struct { const char *layers, *kv, *vocab, *head_dim, *must_say; } cases[] = {
+    { "32.5", "8", "128256", "128",
+      "hf.json: num_hidden_layers: 32.5 is not allowed; allowed: a whole number 1 to 100000" },
+    { "\"32\"", "8", "128256", "128",
+      "hf.json: num_hidden_layers: \"32\" is not allowed; allowed: a whole number 1 to 100000" },
+    { "0", "8", "128256", "128", "hf.json: num_hidden_layers: 0 is out of range; allowed: 1 to 100000" },
+    { "32", "8", "-5", "128", "hf.json: vocab_size: -5 is out of range; allowed: 1 to 16777216" },
+    { "32", "-1", "128256", "128", "hf.json: num_key_value_heads: -1 is out of range; allowed: 1 to" },
+    { "32", "8", "128256", "\"128\"", "hf.json: head_dim: \"128\" is not allowed" },
+  };
+
+  for (guint i = 0; i <= G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text = NULL;
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(GError) error = NULL;
+      HrScenario sc;
+
+      hr_scenario_init_default (&sc);
+      if (i == G_N_ELEMENTS (cases))
+        {
+          /* 32.0 is 32: Llama 3 8B. */
+          text = g_strdup_printf (base, "32.0", "8.0", "128256", "128");
+          node = json_from_string (text, NULL);
+          g_assert_true (hr_hf_import_node (&sc.model, node, "hf.json", NULL, &error));
+          g_assert_no_error (error);
+          g_assert_cmpuint (sc.model.layers, ==, 32);
+          g_assert_cmpuint (hr_params_total (&sc.model), ==, 8030261248);
+          break;
+        }
+      text = g_strdup_printf (base, cases[i].layers, cases[i].kv, cases[i].vocab, cases[i].head_dim);
+      node = json_from_string (text, NULL);
+      g_assert_nonnull (node);
+      g_assert_false (hr_hf_import_node (&sc.model, node, "hf.json", NULL, &error));
+      g_assert_nonnull (error);
+      g_test_message ("%s -> %s", text, error->message);
+      if (strstr (error->message, cases[i].must_say) == NULL)
+        g_error ("\"%s\" does not say \"%s\"", error->message, cases[i].must_say);
+    }
+}
+
 static gboolean
 import_ds_text (HrScenario  *sc,
                 const char  *text,
@@ -277,6 +327,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/import/hf-configs", test_hf_configs);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
+  g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);
   g_test_add_func ("/import/deepspeed", test_deepspeed_config);
   g_test_add_func ("/import/deepspeed-auto", test_deepspeed_auto);
   g_test_add_func ("/import/deepspeed-bad-values", test_deepspeed_bad_values);

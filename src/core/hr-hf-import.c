@@ -13,34 +13,81 @@
 #include "hr-error.h"
 #include "hr-json.h"
 #include "hr-presets.h"
+#include "hr-scenario-fields.h"
 #include "hr-validate.h"
 
+#include <math.h>
 #include <string.h>
 
+/* What is read from one config.json: the first bad value wins. */
+typedef struct
+{
+  JsonObject *obj;
+  const char *origin;
+  GError     *error;
+} Reader;
+
+/* A whole number from min to max, TRUE when present.  null is absent
+ * (transformers writes "n_inner": null); a whole float (32.0) counts as a
+ * whole number, as in a scenario file; anything else is the file's error,
+ * naming the key and echoing the value. */
 static gboolean
-get_uint (JsonObject  *obj,
+get_uint (Reader      *r,
           const char  *key,
+          guint64      min,
+          guint64      max,
           guint64     *out)
 {
-  JsonNode *node = json_object_get_member (obj, key);
+  JsonNode *node = json_object_get_member (r->obj, key);
+  g_autofree char *value = NULL;
+  GType type;
+  double d;
 
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_INT64
-      || json_node_get_int (node) < 0)
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node) || r->error != NULL)
     return FALSE;
-  *out = (guint64) json_node_get_int (node);
-  return TRUE;
+  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  value = hr_fields_describe_node (node);
+  if (type == G_TYPE_INT64)
+    {
+      gint64 v = json_node_get_int (node);
+
+      if (v >= 0 && (guint64) v >= min && (guint64) v <= max)
+        {
+          *out = (guint64) v;
+          return TRUE;
+        }
+      g_set_error (&r->error, HR_ERROR, HR_ERROR_INVALID, "%s: %s: %s is out of range; "
+                   "allowed: %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
+                   r->origin, key, value, min, max);
+      return FALSE;
+    }
+  d = type == G_TYPE_DOUBLE ? json_node_get_double (node) : -1;
+  if (type == G_TYPE_DOUBLE && d >= (double) min && d <= (double) max && floor (d) == d)
+    {
+      *out = (guint64) d;
+      return TRUE;
+    }
+  g_set_error (&r->error, HR_ERROR, type == G_TYPE_DOUBLE ? HR_ERROR_INVALID : HR_ERROR_TYPE,
+               "%s: %s: %s is not allowed; allowed: a whole number %" G_GUINT64_FORMAT
+               " to %" G_GUINT64_FORMAT, r->origin, key, value, min, max);
+  return FALSE;
 }
 
 /* The first of several names that is present. */
 static gboolean
-get_uint_any (JsonObject          *obj,
+get_uint_any (Reader              *r,
               const char * const  *keys,
+              guint64              min,
+              guint64              max,
               guint64             *out)
 {
   for (guint i = 0; keys[i] != NULL; i++)
-    if (get_uint (obj, keys[i], out))
-      return TRUE;
+    {
+      JsonNode *node = json_object_get_member (r->obj, keys[i]);
+
+      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
+        return get_uint (r, keys[i], min, max, out);
+    }
   return FALSE;
 }
 
@@ -99,6 +146,7 @@ hr_hf_import_node (HrModelArch  *m,
   HrModelArch out;
   gboolean gated_family;
   guint64 v;
+  Reader r = { NULL, origin, NULL };
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
@@ -106,6 +154,7 @@ hr_hf_import_node (HrModelArch  *m,
       return FALSE;
     }
   obj = json_node_get_object (root);
+  r.obj = obj;
   type = get_string (obj, "model_type");
 
   memset (&out, 0, sizeof out);
@@ -113,27 +162,33 @@ hr_hf_import_node (HrModelArch  *m,
   out.experts = out.experts_active = 1;
   out.head = HR_HEAD_LM;
 
-  if (!get_uint_any (obj, layer_keys, &out.layers)
-      || !get_uint_any (obj, hidden_keys, &out.hidden)
-      || !get_uint_any (obj, head_keys, &out.heads))
+  if (!get_uint_any (&r, layer_keys, 1, HR_MAX_LAYERS, &out.layers)
+      || !get_uint_any (&r, hidden_keys, 1, HR_MAX_HIDDEN, &out.hidden)
+      || !get_uint_any (&r, head_keys, 1, HR_MAX_HEADS, &out.heads))
     {
+      if (r.error != NULL)
+        {
+          g_propagate_error (error, r.error);
+          return FALSE;
+        }
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: the layer count, hidden size "
                    "and head count are required; allowed: a transformers config.json "
                    "with num_hidden_layers, hidden_size and num_attention_heads", origin);
       return FALSE;
     }
   out.kv_heads = out.heads;
-  get_uint (obj, "num_key_value_heads", &out.kv_heads);
+  get_uint (&r, "num_key_value_heads", 1, HR_MAX_HEADS, &out.kv_heads);
   if (get_bool (obj, "multi_query", FALSE))
     out.kv_heads = 1;
-  if (get_uint (obj, "num_kv_heads", &v) && get_bool (obj, "new_decoder_architecture", FALSE))
+  if (get_bool (obj, "new_decoder_architecture", FALSE)
+      && get_uint (&r, "num_kv_heads", 1, HR_MAX_HEADS, &v))
     out.kv_heads = v;
-  get_uint (obj, "head_dim", &out.head_dim);
+  get_uint (&r, "head_dim", 1, HR_MAX_HIDDEN, &out.head_dim);
   if (out.heads > 0 && out.head_dim == out.hidden / out.heads)
     out.head_dim = 0;
-  if (!get_uint_any (obj, ffn_keys, &out.ffn) || out.ffn == 0)
+  if (!get_uint_any (&r, ffn_keys, 0, HR_MAX_FFN, &out.ffn) || out.ffn == 0)
     out.ffn = 4 * out.hidden;
-  get_uint (obj, "vocab_size", &out.vocab);
+  get_uint (&r, "vocab_size", 1, HR_MAX_VOCAB, &out.vocab);
 
   /* MLP: gated when the family gates (Llama and kin: SiLU; Gemma: GeGLU). */
   act = get_string (obj, "hidden_act");
@@ -189,11 +244,11 @@ hr_hf_import_node (HrModelArch  *m,
 
   /* Positions: learned tables in GPT-2 and the encoders. */
   if (type != NULL && strcmp (type, "gpt2") == 0)
-    get_uint (obj, "n_positions", &out.learned_positions);
+    get_uint (&r, "n_positions", 0, HR_MAX_SEQ_LEN, &out.learned_positions);
   if (out.kind == HR_KIND_ENCODER)
     {
-      get_uint (obj, "max_position_embeddings", &out.learned_positions);
-      if (!get_uint (obj, "type_vocab_size", &out.token_types))
+      get_uint (&r, "max_position_embeddings", 0, HR_MAX_SEQ_LEN, &out.learned_positions);
+      if (!get_uint (&r, "type_vocab_size", 0, 1024, &out.token_types))
         out.token_types = 0;
       out.pooler = TRUE;
       out.dropout = TRUE;
@@ -202,12 +257,12 @@ hr_hf_import_node (HrModelArch  *m,
     out.dropout = TRUE;
 
   /* Mixture of experts. */
-  if (get_uint_any (obj, expert_keys, &v) && v > 1)
+  if (get_uint_any (&r, expert_keys, 0, HR_MAX_EXPERTS, &v) && v > 1)
     {
       out.experts = v;
-      if (!get_uint (obj, "num_experts_per_tok", &out.experts_active))
+      if (!get_uint (&r, "num_experts_per_tok", 1, HR_MAX_EXPERTS, &out.experts_active))
         out.experts_active = 2;
-      if (get_uint (obj, "moe_intermediate_size", &v))
+      if (get_uint (&r, "moe_intermediate_size", 1, HR_MAX_FFN, &v))
         out.expert_ffn = v;
     }
 
@@ -238,6 +293,12 @@ hr_hf_import_node (HrModelArch  *m,
     hr_copy_string (out.name, sizeof out.name,
                     name != NULL && *name != '\0' ? name : (type != NULL ? type : "Imported model"));
   }
+
+  if (r.error != NULL)
+    {
+      g_propagate_error (error, r.error);
+      return FALSE;
+    }
 
   /* The same checks as a scenario's model, named after the config file. */
   {
