@@ -208,6 +208,14 @@ static const BadCase bad_cases[] = {
   { "{\"model\": {\"layers\": \"40\"}}", HR_ERROR_TYPE, "model.layers: \"40\"" },
   { "{\"model\": {\"heads\": 48}}", HR_ERROR_INVALID, "model.heads: 48 does not divide model.hidden" },
   { "{\"model\": {\"kv_heads\": 3}}", HR_ERROR_INVALID, "model.kv_heads: 3" },
+  /* A custom model's keys it does not give are the default model's: a
+   * message about one says where it came from. */
+  { "{\"model\": {\"hidden\": 768, \"heads\": 12}}", HR_ERROR_INVALID,
+    "model.kv_heads: 40 (from the default model llama-2-13b, since model.preset is not set) "
+    "is out of range; allowed: 1 to 12; set model.kv_heads" },
+  { "{\"model\": {\"heads\": 48}}", HR_ERROR_INVALID,
+    "model.heads: 48 does not divide model.hidden = 5120; allowed: a divisor of 5120; "
+    "model.hidden came from the default model llama-2-13b, since model.preset is not set" },
   { "{\"model\": {\"hidden\": 99999999999}}", HR_ERROR_INVALID, "model.hidden: 99999999999" },
   /* A mixture of experts whose ffn is 0: the experts are what is wrong. */
   { "{\"model\": {\"preset\": \"mixtral-8x7b\", \"experts\": 0}}", HR_ERROR_INVALID,

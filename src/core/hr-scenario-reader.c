@@ -219,13 +219,28 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
   return TRUE;
 }
 
+/* A custom model (architecture keys, no model.preset) takes the keys it
+ * does not give from the default model: which those are, and that
+ * model's id, so a message can say where a value the user never wrote
+ * came from. */
+typedef struct
+{
+  guint inherited;   /* bit i: hr_model_fields[i] */
+  char  from[HR_ID_MAX];
+} Inherited;
+
 static gboolean
 read_model (HrScenario  *sc,
             JsonObject  *obj,
             const char  *origin,
             HrPresets   *presets,
+            Inherited   *inherited,
             GError     **error)
 {
+  /* The keys a custom model starts neutral on, below, and its name. */
+  static const char * const neutral[] = { "name", "head_dim", "expert_ffn", "norms_per_layer",
+                                          "qk_norm", "lm_head_bias", "token_types", "pooler",
+                                          "patch_dim", NULL };
   static const char * const skip[] = { "preset", NULL };
   const char *id;
   guint read = 0;
@@ -257,6 +272,10 @@ read_model (HrScenario  *sc,
   /* Architecture keys without a preset describe a custom model. */
   if (id == NULL && (read & ~1u) != 0)
     {
+      hr_copy_string (inherited->from, sizeof inherited->from, sc->model.preset);
+      for (guint i = 0; i < hr_model_fields_count; i++)
+        if ((read & (1u << i)) == 0 && !g_strv_contains (neutral, hr_model_fields[i].key))
+          inherited->inherited |= 1u << i;
       sc->model.preset[0] = '\0';
       if ((read & 1u) == 0)
         hr_copy_string (sc->model.name, sizeof sc->model.name, "Custom model");
@@ -381,6 +400,82 @@ read_gpu (HrScenario  *sc,
   return TRUE;
 }
 
+/* The model key at p ("kv_heads" in "model.kv_heads: ..."), if it is
+ * one that came from the default model; its length in *len. */
+static gboolean
+inherited_key_at (const char      *p,
+                  const Inherited *inherited,
+                  gsize           *len)
+{
+  *len = 0;
+  while (g_ascii_islower (p[*len]) || p[*len] == '_')
+    (*len)++;
+  for (guint i = 0; *len > 0 && i < hr_model_fields_count; i++)
+    if ((inherited->inherited & (1u << i)) != 0
+        && strlen (hr_model_fields[i].key) == *len
+        && strncmp (hr_model_fields[i].key, p, *len) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A check that fails on a value of the default model names the value the
+ * user never wrote: say where it came from.  "model.kv_heads: 40 is out of
+ * range; allowed: 1 to 12" becomes "model.kv_heads: 40 (from the default
+ * model llama-2-13b, since model.preset is not set) is out of range;
+ * allowed: 1 to 12; set model.kv_heads", and a default model's value the
+ * message only mentions ("... does not divide model.heads = 40") is named
+ * at the end. */
+static char *
+explain_inherited (const char      *message,
+                   const Inherited *inherited)
+{
+  g_autoptr(GString) others = NULL;
+  GString *out;
+  const char *p = message;
+  gsize len;
+
+  if (inherited->inherited == 0)
+    return g_strdup (message);
+  out = g_string_new (NULL);
+  others = g_string_new (NULL);
+
+  if (g_str_has_prefix (p, "model.") && inherited_key_at (p + 6, inherited, &len)
+      && p[6 + len] == ':' && p[7 + len] == ' ')
+    {
+      const char *value = p + 8 + len;
+      const char *end = strchr (value, ' ');
+
+      if (end == NULL)
+        end = value + strlen (value);
+      g_string_append_len (out, p, end - p);
+      g_string_append_printf (out, " (from the default model %s, since model.preset is not set)",
+                              inherited->from);
+      g_string_append (out, end);
+      g_string_append_printf (out, "; set model.%.*s", (int) len, p + 6);
+      p += 6 + len;
+    }
+  else
+    g_string_append (out, message);
+
+  /* The default model's values the message goes on to mention. */
+  while ((p = strstr (p, "model.")) != NULL)
+    {
+      p += 6;
+      if (inherited_key_at (p, inherited, &len))
+        {
+          g_autofree char *key = g_strndup (p, len);
+          g_autofree char *shown = g_strconcat ("model.", key, NULL);
+
+          if (strstr (others->str, shown) == NULL)
+            g_string_append_printf (others, "%s%s", others->len > 0 ? " and " : "", shown);
+        }
+    }
+  if (others->len > 0)
+    g_string_append_printf (out, "; %s came from the default model %s, since model.preset "
+                            "is not set", others->str, inherited->from);
+  return g_string_free (out, FALSE);
+}
+
 gboolean
 hr_scenario_read_node (HrScenario  *scenario,
                        JsonNode    *root,
@@ -392,6 +487,7 @@ hr_scenario_read_node (HrScenario  *scenario,
                                       "model", "training", "parallel", "gpu",
                                       "overhead", "cost", NULL };
   HrScenario sc;
+  Inherited inherited = { 0 };
   JsonObject *obj, *sub;
   g_autoptr(GError) local = NULL;
   g_autoptr(GList) members = NULL;
@@ -465,7 +561,7 @@ hr_scenario_read_node (HrScenario  *scenario,
       return FALSE;                                                       \
   } G_STMT_END
 
-  SECTION ("model", read_model (&sc, sub, origin, presets, error));
+  SECTION ("model", read_model (&sc, sub, origin, presets, &inherited, error));
   SECTION ("training", read_training (&sc, sub, origin, error));
   SECTION ("parallel", hr_fields_read_section (sub, hr_parallel_fields, hr_parallel_fields_count,
                                      &sc.parallel, origin, "parallel", NULL, NULL, error));
@@ -491,7 +587,11 @@ hr_scenario_read_node (HrScenario  *scenario,
 #undef SECTION
 
   if (!hr_scenario_validate (&sc, &local))
-    FAIL (local->code, "%s", local->message);
+    {
+      g_autofree char *message = explain_inherited (local->message, &inherited);
+
+      FAIL (local->code, "%s", message);
+    }
 
   *scenario = sc;
   return TRUE;
