@@ -245,6 +245,25 @@ expect 0 "" "--validate csv of an id with a comma" -- --validate "$tmp/control-r
 [ "$(sed -n 2p "$tmp/out" | head -c 1)" = '"' ] && [ "$(wc -l <"$tmp/out")" = 3 ] \
   && ok "--validate csv quotes the id" || not_ok "--validate csv: $(cat -v "$tmp/out")"
 
+# Writing never replaces what it should not: an input, a device, a FIFO,
+# a symbolic link (its target is written), a file's mode.
+"$cli" --format json --preset default >/dev/null 2>&1
+cp "$(dirname "$0")/../presets/scenarios/default.json" "$tmp/s.json"
+expect 2 "--png: $tmp/s.json is the scenario file" "--png over the scenario file" -- "$tmp/s.json" --png "$tmp/s.json"
+ln -s s.json "$tmp/s-link.json"
+expect 2 "is the scenario file" "--report over the scenario file through a link" -- "$tmp/s.json" --report "$tmp/s-link.json"
+cmp -s "$tmp/s.json" "$(dirname "$0")/../presets/scenarios/default.json" && ok "the scenario file is unchanged" || not_ok "the scenario file was changed"
+expect 2 "a device, not a regular file" "--png to a device" -- --png /dev/null
+[ -c /dev/null ] && ok "/dev/null is still a device" || not_ok "/dev/null was replaced"
+mkfifo "$tmp/fifo.png"
+expect 2 "a named pipe, not a regular file" "--png to a FIFO" -- --png "$tmp/fifo.png"
+[ -p "$tmp/fifo.png" ] && ok "the FIFO is still a FIFO" || not_ok "the FIFO was replaced"
+: > "$tmp/chart.png"; chmod 600 "$tmp/chart.png"; ln -s chart.png "$tmp/chart-link.png"
+expect 0 "" "--png through a symbolic link" -- --png "$tmp/chart-link.png"
+[ -L "$tmp/chart-link.png" ] && [ -s "$tmp/chart.png" ] && ok "the link stays a link, its target has the PNG" || not_ok "the link was replaced"
+[ "$(stat -c %a "$tmp/chart.png")" = 600 ] && ok "the PNG kept mode 600" || not_ok "the PNG's mode changed to $(stat -c %a "$tmp/chart.png")"
+expect 2 "--report: the same file as --png" "--png and --report to one file" -- --png "$tmp/one.png" --report "$tmp/one.png"
+
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

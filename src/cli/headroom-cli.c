@@ -271,6 +271,39 @@ apply_import (JsonObject  *root,
   return TRUE;
 }
 
+/* An output over an input (`s.json --png s.json`) would replace the
+ * scenario with a picture: refused, whatever name or link each goes by. */
+static int
+check_outputs (const Options *o)
+{
+  const struct { const char *flag; const char *path; } outputs[] = {
+    { "--png", o->png }, { "--report", o->report },
+  };
+  const struct { const char *what; const char *path; } inputs[] = {
+    { "the scenario file", o->files != NULL ? o->files[0] : NULL },
+    { "--import-hf", o->import_hf }, { "--import-deepspeed", o->import_ds },
+    { "--validate", o->validate },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      if (outputs[i].path == NULL)
+        continue;
+      for (guint j = 0; j < G_N_ELEMENTS (inputs); j++)
+        if (hr_file_same (outputs[i].path, inputs[j].path))
+          {
+            g_autofree char *msg = g_strdup_printf ("%s: %s is %s; allowed: a file that is "
+                                                    "not one of the inputs", outputs[i].flag,
+                                                    outputs[i].path, inputs[j].what);
+            return hr_cli_bad_input (msg);
+          }
+    }
+  if (o->png != NULL && o->report != NULL
+      && (strcmp (o->png, o->report) == 0 || hr_file_same (o->png, o->report)))
+    return hr_cli_bad_input ("--report: the same file as --png; allowed: two different files");
+  return EXIT_PLANNED;
+}
+
 static int
 run (Options *o)
 {
@@ -289,6 +322,8 @@ run (Options *o)
    * --format xml fails with --list, --validate or --version as it does
    * when planning. */
   status = check_choices (o, &units, &solve);
+  if (status == EXIT_PLANNED)
+    status = check_outputs (o);
   if (status != EXIT_PLANNED)
     return status;
 
@@ -444,11 +479,11 @@ main (int   argc,
 
   context = g_option_context_new ("- plan GPU memory for a training run");
   g_option_context_set_summary (context,
-                                "Plans a scenario (CONTRACT.md section 1): with no file and no --preset,\n"
+                                "Plans a scenario (docs/scenario-format.md): with no file and no --preset,\n"
                                 "the default scenario. Exit status: 0 planned, 2 bad input, 3 over\n"
                                 "capacity with --check.");
   g_option_context_set_description (context,
-                                    "--format json and csv with --validate and --sweep (planning: CONTRACT.md 4, 5):\n"
+                                    "--format json and csv with --validate and --sweep (planning: docs/outputs.md):\n"
                                     "  --validate json: {\"runs\": [{\"id\", \"metric\", \"method\", \"predicted_bytes\",\n"
                                     "    \"measured_bytes\", \"error\"}], \"skipped\": [messages], \"median_abs_error\",\n"
                                     "    \"worst_abs_error\"}; errors are fractions ((predicted - measured) / measured),\n"
