@@ -264,6 +264,25 @@ expect 0 "" "--png through a symbolic link" -- --png "$tmp/chart-link.png"
 [ "$(stat -c %a "$tmp/chart.png")" = 600 ] && ok "the PNG kept mode 600" || not_ok "the PNG's mode changed to $(stat -c %a "$tmp/chart.png")"
 expect 2 "--report: the same file as --png" "--png and --report to one file" -- --png "$tmp/one.png" --report "$tmp/one.png"
 
+# NVMe offload survives --import-deepspeed, which goes through a saved scenario.
+cat > "$tmp/ds-nvme.json" <<'DS'
+{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "nvme", "nvme_path": "/nvme"},
+ "offload_param": {"device": "nvme", "nvme_path": "/nvme"}}, "bf16": {"enabled": true}}
+DS
+cat > "$tmp/ds-cpu.json" <<'DS'
+{"zero_optimization": {"stage": 3, "offload_optimizer": {"device": "cpu"},
+ "offload_param": {"device": "cpu"}}, "bf16": {"enabled": true}}
+DS
+"$cli" --import-deepspeed "$tmp/ds-nvme.json" --format json >"$tmp/nvme.out" 2>/dev/null
+"$cli" --import-deepspeed "$tmp/ds-cpu.json" --format json >"$tmp/cpu.out" 2>/dev/null
+host_nvme=$(grep -o '"host_bytes_per_node" : [0-9]*' "$tmp/nvme.out" | grep -o '[0-9]*$')
+host_cpu=$(grep -o '"host_bytes_per_node" : [0-9]*' "$tmp/cpu.out" | grep -o '[0-9]*$')
+if [ -n "$host_nvme" ] && [ -n "$host_cpu" ] && [ "$host_nvme" -lt "$host_cpu" ]; then
+  ok "--import-deepspeed: NVMe offload needs less host RAM than CPU offload ($host_nvme < $host_cpu)"
+else
+  not_ok "--import-deepspeed: NVMe offload planned as CPU offload ($host_nvme vs $host_cpu)"
+fi
+
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

@@ -166,6 +166,18 @@ add_parallel (JsonBuilder      *b,
   B (sp);
   U (zero); U (shard_group);
   B (offload_optimizer); B (offload_params);
+  if (p->offload_optimizer_device != HR_OFFLOAD_DEVICE_CPU)
+    {
+      json_builder_set_member_name (b, "offload_optimizer_device");
+      json_builder_add_string_value (b, ENUM_NAME (hr_offload_device_names,
+                                                   p->offload_optimizer_device));
+    }
+  if (p->offload_params_device != HR_OFFLOAD_DEVICE_CPU)
+    {
+      json_builder_set_member_name (b, "offload_params_device");
+      json_builder_add_string_value (b, ENUM_NAME (hr_offload_device_names,
+                                                   p->offload_params_device));
+    }
   if (p->no_sync)
     B (no_sync);
 #undef U
