@@ -21,7 +21,7 @@
 #include "hr-ds-import.h"
 #include "hr-hf-import.h"
 #include "hr-measured.h"
-#include "hr-report.h"
+#include "hr-report-page.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
 #include "hr-suggest.h"

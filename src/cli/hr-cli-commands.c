@@ -21,7 +21,7 @@
 #include "hr-report.h"
 #include "hr-scenario-io.h"
 #include "hr-suggest.h"
-#include "hr-sweep.h"
+#include "hr-sweep-chart.h"
 #include "hr-text.h"
 
 /* Text from a file as a terminal may show it: control characters (ESC,

@@ -3,13 +3,10 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Private to the scenario reader: one table per section, and the code
- * that reads a JSON object through a table, strictly.
+ * One table per section; src/io/hr-fields-read.h reads JSON through them.
  */
 
 #pragma once
-
-#include <json-glib/json-glib.h>
 
 #include "hr-scenario.h"
 
@@ -38,12 +35,6 @@ typedef struct
 #define DBL(s, k)       { #k, F_DOUBLE, G_STRUCT_OFFSET (s, k), NULL }
 #define ENUM(s, k, t)   { #k, F_ENUM, G_STRUCT_OFFSET (s, k), &t }
 
-#define FAIL(code, ...)                                         \
-  G_STMT_START {                                                \
-    g_autofree char *_msg = g_strdup_printf (__VA_ARGS__);      \
-    g_set_error (error, HR_ERROR, code, "%s: %s", origin, _msg); \
-    return FALSE;                                               \
-  } G_STMT_END
 
 extern const Field hr_model_fields[];
 extern const guint hr_model_fields_count;
@@ -61,30 +52,5 @@ extern const Field hr_cost_fields[];
 extern const guint hr_cost_fields_count;
 extern const Field hr_overhead_fields[];
 extern const guint hr_overhead_fields_count;
-
-char       *hr_fields_describe_node (JsonNode     *node);
-char       *hr_fields_keys_allowed  (const Field  *fields,
-                                     guint         n_fields,
-                                     const char   *extra);
-gboolean    hr_fields_read_field    (const Field  *field,
-                                     gpointer      base,
-                                     JsonNode     *node,
-                                     const char   *origin,
-                                     const char   *path,
-                                     GError      **error);
-gboolean    hr_fields_read_section  (JsonObject   *obj,
-                                     const Field  *fields,
-                                     guint         n_fields,
-                                     gpointer      base,
-                                     const char   *origin,
-                                     const char   *section,
-                                     const char  **skip,
-                                     guint        *out_read,
-                                     GError      **error);
-JsonObject *hr_fields_member_object (JsonObject   *obj,
-                                     const char   *key,
-                                     const char   *origin,
-                                     const char   *path,
-                                     GError      **error);
 
 G_END_DECLS

@@ -4,18 +4,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Plans the scenario at up to 64 values of one axis, from 1 (or one block
- * of 128 tokens) to beyond where it stops fitting, and draws the fullest
- * GPU's memory stacked by category, with the capacity, the wanted
- * headroom, the scenario's own value and the last value that fits.
+ * of 128 tokens) to beyond where it stops fitting; src/render/hr-sweep-chart.c
+ * draws it.
  */
 
 #include "hr-sweep.h"
 #include "hr-calc.h"
 #include "hr-solver.h"
 
-#include <glib/gi18n-lib.h>
 #include <math.h>
-#include <pango/pangocairo.h>
 
 static void
 set_axis (HrScenario  *sc,
@@ -96,165 +93,4 @@ hr_sweep_csv (const HrSweep *sweep)
                               hr_enum_name (&hr_status_names, p->status));
     }
   return g_string_free (out, FALSE);
-}
-
-void
-hr_sweep_draw (cairo_t            *cr,
-               double              width,
-               double              height,
-               const HrScenario   *sc,
-               const HrSweep      *sweep,
-               const HrChartStyle *style)
-{
-  double fs = MAX (style->font_scale, 0.25), m = 16 * fs;
-  double unit = style->units == HR_UNITS_DECIMAL ? 1e9 : 1024.0 * 1024 * 1024;
-  double left = m + 56 * fs, right = width - m, top = m + 48 * fs, bottom = height - m - 34 * fs;
-  double ymax = (double) sweep->capacity_bytes, xmin, xmax;
-  PangoLayout *layout;
-  HrRgb fg = style->foreground;
-  const char *axis_name = sweep->axis == HR_SWEEP_MICRO_BATCH ? _("Micro-batch")
-                                                              : _("Sequence length");
-
-  if (sweep->n_points < 2 || right - left < 60 || bottom - top < 40)
-    return;
-  for (guint i = 0; i < sweep->n_points; i++)
-    ymax = MAX (ymax, (double) sweep->points[i].total_bytes);
-  ymax *= 1.05;
-  xmin = (double) sweep->points[0].value;
-  xmax = (double) sweep->points[sweep->n_points - 1].value;
-
-  cairo_save (cr);
-  layout = pango_cairo_create_layout (cr);
-  if (style->paint_background)
-    {
-      cairo_set_source_rgb (cr, style->background.r, style->background.g, style->background.b);
-      cairo_paint (cr);
-    }
-
-#define X(v) (left + ((double) (v) - xmin) / MAX (xmax - xmin, 1) * (right - left))
-#define Y(b) (bottom - (double) (b) / ymax * (bottom - top))
-
-  /* Title and legend. */
-  {
-    g_autofree char *title = g_strdup_printf (_("Memory of the fullest GPU against %s"), axis_name);
-    double x = m;
-
-    hr_chart_draw_text (cr, layout, style, title, m, m + 8 * fs, 14 * fs, TRUE, fg, 0);
-    for (guint c = 0; c < HR_N_CATEGORIES; c++)
-      {
-        HrRgb col = hr_chart_category_colour (c, style->dark);
-        int w, h;
-
-        cairo_set_source_rgb (cr, col.r, col.g, col.b);
-        cairo_rectangle (cr, x, m + 24 * fs, 12 * fs, 12 * fs);
-        cairo_fill (cr);
-        hr_chart_draw_text (cr, layout, style, hr_category_label (c), x + 16 * fs, m + 30 * fs, 11 * fs, FALSE, fg, 0);
-        pango_layout_get_pixel_size (layout, &w, &h);
-        x += 16 * fs + w + 16 * fs;
-      }
-  }
-
-  /* Stacked areas, category by category. */
-  for (guint c = HR_N_CATEGORIES; c-- > 0;)
-    {
-      HrRgb col = hr_chart_category_colour (c, style->dark);
-
-      cairo_move_to (cr, X (sweep->points[0].value), Y (0));
-      for (guint i = 0; i < sweep->n_points; i++)
-        {
-          guint64 stack = 0;
-
-          for (guint k = 0; k <= c; k++)
-            stack += sweep->points[i].category_bytes[k];
-          cairo_line_to (cr, X (sweep->points[i].value), Y (stack));
-        }
-      cairo_line_to (cr, X (sweep->points[sweep->n_points - 1].value), Y (0));
-      cairo_close_path (cr);
-      cairo_set_source_rgb (cr, col.r, col.g, col.b);
-      cairo_fill (cr);
-    }
-
-  /* The headroom band and the capacity. */
-  {
-    HrRgb amber = hr_chart_status_colour (HR_STATUS_TIGHT, style->dark);
-    double yc = Y (sweep->capacity_bytes), yh = Y (sweep->capacity_bytes * (1 - sweep->headroom));
-    g_autofree char *cap = hr_format_bytes ((double) sweep->capacity_bytes, style->units);
-    g_autofree char *label = g_strdup_printf (_("capacity %s"), cap);
-
-    cairo_set_source_rgba (cr, amber.r, amber.g, amber.b, 0.25);
-    cairo_rectangle (cr, left, yc, right - left, yh - yc);
-    cairo_fill (cr);
-    cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
-    cairo_set_line_width (cr, 2 * fs);
-    cairo_move_to (cr, left, yc);
-    cairo_line_to (cr, right, yc);
-    cairo_stroke (cr);
-    hr_chart_draw_text (cr, layout, style, label, right, yc - 9 * fs, 10 * fs, TRUE, fg, 1);
-  }
-
-  /* Where it stops fitting, and the scenario's own value. */
-  if (sweep->last_fitting > 0 && (double) sweep->last_fitting <= xmax)
-    {
-      HrRgb green = hr_chart_status_colour (HR_STATUS_OK, style->dark);
-      g_autofree char *label = g_strdup_printf (_("fits up to %llu"),
-                                                (unsigned long long) sweep->last_fitting);
-      double x = X (sweep->last_fitting);
-
-      cairo_set_source_rgb (cr, green.r, green.g, green.b);
-      cairo_set_line_width (cr, 2 * fs);
-      cairo_set_dash (cr, (double[]) { 6 * fs, 4 * fs }, 2, 0);
-      cairo_move_to (cr, x, top);
-      cairo_line_to (cr, x, bottom);
-      cairo_stroke (cr);
-      cairo_set_dash (cr, NULL, 0, 0);
-      hr_chart_draw_text (cr, layout, style, label, x + 4 * fs, top + 8 * fs, 11 * fs, TRUE, green, 0);
-    }
-  {
-    double x = X (sweep->current);
-    g_autofree char *label = g_strdup_printf (_("now: %llu"), (unsigned long long) sweep->current);
-
-    if (x >= left && x <= right)
-      {
-        cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
-        cairo_set_line_width (cr, 1.5 * fs);
-        cairo_move_to (cr, x, top + 18 * fs);
-        cairo_line_to (cr, x, bottom);
-        cairo_stroke (cr);
-        hr_chart_draw_text (cr, layout, style, label, x + 4 * fs, top + 26 * fs, 11 * fs, FALSE, fg, 0);
-      }
-  }
-
-  /* Axes: values below, sizes on the left. */
-  cairo_set_source_rgba (cr, fg.r, fg.g, fg.b, 0.6);
-  cairo_set_line_width (cr, 1);
-  cairo_move_to (cr, left, bottom + 0.5);
-  cairo_line_to (cr, right, bottom + 0.5);
-  cairo_stroke (cr);
-  /* Whole-number ticks on the values, five or six of them. */
-  {
-    double xstep = MAX (1.0, round ((xmax - xmin) / 5.0));
-
-    for (double v = xmin; v <= xmax + 0.5; v += xstep)
-      {
-        g_autofree char *xs = g_strdup_printf ("%.0f", v);
-
-        hr_chart_draw_text (cr, layout, style, xs, X (v), bottom + 10 * fs, 10 * fs, FALSE, fg, 0.5);
-      }
-  }
-  for (guint i = 0; i < 6; i++)
-    {
-      double b = ymax * i / 5.0;
-      g_autofree char *ys = hr_format_double (b / unit, b / unit < 10 ? 1 : 0);
-
-      hr_chart_draw_text (cr, layout, style, ys, left - 6 * fs, Y (b), 10 * fs, FALSE, fg, 1);
-    }
-  hr_chart_draw_text (cr, layout, style, axis_name, (left + right) / 2, bottom + 26 * fs, 11 * fs, TRUE, fg, 0.5);
-  hr_chart_draw_text (cr, layout, style, style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", left - 6 * fs, (top + Y (ymax * 0.8)) / 2,
-           10 * fs, TRUE, fg, 1);
-#undef X
-#undef Y
-
-  g_object_unref (layout);
-  cairo_restore (cr);
-  (void) sc;
 }

@@ -6,10 +6,9 @@
 
 #pragma once
 
-#include <cairo.h>
-
-#include "hr-chart.h"
+#include "hr-format.h"
 #include "hr-plan.h"
+#include "hr-scenario.h"
 
 G_BEGIN_DECLS
 
@@ -47,11 +46,4 @@ gboolean  hr_sweep_compute  (const HrScenario   *scenario,
                              HrSweep            *out,
                              GError            **error);
 char     *hr_sweep_csv      (const HrSweep      *sweep);
-void      hr_sweep_draw     (cairo_t            *cr,
-                             double              width,
-                             double              height,
-                             const HrScenario   *scenario,
-                             const HrSweep      *sweep,
-                             const HrChartStyle *style);
-
 G_END_DECLS

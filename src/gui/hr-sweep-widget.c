@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-sweep-widget.h"
+#include "hr-sweep-chart.h"
 
 struct _HrSweepWidget
 {

@@ -16,6 +16,7 @@
 
 #include "hr-calc.h"
 #include "hr-report.h"
+#include "hr-sweep-chart.h"
 #include "hr-window-private.h"
 
 const char *

@@ -19,7 +19,7 @@
 #include "hr-cost.h"
 #include "hr-error.h"
 #include "hr-measured.h"
-#include "hr-report.h"
+#include "hr-report-page.h"
 #include "hr-scenario-io.h"
 #include "hr-window-private.h"
 

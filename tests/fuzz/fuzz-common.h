@@ -12,6 +12,7 @@
 #pragma once
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "hr-calc.h"

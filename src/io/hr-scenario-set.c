@@ -11,7 +11,7 @@
 
 #include "hr-scenario-io.h"
 #include "hr-error.h"
-#include "hr-scenario-fields.h"
+#include "hr-fields-read.h"
 
 #include "hr-json.h"
 #include "hr-text.h"

@@ -32,21 +32,4 @@ char     *hr_plan_summary    (const HrScenario *scenario,
 char     *hr_cost_sentence   (const HrScenario     *scenario,
                               const HrCostEstimate *estimate);
 
-#include "hr-chart.h"
-
-/* One page for a slide: the verdict, the chart, the key settings and the
- * assumptions behind the numbers; written at 1600 x 900, drawn twice as
- * fine, by hr_report_write_png. */
-void      hr_report_draw_page (cairo_t            *cr,
-                               double              width,
-                               double              height,
-                               const HrScenario   *scenario,
-                               const HrPlan       *plan,
-                               const HrChartStyle *style);
-gboolean  hr_report_write_png (const char         *path,
-                               const HrScenario   *scenario,
-                               const HrPlan       *plan,
-                               HrUnits             units,
-                               GError            **error);
-
 G_END_DECLS

@@ -8,7 +8,7 @@
  * numbers, stamped with the app's version (UX-LESSONS.md point 10).
  */
 
-#include "hr-report.h"
+#include "hr-report-page.h"
 #include "hr-cost.h"
 
 #include <glib/gi18n-lib.h>

@@ -13,7 +13,7 @@
 #include "hr-error.h"
 #include "hr-json.h"
 #include "hr-presets.h"
-#include "hr-scenario-fields.h"
+#include "hr-fields-read.h"
 #include "hr-validate.h"
 
 #include <math.h>

@@ -17,7 +17,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "hr-scenario-fields.h"
+#include "hr-fields-read.h"
 
 /* A preset id member ("model.preset"), or NULL when absent. */
 static gboolean

@@ -1,0 +1,210 @@
+/* hr-fields-read.c: a JSON object read through a field table, strictly
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Strict on purpose: an unknown key is a typo the user must hear about,
+ * and a value of the wrong type or out of range names the path, the value
+ * and what is allowed.
+ */
+
+#include "hr-fields-read.h"
+#include "hr-error.h"
+#include "hr-json.h"
+#include "hr-text.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A short rendering of a JSON value for messages: "4.5", "\"bf17\"", "an object". */
+char *
+hr_fields_describe_node (JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    return g_strdup ("an object");
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    return g_strdup ("an array");
+  if (JSON_NODE_HOLDS_NULL (node))
+    return g_strdup ("null");
+  {
+    g_autofree char *text = hr_json_to_data (node, FALSE, NULL);
+
+    return hr_text_for_message (text, 40);
+  }
+}
+
+char *
+hr_fields_keys_allowed (const Field *fields,
+                        guint        n_fields,
+                        const char  *extra)
+{
+  GString *s = g_string_new (NULL);
+
+  if (extra != NULL)
+    g_string_append (s, extra);
+  for (guint i = 0; i < n_fields; i++)
+    {
+      if (fields[i].kind == F_SKIP)
+        continue;
+      if (s->len > 0)
+        g_string_append (s, ", ");
+      g_string_append (s, fields[i].key);
+    }
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+hr_fields_read_field (const Field  *field,
+                      gpointer      base,
+                      JsonNode     *node,
+                      const char   *origin,
+                      const char   *path,
+                      GError      **error)
+{
+  gpointer ptr = G_STRUCT_MEMBER_P (base, field->offset);
+  g_autofree char *value = hr_fields_describe_node (node);
+  GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
+
+  switch (field->kind)
+    {
+    case F_UINT:
+      if (type == G_TYPE_INT64)
+        {
+          gint64 v = json_node_get_int (node);
+
+          if (v < 0)
+            FAIL (HR_ERROR_INVALID, "%s: %s is not allowed; allowed: a whole number "
+                  "0 or more", path, value);
+          *(guint64 *) ptr = (guint64) v;
+          return TRUE;
+        }
+      if (type == G_TYPE_DOUBLE)
+        {
+          double v = json_node_get_double (node);
+
+          if (v >= 0 && v <= 9007199254740992.0 && floor (v) == v)
+            {
+              *(guint64 *) ptr = (guint64) v;
+              return TRUE;
+            }
+          FAIL (HR_ERROR_INVALID, "%s: %s is not allowed; allowed: a whole number "
+                "0 or more, up to 2^53", path, value);
+        }
+      FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: a whole number", path, value);
+
+    case F_BOOL:
+      if (type != G_TYPE_BOOLEAN)
+        FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: true or false", path, value);
+      *(gboolean *) ptr = json_node_get_boolean (node);
+      return TRUE;
+
+    case F_DOUBLE:
+      if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
+        FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: a number", path, value);
+      {
+        double v = json_node_get_double (node);
+
+        if (!isfinite (v) || v < 0)
+          FAIL (HR_ERROR_INVALID, "%s: %s is not allowed; allowed: a number 0 or more",
+                path, value);
+        *(double *) ptr = v;
+      }
+      return TRUE;
+
+    case F_ENUM:
+      {
+        guint v;
+        g_autofree char *allowed = hr_enum_allowed (field->names);
+
+        if (type != G_TYPE_STRING
+            || !hr_enum_parse (field->names, json_node_get_string (node), &v))
+          FAIL (type == G_TYPE_STRING ? HR_ERROR_INVALID : HR_ERROR_TYPE,
+                "%s: %s is not allowed; allowed: %s", path, value, allowed);
+        *(guint *) ptr = v;
+        return TRUE;
+      }
+
+    case F_NAME:
+      if (type != G_TYPE_STRING)
+        FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: a string", path, value);
+      hr_copy_string (ptr, HR_NAME_MAX, json_node_get_string (node));
+      return TRUE;
+
+    case F_SKIP:
+    default:
+      return TRUE;
+    }
+}
+
+/* Reads every member of obj through the table; "skip" names members the
+ * caller handles itself.  Returns a bit set of the fields that were read. */
+gboolean
+hr_fields_read_section (JsonObject   *obj,
+                        const Field  *fields,
+                        guint         n_fields,
+                        gpointer      base,
+                        const char   *origin,
+                        const char   *section,
+                        const char  **skip,
+                        guint        *out_read,
+                        GError      **error)
+{
+  g_autoptr(GList) members = json_object_get_members (obj);
+  guint read = 0;
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+      /* Escaped, so a key with a line break still makes a one-line message. */
+      g_autofree char *shown = hr_text_for_message (key, 40);
+      g_autofree char *path = *section != '\0' ? g_strdup_printf ("%s.%s", section, shown)
+                                                : g_strdup (shown);
+      gboolean found = FALSE;
+
+      if (skip != NULL && g_strv_contains (skip, key))
+        continue;
+      for (guint i = 0; i < n_fields; i++)
+        {
+          if (strcmp (fields[i].key, key) != 0)
+            continue;
+          if (!hr_fields_read_field (&fields[i], base, json_object_get_member (obj, key),
+                           origin, path, error))
+            return FALSE;
+          read |= 1u << i;
+          found = TRUE;
+          break;
+        }
+      if (!found)
+        {
+          g_autofree char *skipped = skip != NULL ? g_strjoinv (", ", (char **) skip) : NULL;
+          g_autofree char *allowed = hr_fields_keys_allowed (fields, n_fields, skipped);
+
+          FAIL (HR_ERROR_UNKNOWN_KEY, "%s: unknown key; allowed: %s", path, allowed);
+        }
+    }
+  if (out_read != NULL)
+    *out_read = read;
+  return TRUE;
+}
+
+JsonObject *
+hr_fields_member_object (JsonObject   *obj,
+                         const char   *key,
+                         const char   *origin,
+                         const char   *path,
+                         GError      **error)
+{
+  JsonNode *node = json_object_get_member (obj, key);
+
+  if (node == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_autofree char *value = hr_fields_describe_node (node);
+
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: %s: %s is not allowed; allowed: "
+                   "an object", origin, path, value);
+      return NULL;
+    }
+  return json_node_get_object (node);
+}
