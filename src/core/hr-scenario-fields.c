@@ -3,115 +3,290 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One table per section: each field's key, kind and place in the struct.
- * The JSON reader (src/io/hr-fields-read.c), --set and the docs go
- * through these tables.
+ * One table per section: each field's key, kind and place in the struct,
+ * whether a file may leave it out, and its form row (label, help, range,
+ * how its choices read, when it applies).  The JSON reader and --set
+ * (src/io/hr-fields-read.c, hr-scenario-set.c), the writer
+ * (hr-scenario-writer.c), the window's scenario model and the form
+ * (src/gui) all go through these tables: a new field is one row here.
+ * The ranges are the bounds hr-validate.c checks (the HR_MAX_ constants).
  */
 
 #include "hr-scenario-fields.h"
+#include "hr-validate.h"
+
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+/* --- when a field applies ------------------------------------------------- */
+
+static gboolean
+applies_lora (const HrScenario *sc)
+{
+  return sc->training.method != HR_METHOD_FULL;
+}
+
+static gboolean
+applies_qlora (const HrScenario *sc)
+{
+  return sc->training.method == HR_METHOD_QLORA;
+}
+
+static gboolean
+applies_moe (const HrScenario *sc)
+{
+  return sc->model.experts > 1;
+}
+
+static gboolean
+applies_expert_parallel (const HrScenario *sc)
+{
+  return sc->model.experts > 1 || sc->parallel.ep > 1;
+}
+
+static gboolean
+applies_classifier (const HrScenario *sc)
+{
+  return sc->model.head == HR_HEAD_CLASSIFIER;
+}
+
+static gboolean
+applies_vocab (const HrScenario *sc)
+{
+  return sc->model.head == HR_HEAD_LM || sc->model.patch_dim == 0;
+}
+
+static gboolean
+applies_logits_fp32 (const HrScenario *sc)
+{
+  return sc->model.head == HR_HEAD_LM && sc->training.loss != HR_LOSS_FUSED;
+}
+
+static gboolean
+applies_pipeline (const HrScenario *sc)
+{
+  return sc->parallel.pp > 1;
+}
+
+static gboolean
+applies_sequence_parallel (const HrScenario *sc)
+{
+  return sc->parallel.tp > 1 || sc->parallel.sp;
+}
+
+static gboolean
+applies_sharded (const HrScenario *sc)
+{
+  return sc->parallel.zero >= 1;
+}
+
+static gboolean
+applies_offload_params (const HrScenario *sc)
+{
+  return sc->parallel.zero == 3 || sc->parallel.offload_params;
+}
+
+static gboolean
+applies_offload_optimizer_device (const HrScenario *sc)
+{
+  return sc->parallel.offload_optimizer;
+}
+
+static gboolean
+applies_offload_params_device (const HrScenario *sc)
+{
+  return sc->parallel.offload_params;
+}
+
+static gboolean
+applies_no_sync (const HrScenario *sc)
+{
+  return sc->parallel.zero >= 2 && sc->training.grad_accum > 1;
+}
+
+/* --- how choices read in the form, in the order of their names ------------ */
+
+static const char * const kind_choices[] = { N_("Decoder (GPT, Llama)"), N_("Encoder (BERT, ViT)"), NULL };
+static const char * const mlp_choices[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", NULL };
+static const char * const norm_choices[] = { "RMSNorm", "LayerNorm", NULL };
+static const char * const bias_choices[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"), NULL };
+static const char * const head_choices[] = { N_("Language model"), N_("Classifier"), NULL };
+static const char * const qk_norm_choices[] = { N_("None"), N_("Per head"), N_("Whole projection"), NULL };
+static const char * const method_choices[] = { N_("Full fine-tuning"), "LoRA", "QLoRA", NULL };
+static const char * const quant_choices[] = { "NF4", N_("NF4, double quantization"), "INT8", "INT4", NULL };
+static const char * const precision_choices[] = {
+  "fp32", N_("Autocast bf16 (fp32 weights)"), N_("Autocast fp16 (fp32 weights)"),
+  N_("bf16 mixed (fp32 master)"), N_("fp16 mixed (fp32 master)"), N_("Pure bf16"),
+  N_("fp8 mixed (Transformer Engine)"), NULL
+};
+static const char * const dtype_choices[] = { "fp32", "bf16", "fp16", "fp8", N_("None"), NULL };
+static const char * const unpacked_choices[] = { "fp32", "bf16", "fp16", "fp8", N_("The compute type"), NULL };
+static const char * const optimizer_choices[] = {
+  "AdamW", "Adam", "SGD", N_("SGD with momentum"), "Adafactor", "Lion", N_("8-bit AdamW"),
+  N_("Paged AdamW"), N_("Paged 8-bit AdamW"), NULL
+};
+static const char * const optimizer_impl_choices[] = {
+  N_("For-each (PyTorch default)"), N_("Fused"), N_("Per parameter"), NULL
+};
+static const char * const checkpointing_choices[] = { N_("None"), N_("Selective"), N_("Full"), NULL };
+static const char * const attention_choices[] = {
+  "FlashAttention", N_("Eager (s × s scores)"), N_("PyTorch SDPA (K, V repeated per head)"), NULL
+};
+static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"), NULL };
+static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
+
+/* --- the tables ------------------------------------------------------------ */
 
 const Field hr_model_fields[] = {
-  { "name", F_NAME, G_STRUCT_OFFSET (HrModelArch, name), NULL },
-  ENUM (HrModelArch, kind, hr_kind_names),
-  UINT (HrModelArch, layers),
-  UINT (HrModelArch, hidden),
-  UINT (HrModelArch, heads),
-  UINT (HrModelArch, kv_heads),
-  UINT (HrModelArch, head_dim),
-  UINT (HrModelArch, ffn),
-  ENUM (HrModelArch, mlp, hr_mlp_names),
-  UINT (HrModelArch, vocab),
-  BOOL (HrModelArch, tied_embeddings),
-  ENUM (HrModelArch, norm, hr_norm_names),
-  ENUM (HrModelArch, bias, hr_bias_names),
-  BOOL (HrModelArch, parallel_block),
-  UINT (HrModelArch, learned_positions),
-  UINT (HrModelArch, experts),
-  UINT (HrModelArch, experts_active),
-  BOOL (HrModelArch, dropout),
-  ENUM (HrModelArch, head, hr_head_names),
-  UINT (HrModelArch, classes),
-  UINT (HrModelArch, expert_ffn),
-  UINT (HrModelArch, norms_per_layer),
-  ENUM (HrModelArch, qk_norm, hr_qk_norm_names),
-  BOOL (HrModelArch, lm_head_bias),
-  UINT (HrModelArch, token_types),
-  BOOL (HrModelArch, pooler),
-  UINT (HrModelArch, patch_dim),
+  TEXT (HrModelArch, name, N_("Name")),
+  CHOICE (HrModelArch, kind, hr_kind_names, kind_choices, N_("Kind"), NULL),
+  SPIN (HrModelArch, layers, 1, HR_MAX_LAYERS, 1, N_("Layers"), NULL),
+  SPIN (HrModelArch, hidden, 1, HR_MAX_HIDDEN, 64, N_("Hidden size"), NULL),
+  SPIN (HrModelArch, heads, 1, HR_MAX_HEADS, 1, N_("Attention heads"), NULL),
+  SPIN (HrModelArch, kv_heads, 1, HR_MAX_HEADS, 1, N_("Key/value heads"),
+        N_("Fewer than the heads for GQA, 1 for MQA")),
+  SPIN (HrModelArch, head_dim, 0, HR_MAX_HIDDEN, 1, N_("Head dimension"),
+        N_("0: hidden size ÷ heads"), OPTIONAL (0)),
+  SPIN (HrModelArch, ffn, 0, HR_MAX_FFN, 64, N_("MLP width"), NULL),
+  CHOICE (HrModelArch, mlp, hr_mlp_names, mlp_choices, N_("MLP"), N_("Gated MLPs have three matrices")),
+  SPIN (HrModelArch, vocab, 0, HR_MAX_VOCAB, 1, N_("Vocabulary"), NULL, .applies = applies_vocab),
+  SWITCH (HrModelArch, tied_embeddings, N_("Tied embeddings"), N_("The LM head shares the token table")),
+  CHOICE (HrModelArch, norm, hr_norm_names, norm_choices, N_("Norm"), NULL),
+  CHOICE (HrModelArch, bias, hr_bias_names, bias_choices, N_("Biases"), NULL),
+  SWITCH (HrModelArch, parallel_block, N_("Parallel attention and MLP"), N_("GPT-J, Falcon, Phi-2")),
+  SPIN (HrModelArch, learned_positions, 0, HR_MAX_SEQ_LEN, 1, N_("Learned positions"),
+        N_("0 for rotary positions")),
+  SPIN (HrModelArch, experts, 1, HR_MAX_EXPERTS, 1, N_("Experts"), N_("1 for a dense model")),
+  SPIN (HrModelArch, experts_active, 1, HR_MAX_EXPERTS, 1, N_("Experts per token"), NULL,
+        .applies = applies_moe),
+  SWITCH (HrModelArch, dropout, N_("Dropout"), N_("Its masks are saved for the backward pass")),
+  CHOICE (HrModelArch, head, hr_head_names, head_choices, N_("Head"), NULL),
+  SPIN (HrModelArch, classes, 0, HR_MAX_VOCAB, 1, N_("Classes"), NULL, .applies = applies_classifier),
+  SPIN (HrModelArch, expert_ffn, 0, HR_MAX_FFN, 64, N_("Expert MLP width"), N_("0: the MLP width"),
+        OPTIONAL (0), .applies = applies_moe),
+  SPIN (HrModelArch, norms_per_layer, 0, 8, 1, N_("Norms per layer"), N_("0: automatic"), OPTIONAL (0)),
+  CHOICE (HrModelArch, qk_norm, hr_qk_norm_names, qk_norm_choices, N_("Q/K norm"), NULL,
+          OPTIONAL (HR_QK_NORM_NONE)),
+  SWITCH (HrModelArch, lm_head_bias, N_("Bias on the LM head"), NULL, OPTIONAL (FALSE)),
+  SPIN (HrModelArch, token_types, 0, 1024, 1, N_("Token types"), N_("BERT's segment embeddings"),
+        OPTIONAL (0)),
+  SWITCH (HrModelArch, pooler, N_("Pooler"), N_("BERT's pooled output layer"), OPTIONAL (FALSE)),
+  SPIN (HrModelArch, patch_dim, 0, HR_MAX_HIDDEN, 1, N_("Patch size"),
+        N_("Vision transformers: pixels per patch × channels"), OPTIONAL (0)),
 };
 
 const Field hr_training_fields[] = {
-  ENUM (HrTraining, method, hr_method_names),
-  ENUM (HrTraining, quant, hr_quant_names),
-  BOOL (HrTraining, quant_lm_head),
-  ENUM (HrTraining, dequant_dtype, hr_dtype_names),
-  ENUM (HrTraining, precision, hr_precision_names),
-  ENUM (HrTraining, optimizer, hr_optimizer_names),
-  ENUM (HrTraining, optimizer_impl, hr_optimizer_impl_names),
-  UINT (HrTraining, micro_batch),
-  UINT (HrTraining, seq_len),
-  UINT (HrTraining, grad_accum),
-  ENUM (HrTraining, checkpointing, hr_checkpointing_names),
-  ENUM (HrTraining, attention, hr_attention_names),
-  ENUM (HrTraining, loss, hr_loss_names),
-  BOOL (HrTraining, logits_fp32),
-  BOOL (HrTraining, zero_grad_to_none),
-  BOOL (HrTraining, optimizer_in_backward),
-  BOOL (HrTraining, activation_offloading),
-  BOOL (HrTraining, previous_graph_alive),
+  CHOICE (HrTraining, method, hr_method_names, method_choices, N_("Method"), NULL),
+  CHOICE (HrTraining, quant, hr_quant_names, quant_choices, N_("Quantization"),
+          N_("The frozen base of QLoRA"), .applies = applies_qlora),
+  SWITCH (HrTraining, quant_lm_head, N_("Quantize the LM head"), N_("LitGPT does, PEFT does not"),
+          OPTIONAL (FALSE), .applies = applies_qlora),
+  CHOICE (HrTraining, dequant_dtype, hr_dtype_names, unpacked_choices, N_("4-bit weights unpack to"),
+          N_("Lightning quantizes from fp16"), OPTIONAL (HR_DTYPE_NONE), .applies = applies_qlora),
+  CHOICE (HrTraining, precision, hr_precision_names, precision_choices, N_("Precision"), NULL),
+  CHOICE (HrTraining, optimizer, hr_optimizer_names, optimizer_choices, N_("Optimizer"), NULL),
+  CHOICE (HrTraining, optimizer_impl, hr_optimizer_impl_names, optimizer_impl_choices,
+          N_("Optimizer step"), N_("How much scratch memory the step uses")),
+  SPIN (HrTraining, micro_batch, 1, HR_MAX_MICRO_BATCH, 1, N_("Micro-batch"),
+        N_("Sequences per GPU per step")),
+  SPIN (HrTraining, seq_len, 1, HR_MAX_SEQ_LEN, 128, N_("Sequence length"), N_("Tokens")),
+  SPIN (HrTraining, grad_accum, 1, HR_MAX_MICRO_BATCH, 1, N_("Gradient accumulation"),
+        N_("Micro-batches per optimizer step")),
+  CHOICE (HrTraining, checkpointing, hr_checkpointing_names, checkpointing_choices,
+          N_("Activation checkpointing"), NULL),
+  CHOICE (HrTraining, attention, hr_attention_names, attention_choices, N_("Attention"), NULL),
+  CHOICE (HrTraining, loss, hr_loss_names, loss_choices, N_("Loss"), NULL),
+  SWITCH (HrTraining, logits_fp32, N_("fp32 logits for the loss"), N_("Hugging Face upcasts them"),
+          .applies = applies_logits_fp32),
+  SWITCH (HrTraining, zero_grad_to_none, N_("Free gradients after each step"),
+          N_("zero_grad(set_to_none=True), PyTorch 2's default"), OPTIONAL (TRUE)),
+  SWITCH (HrTraining, optimizer_in_backward, N_("Optimizer step in backward"),
+          N_("torchtune: each gradient is applied and freed at once"), OPTIONAL (FALSE)),
+  SWITCH (HrTraining, activation_offloading, N_("Offload activations to CPU"),
+          N_("Saved activations stream to host memory"), OPTIONAL (FALSE)),
+  SWITCH (HrTraining, previous_graph_alive, N_("Loss kept into the next forward"),
+          N_("LitGPT's loop: the last 4-bit inputs stay allocated"), OPTIONAL (FALSE),
+          .applies = applies_qlora),
 };
 
+/* training.lora: offsets in HrTraining; the targets are an array of names,
+ * read and written by hand (hr-scenario-reader.c, hr-scenario-writer.c). */
 const Field hr_lora_fields[] = {
-  { "rank", F_UINT, G_STRUCT_OFFSET (HrTraining, lora_rank), NULL },
-  { "dropout", F_DOUBLE, G_STRUCT_OFFSET (HrTraining, lora_dropout), NULL },
-  { "fused_qkv", F_BOOL, G_STRUCT_OFFSET (HrTraining, lora_fused_qkv), NULL },
+  { .key = "rank", .kind = F_UINT, .offset = G_STRUCT_OFFSET (HrTraining, lora_rank),
+    .min = 1, .max = HR_MAX_LORA_RANK, .step = 1, .label = N_("LoRA rank"), .applies = applies_lora },
+  { .key = "dropout", .kind = F_DOUBLE, .offset = G_STRUCT_OFFSET (HrTraining, lora_dropout),
+    .min = 0, .max = 0.99, .step = 0.05, .digits = 2, .label = N_("LoRA dropout"),
+    OPTIONAL (0), .applies = applies_lora },
+  { .key = "fused_qkv", .kind = F_BOOL, .offset = G_STRUCT_OFFSET (HrTraining, lora_fused_qkv),
+    .label = N_("One input for Q, K, V adapters"), .help = N_("LitGPT's fused QKV layer drops it out once"),
+    OPTIONAL (FALSE), .applies = applies_lora },
 };
 
+/* training.dtypes: a file names only the parts it overrides (dtypes_set). */
 const Field hr_dtype_fields[] = {
-  ENUM (HrDtypes, weights, hr_dtype_names),
-  ENUM (HrDtypes, grads, hr_dtype_names),
-  ENUM (HrDtypes, master, hr_dtype_names),
-  ENUM (HrDtypes, optimizer, hr_dtype_names),
-  ENUM (HrDtypes, activations, hr_dtype_names),
+  CHOICE (HrDtypes, weights, hr_dtype_names, dtype_choices, N_("Weights"), NULL),
+  CHOICE (HrDtypes, grads, hr_dtype_names, dtype_choices, N_("Gradients"), NULL),
+  CHOICE (HrDtypes, master, hr_dtype_names, dtype_choices, N_("Master weights"), NULL),
+  CHOICE (HrDtypes, optimizer, hr_dtype_names, dtype_choices, N_("Optimizer states"), NULL),
+  CHOICE (HrDtypes, activations, hr_dtype_names, dtype_choices, N_("Activations"), NULL),
 };
 
 const Field hr_parallel_fields[] = {
-  UINT (HrParallel, gpus),
-  UINT (HrParallel, gpus_per_node),
-  UINT (HrParallel, tp),
-  UINT (HrParallel, pp),
-  UINT (HrParallel, vpp),
-  UINT (HrParallel, cp),
-  UINT (HrParallel, ep),
-  BOOL (HrParallel, sp),
-  UINT (HrParallel, zero),
-  UINT (HrParallel, shard_group),
-  BOOL (HrParallel, offload_optimizer),
-  BOOL (HrParallel, offload_params),
-  ENUM (HrParallel, offload_optimizer_device, hr_offload_device_names),
-  ENUM (HrParallel, offload_params_device, hr_offload_device_names),
-  BOOL (HrParallel, no_sync),
+  SPIN (HrParallel, gpus, 1, HR_MAX_GPUS, 1, N_("GPUs"), N_("A multiple of tensor × pipeline × context")),
+  SPIN (HrParallel, gpus_per_node, 1, 1024, 1, N_("GPUs per node"), NULL),
+  SPIN (HrParallel, tp, 1, HR_MAX_HEADS, 1, N_("Tensor parallel"), NULL),
+  SPIN (HrParallel, pp, 1, HR_MAX_PP, 1, N_("Pipeline parallel"), NULL),
+  SPIN (HrParallel, vpp, 1, 64, 1, N_("Virtual pipeline stages"), N_("Interleaved 1F1B"),
+        .applies = applies_pipeline),
+  SPIN (HrParallel, cp, 1, HR_MAX_GPUS, 1, N_("Context parallel"), NULL),
+  SPIN (HrParallel, ep, 1, HR_MAX_EXPERTS, 1, N_("Expert parallel"), NULL,
+        .applies = applies_expert_parallel),
+  SWITCH (HrParallel, sp, N_("Sequence parallel"), N_("Splits what tensor parallelism replicates"),
+          .applies = applies_sequence_parallel),
+  SPIN (HrParallel, zero, 0, 3, 1, N_("ZeRO stage / FSDP"), NULL),
+  SPIN (HrParallel, shard_group, 0, HR_MAX_GPUS, 1, N_("Shard group"),
+        N_("Hybrid sharding; 0: all data-parallel GPUs"), .applies = applies_sharded),
+  SWITCH (HrParallel, offload_optimizer, N_("Offload optimizer to CPU"), NULL),
+  SWITCH (HrParallel, offload_params, N_("Offload parameters to CPU"), NULL,
+          .applies = applies_offload_params),
+  CHOICE (HrParallel, offload_optimizer_device, hr_offload_device_names, offload_device_choices,
+          N_("Optimizer offloaded to"), N_("NVMe (ZeRO-Infinity) takes no host memory for it"),
+          OPTIONAL (HR_OFFLOAD_DEVICE_CPU), .applies = applies_offload_optimizer_device),
+  CHOICE (HrParallel, offload_params_device, hr_offload_device_names, offload_device_choices,
+          N_("Parameters offloaded to"), NULL,
+          OPTIONAL (HR_OFFLOAD_DEVICE_CPU), .applies = applies_offload_params_device),
+  SWITCH (HrParallel, no_sync, N_("Accumulate without syncing"), N_("FSDP no_sync keeps gradients unsharded"),
+          OPTIONAL (FALSE), .applies = applies_no_sync),
 };
 
 const Field hr_gpu_fields[] = {
-  { "name", F_NAME, G_STRUCT_OFFSET (HrGpu, name), NULL },
-  UINT (HrGpu, memory_mib),
-  DBL (HrGpu, bf16_tflops),
-  { "source", F_SKIP, 0, NULL },
-  { "notes", F_SKIP, 0, NULL },
+  TEXT (HrGpu, name, N_("Name")),
+  SPIN (HrGpu, memory_mib, 1, HR_MAX_MEMORY_MIB, 1024, N_("Memory"), N_("MiB, as nvidia-smi reports it")),
+  REAL (HrGpu, bf16_tflops, 0, 1e6, 1, 0, N_("bf16 TFLOPS"), N_("Dense peak, for the time estimate"),
+        OPTIONAL (0)),
+  SKIP ("source"),
+  SKIP ("notes"),
 };
 
 const Field hr_cost_fields[] = {
-  DBL (HrCost, tokens),
-  DBL (HrCost, mfu),
-  DBL (HrCost, price_per_gpu_hour),
+  REAL (HrCost, tokens, 0, 1e18, 1e9, 1, N_("Tokens to train on"), N_("Billions; 0: no estimate"),
+        .unit = HR_FIELD_BILLIONS),
+  REAL (HrCost, mfu, 0, 1, 0.01, 0, N_("Model FLOPs utilisation"),
+        /* xgettext:no-c-format */
+        N_("40 % is typical of large runs"), .unit = HR_FIELD_PERCENT),
+  REAL (HrCost, price_per_gpu_hour, 0, 1e6, 0.1, 2, N_("Price per GPU-hour"), NULL),
 };
 
 const Field hr_overhead_fields[] = {
-  DBL (HrOverhead, cuda_context_mib),
-  DBL (HrOverhead, comm_buffer_mib),
-  DBL (HrOverhead, fragmentation),
-  DBL (HrOverhead, headroom),
+  REAL (HrOverhead, cuda_context_mib, 0, 1048576, 50, 0, N_("CUDA context"), N_("MiB")),
+  /* -1: sized from the plan (hr-calc.c), never written. */
+  REAL (HrOverhead, comm_buffer_mib, -1, 1048576, 64, 0, N_("Communication buffers"),
+        N_("MiB of NCCL buffers"), OPTIONAL (-1)),
+  REAL (HrOverhead, fragmentation, 0, 1, 0.01, 0, N_("Allocator fragmentation"),
+        N_("Of the allocated memory"), .unit = HR_FIELD_PERCENT),
+  REAL (HrOverhead, headroom, 0, 0.95, 0.01, 0, N_("Wanted free memory"),
+        /* xgettext:no-c-format */
+        N_("10–15 % is the usual advice"), .unit = HR_FIELD_PERCENT),
 };
 
 const guint hr_model_fields_count = G_N_ELEMENTS (hr_model_fields);
@@ -122,3 +297,113 @@ const guint hr_parallel_fields_count = G_N_ELEMENTS (hr_parallel_fields);
 const guint hr_gpu_fields_count = G_N_ELEMENTS (hr_gpu_fields);
 const guint hr_cost_fields_count = G_N_ELEMENTS (hr_cost_fields);
 const guint hr_overhead_fields_count = G_N_ELEMENTS (hr_overhead_fields);
+
+#define SECTION_OFFSET(member) G_STRUCT_OFFSET (HrScenario, member)
+
+/* In the order a file lists them; a sub-section after its parent. */
+const HrFieldSection hr_field_sections[] = {
+  { "model", hr_model_fields, &hr_model_fields_count, SECTION_OFFSET (model) },
+  { "training", hr_training_fields, &hr_training_fields_count, SECTION_OFFSET (training) },
+  { "training.lora", hr_lora_fields, &hr_lora_fields_count, SECTION_OFFSET (training) },
+  { "training.dtypes", hr_dtype_fields, &hr_dtype_fields_count,
+    SECTION_OFFSET (training) + G_STRUCT_OFFSET (HrTraining, dtypes) },
+  { "parallel", hr_parallel_fields, &hr_parallel_fields_count, SECTION_OFFSET (parallel) },
+  { "gpu", hr_gpu_fields, &hr_gpu_fields_count, SECTION_OFFSET (gpu) },
+  { "overhead", hr_overhead_fields, &hr_overhead_fields_count, SECTION_OFFSET (overhead) },
+  { "cost", hr_cost_fields, &hr_cost_fields_count, SECTION_OFFSET (cost) },
+};
+
+const guint hr_field_sections_count = G_N_ELEMENTS (hr_field_sections);
+
+/* The field at PATH ("training.lora.rank"), and where its section's struct
+ * starts in HrScenario; NULL for a path that is no field (or a skipped
+ * documentation key). */
+const Field *
+hr_field_find (const char *path,
+               gsize      *scenario_offset)
+{
+  const char *dot = path != NULL ? strrchr (path, '.') : NULL;
+
+  if (dot == NULL)
+    return NULL;
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    {
+      const HrFieldSection *section = &hr_field_sections[s];
+      gsize n = strlen (section->path);
+
+      if ((gsize) (dot - path) != n || strncmp (path, section->path, n) != 0)
+        continue;
+      for (guint f = 0; f < *section->n_fields; f++)
+        if (strcmp (section->fields[f].key, dot + 1) == 0 && section->fields[f].kind != F_SKIP)
+          {
+            if (scenario_offset != NULL)
+              *scenario_offset = section->offset;
+            return &section->fields[f];
+          }
+      return NULL;
+    }
+  return NULL;
+}
+
+/* A number, bool or enum field's value as a double (0 for a name). */
+double
+hr_field_get_number (const Field   *field,
+                     gconstpointer  base)
+{
+  gconstpointer ptr = G_STRUCT_MEMBER_P (base, field->offset);
+
+  switch (field->kind)
+    {
+    case F_UINT:
+      return (double) *(const guint64 *) ptr;
+    case F_BOOL:
+      return *(const gboolean *) ptr ? 1 : 0;
+    case F_DOUBLE:
+      return *(const double *) ptr;
+    case F_ENUM:
+      return *(const guint *) ptr;
+    case F_NAME:
+    case F_SKIP:
+    default:
+      return 0;
+    }
+}
+
+/* Whether an optional field holds its "not written" value. */
+gboolean
+hr_field_is_absent (const Field   *field,
+                    gconstpointer  base)
+{
+  if ((field->flags & HR_FIELD_OPTIONAL) == 0)
+    return FALSE;
+  return hr_field_get_number (field, base) == field->absent;
+}
+
+/* Sets an optional field to its "not written" value. */
+void
+hr_field_set_absent (const Field *field,
+                     gpointer     base)
+{
+  gpointer ptr = G_STRUCT_MEMBER_P (base, field->offset);
+
+  g_return_if_fail (field->flags & HR_FIELD_OPTIONAL);
+  switch (field->kind)
+    {
+    case F_UINT:
+      *(guint64 *) ptr = (guint64) field->absent;
+      break;
+    case F_BOOL:
+      *(gboolean *) ptr = field->absent != 0;
+      break;
+    case F_DOUBLE:
+      *(double *) ptr = field->absent;
+      break;
+    case F_ENUM:
+      *(guint *) ptr = (guint) field->absent;
+      break;
+    case F_NAME:
+    case F_SKIP:
+    default:
+      break;
+    }
+}

@@ -3,7 +3,9 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One table per section; src/io/hr-fields-read.h reads JSON through them.
+ * One table per section, and one list of the sections: the reader and
+ * --set (src/io/hr-fields-read.c), the writer, the window's scenario model
+ * and its form rows all go through them, so a field is described once.
  */
 
 #pragma once
@@ -22,19 +24,90 @@ typedef enum
   F_SKIP,      /* accepted and ignored (documentation keys) */
 } FieldKind;
 
+/* How the form shows a number: as it is, as a percentage of a fraction,
+ * or in billions. */
+typedef enum
+{
+  HR_FIELD_PLAIN,
+  HR_FIELD_PERCENT,
+  HR_FIELD_BILLIONS,
+} HrFieldUnit;
+
+/* A field that may be left out of a file: the writer writes it only when
+ * it holds something else than `absent`, and a custom model starts on
+ * `absent` for it rather than on the default model's value. */
+#define HR_FIELD_OPTIONAL (1u << 0)
+
+typedef struct _Field Field;
+
+/* One field of the scenario: everything the reader, the writer, --set,
+ * the window's model and its form row need to know about it. */
+struct _Field
+{
+  const char         *key;       /* its key in the section's object */
+  FieldKind           kind;
+  gsize               offset;    /* in the section's struct */
+  const HrEnumNames  *names;     /* F_ENUM: the names in files */
+  guint               flags;     /* HR_FIELD_OPTIONAL */
+  double              absent;    /* HR_FIELD_OPTIONAL: the value that is not written */
+  gsize               size;      /* F_NAME: the buffer's size */
+  double              min, max;  /* the form's range (validation checks the same bounds) */
+  double              step;
+  guint               digits;
+  HrFieldUnit         unit;
+  const char         *label;     /* N_(): the form row's title */
+  const char         *help;      /* N_(): its subtitle, or NULL */
+  const char * const *choices;   /* F_ENUM: N_() names as the form shows them, or NULL */
+  gboolean          (*applies) (const HrScenario *sc);  /* NULL: always */
+};
+
+/* Bare fields, for the tables of preset files. */
+#define UINT(s, k)      { .key = #k, .kind = F_UINT, .offset = G_STRUCT_OFFSET (s, k) }
+#define BOOL(s, k)      { .key = #k, .kind = F_BOOL, .offset = G_STRUCT_OFFSET (s, k) }
+#define DBL(s, k)       { .key = #k, .kind = F_DOUBLE, .offset = G_STRUCT_OFFSET (s, k) }
+#define ENUM(s, k, t)   { .key = #k, .kind = F_ENUM, .offset = G_STRUCT_OFFSET (s, k), .names = &t }
+
+/* Fields with their form rows; more designated initializers may follow
+ * (.flags, .absent, .applies, .unit). */
+#define SPIN(s, k, lo, hi, st, lab, hlp, ...) \
+  { .key = #k, .kind = F_UINT, .offset = G_STRUCT_OFFSET (s, k), .min = lo, .max = hi, \
+    .step = st, .label = lab, .help = hlp, __VA_ARGS__ }
+#define REAL(s, k, lo, hi, st, dig, lab, hlp, ...) \
+  { .key = #k, .kind = F_DOUBLE, .offset = G_STRUCT_OFFSET (s, k), .min = lo, .max = hi, \
+    .step = st, .digits = dig, .label = lab, .help = hlp, __VA_ARGS__ }
+#define SWITCH(s, k, lab, hlp, ...) \
+  { .key = #k, .kind = F_BOOL, .offset = G_STRUCT_OFFSET (s, k), .label = lab, .help = hlp, \
+    __VA_ARGS__ }
+#define CHOICE(s, k, t, ch, lab, hlp, ...) \
+  { .key = #k, .kind = F_ENUM, .offset = G_STRUCT_OFFSET (s, k), .names = &t, .choices = ch, \
+    .label = lab, .help = hlp, __VA_ARGS__ }
+#define TEXT(s, k, lab) \
+  { .key = #k, .kind = F_NAME, .offset = G_STRUCT_OFFSET (s, k), \
+    .size = sizeof (((s *) 0)->k), .label = lab }
+#define SKIP(k)         { .key = k, .kind = F_SKIP }
+#define OPTIONAL(v)     .flags = HR_FIELD_OPTIONAL, .absent = (v)
+
+/* A section of the scenario file and its table: "training.lora" holds
+ * hr_lora_fields, whose offsets count from HrScenario's training. */
 typedef struct
 {
-  const char        *key;
-  FieldKind          kind;
-  gsize              offset;
-  const HrEnumNames *names;
-} Field;
+  const char  *path;
+  const Field *fields;
+  const guint *n_fields;
+  gsize        offset;   /* of the section's struct in HrScenario */
+} HrFieldSection;
 
-#define UINT(s, k)      { #k, F_UINT, G_STRUCT_OFFSET (s, k), NULL }
-#define BOOL(s, k)      { #k, F_BOOL, G_STRUCT_OFFSET (s, k), NULL }
-#define DBL(s, k)       { #k, F_DOUBLE, G_STRUCT_OFFSET (s, k), NULL }
-#define ENUM(s, k, t)   { #k, F_ENUM, G_STRUCT_OFFSET (s, k), &t }
+extern const HrFieldSection hr_field_sections[];
+extern const guint hr_field_sections_count;
 
+const Field *hr_field_find          (const char       *path,
+                                     gsize            *scenario_offset);
+double       hr_field_get_number    (const Field      *field,
+                                     gconstpointer     base);
+gboolean     hr_field_is_absent     (const Field      *field,
+                                     gconstpointer     base);
+void         hr_field_set_absent    (const Field      *field,
+                                     gpointer          base);
 
 extern const Field hr_model_fields[];
 extern const guint hr_model_fields_count;

@@ -49,6 +49,7 @@ GtkWidget *hr_form_switch_row     (HrForm *self, GtkWidget *parent, const char *
 GtkWidget *hr_form_combo_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title,
                            const char *subtitle, const char * const *labels);
 void       hr_form_entry_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title);
+GtkWidget *hr_form_field_row      (HrForm *self, GtkWidget *parent, const char *path);
 GtkWidget *hr_form_new_group      (GtkWidget *page, const char *title, const char *description);
 GtkWidget *hr_form_new_expander   (HrForm *self, GtkWidget *group, const char *path, const char *title,
                            const char *subtitle);

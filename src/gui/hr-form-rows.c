@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-form-private.h"
+#include "hr-scenario-fields.h"
 
 void
 hr_form_register_row (HrForm     *self,
@@ -254,3 +255,50 @@ hr_form_new_expander (HrForm     *self,
   return row;
 }
 
+
+/* The row of a field of the scenario's field table, as the table
+ * describes it: its kind picks the widget, its label, help, range and
+ * choices come from the table (src/core/hr-scenario-fields.c). */
+GtkWidget *
+hr_form_field_row (HrForm     *self,
+                   GtkWidget  *parent,
+                   const char *path)
+{
+  const Field *field = hr_field_find (path, NULL);
+  const char *help;
+
+  g_return_val_if_fail (field != NULL, NULL);
+  help = field->help != NULL ? _(field->help) : NULL;
+  switch (field->kind)
+    {
+    case F_UINT:
+    case F_DOUBLE:
+      if (field->unit == HR_FIELD_PERCENT)
+        {
+          hr_form_percent_row (self, parent, path, _(field->label), help, field->max * 100);
+          return g_hash_table_lookup (self->controls, path);
+        }
+      if (field->unit == HR_FIELD_BILLIONS)
+        return hr_form_spin_row_full (self, parent, path, _(field->label), help, field->min / 1e9,
+                                      field->max / 1e9, field->step / 1e9, field->digits,
+                                      hr_form_to_billions, hr_form_from_billions);
+      return hr_form_spin_row (self, parent, path, _(field->label), help, field->min, field->max,
+                               field->step, field->digits);
+    case F_BOOL:
+      return hr_form_switch_row (self, parent, path, _(field->label), help);
+    case F_ENUM:
+      {
+        g_autofree const char **labels = g_new0 (const char *, field->names->n_names + 1);
+
+        for (guint i = 0; i < field->names->n_names; i++)
+          labels[i] = field->choices != NULL ? _(field->choices[i]) : field->names->names[i];
+        return hr_form_combo_row (self, parent, path, _(field->label), help, labels);
+      }
+    case F_NAME:
+      hr_form_entry_row (self, parent, path, _(field->label));
+      return g_hash_table_lookup (self->controls, path);
+    case F_SKIP:
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}

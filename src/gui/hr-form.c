@@ -17,6 +17,7 @@
 
 #include "hr-form-private.h"
 #include "hr-frameworks.h"
+#include "hr-scenario-fields.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
 
@@ -268,88 +269,38 @@ static void
 build_model (HrForm    *self,
              GtkWidget *page)
 {
-  static const char *kinds[] = { N_("Decoder (GPT, Llama)"), N_("Encoder (BERT, ViT)"), NULL };
-  static const char *mlps[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", NULL };
-  static const char *norms[] = { "RMSNorm", "LayerNorm", NULL };
-  static const char *biases[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"), NULL };
-  static const char *heads[] = { N_("Language model"), N_("Classifier"), NULL };
-  static const char *qk_norms[] = { N_("None"), N_("Per head"), N_("Whole projection"), NULL };
-  const char *kinds_t[3], *biases_t[4], *heads_t[3], *qk_t[4];
   GtkWidget *group, *arch;
-
-  for (guint i = 0; i < 3; i++) { kinds_t[i] = kinds[i] ? _(kinds[i]) : NULL; heads_t[i] = heads[i] ? _(heads[i]) : NULL; }
-  for (guint i = 0; i < 4; i++) { biases_t[i] = biases[i] ? _(biases[i]) : NULL; qk_t[i] = qk_norms[i] ? _(qk_norms[i]) : NULL; }
 
   group = hr_form_new_group (page, _("Model"), NULL);
   self->model_preset = preset_dropdown (self, group, HR_PRESET_MODEL, "model.preset",
                                         _("Model"), _("Custom model"), &self->model_ids);
   arch = hr_form_new_expander (self, group, "model", _("Architecture"),
                        _("Editing a field makes the model custom"));
-  hr_form_entry_row (self, arch, "model.name", _("Name"));
-  hr_form_combo_row (self, arch, "model.kind", _("Kind"), NULL, kinds_t);
-  hr_form_spin_row (self, arch, "model.layers", _("Layers"), NULL, 1, 100000, 1, 0);
-  hr_form_spin_row (self, arch, "model.hidden", _("Hidden size"), NULL, 1, 1 << 20, 64, 0);
-  hr_form_spin_row (self, arch, "model.heads", _("Attention heads"), NULL, 1, 65536, 1, 0);
-  hr_form_spin_row (self, arch, "model.kv_heads", _("Key/value heads"), _("Fewer than the heads for GQA, 1 for MQA"), 1, 65536, 1, 0);
-  hr_form_spin_row (self, arch, "model.head_dim", _("Head dimension"), _("0: hidden size ÷ heads"), 0, 65536, 1, 0);
-  hr_form_spin_row (self, arch, "model.ffn", _("MLP width"), NULL, 0, 1 << 24, 64, 0);
-  hr_form_combo_row (self, arch, "model.mlp", _("MLP"), _("Gated MLPs have three matrices"), mlps);
-  hr_form_spin_row (self, arch, "model.vocab", _("Vocabulary"), NULL, 0, 1 << 24, 1, 0);
-  hr_form_switch_row (self, arch, "model.tied_embeddings", _("Tied embeddings"), _("The LM head shares the token table"));
-  hr_form_combo_row (self, arch, "model.norm", _("Norm"), NULL, norms);
-  hr_form_combo_row (self, arch, "model.bias", _("Biases"), NULL, biases_t);
-  hr_form_switch_row (self, arch, "model.parallel_block", _("Parallel attention and MLP"), _("GPT-J, Falcon, Phi-2"));
-  hr_form_spin_row (self, arch, "model.norms_per_layer", _("Norms per layer"), _("0: automatic"), 0, 8, 1, 0);
-  hr_form_combo_row (self, arch, "model.qk_norm", _("Q/K norm"), NULL, qk_t);
-  hr_form_spin_row (self, arch, "model.learned_positions", _("Learned positions"), _("0 for rotary positions"), 0, 1 << 27, 1, 0);
-  hr_form_spin_row (self, arch, "model.experts", _("Experts"), _("1 for a dense model"), 1, 65536, 1, 0);
-  hr_form_spin_row (self, arch, "model.experts_active", _("Experts per token"), NULL, 1, 65536, 1, 0);
-  hr_form_spin_row (self, arch, "model.expert_ffn", _("Expert MLP width"), _("0: the MLP width"), 0, 1 << 24, 64, 0);
-  hr_form_switch_row (self, arch, "model.dropout", _("Dropout"), _("Its masks are saved for the backward pass"));
-  hr_form_combo_row (self, arch, "model.head", _("Head"), NULL, heads_t);
-  hr_form_spin_row (self, arch, "model.classes", _("Classes"), NULL, 0, 1 << 24, 1, 0);
+  /* Every field of the architecture, in the table's order. */
+  for (guint i = 0; i < hr_model_fields_count; i++)
+    {
+      g_autofree char *path = g_strconcat ("model.", hr_model_fields[i].key, NULL);
+
+      hr_form_field_row (self, arch, path);
+    }
 }
 
 static void
 build_training (HrForm    *self,
                 GtkWidget *page)
 {
-  static const char *methods[] = { N_("Full fine-tuning"), "LoRA", "QLoRA", NULL };
-  static const char *quants[] = { "NF4", N_("NF4, double quantization"), "INT8", "INT4", NULL };
-  static const char *precisions[] = { "fp32", N_("Autocast bf16 (fp32 weights)"),
-                                      N_("Autocast fp16 (fp32 weights)"),
-                                      N_("bf16 mixed (fp32 master)"), N_("fp16 mixed (fp32 master)"),
-                                      N_("Pure bf16"), N_("fp8 mixed (Transformer Engine)"), NULL };
-  static const char *dtypes[] = { "fp32", "bf16", "fp16", "fp8", N_("None"), NULL };
-  static const char *unpacked[] = { "fp32", "bf16", "fp16", "fp8", N_("The compute type"), NULL };
-  static const char *optimizers[] = { "AdamW", "Adam", "SGD", N_("SGD with momentum"), "Adafactor",
-                                      "Lion", N_("8-bit AdamW"), N_("Paged AdamW"),
-                                      N_("Paged 8-bit AdamW"), NULL };
-  static const char *impls[] = { N_("For-each (PyTorch default)"), N_("Fused"), N_("Per parameter"), NULL };
-  static const char *ckpts[] = { N_("None"), N_("Selective"), N_("Full"), NULL };
-  static const char *attentions[] = { "FlashAttention", N_("Eager (s × s scores)"),
-                                      N_("PyTorch SDPA (K, V repeated per head)"), NULL };
-  static const char *losses[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"), NULL };
   static const struct { const char *path; const char *label; } targets[] = {
     { "training.lora.targets.q", "q" }, { "training.lora.targets.k", "k" },
     { "training.lora.targets.v", "v" }, { "training.lora.targets.o", "o" },
     { "training.lora.targets.gate", "gate" }, { "training.lora.targets.up", "up" },
     { "training.lora.targets.down", "down" }, { "training.lora.targets.lm_head", "head" },
   };
-  const char *methods_t[4], *quants_t[5], *prec_t[8], *dtypes_t[6], *unpacked_t[6], *opt_t[10], *impl_t[4],
-             *ckpt_t[4], *att_t[4], *loss_t[4];
   GtkWidget *group, *row, *box, *dt;
-
-#define TR(dst, src, n) for (guint i = 0; i < (n); i++) dst[i] = src[i] ? _(src[i]) : NULL
-  TR (methods_t, methods, 4); TR (quants_t, quants, 5); TR (prec_t, precisions, 8);
-  TR (dtypes_t, dtypes, 6); TR (unpacked_t, unpacked, 6); TR (opt_t, optimizers, 10); TR (impl_t, impls, 4);
-  TR (ckpt_t, ckpts, 4); TR (att_t, attentions, 4); TR (loss_t, losses, 4);
-#undef TR
 
   group = hr_form_new_group (page, _("Training"), NULL);
   add_framework_row (self, group);
-  hr_form_combo_row (self, group, "training.method", _("Method"), NULL, methods_t);
-  hr_form_spin_row (self, group, "training.lora.rank", _("LoRA rank"), NULL, 1, 65536, 1, 0);
+  hr_form_field_row (self, group, "training.method");
+  hr_form_field_row (self, group, "training.lora.rank");
 
   /* Two rows of linked toggles: attention, then MLP and head. */
   for (guint r = 0; r < 2; r++)
@@ -376,44 +327,38 @@ build_training (HrForm    *self,
       hr_form_register_row (self, r == 0 ? "training.lora.targets" : "training.lora.targets.mlp", row, NULL);
     }
 
-  hr_form_spin_row (self, group, "training.lora.dropout", _("LoRA dropout"), NULL, 0, 0.99, 0.05, 2);
-  hr_form_switch_row (self, group, "training.lora.fused_qkv", _("One input for Q, K, V adapters"),
-              _("LitGPT's fused QKV layer drops it out once"));
-  hr_form_combo_row (self, group, "training.quant", _("Quantization"), _("The frozen base of QLoRA"), quants_t);
-  hr_form_switch_row (self, group, "training.quant_lm_head", _("Quantize the LM head"), _("LitGPT does, PEFT does not"));
-  hr_form_combo_row (self, group, "training.dequant_dtype", _("4-bit weights unpack to"),
-             _("Lightning quantizes from fp16"), unpacked_t);
-  hr_form_switch_row (self, group, "training.previous_graph_alive", _("Loss kept into the next forward"),
-              _("LitGPT's loop: the last 4-bit inputs stay allocated"));
-  hr_form_combo_row (self, group, "training.precision", _("Precision"), NULL, prec_t);
+  hr_form_field_row (self, group, "training.lora.dropout");
+  hr_form_field_row (self, group, "training.lora.fused_qkv");
+  hr_form_field_row (self, group, "training.quant");
+  hr_form_field_row (self, group, "training.quant_lm_head");
+  hr_form_field_row (self, group, "training.dequant_dtype");
+  hr_form_field_row (self, group, "training.previous_graph_alive");
+  hr_form_field_row (self, group, "training.precision");
 
   dt = hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
                      _("Override single parts of the recipe"));
-  hr_form_combo_row (self, dt, "training.dtypes.weights", _("Weights"), NULL, dtypes_t);
-  hr_form_combo_row (self, dt, "training.dtypes.grads", _("Gradients"), NULL, dtypes_t);
-  hr_form_combo_row (self, dt, "training.dtypes.master", _("Master weights"), NULL, dtypes_t);
-  hr_form_combo_row (self, dt, "training.dtypes.optimizer", _("Optimizer states"), NULL, dtypes_t);
-  hr_form_combo_row (self, dt, "training.dtypes.activations", _("Activations"), NULL, dtypes_t);
+  hr_form_field_row (self, dt, "training.dtypes.weights");
+  hr_form_field_row (self, dt, "training.dtypes.grads");
+  hr_form_field_row (self, dt, "training.dtypes.master");
+  hr_form_field_row (self, dt, "training.dtypes.optimizer");
+  hr_form_field_row (self, dt, "training.dtypes.activations");
 
-  hr_form_combo_row (self, group, "training.optimizer", _("Optimizer"), NULL, opt_t);
-  hr_form_combo_row (self, group, "training.optimizer_impl", _("Optimizer step"), _("How much scratch memory the step uses"), impl_t);
-  hr_form_spin_row (self, group, "training.micro_batch", _("Micro-batch"), _("Sequences per GPU per step"), 1, 1 << 20, 1, 0);
-  hr_form_spin_row (self, group, "training.seq_len", _("Sequence length"), _("Tokens"), 1, 1 << 27, 128, 0);
-  hr_form_spin_row (self, group, "training.grad_accum", _("Gradient accumulation"), _("Micro-batches per optimizer step"), 1, 1 << 20, 1, 0);
+  hr_form_field_row (self, group, "training.optimizer");
+  hr_form_field_row (self, group, "training.optimizer_impl");
+  hr_form_field_row (self, group, "training.micro_batch");
+  hr_form_field_row (self, group, "training.seq_len");
+  hr_form_field_row (self, group, "training.grad_accum");
   add_solver_button (self, "training.micro_batch", HR_SOLVE_MAX_MICRO_BATCH, _("Max"),
                      _("The largest micro-batch that leaves the wanted free memory"));
   add_solver_button (self, "training.seq_len", HR_SOLVE_MAX_SEQ_LEN, _("Max"),
                      _("The longest sequence that leaves the wanted free memory"));
-  hr_form_combo_row (self, group, "training.checkpointing", _("Activation checkpointing"), NULL, ckpt_t);
-  hr_form_combo_row (self, group, "training.attention", _("Attention"), NULL, att_t);
-  hr_form_combo_row (self, group, "training.loss", _("Loss"), NULL, loss_t);
-  hr_form_switch_row (self, group, "training.logits_fp32", _("fp32 logits for the loss"), _("Hugging Face upcasts them"));
-  hr_form_switch_row (self, group, "training.optimizer_in_backward", _("Optimizer step in backward"),
-              _("torchtune: each gradient is applied and freed at once"));
-  hr_form_switch_row (self, group, "training.activation_offloading", _("Offload activations to CPU"),
-              _("Saved activations stream to host memory"));
-  hr_form_switch_row (self, group, "training.zero_grad_to_none", _("Free gradients after each step"),
-              _("zero_grad(set_to_none=True), PyTorch 2's default"));
+  hr_form_field_row (self, group, "training.checkpointing");
+  hr_form_field_row (self, group, "training.attention");
+  hr_form_field_row (self, group, "training.loss");
+  hr_form_field_row (self, group, "training.logits_fp32");
+  hr_form_field_row (self, group, "training.optimizer_in_backward");
+  hr_form_field_row (self, group, "training.activation_offloading");
+  hr_form_field_row (self, group, "training.zero_grad_to_none");
 }
 
 static void
@@ -430,21 +375,23 @@ build_parallel (HrForm    *self,
     zero_t[i] = zero[i] ? _(zero[i]) : NULL;
 
   group = hr_form_new_group (page, _("Parallelism"), NULL);
-  hr_form_spin_row (self, group, "parallel.gpus", _("GPUs"), _("A multiple of tensor × pipeline × context"), 1, 1 << 24, 1, 0);
+  hr_form_field_row (self, group, "parallel.gpus");
   add_solver_button (self, "parallel.gpus", HR_SOLVE_MIN_GPUS, _("Min"),
                      _("The fewest GPUs that leave the wanted free memory"));
-  hr_form_spin_row (self, group, "parallel.gpus_per_node", _("GPUs per node"), NULL, 1, 1024, 1, 0);
+  hr_form_field_row (self, group, "parallel.gpus_per_node");
   hr_form_combo_row (self, group, "parallel.zero", _("ZeRO stage / FSDP"), NULL, zero_t);
-  hr_form_spin_row (self, group, "parallel.shard_group", _("Shard group"), _("Hybrid sharding; 0: all data-parallel GPUs"), 0, 1 << 24, 1, 0);
-  hr_form_spin_row (self, group, "parallel.tp", _("Tensor parallel"), NULL, 1, 65536, 1, 0);
-  hr_form_switch_row (self, group, "parallel.sp", _("Sequence parallel"), _("Splits what tensor parallelism replicates"));
-  hr_form_spin_row (self, group, "parallel.pp", _("Pipeline parallel"), NULL, 1, 4096, 1, 0);
-  hr_form_spin_row (self, group, "parallel.vpp", _("Virtual pipeline stages"), _("Interleaved 1F1B"), 1, 64, 1, 0);
-  hr_form_spin_row (self, group, "parallel.cp", _("Context parallel"), NULL, 1, 1 << 24, 1, 0);
-  hr_form_spin_row (self, group, "parallel.ep", _("Expert parallel"), NULL, 1, 65536, 1, 0);
-  hr_form_switch_row (self, group, "parallel.offload_optimizer", _("Offload optimizer to CPU"), NULL);
-  hr_form_switch_row (self, group, "parallel.offload_params", _("Offload parameters to CPU"), NULL);
-  hr_form_switch_row (self, group, "parallel.no_sync", _("Accumulate without syncing"), _("FSDP no_sync keeps gradients unsharded"));
+  hr_form_field_row (self, group, "parallel.shard_group");
+  hr_form_field_row (self, group, "parallel.tp");
+  hr_form_field_row (self, group, "parallel.sp");
+  hr_form_field_row (self, group, "parallel.pp");
+  hr_form_field_row (self, group, "parallel.vpp");
+  hr_form_field_row (self, group, "parallel.cp");
+  hr_form_field_row (self, group, "parallel.ep");
+  hr_form_field_row (self, group, "parallel.offload_optimizer");
+  hr_form_field_row (self, group, "parallel.offload_params");
+  hr_form_field_row (self, group, "parallel.offload_optimizer_device");
+  hr_form_field_row (self, group, "parallel.offload_params_device");
+  hr_form_field_row (self, group, "parallel.no_sync");
 }
 
 static void
@@ -455,8 +402,8 @@ build_hardware (HrForm    *self,
 
   self->gpu_preset = preset_dropdown (self, group, HR_PRESET_GPU, "gpu.preset", _("GPU"),
                                       _("Custom GPU"), &self->gpu_ids);
-  hr_form_spin_row (self, group, "gpu.memory_mib", _("Memory"), _("MiB, as nvidia-smi reports it"), 1, 1 << 24, 1024, 0);
-  hr_form_spin_row (self, group, "gpu.bf16_tflops", _("bf16 TFLOPS"), _("Dense peak, for the time estimate"), 0, 1e6, 1, 0);
+  hr_form_field_row (self, group, "gpu.memory_mib");
+  hr_form_field_row (self, group, "gpu.bf16_tflops");
 }
 
 static void
@@ -466,12 +413,9 @@ build_cost (HrForm    *self,
   GtkWidget *group = hr_form_new_group (page, _("Time and cost"),
                                 _("6·N FLOPs per token, 8·N with full checkpointing"));
 
-  hr_form_spin_row_full (self, group, "cost.tokens", _("Tokens to train on"), _("Billions; 0: no estimate"),
-                 0, 1e9, 1, 1, hr_form_to_billions, hr_form_from_billions);
-  hr_form_percent_row (self, group, "cost.mfu", _("Model FLOPs utilisation"),
-               /* xgettext:no-c-format */
-               _("40 % is typical of large runs"), 100);
-  hr_form_spin_row (self, group, "cost.price_per_gpu_hour", _("Price per GPU-hour"), NULL, 0, 1e6, 0.1, 2);
+  hr_form_field_row (self, group, "cost.tokens");
+  hr_form_field_row (self, group, "cost.mfu");
+  hr_form_field_row (self, group, "cost.price_per_gpu_hour");
 }
 
 static void
@@ -481,15 +425,12 @@ build_overheads (HrForm    *self,
   GtkWidget *group = hr_form_new_group (page, _("Overheads"), _("Memory outside PyTorch's tensors"));
   GtkWidget *comm;
 
-  hr_form_spin_row (self, group, "overhead.cuda_context_mib", _("CUDA context"), _("MiB"), 0, 1048576, 50, 0);
-  comm = hr_form_spin_row (self, group, "overhead.comm_buffer_mib", _("Communication buffers"),
-                   _("MiB of NCCL buffers"), -1, 1048576, 64, 0);
+  hr_form_field_row (self, group, "overhead.cuda_context_mib");
+  comm = hr_form_field_row (self, group, "overhead.comm_buffer_mib");
   g_signal_connect (comm, "output", G_CALLBACK (on_comm_output), NULL);
   g_signal_connect (comm, "input", G_CALLBACK (on_comm_input), NULL);
-  hr_form_percent_row (self, group, "overhead.fragmentation", _("Allocator fragmentation"), _("Of the allocated memory"), 100);
-  hr_form_percent_row (self, group, "overhead.headroom", _("Wanted free memory"),
-               /* xgettext:no-c-format */
-               _("10–15 % is the usual advice"), 95);
+  hr_form_field_row (self, group, "overhead.fragmentation");
+  hr_form_field_row (self, group, "overhead.headroom");
 }
 
 /* --- sensitivity and errors ------------------------------------------------ */
@@ -509,33 +450,26 @@ void
 hr_form_update_sensitivity (HrForm *self)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
-  gboolean lora = sc->training.method != HR_METHOD_FULL;
-  gboolean qlora = sc->training.method == HR_METHOD_QLORA;
-  gboolean moe = sc->model.experts > 1;
+  gboolean lora;
 
   g_return_if_fail (HR_IS_FORM (self));
 
-  set_row_sensitive (self, "training.lora.rank", lora);
+  /* Each field's own rule, from the field table; the two rows of LoRA
+   * target toggles follow the adapters' rank. */
+  for (guint t = 0; t < hr_field_sections_count; t++)
+    for (guint f = 0; f < *hr_field_sections[t].n_fields; f++)
+      {
+        const Field *field = &hr_field_sections[t].fields[f];
+        g_autofree char *path = NULL;
+
+        if (field->applies == NULL)
+          continue;
+        path = g_strconcat (hr_field_sections[t].path, ".", field->key, NULL);
+        set_row_sensitive (self, path, field->applies (sc));
+      }
+  lora = hr_field_find ("training.lora.rank", NULL)->applies (sc);
   set_row_sensitive (self, "training.lora.targets", lora);
   set_row_sensitive (self, "training.lora.targets.mlp", lora);
-  set_row_sensitive (self, "training.lora.dropout", lora);
-  set_row_sensitive (self, "training.lora.fused_qkv", lora);
-  set_row_sensitive (self, "training.quant", qlora);
-  set_row_sensitive (self, "training.quant_lm_head", qlora);
-  set_row_sensitive (self, "training.dequant_dtype", qlora);
-  set_row_sensitive (self, "training.previous_graph_alive", qlora);
-  set_row_sensitive (self, "training.logits_fp32", sc->model.head == HR_HEAD_LM
-                                                   && sc->training.loss != HR_LOSS_FUSED);
-  set_row_sensitive (self, "parallel.vpp", sc->parallel.pp > 1);
-  set_row_sensitive (self, "parallel.sp", sc->parallel.tp > 1 || sc->parallel.sp);
-  set_row_sensitive (self, "parallel.shard_group", sc->parallel.zero >= 1);
-  set_row_sensitive (self, "parallel.offload_params", sc->parallel.zero == 3 || sc->parallel.offload_params);
-  set_row_sensitive (self, "parallel.ep", moe || sc->parallel.ep > 1);
-  set_row_sensitive (self, "parallel.no_sync", sc->parallel.zero >= 2 && sc->training.grad_accum > 1);
-  set_row_sensitive (self, "model.experts_active", moe);
-  set_row_sensitive (self, "model.expert_ffn", moe);
-  set_row_sensitive (self, "model.classes", sc->model.head == HR_HEAD_CLASSIFIER);
-  set_row_sensitive (self, "model.vocab", sc->model.head == HR_HEAD_LM || sc->model.patch_dim == 0);
 }
 
 /* Shows message on the row its path names (the closest registered parent

@@ -15,6 +15,7 @@
  */
 
 #include "hr-scenario-model.h"
+#include "hr-scenario-fields.h"
 
 #include <string.h>
 
@@ -31,119 +32,90 @@ typedef enum
 
 typedef struct
 {
-  const char        *path;
+  char              *path;      /* "model.layers" */
   Kind               kind;
-  gsize              offset;
+  gsize              offset;    /* in HrScenario */
   gsize              size;      /* K_STRING: buffer size; K_BIT: the bit; K_DTYPE: index */
   const HrEnumNames *names;
-  char              *property;  /* "model-layers", filled at class init */
-} Field;
+  char              *property;  /* "model-layers" */
+} ModelField;
 
-#define OFF(member) G_STRUCT_OFFSET (HrScenario, member)
-#define U(path, member)         { path, K_UINT, OFF (member), 0, NULL, NULL }
-#define E(path, member, names)  { path, K_ENUM, OFF (member), 0, &names, NULL }
-#define B(path, member)         { path, K_BOOL, OFF (member), 0, NULL, NULL }
-#define D(path, member)         { path, K_DOUBLE, OFF (member), 0, NULL, NULL }
-#define S(path, member)         { path, K_STRING, OFF (member), sizeof (((HrScenario *) 0)->member), NULL, NULL }
-#define BIT(path, bit)          { path, K_BIT, OFF (training.lora_targets), bit, NULL, NULL }
-#define DT(path, member, index) { path, K_DTYPE, OFF (training.dtypes.member), index, &hr_dtype_names, NULL }
+/* Built once, at class init, from the scenario's field table
+ * (src/core/hr-scenario-fields.c) plus what the table does not hold as
+ * scalars: the scenario's name, the presets and the LoRA target bits. */
+static ModelField *fields;
+static guint n_fields;
 
-static Field fields[] = {
-  S ("name", name),
-  S ("model.preset", model.preset),
-  S ("model.name", model.name),
-  E ("model.kind", model.kind, hr_kind_names),
-  U ("model.layers", model.layers),
-  U ("model.hidden", model.hidden),
-  U ("model.heads", model.heads),
-  U ("model.kv_heads", model.kv_heads),
-  U ("model.head_dim", model.head_dim),
-  U ("model.ffn", model.ffn),
-  E ("model.mlp", model.mlp, hr_mlp_names),
-  U ("model.vocab", model.vocab),
-  B ("model.tied_embeddings", model.tied_embeddings),
-  E ("model.norm", model.norm, hr_norm_names),
-  E ("model.bias", model.bias, hr_bias_names),
-  B ("model.parallel_block", model.parallel_block),
-  U ("model.learned_positions", model.learned_positions),
-  U ("model.experts", model.experts),
-  U ("model.experts_active", model.experts_active),
-  U ("model.expert_ffn", model.expert_ffn),
-  B ("model.dropout", model.dropout),
-  E ("model.head", model.head, hr_head_names),
-  U ("model.classes", model.classes),
-  U ("model.norms_per_layer", model.norms_per_layer),
-  E ("model.qk_norm", model.qk_norm, hr_qk_norm_names),
-  B ("model.lm_head_bias", model.lm_head_bias),
-  U ("model.token_types", model.token_types),
-  B ("model.pooler", model.pooler),
-  U ("model.patch_dim", model.patch_dim),
+static void
+add_field (GArray     *list,
+           const char *path,
+           Kind        kind,
+           gsize       offset,
+           gsize       size,
+           const HrEnumNames *names)
+{
+  ModelField f = { g_strdup (path), kind, offset, size, names, g_strdup (path) };
 
-  E ("training.method", training.method, hr_method_names),
-  U ("training.lora.rank", training.lora_rank),
-  D ("training.lora.dropout", training.lora_dropout),
-  B ("training.lora.fused_qkv", training.lora_fused_qkv),
-  BIT ("training.lora.targets.q", HR_LORA_Q),
-  BIT ("training.lora.targets.k", HR_LORA_K),
-  BIT ("training.lora.targets.v", HR_LORA_V),
-  BIT ("training.lora.targets.o", HR_LORA_O),
-  BIT ("training.lora.targets.gate", HR_LORA_GATE),
-  BIT ("training.lora.targets.up", HR_LORA_UP),
-  BIT ("training.lora.targets.down", HR_LORA_DOWN),
-  BIT ("training.lora.targets.lm_head", HR_LORA_LM_HEAD),
-  E ("training.quant", training.quant, hr_quant_names),
-  B ("training.quant_lm_head", training.quant_lm_head),
-  E ("training.dequant_dtype", training.dequant_dtype, hr_dtype_names),
-  E ("training.precision", training.precision, hr_precision_names),
-  DT ("training.dtypes.weights", weights, 0),
-  DT ("training.dtypes.grads", grads, 1),
-  DT ("training.dtypes.master", master, 2),
-  DT ("training.dtypes.optimizer", optimizer, 3),
-  DT ("training.dtypes.activations", activations, 4),
-  E ("training.optimizer", training.optimizer, hr_optimizer_names),
-  E ("training.optimizer_impl", training.optimizer_impl, hr_optimizer_impl_names),
-  U ("training.micro_batch", training.micro_batch),
-  U ("training.seq_len", training.seq_len),
-  U ("training.grad_accum", training.grad_accum),
-  E ("training.checkpointing", training.checkpointing, hr_checkpointing_names),
-  E ("training.attention", training.attention, hr_attention_names),
-  E ("training.loss", training.loss, hr_loss_names),
-  B ("training.logits_fp32", training.logits_fp32),
-  B ("training.zero_grad_to_none", training.zero_grad_to_none),
-  B ("training.optimizer_in_backward", training.optimizer_in_backward),
-  B ("training.activation_offloading", training.activation_offloading),
-  B ("training.previous_graph_alive", training.previous_graph_alive),
+  g_strdelimit (f.property, "._", '-');
+  g_array_append_val (list, f);
+}
 
-  U ("parallel.gpus", parallel.gpus),
-  U ("parallel.gpus_per_node", parallel.gpus_per_node),
-  U ("parallel.tp", parallel.tp),
-  U ("parallel.pp", parallel.pp),
-  U ("parallel.vpp", parallel.vpp),
-  U ("parallel.cp", parallel.cp),
-  U ("parallel.ep", parallel.ep),
-  B ("parallel.sp", parallel.sp),
-  U ("parallel.zero", parallel.zero),
-  U ("parallel.shard_group", parallel.shard_group),
-  B ("parallel.offload_optimizer", parallel.offload_optimizer),
-  B ("parallel.offload_params", parallel.offload_params),
-  B ("parallel.no_sync", parallel.no_sync),
+static void
+build_fields (void)
+{
+  GArray *list = g_array_new (FALSE, TRUE, sizeof (ModelField));
 
-  S ("gpu.preset", gpu.preset),
-  S ("gpu.name", gpu.name),
-  U ("gpu.memory_mib", gpu.memory_mib),
-  D ("gpu.bf16_tflops", gpu.bf16_tflops),
+  add_field (list, "name", K_STRING, G_STRUCT_OFFSET (HrScenario, name),
+             sizeof (((HrScenario *) 0)->name), NULL);
+  add_field (list, "model.preset", K_STRING, G_STRUCT_OFFSET (HrScenario, model.preset),
+             sizeof (((HrScenario *) 0)->model.preset), NULL);
+  add_field (list, "gpu.preset", K_STRING, G_STRUCT_OFFSET (HrScenario, gpu.preset),
+             sizeof (((HrScenario *) 0)->gpu.preset), NULL);
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    {
+      const HrFieldSection *section = &hr_field_sections[s];
+      gboolean dtypes = strcmp (section->path, "training.dtypes") == 0;
 
-  D ("overhead.cuda_context_mib", overhead.cuda_context_mib),
-  D ("overhead.comm_buffer_mib", overhead.comm_buffer_mib),
-  D ("overhead.fragmentation", overhead.fragmentation),
-  D ("overhead.headroom", overhead.headroom),
+      for (guint i = 0; i < *section->n_fields; i++)
+        {
+          const Field *f = &section->fields[i];
+          g_autofree char *path = g_strconcat (section->path, ".", f->key, NULL);
+          gsize offset = section->offset + f->offset;
 
-  D ("cost.tokens", cost.tokens),
-  D ("cost.mfu", cost.mfu),
-  D ("cost.price_per_gpu_hour", cost.price_per_gpu_hour),
-};
+          switch (f->kind)
+            {
+            case F_UINT:
+              add_field (list, path, K_UINT, offset, 0, NULL);
+              break;
+            case F_BOOL:
+              add_field (list, path, K_BOOL, offset, 0, NULL);
+              break;
+            case F_DOUBLE:
+              add_field (list, path, K_DOUBLE, offset, 0, NULL);
+              break;
+            case F_ENUM:
+              add_field (list, path, dtypes ? K_DTYPE : K_ENUM, offset, i, f->names);
+              break;
+            case F_NAME:
+              add_field (list, path, K_STRING, offset, f->size, NULL);
+              break;
+            case F_SKIP:
+            default:
+              break;
+            }
+        }
+    }
+  for (guint i = 0; i < HR_N_LORA_TARGETS; i++)
+    {
+      g_autofree char *path = g_strconcat ("training.lora.targets.",
+                                           hr_enum_name (&hr_lora_target_names, i), NULL);
 
-#define N_FIELDS G_N_ELEMENTS (fields)
+      add_field (list, path, K_BIT, G_STRUCT_OFFSET (HrScenario, training.lora_targets),
+                 1u << i, NULL);
+    }
+  n_fields = list->len;
+  fields = (ModelField *) (gpointer) g_array_free (list, FALSE);
+}
 
 struct _HrScenarioModel
 {
@@ -153,19 +125,19 @@ struct _HrScenarioModel
 
 G_DEFINE_FINAL_TYPE (HrScenarioModel, hr_scenario_model, G_TYPE_OBJECT)
 
-static GParamSpec *properties[N_FIELDS + 1];
+static GParamSpec **properties;   /* [0] unused, then one per field */
 
 static gpointer
 field_ptr (HrScenarioModel *self,
-           const Field     *f)
+           const ModelField *f)
 {
   return G_STRUCT_MEMBER_P (&self->scenario, f->offset);
 }
 
 static void
 read_field (HrScenarioModel *self,
-            const Field     *f,
-            GValue          *value)
+            const ModelField *f,
+            GValue           *value)
 {
   gpointer ptr = field_ptr (self, f);
 
@@ -198,7 +170,7 @@ read_field (HrScenarioModel *self,
 /* Writes a value; returns whether the field changed. */
 static gboolean
 write_field (HrScenarioModel *self,
-             const Field     *f,
+             const ModelField *f,
              const GValue    *value)
 {
   gpointer ptr = field_ptr (self, f);
@@ -280,14 +252,13 @@ void
 hr_scenario_model_set_scenario (HrScenarioModel  *self,
                                 const HrScenario *scenario)
 {
-  GValue before[N_FIELDS];
+  g_autofree GValue *before = g_new0 (GValue, n_fields);
 
   g_return_if_fail (HR_IS_SCENARIO_MODEL (self));
   g_return_if_fail (scenario != NULL);
 
-  for (guint i = 0; i < N_FIELDS; i++)
+  for (guint i = 0; i < n_fields; i++)
     {
-      before[i] = (GValue) G_VALUE_INIT;
       g_value_init (&before[i], properties[i + 1]->value_type);
       read_field (self, &fields[i], &before[i]);
     }
@@ -295,7 +266,7 @@ hr_scenario_model_set_scenario (HrScenarioModel  *self,
   self->scenario = *scenario;
 
   g_object_freeze_notify (G_OBJECT (self));
-  for (guint i = 0; i < N_FIELDS; i++)
+  for (guint i = 0; i < n_fields; i++)
     {
       GValue after = G_VALUE_INIT;
 
@@ -313,7 +284,7 @@ static void
 notify_path (HrScenarioModel *self,
              const char      *path)
 {
-  for (guint i = 0; i < N_FIELDS; i++)
+  for (guint i = 0; i < n_fields; i++)
     if (strcmp (fields[i].path, path) == 0)
       {
         g_object_notify_by_pspec (G_OBJECT (self), properties[i + 1]);
@@ -328,9 +299,9 @@ hr_scenario_model_set_property (GObject      *object,
                                 GParamSpec   *pspec)
 {
   HrScenarioModel *self = HR_SCENARIO_MODEL (object);
-  const Field *f;
+  const ModelField *f;
 
-  if (prop_id == 0 || prop_id > N_FIELDS)
+  if (prop_id == 0 || prop_id > n_fields)
     {
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -378,7 +349,7 @@ hr_scenario_model_get_property (GObject    *object,
 {
   HrScenarioModel *self = HR_SCENARIO_MODEL (object);
 
-  if (prop_id == 0 || prop_id > N_FIELDS)
+  if (prop_id == 0 || prop_id > n_fields)
     {
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
@@ -396,13 +367,13 @@ hr_scenario_model_class_init (HrScenarioModelClass *klass)
   object_class->get_property = hr_scenario_model_get_property;
   object_class->set_property = hr_scenario_model_set_property;
 
-  for (guint i = 0; i < N_FIELDS; i++)
+  build_fields ();
+  properties = g_new0 (GParamSpec *, n_fields + 1);
+  for (guint i = 0; i < n_fields; i++)
     {
-      Field *f = &fields[i];
-      char *name = g_strdup (f->path);
+      const ModelField *f = &fields[i];
+      const char *name = f->property;   /* lives as long as the class: never freed */
 
-      g_strdelimit (name, "._", '-');
-      f->property = name;   /* lives as long as the class: never freed */
       switch (f->kind)
         {
         case K_UINT:
@@ -427,7 +398,7 @@ hr_scenario_model_class_init (HrScenarioModelClass *klass)
           g_assert_not_reached ();
         }
     }
-  g_object_class_install_properties (object_class, N_FIELDS + 1, properties);
+  g_object_class_install_properties (object_class, n_fields + 1, properties);
 }
 
 static void
@@ -454,7 +425,7 @@ const char *
 hr_scenario_model_property_for_path (const char *path)
 {
   g_type_class_unref (g_type_class_ref (HR_TYPE_SCENARIO_MODEL));
-  for (guint i = 0; i < N_FIELDS; i++)
+  for (guint i = 0; i < n_fields; i++)
     if (g_strcmp0 (fields[i].path, path) == 0)
       return fields[i].property;
   return NULL;
@@ -464,7 +435,7 @@ const char *
 hr_scenario_model_path_for_property (const char *property)
 {
   g_type_class_unref (g_type_class_ref (HR_TYPE_SCENARIO_MODEL));
-  for (guint i = 0; i < N_FIELDS; i++)
+  for (guint i = 0; i < n_fields; i++)
     if (g_strcmp0 (fields[i].property, property) == 0)
       return fields[i].path;
   return NULL;

@@ -237,10 +237,6 @@ read_model (HrScenario  *sc,
             Inherited   *inherited,
             GError     **error)
 {
-  /* The keys a custom model starts neutral on, below, and its name. */
-  static const char * const neutral[] = { "name", "head_dim", "expert_ffn", "norms_per_layer",
-                                          "qk_norm", "lm_head_bias", "token_types", "pooler",
-                                          "patch_dim", NULL };
   static const char * const skip[] = { "preset", NULL };
   const char *id;
   guint read = 0;
@@ -253,18 +249,9 @@ read_model (HrScenario  *sc,
    * hidden/heads, the expert width, the extensions) start neutral, so a
    * custom model never inherits Llama 2's head size. */
   if (id == NULL && json_object_get_size (obj) > 0)
-    {
-      HrModelArch *m = &sc->model;
-
-      m->head_dim = 0;
-      m->expert_ffn = 0;
-      m->norms_per_layer = 0;
-      m->qk_norm = HR_QK_NORM_NONE;
-      m->lm_head_bias = FALSE;
-      m->token_types = 0;
-      m->pooler = FALSE;
-      m->patch_dim = 0;
-    }
+    for (guint i = 0; i < hr_model_fields_count; i++)
+      if (hr_model_fields[i].flags & HR_FIELD_OPTIONAL)
+        hr_field_set_absent (&hr_model_fields[i], &sc->model);
   if (!hr_fields_read_section (obj, hr_model_fields, hr_model_fields_count, &sc->model,
                      origin, "model", (const char **) skip, &read, error))
     return FALSE;
@@ -274,7 +261,8 @@ read_model (HrScenario  *sc,
     {
       hr_copy_string (inherited->from, sizeof inherited->from, sc->model.preset);
       for (guint i = 0; i < hr_model_fields_count; i++)
-        if ((read & (1u << i)) == 0 && !g_strv_contains (neutral, hr_model_fields[i].key))
+        if ((read & (1u << i)) == 0 && hr_model_fields[i].kind != F_NAME
+            && !(hr_model_fields[i].flags & HR_FIELD_OPTIONAL))
           inherited->inherited |= 1u << i;
       sc->model.preset[0] = '\0';
       if ((read & 1u) == 0)

@@ -116,44 +116,19 @@ hr_json_set_path (JsonObject  *root,
   return TRUE;
 }
 
-/* The table and the struct a scalar path of the scenario lives in. */
+/* The field a scalar path names, and the struct it lives in. */
 static const Field *
 find_field (HrScenario  *scenario,
             const char  *path,
             gpointer    *base)
 {
-  static const struct {
-    const char  *prefix;
-    const Field *fields;
-    const guint *count;
-    gsize        offset;
-  } sections[] = {
-    { "training.lora.", hr_lora_fields, &hr_lora_fields_count, G_STRUCT_OFFSET (HrScenario, training) },
-    { "training.dtypes.", hr_dtype_fields, &hr_dtype_fields_count,
-      G_STRUCT_OFFSET (HrScenario, training) + G_STRUCT_OFFSET (HrTraining, dtypes) },
-    { "training.", hr_training_fields, &hr_training_fields_count, G_STRUCT_OFFSET (HrScenario, training) },
-    { "model.", hr_model_fields, &hr_model_fields_count, G_STRUCT_OFFSET (HrScenario, model) },
-    { "parallel.", hr_parallel_fields, &hr_parallel_fields_count, G_STRUCT_OFFSET (HrScenario, parallel) },
-    { "overhead.", hr_overhead_fields, &hr_overhead_fields_count, G_STRUCT_OFFSET (HrScenario, overhead) },
-    { "cost.", hr_cost_fields, &hr_cost_fields_count, G_STRUCT_OFFSET (HrScenario, cost) },
-  };
+  gsize offset;
+  const Field *field = hr_field_find (path, &offset);
 
-  for (guint s = 0; s < G_N_ELEMENTS (sections); s++)
-    {
-      const char *key = path + strlen (sections[s].prefix);
-
-      if (!g_str_has_prefix (path, sections[s].prefix))
-        continue;
-      for (guint f = 0; f < *sections[s].count; f++)
-        if (strcmp (sections[s].fields[f].key, key) == 0
-            && sections[s].fields[f].kind != F_SKIP && sections[s].fields[f].kind != F_NAME)
-          {
-            *base = G_STRUCT_MEMBER_P (scenario, sections[s].offset);
-            return &sections[s].fields[f];
-          }
-      return NULL;
-    }
-  return NULL;
+  if (field == NULL || field->kind == F_NAME)
+    return NULL;
+  *base = G_STRUCT_MEMBER_P (scenario, offset);
+  return field;
 }
 
 gboolean
