@@ -283,6 +283,25 @@ else
   not_ok "--import-deepspeed: NVMe offload planned as CPU offload ($host_nvme vs $host_cpu)"
 fi
 
+# --list fields prints the field table; docs/scenario-format.md documents
+# every field it lists, under its section's heading.
+docs="$(dirname "$0")/../docs/scenario-format.md"
+"$cli" --list fields >"$tmp/fields" 2>"$tmp/err"
+nfields=$(wc -l <"$tmp/fields")
+[ "$nfields" -ge 78 ] && ok "--list fields: $nfields fields" || not_ok "--list fields printed $nfields lines"
+grep -qE '^training\.micro_batch +1 to 1048576 +4 +Micro-batch$' "$tmp/fields" && ok "--list fields: path, range, default, label" || not_ok "--list fields: training.micro_batch line"
+undocumented=""
+while read -r path _; do
+  section=${path%%.*}
+  key=${path##*.}
+  awk -v heading="## $section" -v key="\`$key\`" '
+    $0 == heading { inside = 1; next }
+    /^## / { inside = 0 }
+    inside && index($0, key) { found = 1 }
+    END { exit found ? 0 : 1 }' "$docs" || undocumented="$undocumented $path"
+done <"$tmp/fields"
+[ -z "$undocumented" ] && ok "docs/scenario-format.md documents every field" || not_ok "not in docs/scenario-format.md:$undocumented"
+
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

@@ -29,6 +29,7 @@
 #include "hr-cli-commands.h"
 #include "hr-frameworks.h"
 #include "hr-json.h"
+#include "hr-scenario-fields.h"
 
 
 typedef struct
@@ -96,6 +97,62 @@ bad_input_from_sets (const char  *message,
   return hr_cli_bad_input (message);
 }
 
+/* Every scenario field, from the field table: path, what is allowed,
+ * the default scenario's value and the form's label. */
+static int
+list_fields (void)
+{
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    {
+      const HrFieldSection *section = &hr_field_sections[s];
+      gconstpointer base = G_STRUCT_MEMBER_P (&sc, section->offset);
+
+      for (guint f = 0; f < *section->n_fields; f++)
+        {
+          const Field *field = &section->fields[f];
+          g_autofree char *path = g_strconcat (section->path, ".", field->key, NULL);
+          g_autofree char *allowed = NULL;
+          g_autofree char *value = NULL;
+          char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_ascii_formatd (lo, sizeof lo, "%.15g", field->min);
+          g_ascii_formatd (hi, sizeof hi, "%.15g", field->max);
+          switch (field->kind)
+            {
+            case F_UINT:
+              allowed = g_strdup_printf ("%s to %s", lo, hi);
+              value = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                       *(const guint64 *) G_STRUCT_MEMBER_P (base, field->offset));
+              break;
+            case F_DOUBLE:
+              allowed = g_strdup_printf ("%s to %s", lo, hi);
+              value = g_strdup_printf ("%g", hr_field_get_number (field, base));
+              break;
+            case F_BOOL:
+              allowed = g_strdup ("true, false");
+              value = g_strdup (hr_field_get_number (field, base) != 0 ? "true" : "false");
+              break;
+            case F_ENUM:
+              allowed = hr_enum_allowed (field->names);
+              value = g_strdup (hr_enum_name (field->names, (guint) hr_field_get_number (field, base)));
+              break;
+            case F_NAME:
+              allowed = g_strdup_printf ("a string, up to %" G_GSIZE_FORMAT " bytes", field->size - 1);
+              value = hr_cli_shown (G_STRUCT_MEMBER_P (base, field->offset));
+              break;
+            case F_SKIP:
+            default:
+              continue;
+            }
+          printf ("%-36s %-44s %-14s %s\n", path, allowed, value, field->label);
+        }
+    }
+  return EXIT_PLANNED;
+}
+
 static int
 list_presets (HrPresets  *presets,
               const char *what)
@@ -103,6 +160,8 @@ list_presets (HrPresets  *presets,
   HrPresetKind kind;
   g_autoptr(GPtrArray) list = NULL;
 
+  if (g_strcmp0 (what, "fields") == 0)
+    return list_fields ();
   if (g_strcmp0 (what, "frameworks") == 0)
     {
       for (guint i = 0; i < hr_frameworks_count (); i++)
@@ -124,7 +183,7 @@ list_presets (HrPresets  *presets,
   else
     {
       g_autofree char *msg = g_strdup_printf ("--list: \"%s\" is not allowed; allowed: "
-                                              "models, gpus, scenarios or frameworks", what);
+                                              "models, gpus, scenarios, frameworks or fields", what);
       return hr_cli_bad_input (msg);
     }
 
@@ -171,7 +230,7 @@ check_choices (Options *o,
   static const char * const formats[] = { "table", "json", "csv", NULL };
   static const char * const unit_names[] = { "gib", "gb", NULL };
   static const char * const axes[] = { "micro-batch", "seq-len", NULL };
-  static const char * const lists[] = { "models", "gpus", "scenarios", "frameworks", NULL };
+  static const char * const lists[] = { "models", "gpus", "scenarios", "frameworks", "fields", NULL };
 
   if (!check_choice ("--format", o->format, formats)
       || !check_choice ("--units", o->units, unit_names)
@@ -463,7 +522,7 @@ main (int   argc,
     { "import-hf", 0, 0, G_OPTION_ARG_FILENAME, &o.import_hf, "Use a Hugging Face config.json as the model", "CONFIG.json" },
     { "import-deepspeed", 0, 0, G_OPTION_ARG_FILENAME, &o.import_ds, "Apply a DeepSpeed config JSON (ZeRO stage, offload, batch, precision)", "DS_CONFIG.json" },
     { "framework", 0, 0, G_OPTION_ARG_STRING, &o.framework, "Plan what a framework does: litgpt or hf-trainer (--list frameworks)", "ID" },
-    { "list", 0, 0, G_OPTION_ARG_STRING, &o.list, "List presets: models, gpus, scenarios or frameworks", "WHAT" },
+    { "list", 0, 0, G_OPTION_ARG_STRING, &o.list, "List presets (models, gpus, scenarios, frameworks) or the scenario fields (fields)", "WHAT" },
     { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "Table units: gib (default) or gb", "UNITS" },
     { "sweep", 0, 0, G_OPTION_ARG_STRING, &o.sweep, "Memory against micro-batch or seq-len (with --png: the sweep chart)", "AXIS" },
     { "suggest", 0, 0, G_OPTION_ARG_NONE, &o.suggest, "List the changes that make the plan fit, ranked", NULL },
