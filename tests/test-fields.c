@@ -147,6 +147,33 @@ test_every_field_round_trips (void)
     }
 }
 
+/* A validation error carries its field beside the message, and a copy
+ * keeps it: the window marks the row without parsing the message. */
+static void
+test_error_names_its_field (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) copy = NULL;
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  sc.parallel.tp = 3;
+  sc.parallel.gpus = 24;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_cmpstr (hr_error_field (error), ==, "parallel.tp");
+  g_assert_true (g_str_has_prefix (error->message, "parallel.tp: 3 "));
+  g_assert_cmpstr (hr_error_reason (error), ==, error->message + strlen ("parallel.tp: "));
+  copy = g_error_copy (error);
+  g_assert_cmpstr (hr_error_field (copy), ==, "parallel.tp");
+
+  /* An error about no one field has no path, and its reason is the message. */
+  g_clear_error (&error);
+  g_set_error (&error, HR_ERROR, HR_ERROR_IO, "s.json: no such file");
+  g_assert_null (hr_error_field (error));
+  g_assert_cmpstr (hr_error_reason (error), ==, error->message);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -154,5 +181,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/fields/table-is-consistent", test_table_is_consistent);
   g_test_add_func ("/fields/every-field-round-trips", test_every_field_round_trips);
+  g_test_add_func ("/fields/error-names-its-field", test_error_names_its_field);
   return g_test_run ();
 }

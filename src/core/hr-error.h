@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Messages start with the path of the offending field ("parallel.tp: ..."),
- * so the CLI can print them after a file name and the GUI can show them
- * next to the field they name.
+ * so the CLI can print them after a file name; hr_error_set_field keeps
+ * the path beside the message too, so the GUI can show the reason next to
+ * the field it names.
  */
 
 #pragma once
@@ -26,7 +27,13 @@ typedef enum
   HR_ERROR_IO,           /* a file that cannot be read or written */
 } HrErrorCode;
 
-GQuark  hr_error_quark  (void);
-char   *hr_error_path   (const GError *error);
+GQuark       hr_error_quark      (void);
+void         hr_error_set_field  (GError        **error,
+                                  HrErrorCode     code,
+                                  const char     *path,
+                                  const char     *format,
+                                  ...) G_GNUC_PRINTF (4, 5);
+const char  *hr_error_field      (const GError   *error);
+const char  *hr_error_reason     (const GError   *error);
 
 G_END_DECLS

@@ -14,10 +14,12 @@
 
 #include <string.h>
 
-#define FAIL(...)                                                   \
-  G_STMT_START {                                                    \
-    g_set_error (error, HR_ERROR, HR_ERROR_INVALID, __VA_ARGS__);   \
-    return FALSE;                                                   \
+/* "PATH: reason", with the path kept beside the message (hr_error_field)
+ * for the window to find the row. */
+#define FAIL(path, ...)                                                   \
+  G_STMT_START {                                                          \
+    hr_error_set_field (error, HR_ERROR_INVALID, path, __VA_ARGS__);      \
+    return FALSE;                                                         \
   } G_STMT_END
 
 static gboolean
@@ -28,8 +30,8 @@ check_range (const char *path,
              GError    **error)
 {
   if (value < min || value > max)
-    FAIL ("%s: %" G_GUINT64_FORMAT " is out of range; allowed: %"
-          G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, path, value, min, max);
+    FAIL (path, "%" G_GUINT64_FORMAT " is out of range; allowed: %"
+          G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, value, min, max);
   return TRUE;
 }
 
@@ -44,7 +46,7 @@ check_double (const char *path,
     {
       char v[G_ASCII_DTOSTR_BUF_SIZE], lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
 
-      FAIL ("%s: %s is out of range; allowed: %s to %s", path,
+      FAIL (path, "%s is out of range; allowed: %s to %s",
             g_ascii_dtostr (v, sizeof v, value),
             g_ascii_dtostr (lo, sizeof lo, min),
             g_ascii_dtostr (hi, sizeof hi, max));
@@ -78,23 +80,23 @@ validate_model (const HrModelArch  *m,
     return FALSE;
 
   if (m->hidden % m->heads != 0)
-    FAIL ("model.heads: %" G_GUINT64_FORMAT " does not divide model.hidden = %"
+    FAIL ("model.heads", "%" G_GUINT64_FORMAT " does not divide model.hidden = %"
           G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT,
           m->heads, m->hidden, m->hidden);
   if (m->heads % m->kv_heads != 0)
-    FAIL ("model.kv_heads: %" G_GUINT64_FORMAT " does not divide model.heads = %"
+    FAIL ("model.kv_heads", "%" G_GUINT64_FORMAT " does not divide model.heads = %"
           G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT
           " (%" G_GUINT64_FORMAT " for multi-head, 1 for multi-query attention)",
           m->kv_heads, m->heads, m->heads, m->heads);
   if (m->head == HR_HEAD_LM && m->vocab == 0)
-    FAIL ("model.vocab: 0 is not allowed with model.head = lm; allowed: 1 to %u",
+    FAIL ("model.vocab", "0 is not allowed with model.head = lm; allowed: 1 to %u",
           HR_MAX_VOCAB);
   if (m->head == HR_HEAD_CLASSIFIER && m->classes == 0)
-    FAIL ("model.classes: 0 is not allowed with model.head = classifier; "
+    FAIL ("model.classes", "0 is not allowed with model.head = classifier; "
           "allowed: 1 to %u", HR_MAX_VOCAB);
   if (m->head == HR_HEAD_LM && m->kind == HR_KIND_ENCODER && m->tied_embeddings == FALSE
       && m->vocab == 0)
-    FAIL ("model.vocab: an encoder with an LM head needs a vocabulary");
+    FAIL ("model.vocab", "an encoder with an LM head needs a vocabulary");
 
   /* The count in double first: the exact count in guint64 is safe below
    * HR_MAX_PARAMS, far under 2^63. */
@@ -107,7 +109,7 @@ validate_model (const HrModelArch  *m,
              + (double) m->patch_dim * h + (double) m->classes * h;
   }
   if (params > HR_MAX_PARAMS)
-    FAIL ("model: about %.3g parameters is more than Headroom plans; "
+    FAIL ("model", "about %.3g parameters is more than Headroom plans; "
           "allowed: up to 10^15", params);
   return TRUE;
 }
@@ -129,29 +131,29 @@ validate_training (const HrScenario  *sc,
           || !check_double ("training.lora.dropout", t->lora_dropout, 0.0, 0.99, error))
         return FALSE;
       if ((t->lora_targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD)) == 0)
-        FAIL ("training.lora.targets: [] names no layer; allowed: any of q, k, v, "
+        FAIL ("training.lora.targets", "[] names no layer; allowed: any of q, k, v, "
               "o, gate, up, down, lm_head, or \"all-linear\"");
       if (sc->model.head != HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
-        FAIL ("training.lora.targets: lm_head needs model.head = lm");
+        FAIL ("training.lora.targets", "lm_head needs model.head = lm");
     }
 
   if (t->optimizer_in_backward && t->grad_accum > 1)
-    FAIL ("training.optimizer_in_backward: true steps each parameter as soon as its gradient "
+    FAIL ("training.optimizer_in_backward", "true steps each parameter as soon as its gradient "
           "exists, so it cannot accumulate; allowed: training.grad_accum = 1");
 
   if (t->dtypes.weights == HR_DTYPE_NONE)
-    FAIL ("training.dtypes.weights: none is not allowed; allowed: fp32, bf16, fp16 or fp8");
+    FAIL ("training.dtypes.weights", "none is not allowed; allowed: fp32, bf16, fp16 or fp8");
   if (t->dtypes.grads == HR_DTYPE_NONE || t->dtypes.grads == HR_DTYPE_FP8)
-    FAIL ("training.dtypes.grads: %s is not allowed; allowed: fp32, bf16 or fp16",
+    FAIL ("training.dtypes.grads", "%s is not allowed; allowed: fp32, bf16 or fp16",
           hr_enum_name (&hr_dtype_names, t->dtypes.grads));
   if (t->dtypes.optimizer == HR_DTYPE_NONE || t->dtypes.optimizer == HR_DTYPE_FP8)
-    FAIL ("training.dtypes.optimizer: %s is not allowed; allowed: fp32, bf16 or fp16",
+    FAIL ("training.dtypes.optimizer", "%s is not allowed; allowed: fp32, bf16 or fp16",
           hr_enum_name (&hr_dtype_names, t->dtypes.optimizer));
   if (t->dtypes.activations == HR_DTYPE_NONE)
-    FAIL ("training.dtypes.activations: none is not allowed; "
+    FAIL ("training.dtypes.activations", "none is not allowed; "
           "allowed: fp32, bf16, fp16 or fp8");
   if (t->dtypes.master == HR_DTYPE_FP8)
-    FAIL ("training.dtypes.master: fp8 is not allowed; allowed: fp32, bf16, fp16 or none");
+    FAIL ("training.dtypes.master", "fp8 is not allowed; allowed: fp32, bf16, fp16 or none");
   return TRUE;
 }
 
@@ -176,44 +178,44 @@ validate_parallel (const HrScenario  *sc,
 
   mp = p->tp * p->pp * p->cp;
   if (mp > p->gpus || p->gpus % mp != 0)
-    FAIL ("parallel.gpus: %" G_GUINT64_FORMAT " is not a multiple of tp·pp·cp = %"
+    FAIL ("parallel.gpus", "%" G_GUINT64_FORMAT " is not a multiple of tp·pp·cp = %"
           G_GUINT64_FORMAT "; allowed: %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
           ", %" G_GUINT64_FORMAT ", ...", p->gpus, mp, mp, 2 * mp, 3 * mp);
   if (m->heads % p->tp != 0)
-    FAIL ("parallel.tp: %" G_GUINT64_FORMAT " does not divide model.heads = %"
+    FAIL ("parallel.tp", "%" G_GUINT64_FORMAT " does not divide model.heads = %"
           G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT,
           p->tp, m->heads, m->heads);
   if (p->tp > m->kv_heads && p->tp % m->kv_heads != 0)
-    FAIL ("parallel.tp: %" G_GUINT64_FORMAT " and model.kv_heads = %" G_GUINT64_FORMAT
+    FAIL ("parallel.tp", "%" G_GUINT64_FORMAT " and model.kv_heads = %" G_GUINT64_FORMAT
           " do not divide one another; allowed: a divisor or a multiple of %"
           G_GUINT64_FORMAT, p->tp, m->kv_heads, m->kv_heads);
   if (p->sp && p->tp == 1)
-    FAIL ("parallel.sp: true needs parallel.tp > 1 (sequence parallelism splits "
+    FAIL ("parallel.sp", "true needs parallel.tp > 1 (sequence parallelism splits "
           "what tensor parallelism replicates); allowed: false with tp = 1");
   if (p->vpp > 1 && p->pp == 1)
-    FAIL ("parallel.vpp: %" G_GUINT64_FORMAT " needs parallel.pp > 1; allowed: 1 "
+    FAIL ("parallel.vpp", "%" G_GUINT64_FORMAT " needs parallel.pp > 1; allowed: 1 "
           "without pipeline parallelism", p->vpp);
   if (p->vpp > 1 && m->layers % (p->pp * p->vpp) != 0)
-    FAIL ("parallel.vpp: %" G_GUINT64_FORMAT " x pp %" G_GUINT64_FORMAT
+    FAIL ("parallel.vpp", "%" G_GUINT64_FORMAT " x pp %" G_GUINT64_FORMAT
           " does not divide model.layers = %" G_GUINT64_FORMAT
           "; allowed: a value that makes pp·vpp divide the layers",
           p->vpp, p->pp, m->layers);
   if (p->cp > sc->training.seq_len)
-    FAIL ("parallel.cp: %" G_GUINT64_FORMAT " is larger than training.seq_len = %"
+    FAIL ("parallel.cp", "%" G_GUINT64_FORMAT " is larger than training.seq_len = %"
           G_GUINT64_FORMAT "; allowed: 1 to %" G_GUINT64_FORMAT,
           p->cp, sc->training.seq_len, sc->training.seq_len);
 
   dp = hr_parallel_dp_degree (p);
   if (p->ep > 1 && (m->experts % p->ep != 0 || dp % p->ep != 0))
-    FAIL ("parallel.ep: %" G_GUINT64_FORMAT " must divide model.experts = %"
+    FAIL ("parallel.ep", "%" G_GUINT64_FORMAT " must divide model.experts = %"
           G_GUINT64_FORMAT " and the data-parallel degree %" G_GUINT64_FORMAT
           "; allowed: a common divisor of both", p->ep, m->experts, dp);
   if (p->shard_group > 0 && dp % p->shard_group != 0)
-    FAIL ("parallel.shard_group: %" G_GUINT64_FORMAT " does not divide the "
+    FAIL ("parallel.shard_group", "%" G_GUINT64_FORMAT " does not divide the "
           "data-parallel degree %" G_GUINT64_FORMAT "; allowed: 0 (all ranks) or a "
           "divisor of %" G_GUINT64_FORMAT, p->shard_group, dp, dp);
   if (p->offload_params && p->zero != 3)
-    FAIL ("parallel.offload_params: true needs parallel.zero = 3 (only sharded "
+    FAIL ("parallel.offload_params", "true needs parallel.zero = 3 (only sharded "
           "parameters can be offloaded); allowed: false with zero %" G_GUINT64_FORMAT, p->zero);
   return TRUE;
 }

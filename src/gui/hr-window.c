@@ -290,12 +290,7 @@ recompute (gpointer user_data)
     }
   else
     {
-      g_autofree char *path = hr_error_path (error);
-      const char *reason = error->message;
-
-      if (path != NULL)
-        reason += strlen (path) + 2;
-      hr_form_show_error (self->form, path, reason);
+      hr_form_show_error (self->form, hr_error_field (error), hr_error_reason (error));
       gtk_label_set_text (self->summary_label, _("Cannot plan this scenario"));
       set_status_class (GTK_WIDGET (self->summary_label), HR_STATUS_OOM, FALSE);
       gtk_label_set_text (self->details_label, "");
