@@ -26,6 +26,7 @@
 #include "hr-solver.h"
 #include "hr-suggest.h"
 #include "hr-sweep.h"
+#include "hr-validate.h"
 #include "hr-cli-commands.h"
 #include "hr-frameworks.h"
 #include "hr-json.h"
@@ -424,7 +425,6 @@ run (Options *o)
   if (o->import_ds != NULL)
     {
       g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
-      g_autoptr(JsonNode) again = NULL;
 
       if (!hr_ds_import_file (&sc, o->import_ds, unmapped, &error))
         {
@@ -434,12 +434,14 @@ run (Options *o)
       for (guint i = 0; i < unmapped->len; i++)
         hr_cli_note ("%s: not mapped: %s", o->import_ds,
                      (char *) g_ptr_array_index (unmapped, i));
-      again = hr_scenario_to_json (&sc);
       for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
-        if (!hr_json_set_path (json_node_get_object (again), o->sets[i], &error))
-          return hr_cli_bad_input (error->message);
-      if (!hr_scenario_read_node (&sc, again, origin, presets, &error))
-        return bad_input_from_sets (error->message, origin, o->sets);
+        if (!hr_scenario_set (&sc, o->sets[i], presets, origin, &error))
+          return bad_input_from_sets (error->message, origin, o->sets);
+      if (!hr_scenario_validate (&sc, &error))
+        {
+          g_prefix_error (&error, "%s: ", origin);
+          return bad_input_from_sets (error->message, origin, o->sets);
+        }
     }
 
   if (o->solve != NULL)

@@ -45,4 +45,9 @@ JsonObject *hr_fields_member_object (JsonObject   *obj,
                                      const char   *path,
                                      GError      **error);
 
+gboolean    hr_fields_read_lora_targets (HrTraining  *t,
+                                         JsonNode    *node,
+                                         const char  *origin,
+                                         GError     **error);
+
 G_END_DECLS

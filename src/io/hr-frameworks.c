@@ -16,6 +16,7 @@
 
 #include "hr-error.h"
 #include "hr-scenario-io.h"
+#include "hr-validate.h"
 
 /* LitGPT 0.4 (2024): litgpt/finetune/{lora,full}.py, litgpt/model.py,
  * litgpt/lora.py, and Lightning's BitsandbytesPrecision plugin. */
@@ -123,12 +124,20 @@ hr_framework_apply (const HrFramework *framework,
                     HrPresets         *presets,
                     GError           **error)
 {
-  g_autoptr(JsonNode) root = hr_scenario_to_json (scenario);
-  HrScenario changed;
+  HrScenario changed = *scenario;
 
-  if (!hr_framework_apply_json (framework, json_node_get_object (root), error)
-      || !hr_scenario_read_node (&changed, root, framework->id, presets, error))
-    return FALSE;
+  g_return_val_if_fail (framework != NULL && scenario != NULL, FALSE);
+
+  /* Field by field on the struct, through the same table and checks as a
+   * file's values, without a round trip through JSON text. */
+  for (guint i = 0; framework->assignments[i] != NULL; i++)
+    if (!hr_scenario_set (&changed, framework->assignments[i], presets, framework->id, error))
+      return FALSE;
+  if (!hr_scenario_validate (&changed, error))
+    {
+      g_prefix_error (error, "%s: ", framework->id);
+      return FALSE;
+    }
   *scenario = changed;
   return TRUE;
 }

@@ -61,6 +61,11 @@ gboolean   hr_json_set_path        (JsonObject   *root,
 /* Whether setting PATH=VALUE (a scalar field) would leave the scenario as
  * it is; FALSE for a path that is not a scalar field or a value it does
  * not accept. */
+gboolean   hr_scenario_set         (HrScenario   *scenario,
+                                    const char   *assignment,
+                                    HrPresets    *presets,
+                                    const char   *origin,
+                                    GError      **error);
 gboolean   hr_scenario_has_value   (const HrScenario *scenario,
                                     const char       *assignment);
 

@@ -272,52 +272,6 @@ read_model (HrScenario  *sc,
 }
 
 static gboolean
-read_lora_targets (HrTraining  *t,
-                   JsonNode    *node,
-                   const char  *origin,
-                   GError     **error)
-{
-  g_autofree char *allowed = hr_enum_allowed (&hr_lora_target_names);
-  guint targets = 0;
-
-  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
-      && strcmp (json_node_get_string (node), "all-linear") == 0)
-    {
-      t->lora_targets = HR_LORA_ALL_LINEAR;
-      return TRUE;
-    }
-  if (!JSON_NODE_HOLDS_ARRAY (node))
-    {
-      g_autofree char *value = hr_fields_describe_node (node);
-
-      FAIL (HR_ERROR_TYPE, "training.lora.targets: %s is not allowed; allowed: an array "
-            "of %s, or \"all-linear\"", value, allowed);
-    }
-
-  {
-    JsonArray *array = json_node_get_array (node);
-
-    for (guint i = 0; i < json_array_get_length (array); i++)
-      {
-        JsonNode *item = json_array_get_element (array, i);
-        guint v;
-
-        if (!JSON_NODE_HOLDS_VALUE (item) || json_node_get_value_type (item) != G_TYPE_STRING
-            || !hr_enum_parse (&hr_lora_target_names, json_node_get_string (item), &v))
-          {
-            g_autofree char *value = hr_fields_describe_node (item);
-
-            FAIL (HR_ERROR_INVALID, "training.lora.targets[%u]: %s is not allowed; "
-                  "allowed: %s", i, value, allowed);
-          }
-        targets |= 1u << v;
-      }
-  }
-  t->lora_targets = targets;
-  return TRUE;
-}
-
-static gboolean
 read_training (HrScenario  *sc,
                JsonObject  *obj,
                const char  *origin,
@@ -342,7 +296,7 @@ read_training (HrScenario  *sc,
                          "training.lora", (const char **) lora_skip, NULL, error))
         return FALSE;
       if (json_object_has_member (sub, "targets")
-          && !read_lora_targets (t, json_object_get_member (sub, "targets"), origin, error))
+          && !hr_fields_read_lora_targets (t, json_object_get_member (sub, "targets"), origin, error))
         return FALSE;
     }
 

@@ -40,16 +40,16 @@ parse_set_value (const char *text)
   return value;
 }
 
-gboolean
-hr_json_set_path (JsonObject  *root,
-                  const char  *assignment,
+/* PATH of "PATH=VALUE", split at its dots and checked: keys of letters,
+ * digits and '_', at most MAX_PATH_KEYS of them. */
+static GStrv
+split_assignment (const char  *assignment,
+                  const char **value,
                   GError     **error)
 {
   const char *eq = strchr (assignment, '=');
   g_autofree char *path = NULL;
   g_auto(GStrv) parts = NULL;
-  JsonObject *obj = root;
-  JsonNode *value;
   guint n;
 
   if (eq == NULL || eq == assignment)
@@ -58,7 +58,7 @@ hr_json_set_path (JsonObject  *root,
 
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "--set: \"%s\" is not allowed; "
                    "allowed: PATH=VALUE, e.g. training.micro_batch=8", shown);
-      return FALSE;
+      return NULL;
     }
   path = g_strndup (assignment, eq - assignment);
   parts = g_strsplit (path, ".", MAX_PATH_KEYS + 1);
@@ -69,7 +69,7 @@ hr_json_set_path (JsonObject  *root,
 
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "--set: \"%s\" has more than %d keys; "
                    "allowed: keys joined by dots, e.g. training.lora.rank", shown, MAX_PATH_KEYS);
-      return FALSE;
+      return NULL;
     }
   for (guint i = 0; i < n; i++)
     {
@@ -84,11 +84,30 @@ hr_json_set_path (JsonObject  *root,
 
           g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "--set: \"%s\" is not a path; "
                        "allowed: keys joined by dots, e.g. parallel.zero", shown);
-          return FALSE;
+          return NULL;
         }
     }
+  *value = eq + 1;
+  return g_steal_pointer (&parts);
+}
 
-  value = parse_set_value (eq + 1);
+gboolean
+hr_json_set_path (JsonObject  *root,
+                  const char  *assignment,
+                  GError     **error)
+{
+  g_auto(GStrv) parts = NULL;
+  JsonObject *obj = root;
+  JsonNode *value;
+  const char *text;
+  guint n;
+
+  parts = split_assignment (assignment, &text, error);
+  if (parts == NULL)
+    return FALSE;
+  n = g_strv_length (parts);
+
+  value = parse_set_value (text);
 
   for (guint i = 0; i + 1 < n; i++)
     {
@@ -155,4 +174,72 @@ hr_scenario_has_value (const HrScenario *scenario,
   if (!hr_fields_read_field (field, base, value, "", path, NULL))
     return FALSE;
   return memcmp (&changed, scenario, sizeof changed) == 0;
+}
+
+/* Sets one field of a read scenario, as --set does to a file, without
+ * writing the scenario out and reading it back: a preset id applies the
+ * preset, training.lora.targets takes names, a dtype marks the recipe
+ * overridden, the precision refills the dtypes not overridden.  The
+ * caller validates the result (hr_scenario_validate) once all are set. */
+gboolean
+hr_scenario_set (HrScenario  *scenario,
+                 const char  *assignment,
+                 HrPresets   *presets,
+                 const char  *origin,
+                 GError     **error)
+{
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(JsonNode) value = NULL;
+  g_autofree char *path = NULL;
+  const char *text;
+  const Field *field;
+  gpointer base;
+
+  g_return_val_if_fail (scenario != NULL && assignment != NULL, FALSE);
+
+  parts = split_assignment (assignment, &text, error);
+  if (parts == NULL)
+    return FALSE;
+  path = g_strjoinv (".", parts);
+  value = parse_set_value (text);
+
+  if (strcmp (path, "model.preset") == 0 || strcmp (path, "gpu.preset") == 0)
+    {
+      gboolean model = path[0] == 'm';
+
+      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+        {
+          g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: %s: allowed: a preset id", origin, path);
+          return FALSE;
+        }
+      return model ? hr_scenario_apply_model_preset (scenario, json_node_get_string (value),
+                                                      presets, error)
+                   : hr_scenario_apply_gpu_preset (scenario, json_node_get_string (value),
+                                                    presets, error);
+    }
+  if (strcmp (path, "training.lora.targets") == 0)
+    return hr_fields_read_lora_targets (&scenario->training, value, origin, error);
+  if (strcmp (path, "name") == 0 && JSON_NODE_HOLDS_VALUE (value)
+      && json_node_get_value_type (value) == G_TYPE_STRING)
+    {
+      hr_copy_string (scenario->name, sizeof scenario->name, json_node_get_string (value));
+      return TRUE;
+    }
+
+  field = find_field (scenario, path, &base);
+  if (field == NULL)
+    {
+      g_autofree char *shown = hr_text_for_message (path, 60);
+
+      g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, "%s: %s: unknown key; allowed: a "
+                   "field `headroom-cli --list fields` prints", origin, shown);
+      return FALSE;
+    }
+  if (!hr_fields_read_field (field, base, value, origin, path, error))
+    return FALSE;
+  if (g_str_has_prefix (path, "training.dtypes."))
+    scenario->training.dtypes_set |= 1u << (guint) (field - hr_dtype_fields);
+  if (strcmp (path, "training.precision") == 0 || g_str_has_prefix (path, "training.dtypes."))
+    hr_training_apply_precision (&scenario->training);
+  return TRUE;
 }
