@@ -11,6 +11,8 @@
 
 #include "hr-ds-import.h"
 #include "hr-hf-import.h"
+#include "hr-import.h"
+#include "hr-json.h"
 #include "hr-params.h"
 #include "hr-test-util.h"
 
@@ -41,7 +43,7 @@ test_hf_configs (void)
       guint64 params;
 
       hr_scenario_init_default (&sc);
-      g_assert_true (hr_hf_import_file (&sc.model, path, unmapped, &error));
+      g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &error));
       g_assert_no_error (error);
       params = hr_params_total (&sc.model);
       /* The BERT config is the masked-LM checkpoint: its task head is ours
@@ -61,7 +63,7 @@ test_hf_unmapped (void)
   HrScenario sc;
 
   hr_scenario_init_default (&sc);
-  g_assert_true (hr_hf_import_file (&sc.model, path, unmapped, NULL));
+  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, NULL));
   g_assert_cmpuint (unmapped->len, ==, 1);
   g_assert_nonnull (strstr (g_ptr_array_index (unmapped, 0), "sliding_window"));
 }
@@ -77,7 +79,7 @@ test_deepspeed_config (void)
   hr_scenario_init_default (&sc);
   sc.parallel.zero = 0;
   sc.training.precision = HR_PRECISION_FP32;
-  g_assert_true (hr_ds_import_file (&sc, path, unmapped, &error));
+  g_assert_true (hr_import_file (&sc, path, &hr_ds_importer, NULL, unmapped, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (sc.parallel.zero, ==, 3);
   g_assert_true (sc.parallel.offload_optimizer);
@@ -320,11 +322,47 @@ test_not_configs (void)
   g_assert_error (error, HR_ERROR, HR_ERROR_INVALID);
 }
 
+/* Each format is recognised by its own importer; a scenario file by none. */
+static void
+test_importer_detects_its_format (void)
+{
+  g_autofree char *hf = g_test_build_filename (G_TEST_DIST, "data", "hf", "gpt2.json", NULL);
+  g_autofree char *ds = g_test_build_filename (G_TEST_DIST, "data", "hf", "ds-zero3-offload.json", NULL);
+  g_autofree char *scenario = g_test_build_filename (G_TEST_DIST, "..", "presets", "scenarios",
+                                                     "default.json", NULL);
+  const char *paths[] = { hf, ds, scenario };
+  const HrImporter *expected[] = { &hr_hf_importer, &hr_ds_importer, NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) root = hr_json_load_file (paths[i], &error);
+      const HrImporter *used = NULL;
+      HrScenario sc;
+
+      g_assert_no_error (error);
+      g_assert_true (hr_importer_detect (root) == expected[i]);
+      hr_scenario_init_default (&sc);
+      if (expected[i] != NULL)
+        {
+          g_assert_true (hr_import_file (&sc, paths[i], NULL, &used, NULL, &error));
+          g_assert_no_error (error);
+          g_assert_true (used == expected[i]);
+        }
+      else
+        {
+          g_assert_false (hr_import_file (&sc, paths[i], NULL, &used, NULL, &error));
+          g_assert_nonnull (strstr (error->message, "not a config Headroom can import"));
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/import/importer-detects-its-format", test_importer_detects_its_format);
   g_test_add_func ("/import/hf-configs", test_hf_configs);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
   g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);

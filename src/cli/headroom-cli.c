@@ -20,6 +20,7 @@
 #include "hr-error.h"
 #include "hr-ds-import.h"
 #include "hr-hf-import.h"
+#include "hr-import.h"
 #include "hr-measured.h"
 #include "hr-report-page.h"
 #include "hr-scenario-io.h"
@@ -316,12 +317,11 @@ apply_import (JsonObject  *root,
   g_autoptr(GError) local = NULL;
 
   hr_scenario_init_default (&sc);
-  if (!hr_hf_import_file (&sc.model, path, unmapped, &local))
+  if (!hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &local))
     {
       g_set_error (error, HR_ERROR, local->code, "--import-hf: %s", local->message);
       return FALSE;
     }
-  sc.model.preset[0] = '\0';
   node = hr_scenario_to_json (&sc);
   json_object_set_member (root, "model",
                           json_node_copy (json_object_get_member (json_node_get_object (node),
@@ -426,7 +426,7 @@ run (Options *o)
     {
       g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
 
-      if (!hr_ds_import_file (&sc, o->import_ds, unmapped, &error))
+      if (!hr_import_file (&sc, o->import_ds, &hr_ds_importer, NULL, unmapped, &error))
         {
           g_autofree char *msg = g_strdup_printf ("--import-deepspeed: %s", error->message);
           return hr_cli_bad_input (msg);

@@ -12,6 +12,7 @@
 #include "hr-hf-import.h"
 #include "hr-json.h"
 #include "hr-present.h"
+#include "hr-import.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"
 #include "hr-window-private.h"
@@ -291,7 +292,7 @@ hr_window_import_file (HrWindow  *self,
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
   HrScenario sc = *hr_scenario_model_get_scenario (self->model);
-  JsonObject *obj;
+  const HrImporter *importer;
   g_autofree char *message = NULL;
 
   if (path == NULL || (root = hr_json_load_file (path, error)) == NULL)
@@ -300,22 +301,11 @@ hr_window_import_file (HrWindow  *self,
         g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("Only local files can be opened"));
       return FALSE;
     }
-  obj = JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
-  if (obj != NULL && (json_object_has_member (obj, "zero_optimization")
-                      || json_object_has_member (obj, "train_micro_batch_size_per_gpu")))
-    {
-      if (!hr_ds_import_node (&sc, root, path, unmapped, error))
-        return FALSE;
-    }
-  else if (obj != NULL && (json_object_has_member (obj, "model_type")
-                           || json_object_has_member (obj, "num_hidden_layers")
-                           || json_object_has_member (obj, "n_layer")))
-    {
-      if (!hr_hf_import_node (&sc.model, root, path, unmapped, error))
-        return FALSE;
-    }
-  else
+  importer = hr_importer_detect (root);
+  if (importer == NULL)
     return hr_window_open_file (self, file, error);
+  if (!importer->apply (&sc, root, path, unmapped, error))
+    return FALSE;
 
   hr_scenario_model_set_scenario (self->model, &sc);
   message = g_strdup_printf (_("Imported %s"), name);

@@ -15,6 +15,7 @@
  */
 
 #include "hr-ds-import.h"
+#include "hr-import.h"
 #include "hr-error.h"
 #include "hr-json.h"
 #include "hr-presets.h"
@@ -443,15 +444,17 @@ hr_ds_import_node (HrScenario  *scenario,
   return TRUE;
 }
 
-gboolean
-hr_ds_import_file (HrScenario  *scenario,
-                   const char  *path,
-                   GPtrArray   *unmapped,
-                   GError     **error)
+/* A DeepSpeed config: ZeRO settings or a micro-batch at its top level. */
+static gboolean
+ds_detect (JsonObject *root)
 {
-  g_autoptr(JsonNode) root = hr_json_load_file (path, error);
-
-  if (root == NULL)
-    return FALSE;
-  return hr_ds_import_node (scenario, root, path, unmapped, error);
+  return json_object_has_member (root, "zero_optimization")
+         || json_object_has_member (root, "train_micro_batch_size_per_gpu");
 }
+
+const HrImporter hr_ds_importer = {
+  .id = "deepspeed",
+  .name = "DeepSpeed config",
+  .detect = ds_detect,
+  .apply = hr_ds_import_node,
+};

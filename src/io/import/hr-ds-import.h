@@ -22,9 +22,5 @@ gboolean hr_ds_import_node (HrScenario  *scenario,
                             const char  *origin,
                             GPtrArray   *unmapped,
                             GError     **error);
-gboolean hr_ds_import_file (HrScenario  *scenario,
-                            const char  *path,
-                            GPtrArray   *unmapped,
-                            GError     **error);
 
 G_END_DECLS

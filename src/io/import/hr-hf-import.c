@@ -10,6 +10,7 @@
  */
 
 #include "hr-hf-import.h"
+#include "hr-import.h"
 #include "hr-error.h"
 #include "hr-json.h"
 #include "hr-presets.h"
@@ -320,15 +321,32 @@ hr_hf_import_node (HrModelArch  *m,
   return TRUE;
 }
 
-gboolean
-hr_hf_import_file (HrModelArch  *model,
-                   const char   *path,
-                   GPtrArray    *unmapped,
-                   GError      **error)
+/* A Hugging Face config.json: a model type or a layer count at its top. */
+static gboolean
+hf_detect (JsonObject *root)
 {
-  g_autoptr(JsonNode) root = hr_json_load_file (path, error);
-
-  if (root == NULL)
-    return FALSE;
-  return hr_hf_import_node (model, root, path, unmapped, error);
+  return json_object_has_member (root, "model_type")
+         || json_object_has_member (root, "num_hidden_layers")
+         || json_object_has_member (root, "n_layer");
 }
+
+/* The config becomes the scenario's model, a custom one. */
+static gboolean
+hf_apply (HrScenario  *scenario,
+          JsonNode    *root,
+          const char  *origin,
+          GPtrArray   *unmapped,
+          GError     **error)
+{
+  if (!hr_hf_import_node (&scenario->model, root, origin, unmapped, error))
+    return FALSE;
+  scenario->model.preset[0] = '\0';
+  return TRUE;
+}
+
+const HrImporter hr_hf_importer = {
+  .id = "hf",
+  .name = "Hugging Face config.json",
+  .detect = hf_detect,
+  .apply = hf_apply,
+};

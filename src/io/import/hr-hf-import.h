@@ -20,9 +20,5 @@ gboolean hr_hf_import_node (HrModelArch  *model,
                             const char   *origin,
                             GPtrArray    *unmapped,
                             GError      **error);
-gboolean hr_hf_import_file (HrModelArch  *model,
-                            const char   *path,
-                            GPtrArray    *unmapped,
-                            GError      **error);
 
 G_END_DECLS
