@@ -13,7 +13,7 @@ out="${2:?the folder with the built harnesses}"
 shift 2
 harnesses=("$@")
 if [ ${#harnesses[@]} -eq 0 ]; then
-  for f in "$out"/fuzz-*; do [ -x "$f" ] && harnesses+=("${f##*/fuzz-}"); done
+  for f in "$out"/fuzz-*; do [ -f "$f" ] && [ -x "$f" ] && harnesses+=("${f##*/fuzz-}"); done
 fi
 export HEADROOM_PRESETS_DIR="$here/../../presets" XDG_DATA_HOME="$out/xdg"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1" UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
