@@ -226,6 +226,264 @@ device_label (const HrDevice *d)
   return g_strdup (d->label);
 }
 
+/* Where the bars go, once the title, legend and columns are laid out. */
+typedef struct
+{
+  double x, w;            /* the plot's left edge and width */
+  double top, bottom;
+  double bar_h, gap;
+  double most;            /* bytes at the right end of the axis */
+  double scale;           /* pixels per byte */
+  double unit;            /* bytes per axis unit (GiB or GB) */
+  double capacity;        /* bytes */
+  gboolean labels;        /* whether bars are tall enough for labels */
+} Plot;
+
+/* The scenario and the verdict in words, coloured; returns the next y. */
+static double
+draw_title (Painter          *p,
+            const HrScenario *sc,
+            const HrPlan     *plan,
+            double            m,
+            double            y)
+{
+  const HrDevice *binding = hr_plan_binding (plan);
+  g_autofree char *verdict = hr_device_verdict (plan, binding, p->style->units);
+  g_autofree char *summary = NULL;
+  HrRgb colour = hr_chart_status_colour (plan->status, p->style->dark);
+
+  draw_text (p, sc->name, m, y + 10 * p->fs, 15, TRUE, p->style->foreground, FALSE);
+  y += 26 * p->fs;
+  summary = g_strdup_printf ("%s — %s", verdict, binding->label);
+  draw_text (p, summary, m, y + 9 * p->fs, 13, TRUE, colour, FALSE);
+  return y + 26 * p->fs;
+}
+
+/* The categories' colours, wrapped to the width; returns the next y. */
+static double
+draw_legend (Painter *p,
+             double   width,
+             double   m,
+             double   y)
+{
+  double fs = p->fs, x = m;
+
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    {
+      const char *label = hr_category_label (c);
+      double w = text_width (p, label, 11, FALSE);
+
+      if (x + 18 * fs + w > width - m && x > m)
+        {
+          x = m;
+          y += 20 * fs;
+        }
+      set_rgb (p->cr, hr_chart_category_colour (c, p->style->dark), 1.0);
+      cairo_rectangle (p->cr, x, y + 2 * fs, 12 * fs, 12 * fs);
+      cairo_fill (p->cr);
+      draw_text (p, label, x + 17 * fs, y + 8 * fs, 11, FALSE, p->style->foreground, FALSE);
+      x += 17 * fs + w + 18 * fs;
+    }
+  return y + 28 * fs;
+}
+
+/* Device labels on the left, verdicts on the right, the bars between:
+ * FALSE when there is no room left for them. */
+static gboolean
+lay_out_plot (Painter      *p,
+              const HrPlan *plan,
+              double        width,
+              double        height,
+              double        m,
+              double        y,
+              Plot         *plot)
+{
+  double fs = p->fs, left_w = 0, right_w = 0;
+  double most = (double) plan->capacity_bytes;
+  guint n = plan->n_devices;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const HrDevice *d = &plan->devices[i];
+      g_autofree char *label = device_label (d);
+      g_autofree char *verdict = hr_device_verdict (plan, d, p->style->units);
+
+      left_w = MAX (left_w, text_width (p, label, 11, TRUE));
+      right_w = MAX (right_w, text_width (p, verdict, 11, TRUE));
+      most = MAX (most, (double) d->total_bytes);
+    }
+  left_w = MIN (left_w + 12 * fs, width * 0.25);
+  right_w = MIN (right_w + 16 * fs, width * 0.35);
+  plot->x = m + left_w;
+  plot->w = width - m - right_w - plot->x;
+  plot->top = y + 16 * fs;                 /* room for the capacity label */
+  plot->bottom = height - m - 22 * fs;      /* room for the axis */
+  if (plot->w < 40 || plot->bottom - plot->top < 8)
+    return FALSE;
+
+  /* Bars as tall as they read well; what is left below the axis shows
+   * where the memory of the binding GPU goes, item by item. */
+  plot->bar_h = MIN (56 * fs, (plot->bottom - plot->top) / n);
+  plot->bottom = plot->top + plot->bar_h * n;
+
+  most *= 1.04;
+  if (p->style->scale_bytes > most)
+    most = p->style->scale_bytes;
+  plot->most = most;
+  plot->scale = plot->w / most;
+  plot->gap = plot->bar_h >= 10 ? plot->bar_h * 0.22 : 0;
+  plot->labels = plot->bar_h - plot->gap >= 13 * fs;
+  plot->unit = p->style->units == HR_UNITS_DECIMAL ? 1e9 : HR_GIB;
+  plot->capacity = (double) plan->capacity_bytes;
+  return TRUE;
+}
+
+/* The axis in round numbers of GiB (or GB), with its grid. */
+static void
+draw_axis (Painter    *p,
+           const Plot *plot)
+{
+  cairo_t *cr = p->cr;
+  double fs = p->fs, most = plot->most;
+  double step = nice_step (most / plot->unit, 6);
+
+  cairo_set_line_width (cr, 1);
+  for (double v = 0; v * plot->unit <= most; v += step)
+    {
+      double x = round (plot->x + v * plot->unit * plot->scale) + 0.5;
+      g_autofree char *number = hr_format_double (v, step < 1 ? 1 : 0);
+      int w, h;
+
+      set_rgb (cr, p->style->foreground, 0.12);
+      cairo_move_to (cr, x, plot->top);
+      cairo_line_to (cr, x, plot->bottom);
+      cairo_stroke (cr);
+      layout_text (p, number, 10, FALSE);
+      pango_layout_get_pixel_size (p->layout, &w, &h);
+      set_rgb (cr, p->style->foreground, 0.75);
+      cairo_move_to (cr, x - w / 2.0, plot->bottom + 4 * fs);
+      pango_cairo_show_layout (cr, p->layout);
+    }
+  draw_text (p, p->style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", plot->x - 8 * fs,
+             plot->bottom + 11 * fs, 10, TRUE, p->style->foreground, TRUE);
+}
+
+/* The wanted-headroom band, just below the capacity. */
+static void
+draw_headroom_band (Painter          *p,
+                    const HrScenario *sc,
+                    const Plot       *plot)
+{
+  double x0 = plot->x + plot->capacity * (1 - sc->overhead.headroom) * plot->scale;
+  double x1 = plot->x + plot->capacity * plot->scale;
+  HrRgb amber = hr_chart_status_colour (HR_STATUS_TIGHT, p->style->dark);
+
+  set_rgb (p->cr, amber, 0.12);
+  cairo_rectangle (p->cr, x0, plot->top, x1 - x0, plot->bottom - plot->top);
+  cairo_fill (p->cr);
+}
+
+/* Device I's bar: its categories, labelled where they fit, what is over
+ * capacity hatched, its name and its verdict. */
+static void
+draw_bar (Painter      *p,
+          const HrPlan *plan,
+          guint         i,
+          const Plot   *plot,
+          HrChartHits  *hits)
+{
+  cairo_t *cr = p->cr;
+  const HrChartStyle *style = p->style;
+  const HrDevice *d = &plan->devices[i];
+  double fs = p->fs;
+  double by = plot->top + i * plot->bar_h + plot->gap / 2, bh = MAX (plot->bar_h - plot->gap, 1);
+  double x = plot->x;
+  HrRgb status = hr_chart_status_colour (d->status, style->dark);
+
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    {
+      double w = (double) d->category_bytes[c] * plot->scale;
+      g_autofree char *size = NULL;
+      g_autofree char *text = NULL;
+
+      if (w <= 0)
+        continue;
+      set_rgb (cr, hr_chart_category_colour (c, style->dark), 1.0);
+      cairo_rectangle (cr, x, by, w, bh);
+      cairo_fill (cr);
+      if (hits != NULL && hits->n_hits < HR_CHART_MAX_HITS)
+        hits->hits[hits->n_hits++] = (HrChartHit) { x, by, w, bh, i, c };
+
+      /* Label inside when it fits: "Optimizer states 18.2 GiB", or the size. */
+      if (plot->labels)
+        {
+          size = hr_format_bytes ((double) d->category_bytes[c], style->units);
+          text = g_strdup_printf ("%s %s", hr_category_label (c), size);
+          if (text_width (p, text, 10, FALSE) + 8 * fs > w)
+            g_clear_pointer (&text, g_free);
+          if (text == NULL && text_width (p, size, 10, FALSE) + 8 * fs <= w)
+            text = g_strdup (size);
+          if (text != NULL)
+            draw_text (p, text, x + 4 * fs, by + bh / 2, 10, FALSE,
+                       c == HR_CATEGORY_OVERHEAD || c == HR_CATEGORY_GRADIENTS
+                       || c == HR_CATEGORY_ACTIVATIONS
+                       ? (HrRgb) { 0.1, 0.1, 0.1 } : (HrRgb) { 1, 1, 1 }, FALSE);
+        }
+      /* A hairline between segments, in the background colour. */
+      set_rgb (cr, style->background, style->paint_background ? 1.0 : 0.8);
+      cairo_rectangle (cr, x + w - 0.5, by, 1, bh);
+      cairo_fill (cr);
+      x += w;
+    }
+
+  /* Over capacity: hatch what does not fit, in the warning colour. */
+  if (d->status == HR_STATUS_OOM)
+    {
+      double cx = plot->x + plot->capacity * plot->scale;
+
+      set_rgb (cr, status, 0.9);
+      cairo_set_line_width (cr, 2 * fs);
+      hatch (cr, cx, by, x - cx, bh, 7 * fs);
+      cairo_set_line_width (cr, 2 * fs);
+      cairo_rectangle (cr, cx, by, x - cx, bh);
+      cairo_stroke (cr);
+    }
+
+  if (plot->labels || i == plan->binding_device)
+    {
+      g_autofree char *label = device_label (d);
+      g_autofree char *verdict = hr_device_verdict (plan, d, style->units);
+
+      draw_text (p, label, plot->x - 8 * fs, by + bh / 2, 11, TRUE, style->foreground, TRUE);
+      draw_text (p, verdict, plot->x + plot->w + 10 * fs, by + bh / 2, 11, TRUE, status, FALSE);
+    }
+}
+
+/* The capacity as a line over the bars, labelled with the wanted free share. */
+static void
+draw_capacity_line (Painter          *p,
+                    const HrScenario *sc,
+                    const Plot       *plot)
+{
+  cairo_t *cr = p->cr;
+  double fs = p->fs;
+  double x = round (plot->x + plot->capacity * plot->scale) + 0.5;
+  g_autofree char *cap = hr_format_bytes (plot->capacity, p->style->units);
+  g_autofree char *text = g_strdup_printf (_("capacity %s"), cap);
+  g_autofree char *band = g_strdup_printf (_("wanted free %d %%"),
+                                           (int) (sc->overhead.headroom * 100 + 0.5));
+
+  set_rgb (cr, p->style->foreground, 0.9);
+  cairo_set_line_width (cr, 2 * fs);
+  cairo_move_to (cr, x, plot->top - 6 * fs);
+  cairo_line_to (cr, x, plot->bottom);
+  cairo_stroke (cr);
+  draw_text (p, text, x, plot->top - 12 * fs, 10, TRUE, p->style->foreground, TRUE);
+  if (sc->overhead.headroom > 0)
+    draw_text (p, band, x + 6 * fs, plot->top - 12 * fs, 10, FALSE,
+               hr_chart_status_colour (HR_STATUS_TIGHT, p->style->dark), FALSE);
+}
+
 void
 hr_chart_draw (cairo_t            *cr,
                double              width,
@@ -236,19 +494,14 @@ hr_chart_draw (cairo_t            *cr,
                HrChartHits        *hits)
 {
   Painter p = { cr, NULL, style, MAX (style->font_scale, 0.25) };
-  double fs = p.fs, m = 16 * fs, y = m;
-  double unit = style->units == HR_UNITS_DECIMAL ? 1e9 : HR_GIB;
-  double capacity = (double) plan->capacity_bytes;
-  double most = capacity, left_w = 0, right_w = 0, plot_x, plot_w, plot_top, plot_bottom;
-  double bar_h, gap, step, scale;
-  guint n = plan->n_devices;
-  gboolean labels;
+  double m = 16 * p.fs, y = m;
+  Plot plot;
 
   g_return_if_fail (cr != NULL && sc != NULL && plan != NULL && style != NULL);
 
   if (hits != NULL)
     hits->n_hits = 0;
-  if (width < 80 || height < 60 || n == 0)
+  if (width < 80 || height < 60 || plan->n_devices == 0)
     return;
 
   cairo_save (cr);
@@ -258,203 +511,20 @@ hr_chart_draw (cairo_t            *cr,
       set_rgb (cr, style->background, 1.0);
       cairo_paint (cr);
     }
-
-  /* Title: the scenario and the verdict in words, coloured, with an icon. */
   if (style->show_title)
+    y = draw_title (&p, sc, plan, m, y);
+  y = draw_legend (&p, width, m, y);
+  if (lay_out_plot (&p, plan, width, height, m, y, &plot))
     {
-      const HrDevice *binding = hr_plan_binding (plan);
-      g_autofree char *verdict = hr_device_verdict (plan, binding, style->units);
-      g_autofree char *summary = NULL;
-      HrRgb colour = hr_chart_status_colour (plan->status, style->dark);
-
-      draw_text (&p, sc->name, m, y + 10 * fs, 15, TRUE, style->foreground, FALSE);
-      y += 26 * fs;
-      summary = g_strdup_printf ("%s — %s", verdict, binding->label);
-      draw_text (&p, summary, m, y + 9 * fs, 13, TRUE, colour, FALSE);
-      y += 26 * fs;
+      draw_axis (&p, &plot);
+      draw_headroom_band (&p, sc, &plot);
+      for (guint i = 0; i < plan->n_devices; i++)
+        draw_bar (&p, plan, i, &plot, hits);
+      draw_capacity_line (&p, sc, &plot);
+      hr_chart_draw_breakdown (cr, p.layout, style, hr_plan_binding (plan), m,
+                               plot.bottom + 34 * p.fs, width - 2 * m,
+                               height - m - (plot.bottom + 34 * p.fs));
     }
-
-  /* Legend. */
-  {
-    double x = m;
-
-    for (guint c = 0; c < HR_N_CATEGORIES; c++)
-      {
-        const char *label = hr_category_label (c);
-        double w = text_width (&p, label, 11, FALSE);
-
-        if (x + 18 * fs + w > width - m && x > m)
-          {
-            x = m;
-            y += 20 * fs;
-          }
-        set_rgb (cr, hr_chart_category_colour (c, style->dark), 1.0);
-        cairo_rectangle (cr, x, y + 2 * fs, 12 * fs, 12 * fs);
-        cairo_fill (cr);
-        draw_text (&p, label, x + 17 * fs, y + 8 * fs, 11, FALSE, style->foreground, FALSE);
-        x += 17 * fs + w + 18 * fs;
-      }
-    y += 28 * fs;
-  }
-
-  /* Columns: device labels on the left, verdicts on the right. */
-  for (guint i = 0; i < n; i++)
-    {
-      const HrDevice *d = &plan->devices[i];
-      g_autofree char *label = device_label (d);
-      g_autofree char *verdict = hr_device_verdict (plan, d, style->units);
-
-      left_w = MAX (left_w, text_width (&p, label, 11, TRUE));
-      right_w = MAX (right_w, text_width (&p, verdict, 11, TRUE));
-      most = MAX (most, (double) d->total_bytes);
-    }
-  left_w = MIN (left_w + 12 * fs, width * 0.25);
-  right_w = MIN (right_w + 16 * fs, width * 0.35);
-  plot_x = m + left_w;
-  plot_w = width - m - right_w - plot_x;
-  plot_top = y + 16 * fs;                 /* room for the capacity label */
-  plot_bottom = height - m - 22 * fs;      /* room for the axis */
-  if (plot_w < 40 || plot_bottom - plot_top < 8)
-    goto out;
-
-  /* Bars as tall as they read well; what is left below the axis shows
-   * where the memory of the binding GPU goes, item by item. */
-  bar_h = MIN (56 * fs, (plot_bottom - plot_top) / n);
-  plot_bottom = plot_top + bar_h * n;
-
-  most *= 1.04;
-  if (style->scale_bytes > most)
-    most = style->scale_bytes;
-  scale = plot_w / most;
-  gap = bar_h >= 10 ? bar_h * 0.22 : 0;
-  labels = bar_h - gap >= 13 * fs;
-
-  /* Axis and grid. */
-  step = nice_step (most / unit, 6);
-  cairo_set_line_width (cr, 1);
-  for (double v = 0; v * unit <= most; v += step)
-    {
-      double x = round (plot_x + v * unit * scale) + 0.5;
-      g_autofree char *number = hr_format_double (v, step < 1 ? 1 : 0);
-
-      set_rgb (cr, style->foreground, 0.12);
-      cairo_move_to (cr, x, plot_top);
-      cairo_line_to (cr, x, plot_bottom);
-      cairo_stroke (cr);
-      layout_text (&p, number, 10, FALSE);
-      {
-        int w, h;
-
-        pango_layout_get_pixel_size (p.layout, &w, &h);
-        set_rgb (cr, style->foreground, 0.75);
-        cairo_move_to (cr, x - w / 2.0, plot_bottom + 4 * fs);
-        pango_cairo_show_layout (cr, p.layout);
-      }
-    }
-  draw_text (&p, style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", plot_x - 8 * fs,
-             plot_bottom + 11 * fs, 10, TRUE, style->foreground, TRUE);
-
-  /* The wanted-headroom band, just below the capacity. */
-  {
-    double x0 = plot_x + capacity * (1 - sc->overhead.headroom) * scale;
-    double x1 = plot_x + capacity * scale;
-    HrRgb amber = hr_chart_status_colour (HR_STATUS_TIGHT, style->dark);
-
-    set_rgb (cr, amber, 0.12);
-    cairo_rectangle (cr, x0, plot_top, x1 - x0, plot_bottom - plot_top);
-    cairo_fill (cr);
-  }
-
-  /* Bars. */
-  for (guint i = 0; i < n; i++)
-    {
-      const HrDevice *d = &plan->devices[i];
-      double by = plot_top + i * bar_h + gap / 2, bh = MAX (bar_h - gap, 1);
-      double x = plot_x;
-      HrRgb status = hr_chart_status_colour (d->status, style->dark);
-
-      for (guint c = 0; c < HR_N_CATEGORIES; c++)
-        {
-          double w = (double) d->category_bytes[c] * scale;
-          g_autofree char *size = NULL;
-          g_autofree char *text = NULL;
-
-          if (w <= 0)
-            continue;
-          set_rgb (cr, hr_chart_category_colour (c, style->dark), 1.0);
-          cairo_rectangle (cr, x, by, w, bh);
-          cairo_fill (cr);
-          if (hits != NULL && hits->n_hits < HR_CHART_MAX_HITS)
-            hits->hits[hits->n_hits++] = (HrChartHit) { x, by, w, bh, i, c };
-
-          /* Label inside when it fits: "Optimizer states 18.2 GiB", or the size. */
-          if (labels)
-            {
-              size = hr_format_bytes ((double) d->category_bytes[c], style->units);
-              text = g_strdup_printf ("%s %s", hr_category_label (c), size);
-              if (text_width (&p, text, 10, FALSE) + 8 * fs > w)
-                g_clear_pointer (&text, g_free);
-              if (text == NULL && text_width (&p, size, 10, FALSE) + 8 * fs <= w)
-                text = g_strdup (size);
-              if (text != NULL)
-                draw_text (&p, text, x + 4 * fs, by + bh / 2, 10, FALSE,
-                           c == HR_CATEGORY_OVERHEAD || c == HR_CATEGORY_GRADIENTS
-                           || c == HR_CATEGORY_ACTIVATIONS
-                           ? (HrRgb) { 0.1, 0.1, 0.1 } : (HrRgb) { 1, 1, 1 }, FALSE);
-            }
-          /* A hairline between segments, in the background colour. */
-          set_rgb (cr, style->background, style->paint_background ? 1.0 : 0.8);
-          cairo_rectangle (cr, x + w - 0.5, by, 1, bh);
-          cairo_fill (cr);
-          x += w;
-        }
-
-      /* Over capacity: hatch what does not fit, in the warning colour. */
-      if (d->status == HR_STATUS_OOM)
-        {
-          double cx = plot_x + capacity * scale;
-
-          set_rgb (cr, status, 0.9);
-          cairo_set_line_width (cr, 2 * fs);
-          hatch (cr, cx, by, x - cx, bh, 7 * fs);
-          cairo_set_line_width (cr, 2 * fs);
-          cairo_rectangle (cr, cx, by, x - cx, bh);
-          cairo_stroke (cr);
-        }
-
-      if (labels || i == plan->binding_device)
-        {
-          g_autofree char *label = device_label (d);
-          g_autofree char *verdict = hr_device_verdict (plan, d, style->units);
-
-          draw_text (&p, label, plot_x - 8 * fs, by + bh / 2, 11, TRUE, style->foreground, TRUE);
-          draw_text (&p, verdict, plot_x + plot_w + 10 * fs, by + bh / 2, 11, TRUE, status, FALSE);
-        }
-    }
-
-  /* Capacity line, over the bars. */
-  {
-    double x = round (plot_x + capacity * scale) + 0.5;
-    g_autofree char *cap = hr_format_bytes (capacity, style->units);
-    g_autofree char *text = g_strdup_printf (_("capacity %s"), cap);
-    g_autofree char *band = g_strdup_printf (_("wanted free %d %%"),
-                                             (int) (sc->overhead.headroom * 100 + 0.5));
-
-    set_rgb (cr, style->foreground, 0.9);
-    cairo_set_line_width (cr, 2 * fs);
-    cairo_move_to (cr, x, plot_top - 6 * fs);
-    cairo_line_to (cr, x, plot_bottom);
-    cairo_stroke (cr);
-    draw_text (&p, text, x, plot_top - 12 * fs, 10, TRUE, style->foreground, TRUE);
-    if (sc->overhead.headroom > 0)
-      draw_text (&p, band, x + 6 * fs, plot_top - 12 * fs, 10, FALSE,
-                 hr_chart_status_colour (HR_STATUS_TIGHT, style->dark), FALSE);
-  }
-
-  hr_chart_draw_breakdown (cr, p.layout, style, hr_plan_binding (plan), m, plot_bottom + 34 * fs,
-                           width - 2 * m, height - m - (plot_bottom + 34 * fs));
-
-out:
   g_object_unref (p.layout);
   cairo_restore (cr);
 }
