@@ -16,19 +16,19 @@
 #include <string.h>
 
 #include "hr-calc.h"
-#include "hr-chart.h"
 #include "hr-error.h"
 #include "hr-ds-import.h"
 #include "hr-hf-import.h"
 #include "hr-import.h"
 #include "hr-measured.h"
-#include "hr-report-page.h"
+#include "hr-report.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
 #include "hr-suggest.h"
 #include "hr-sweep.h"
 #include "hr-validate.h"
 #include "hr-cli-commands.h"
+#include "hr-cli-render.h"
 #include "hr-frameworks.h"
 #include "hr-json.h"
 #include "hr-scenario-fields.h"
@@ -461,19 +461,14 @@ run (Options *o)
    * drawn at twice the resolution). */
   if (o->png != NULL)
     {
-      HrChartStyle style;
-
-      hr_chart_style_init_light (&style);
-      style.units = units;
-      style.font_scale = 1.25;
-      if (!hr_chart_write_png (o->png, 1600, 900, 2.0, &sc, plan, &style, &error))
+      if (!hr_cli_chart_png (o->png, &sc, plan, units, &error))
         {
           g_autofree char *msg = g_strdup_printf ("--png: %s", error->message);
           return hr_cli_bad_input (msg);
         }
     }
 
-  if (o->report != NULL && !hr_report_write_png (o->report, &sc, plan, units, &error))
+  if (o->report != NULL && !hr_cli_report_png (o->report, &sc, plan, units, &error))
     {
       g_autofree char *msg = g_strdup_printf ("--report: %s", error->message);
       return hr_cli_bad_input (msg);

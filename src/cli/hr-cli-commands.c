@@ -14,14 +14,14 @@
 #include <string.h>
 
 #include "hr-calc.h"
-#include "hr-chart.h"
 #include "hr-cli-commands.h"
 #include "hr-json.h"
 #include "hr-measured.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"
 #include "hr-suggest.h"
-#include "hr-sweep-chart.h"
+#include "hr-cli-render.h"
+#include "hr-sweep.h"
 #include "hr-text.h"
 
 /* Text from a file as a terminal may show it: control characters (ESC,
@@ -207,29 +207,6 @@ hr_cli_print_suggestions (const HrScenario *sc,
   return EXIT_PLANNED;
 }
 
-typedef struct
-{
-  const HrScenario *scenario;
-  const HrSweep    *sweep;
-  HrUnits           units;
-} SweepPaint;
-
-static void
-paint_sweep (cairo_t  *cr,
-             double    width,
-             double    height,
-             gpointer  data)
-{
-  const SweepPaint *p = data;
-  HrChartStyle style;
-
-  hr_chart_style_init_light (&style);
-  style.units = p->units;
-  style.paint_background = TRUE;
-  style.font_scale = 1.25;
-  hr_sweep_draw (cr, width, height, p->scenario, p->sweep, &style);
-}
-
 /* The sweep as the CSV has it, with the sizes in bytes as CONTRACT.md
  * section 4 writes a device: one member per category, then total_bytes. */
 static JsonNode *
@@ -302,9 +279,7 @@ hr_cli_print_sweep (const HrScenario *sc,
 
   if (png != NULL)
     {
-      SweepPaint paint = { sc, sweep, units };
-
-      if (!hr_write_png_atomic (png, 1600, 900, 2.0, paint_sweep, &paint, &error))
+      if (!hr_cli_sweep_png (png, sc, sweep, units, &error))
         {
           g_autofree char *msg = g_strdup_printf ("--png: %s", error->message);
           return hr_cli_bad_input (msg);
