@@ -157,6 +157,33 @@ bench_frameworks (const char       *what,
   printf ("%-44s %10.3f ms per check (%u matched)\n", what, 1e3 * elapsed / n, found > 0);
 }
 
+/* A whole run of a program, start-up included, beside /bin/true run the
+ * same way, so the spawn's own cost shows. */
+static void
+bench_command (const char         *what,
+               const char * const *argv)
+{
+  double start = seconds_now (), elapsed;
+  guint n = 0;
+
+  do
+    {
+      int status;
+
+      if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                         G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                         NULL, NULL, NULL, NULL, &status, NULL))
+        {
+          printf ("%-44s could not run %s\n", what, argv[0]);
+          return;
+        }
+      n++;
+      elapsed = seconds_now () - start;
+    }
+  while (elapsed < 1.0 || n < 50);
+  printf ("%-44s %10.2f ms per run (%u runs)\n", what, 1e3 * elapsed / n, n);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -182,5 +209,19 @@ main (int   argc,
   bench_draw ("draw the chart, default scenario", &sc);
   bench_draw ("draw the chart, 405B with 16 stages", &big);
   bench_frameworks ("which framework matches, default scenario", &sc);
+
+  /* headroom-cli from start to exit (meson passes its path). */
+  if (argc > 1)
+    {
+      const char *empty[] = { "/bin/true", NULL };
+      const char *table[] = { argv[1], NULL };
+      const char *json[] = { argv[1], "--format", "json", NULL };
+      const char *solve[] = { argv[1], "--solve", "max-micro-batch", NULL };
+
+      bench_command ("run /bin/true (the spawn alone)", empty);
+      bench_command ("run headroom-cli (table)", table);
+      bench_command ("run headroom-cli --format json", json);
+      bench_command ("run headroom-cli --solve max-micro-batch", solve);
+    }
   return 0;
 }
