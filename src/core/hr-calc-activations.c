@@ -94,7 +94,7 @@ hr_calc_add_activations (Ctx      *ctx,
               "layers·(attention, O, MLP and down inputs) + head input",
               N_("The last micro-batch's inputs to the 4-bit layers, held until this forward ends."),
               (double) dev->n_layers * la->matmul4_inputs
-              + (last && t->quant_lm_head ? ctx->tokens * (double) m->hidden * ctx->a : 0.0));
+              + (last && t->quant_lm_head ? ctx->tokens * (double) m->hidden * ctx->act_bytes : 0.0));
 
   if (first && m->dropout)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
@@ -111,17 +111,17 @@ hr_calc_add_activations (Ctx      *ctx,
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
               HR_LIVE_LOSS, N_("final norm input and output"), "b·s·h·(norm bytes + bytes) / c",
               N_("The last layer's output, kept for the output layer's backward pass."),
-              T * h * ((m->norm == HR_NORM_RMSNORM ? 4.0 : ctx->a) + ctx->a));
+              T * h * ((m->norm == HR_NORM_RMSNORM ? 4.0 : ctx->act_bytes) + ctx->act_bytes));
 
   if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
     {
       double logits = T * (double) m->vocab / tp;
-      double lp = t->logits_fp32 ? 4.0 : ctx->a;
+      double lp = t->logits_fp32 ? 4.0 : ctx->act_bytes;
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                 HR_LIVE_LOSS, N_("logits"), "b·s·V·bytes / (t·c)",
                 N_("The model's score for every word of the vocabulary at every position."),
-                logits * ctx->a);
+                logits * ctx->act_bytes);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
                 t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
                 HR_LIVE_LOSS, N_("log-probabilities (saved by the loss)"),

@@ -20,7 +20,12 @@ typedef struct
   HrLayerActivations  layer_act;
   double              shard;        /* ZeRO/FSDP degree for dense params */
   double              shard_expert; /* ... and for expert params */
-  double              w, g, m, o, a; /* bytes per element of each dtype */
+  /* Bytes per element of each part's data type (training.dtypes). */
+  double              weight_bytes;
+  double              grad_bytes;
+  double              master_bytes;
+  double              state_dtype_bytes;  /* one optimizer state element */
+  double              act_bytes;
   double              quant_bytes;
   double              tokens;       /* b·s/c on one rank */
   gboolean            lora;

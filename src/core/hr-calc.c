@@ -221,7 +221,7 @@ add_model_states (Ctx               *ctx,
         hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                   HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
                   N_("The model's weights, which every GPU computes with."),
-                  weights_here * ctx->w);
+                  weights_here * ctx->weight_bytes);
       trainable = all;
     }
   else
@@ -243,12 +243,12 @@ add_model_states (Ctx               *ctx,
                   HR_LIVE_ALWAYS,
                   t->method == HR_METHOD_QLORA ? N_("frozen base, other weights") : N_("frozen base weights"),
                   "P_frozen·bytes", N_("The frozen model, which is not trained but computed with."),
-                  frozen_here * ctx->w);
+                  frozen_here * ctx->weight_bytes);
       trainable = sp->lora;
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                 HR_LIVE_ALWAYS, N_("LoRA adapters"), "r·(d_in + d_out) per adapted matrix",
                 N_("The small trainable adapter matrices."),
-                trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->w);
+                trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->weight_bytes);
     }
 
   if (t->precision == HR_PRECISION_FP8_MIXED)
@@ -264,7 +264,7 @@ add_model_states (Ctx               *ctx,
     hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
               HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
               N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-              sp->linear * ctx->a);
+              sp->linear * ctx->act_bytes);
 
   /* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
    * largest may be the LM head when it is quantized too.  dequantize_4bit
@@ -277,7 +277,7 @@ add_model_states (Ctx               *ctx,
       HrDtype unpacked = t->dequant_dtype == HR_DTYPE_NONE ? t->dtypes.activations
                                                             : t->dequant_dtype;
       double per_weight = hr_dtype_bytes (unpacked)
-                          + (unpacked != t->dtypes.activations ? ctx->a : 0.0);
+                          + (unpacked != t->dtypes.activations ? ctx->act_bytes : 0.0);
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, unpacked,
                 HR_LIVE_FWD_BWD, N_("dequantized weight (one at a time)"),
@@ -296,8 +296,8 @@ add_model_states (Ctx               *ctx,
     {
       double layer_w = ctx->lora && t->method == HR_METHOD_QLORA
                        ? (double) ctx->counts.layer_linear * ctx->quant_bytes
-                         + (sp->layer - (double) ctx->counts.layer_linear) * ctx->w
-                       : sp->layer * ctx->w;
+                         + (sp->layer - (double) ctx->counts.layer_linear) * ctx->weight_bytes
+                       : sp->layer * ctx->weight_bytes;
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                 HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
@@ -308,7 +308,7 @@ add_model_states (Ctx               *ctx,
                 HR_LIVE_FWD_BWD, N_("gathered embeddings and head (FSDP root)"),
                 "P_outside·bytes·(1 - 1/N)",
                 N_("The embedding table and output layer stay reassembled during the step."),
-                sp->outside * ctx->w * (1.0 - 1.0 / ctx->shard));
+                sp->outside * ctx->weight_bytes * (1.0 - 1.0 / ctx->shard));
 
       /* FSDP computes a unit's gradients into views of its flat parameter;
        * autograd joins them into one flat gradient (split's backward) only
@@ -323,12 +323,12 @@ add_model_states (Ctx               *ctx,
                     HR_LIVE_BACKWARD, N_("head gradient (waits for the root unit)"),
                     "P_head·bytes",
                     N_("The output layer's gradient, kept until the embedding's gradient is ready."),
-                    sp->head_weight * ctx->g);
+                    sp->head_weight * ctx->grad_bytes);
           hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
                     HR_LIVE (HR_PHASE_BACKWARD_END), N_("root unit's gradients joined (flat)"),
                     "(2·P_outside - P_head)·bytes",
                     N_("The embedding and head gradients copied into one flat tensor for sharding."),
-                    (2.0 * sp->outside - sp->head_weight) * ctx->g);
+                    (2.0 * sp->outside - sp->head_weight) * ctx->grad_bytes);
         }
     }
 
@@ -350,7 +350,7 @@ add_model_states (Ctx               *ctx,
               HR_LIVE_BACKWARD, N_("gradients of one layer (stepped in backward)"),
               "P_layer·bytes",
               N_("Each layer's gradients are applied and freed during the backward pass."),
-              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->g);
+              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
   else if (!(p->offload_optimizer && p->zero >= 2))
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
               "gradients",
@@ -358,13 +358,13 @@ add_model_states (Ctx               *ctx,
               : p->no_sync && ctx->accumulating ? "P_trainable·bytes (unsharded under no_sync)"
               : "P_trainable·bytes / N (ZeRO-2/3)",
               N_("One gradient per trainable weight, produced by the backward pass."),
-              grads_here * ctx->g);
+              grads_here * ctx->grad_bytes);
   if (p->zero >= 2)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
               HR_LIVE_BACKWARD, N_("unsharded gradients of one layer (reduce-scatter)"),
               "P_layer·bytes",
               N_("A layer's full gradients before they are split across the GPUs."),
-              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->g);
+              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
 
   /* Optimizer: fp32 master copy (counted here, as in the ZeRO paper) and
    * states, sharded from ZeRO-1 on, or offloaded to the CPU. */
@@ -372,7 +372,7 @@ add_model_states (Ctx               *ctx,
     trainable_here = trainable / shard_of_trainable;
   if (t->optimizer == HR_OPTIMIZER_ADAFACTOR)
     state_bytes = (ctx->lora ? trainable : sp->adafactor) / MAX (trainable, 1.0)
-                  * ctx->o;
+                  * ctx->state_dtype_bytes;
   else
     state_bytes = hr_optimizer_state_bytes (t->optimizer, t->dtypes.optimizer);
 
@@ -383,7 +383,7 @@ add_model_states (Ctx               *ctx,
        * pinned host memory (DeepSpeed stage3.py grad_partitions_flat_buffer). */
       ctx->host_bytes += trainable_here
                          * (p->offload_optimizer_device == HR_OFFLOAD_DEVICE_NVME
-                            ? 4.0 : ctx->m + state_bytes + 4.0);
+                            ? 4.0 : ctx->master_bytes + state_bytes + 4.0);
     }
   else
     {
@@ -391,7 +391,7 @@ add_model_states (Ctx               *ctx,
                 HR_LIVE_ALWAYS, N_("master weights"),
                 p->zero >= 1 ? "P_trainable·bytes / N (ZeRO-1+)" : "P_trainable·bytes",
                 N_("A full-precision copy of the weights that the optimizer updates."),
-                trainable_here * ctx->m);
+                trainable_here * ctx->master_bytes);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
                 t->optimizer == HR_OPTIMIZER_ADAMW_8BIT || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT
                   ? HR_DTYPE_NONE
@@ -412,16 +412,16 @@ add_model_states (Ctx               *ctx,
           double temp = 0;
 
           if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH)
-            temp = trainable_here * ctx->o;
+            temp = trainable_here * ctx->state_dtype_bytes;
           else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP
                    || t->optimizer == HR_OPTIMIZER_ADAFACTOR)
-            temp = (double) MAX (ctx->counts.largest_linear, ctx->counts.embedding) * ctx->o;
+            temp = (double) MAX (ctx->counts.largest_linear, ctx->counts.embedding) * ctx->state_dtype_bytes;
           hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
                     HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
                     t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH ? "P_trainable·state bytes (foreach)"
                                                                    : "largest tensor·state bytes",
                     N_("Scratch space the optimizer needs while it updates the weights."),
-                    MIN (temp, trainable_here * ctx->o));
+                    MIN (temp, trainable_here * ctx->state_dtype_bytes));
         }
 
       /* Mixed precision steps on fp32 gradients: DeepSpeed converts its
@@ -431,11 +431,11 @@ add_model_states (Ctx               *ctx,
                   HR_LIVE (HR_PHASE_STEP), N_("fp32 gradients for the step"),
                   "P_trainable·4 / N",
                   N_("Gradients converted to full precision for the update."),
-                  trainable_here * ctx->m);
+                  trainable_here * ctx->master_bytes);
     }
 
   if (p->offload_params && p->offload_params_device != HR_OFFLOAD_DEVICE_NVME)
-    ctx->host_bytes += weights_here * ctx->w;
+    ctx->host_bytes += weights_here * ctx->weight_bytes;
 }
 
 static void
@@ -552,11 +552,11 @@ hr_calc_plan (const HrScenario  *sc,
   hr_activations_layer (sc, &ctx.layer_act);
   ctx.shard = (double) hr_parallel_shard_degree (p);
   ctx.shard_expert = MAX (ctx.shard / (double) p->ep, 1.0);
-  ctx.w = hr_dtype_bytes (t->dtypes.weights);
-  ctx.g = hr_dtype_bytes (t->dtypes.grads);
-  ctx.m = hr_dtype_bytes (t->dtypes.master);
-  ctx.o = hr_dtype_bytes (t->dtypes.optimizer);
-  ctx.a = hr_dtype_bytes (t->dtypes.activations);
+  ctx.weight_bytes = hr_dtype_bytes (t->dtypes.weights);
+  ctx.grad_bytes = hr_dtype_bytes (t->dtypes.grads);
+  ctx.master_bytes = hr_dtype_bytes (t->dtypes.master);
+  ctx.state_dtype_bytes = hr_dtype_bytes (t->dtypes.optimizer);
+  ctx.act_bytes = hr_dtype_bytes (t->dtypes.activations);
   ctx.quant_bytes = quant_bytes_per_param (t->quant);
   ctx.tokens = (double) t->micro_batch * (double) t->seq_len / (double) p->cp;
   ctx.lora = t->method != HR_METHOD_FULL;
