@@ -11,6 +11,7 @@
  */
 
 #include "hr-json.h"
+#include "hr-optimizers.h"
 #include "hr-scenario-fields.h"
 #include "hr-test-util.h"
 #include "hr-validate.h"
@@ -174,6 +175,39 @@ test_error_names_its_field (void)
   g_assert_cmpstr (hr_error_reason (error), ==, error->message);
 }
 
+/* The optimizers' names and labels are their rows' (hr-optimizers.c),
+ * read through a strided name table. */
+static void
+test_optimizer_rows (void)
+{
+  guint v;
+
+  g_assert_cmpuint (hr_optimizer_names.n_names, ==, HR_N_OPTIMIZERS);
+  for (guint i = 0; i < HR_N_OPTIMIZERS; i++)
+    {
+      g_assert_cmpstr (hr_enum_name (&hr_optimizer_names, i), ==, hr_optimizers[i].name);
+      g_assert_cmpstr (hr_enum_label (&hr_optimizer_names, i), ==, hr_optimizers[i].label);
+      g_assert_true (hr_enum_parse (&hr_optimizer_names, hr_optimizers[i].name, &v));
+      g_assert_cmpuint (v, ==, i);
+      g_assert_nonnull (hr_optimizers[i].source);
+    }
+  g_assert_cmpstr (hr_enum_name (&hr_optimizer_names, HR_OPTIMIZER_PAGED_ADAMW_8BIT), ==,
+                   "paged-adamw-8bit");
+  {
+    g_autofree char *allowed = hr_enum_allowed (&hr_optimizer_names);
+
+    g_assert_true (g_str_has_prefix (allowed, "adamw, adam, sgd, "));
+    g_assert_true (g_str_has_suffix (allowed, " or paged-adamw-8bit"));
+  }
+  /* Bytes per parameter of the states, CALC-REFERENCE.md section 2. */
+  g_assert_cmpfloat (hr_optimizer_state_bytes (HR_OPTIMIZER_ADAMW, HR_DTYPE_FP32), ==, 8.0);
+  g_assert_cmpfloat (hr_optimizer_state_bytes (HR_OPTIMIZER_SGD_MOMENTUM, HR_DTYPE_BF16), ==, 2.0);
+  g_assert_cmpfloat (hr_optimizer_state_bytes (HR_OPTIMIZER_SGD, HR_DTYPE_FP32), ==, 0.0);
+  g_assert_cmpfloat (hr_optimizer_state_bytes (HR_OPTIMIZER_PAGED_ADAMW, HR_DTYPE_BF16), ==, 8.0);
+  g_assert_cmpfloat (hr_optimizer_state_bytes (HR_OPTIMIZER_ADAMW_8BIT, HR_DTYPE_FP32), ==,
+                     2.0 * (1.0 + 4.0 / 2048.0));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -182,5 +216,6 @@ main (int   argc,
   g_test_add_func ("/fields/table-is-consistent", test_table_is_consistent);
   g_test_add_func ("/fields/every-field-round-trips", test_every_field_round_trips);
   g_test_add_func ("/fields/error-names-its-field", test_error_names_its_field);
+  g_test_add_func ("/fields/optimizer-rows", test_optimizer_rows);
   return g_test_run ();
 }

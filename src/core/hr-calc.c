@@ -22,6 +22,7 @@
 #include "hr-activations.h"
 #include "hr-error.h"
 #include "hr-format.h"
+#include "hr-optimizers.h"
 #include "hr-params.h"
 #include "hr-validate.h"
 
@@ -57,36 +58,15 @@ quant_bytes_per_param (HrQuant quant)
     }
 }
 
-/* CALC-REFERENCE.md section 2: Adam keeps two states, SGD with momentum
- * and Lion one, SGD none; bitsandbytes' 8-bit states are one byte each
- * plus an fp32 absmax per 2048-element block (Dettmers et al. 2022). */
+/* Bytes of all of one parameter's states (hr-optimizers.c has each
+ * optimizer's row; Adafactor's factored states are counted elsewhere). */
 double
 hr_optimizer_state_bytes (HrOptimizer optimizer,
                           HrDtype     state_dtype)
 {
-  double b = hr_dtype_bytes (state_dtype);
+  const HrOptimizerInfo *info = hr_optimizer_info (optimizer);
 
-  switch (optimizer)
-    {
-    case HR_OPTIMIZER_ADAMW:
-    case HR_OPTIMIZER_ADAM:
-      return 2.0 * b;
-    case HR_OPTIMIZER_PAGED_ADAMW:
-      /* bitsandbytes' 32-bit optimizers keep fp32 states whatever the
-       * parameters' type (Optimizer2State.init_state, optim_bits == 32). */
-      return 2.0 * 4.0;
-    case HR_OPTIMIZER_SGD_MOMENTUM:
-    case HR_OPTIMIZER_LION:
-      return b;
-    case HR_OPTIMIZER_ADAMW_8BIT:
-    case HR_OPTIMIZER_PAGED_ADAMW_8BIT:
-      return 2.0 * (1.0 + 4.0 / 2048.0);
-    case HR_OPTIMIZER_SGD:
-    case HR_OPTIMIZER_ADAFACTOR:
-    case HR_N_OPTIMIZERS:
-    default:
-      return 0.0;
-    }
+  return info->states * (info->fixed_bytes > 0 ? info->fixed_bytes : hr_dtype_bytes (state_dtype));
 }
 
 /* NCCL allocates its channel buffers outside PyTorch (PyTorch docs,
@@ -205,8 +185,8 @@ add_model_states (Ctx               *ctx,
   double all = sp->dense + sp->experts;
   double weights_here = sharded (ctx, sp, zero3);
   double trainable, trainable_here, grads_here, state_bytes;
-  gboolean paged = t->optimizer == HR_OPTIMIZER_PAGED_ADAMW
-                   || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT;
+  const HrOptimizerInfo *optimizer = hr_optimizer_info (t->optimizer);
+  gboolean paged = optimizer->paged;
   /* Gradients live from the backward pass to the step, and through the
    * next forward when micro-batches accumulate or when zero_grad() only
    * zeroes them (set_to_none=False, PyTorch's default before 2.0). */
@@ -370,7 +350,7 @@ add_model_states (Ctx               *ctx,
    * states, sharded from ZeRO-1 on, or offloaded to the CPU. */
   if (p->zero >= 1)
     trainable_here = trainable / shard_of_trainable;
-  if (t->optimizer == HR_OPTIMIZER_ADAFACTOR)
+  if (optimizer->factored)
     state_bytes = (ctx->lora ? trainable : sp->adafactor) / MAX (trainable, 1.0)
                   * ctx->state_dtype_bytes;
   else
@@ -393,9 +373,8 @@ add_model_states (Ctx               *ctx,
                 N_("A full-precision copy of the weights that the optimizer updates."),
                 trainable_here * ctx->master_bytes);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
-                t->optimizer == HR_OPTIMIZER_ADAMW_8BIT || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT
-                  ? HR_DTYPE_NONE
-                  : t->optimizer == HR_OPTIMIZER_PAGED_ADAMW ? HR_DTYPE_FP32 : t->dtypes.optimizer,
+                optimizer->quantized ? HR_DTYPE_NONE
+                  : optimizer->fixed_bytes == 4.0 ? HR_DTYPE_FP32 : t->dtypes.optimizer,
                 HR_LIVE_ALWAYS,
                 paged ? N_("optimizer states (paged)") : N_("optimizer states"),
                 p->zero >= 1 ? "P_trainable·state bytes / N (ZeRO-1+)" : "P_trainable·state bytes",
@@ -406,15 +385,13 @@ add_model_states (Ctx               *ctx,
        * state-sized tensor for all parameters at once (torch.optim.adamw
        * _multi_tensor_adamw: exp_avg_sq.sqrt()); fused kernels none; the
        * per-parameter loop one parameter's worth. */
-      if (t->optimizer != HR_OPTIMIZER_SGD && !paged
-          && t->optimizer != HR_OPTIMIZER_ADAMW_8BIT)
+      if (optimizer->step_scratch && !paged)
         {
           double temp = 0;
 
           if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH)
             temp = trainable_here * ctx->state_dtype_bytes;
-          else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP
-                   || t->optimizer == HR_OPTIMIZER_ADAFACTOR)
+          else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP || optimizer->factored)
             temp = (double) MAX (ctx->counts.largest_linear, ctx->counts.embedding) * ctx->state_dtype_bytes;
           hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
                     HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
@@ -617,7 +594,7 @@ hr_calc_plan (const HrScenario  *sc,
     add_warning (plan, HR_WARNING_OOM, plan->binding_device);
   else if (plan->status == HR_STATUS_TIGHT)
     add_warning (plan, HR_WARNING_TIGHT, plan->binding_device);
-  if (t->optimizer == HR_OPTIMIZER_PAGED_ADAMW || t->optimizer == HR_OPTIMIZER_PAGED_ADAMW_8BIT)
+  if (hr_optimizer_info (t->optimizer)->paged)
     add_warning (plan, HR_WARNING_PAGED, 0);
 
   /* Offloaded bytes per rank, averaged over the stages, times the ranks

@@ -23,8 +23,6 @@ TABLE (hr_quant_names, "nf4", "nf4-dq", "int8", "int4");
 TABLE (hr_precision_names, "fp32", "amp-bf16", "amp-fp16", "bf16-mixed",
        "fp16-mixed", "bf16-true", "fp8-mixed");
 TABLE (hr_dtype_names, "fp32", "bf16", "fp16", "fp8", "none");
-TABLE (hr_optimizer_names, "adamw", "adam", "sgd", "sgd-momentum",
-       "adafactor", "lion", "adamw-8bit", "paged-adamw", "paged-adamw-8bit");
 TABLE (hr_optimizer_impl_names, "foreach", "fused", "loop");
 TABLE (hr_checkpointing_names, "none", "selective", "full");
 TABLE (hr_attention_names, "flash", "eager", "sdpa");
@@ -35,6 +33,29 @@ TABLE (hr_category_names, "parameters", "gradients", "optimizer",
 TABLE (hr_status_names, "ok", "tight", "oom");
 TABLE (hr_lora_target_names, "q", "k", "v", "o", "gate", "up", "down",
        "lm_head");
+
+static const char *
+name_at (const HrEnumNames  *table,
+         const char * const *first,
+         guint               i)
+{
+  gsize stride = table->stride > 0 ? table->stride : sizeof (const char *);
+
+  return *(const char * const *) (gconstpointer) ((const char *) first + i * stride);
+}
+
+/* How the window shows VALUE: its label, or its name. */
+const char *
+hr_enum_label (const HrEnumNames *table,
+               guint              value)
+{
+  g_return_val_if_fail (table != NULL, "?");
+
+  if (value >= table->n_names)
+    return "?";
+  return table->labels != NULL ? name_at (table, table->labels, value)
+                               : name_at (table, table->names, value);
+}
 
 gboolean
 hr_enum_parse (const HrEnumNames *table,
@@ -48,7 +69,7 @@ hr_enum_parse (const HrEnumNames *table,
 
   for (guint i = 0; i < table->n_names; i++)
     {
-      if (strcmp (table->names[i], name) == 0)
+      if (strcmp (name_at (table, table->names, i), name) == 0)
         {
           *out_value = i;
           return TRUE;
@@ -67,7 +88,7 @@ hr_enum_name (const HrEnumNames *table,
   if (value >= table->n_names)
     return "?";
 
-  return table->names[value];
+  return name_at (table, table->names, value);
 }
 
 /* "a, b or c": for error messages that say what is allowed. */
@@ -80,7 +101,7 @@ hr_enum_allowed (const HrEnumNames *table)
     {
       if (i > 0)
         g_string_append (s, i + 1 == table->n_names ? " or " : ", ");
-      g_string_append (s, table->names[i]);
+      g_string_append (s, name_at (table, table->names, i));
     }
 
   return g_string_free (s, FALSE);

@@ -197,12 +197,19 @@ typedef enum
                             HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN)
 #define HR_N_LORA_TARGETS 8
 
-/* A table of the names of one enum, in enum order. */
+/* A table of the names of one enum, in enum order: a packed array of
+ * strings, or (stride > 0) the name members of an array of rows, such as
+ * hr_optimizers; labels, when given, are how the window shows them. */
 typedef struct
 {
   const char * const *names;
   guint               n_names;
+  gsize               stride;   /* bytes from one name to the next; 0: packed */
+  const char * const *labels;   /* N_() display names, same stride, or NULL */
 } HrEnumNames;
+
+const char *hr_enum_label       (const HrEnumNames *table,
+                                 guint              value);
 
 extern const HrEnumNames hr_kind_names;
 extern const HrEnumNames hr_mlp_names;

@@ -121,10 +121,6 @@ static const char * const precision_choices[] = {
 };
 static const char * const dtype_choices[] = { "fp32", "bf16", "fp16", "fp8", N_("None"), NULL };
 static const char * const unpacked_choices[] = { "fp32", "bf16", "fp16", "fp8", N_("The compute type"), NULL };
-static const char * const optimizer_choices[] = {
-  "AdamW", "Adam", "SGD", N_("SGD with momentum"), "Adafactor", "Lion", N_("8-bit AdamW"),
-  N_("Paged AdamW"), N_("Paged 8-bit AdamW"), NULL
-};
 static const char * const optimizer_impl_choices[] = {
   N_("For-each (PyTorch default)"), N_("Fused"), N_("Per parameter"), NULL
 };
@@ -184,7 +180,8 @@ const Field hr_training_fields[] = {
   CHOICE (HrTraining, dequant_dtype, hr_dtype_names, unpacked_choices, N_("4-bit weights unpack to"),
           N_("Lightning quantizes from fp16"), OPTIONAL (HR_DTYPE_NONE), .applies = applies_qlora),
   CHOICE (HrTraining, precision, hr_precision_names, precision_choices, N_("Precision"), NULL),
-  CHOICE (HrTraining, optimizer, hr_optimizer_names, optimizer_choices, N_("Optimizer"), NULL),
+  /* Its choices are labelled by its rows (hr-optimizers.c). */
+  CHOICE (HrTraining, optimizer, hr_optimizer_names, NULL, N_("Optimizer"), NULL),
   CHOICE (HrTraining, optimizer_impl, hr_optimizer_impl_names, optimizer_impl_choices,
           N_("Optimizer step"), N_("How much scratch memory the step uses")),
   SPIN (HrTraining, micro_batch, 1, HR_MAX_MICRO_BATCH, 1, N_("Micro-batch"),

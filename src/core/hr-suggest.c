@@ -13,6 +13,7 @@
  */
 
 #include "hr-suggest.h"
+#include "hr-optimizers.h"
 #include "hr-calc.h"
 #include "hr-format.h"
 
@@ -187,9 +188,9 @@ adam_8bit (HrScenario *sc, char *title, gsize size)
 {
   HrTraining *t = &sc->training;
 
-  if (t->optimizer != HR_OPTIMIZER_ADAMW && t->optimizer != HR_OPTIMIZER_ADAM)
+  if (hr_optimizer_info (t->optimizer)->smaller < 0)
     return FALSE;
-  t->optimizer = HR_OPTIMIZER_ADAMW_8BIT;
+  t->optimizer = (HrOptimizer) hr_optimizer_info (t->optimizer)->smaller;
   TITLE ("%s", _("8-bit AdamW (bitsandbytes)"));
   return TRUE;
 }

@@ -291,7 +291,8 @@ hr_form_field_row (HrForm     *self,
         g_autofree const char **labels = g_new0 (const char *, field->names->n_names + 1);
 
         for (guint i = 0; i < field->names->n_names; i++)
-          labels[i] = field->choices != NULL ? _(field->choices[i]) : field->names->names[i];
+          labels[i] = field->choices != NULL ? _(field->choices[i])
+                      : _(hr_enum_label (field->names, i));
         return hr_form_combo_row (self, parent, path, _(field->label), help, labels);
       }
     case F_NAME:

@@ -1,0 +1,62 @@
+/* hr-optimizers.c: what each optimizer keeps, one row each
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CALC-REFERENCE.md section 2: Adam keeps two states, SGD with momentum
+ * and Lion one, SGD none; bitsandbytes' 8-bit states are one byte each
+ * plus an fp32 absmax per 2048-element block (Dettmers et al. 2022).
+ */
+
+#include "hr-optimizers.h"
+
+#include <glib/gi18n-lib.h>
+
+/* One byte per element plus one fp32 absmax per block of 2048. */
+#define BLOCKWISE_8BIT (1.0 + 4.0 / 2048.0)
+
+const HrOptimizerInfo hr_optimizers[HR_N_OPTIMIZERS] = {
+  [HR_OPTIMIZER_ADAMW] = {
+    "adamw", "AdamW", .states = 2, .step_scratch = TRUE, .smaller = HR_OPTIMIZER_ADAMW_8BIT,
+    .source = "torch.optim.AdamW: exp_avg and exp_avg_sq per parameter" },
+  [HR_OPTIMIZER_ADAM] = {
+    "adam", "Adam", .states = 2, .step_scratch = TRUE, .smaller = HR_OPTIMIZER_ADAMW_8BIT,
+    .source = "torch.optim.Adam: exp_avg and exp_avg_sq per parameter" },
+  [HR_OPTIMIZER_SGD] = {
+    "sgd", "SGD", .states = 0, .smaller = -1,
+    .source = "torch.optim.SGD without momentum keeps no state" },
+  [HR_OPTIMIZER_SGD_MOMENTUM] = {
+    "sgd-momentum", N_("SGD with momentum"), .states = 1, .step_scratch = TRUE, .smaller = -1,
+    .source = "torch.optim.SGD: momentum_buffer per parameter" },
+  [HR_OPTIMIZER_ADAFACTOR] = {
+    "adafactor", "Adafactor", .factored = TRUE, .step_scratch = TRUE, .smaller = -1,
+    .source = "Shazeer & Stern 2018: row and column second moments (hr-params.c counts them)" },
+  [HR_OPTIMIZER_LION] = {
+    "lion", "Lion", .states = 1, .step_scratch = TRUE, .smaller = -1,
+    .source = "Chen et al. 2023: one momentum per parameter" },
+  [HR_OPTIMIZER_ADAMW_8BIT] = {
+    "adamw-8bit", N_("8-bit AdamW"), .states = 2, .fixed_bytes = BLOCKWISE_8BIT,
+    .quantized = TRUE, .smaller = -1,
+    .source = "bitsandbytes AdamW8bit: two 8-bit states, blockwise (Dettmers et al. 2022)" },
+  [HR_OPTIMIZER_PAGED_ADAMW] = {
+    "paged-adamw", N_("Paged AdamW"), .states = 2, .fixed_bytes = 4.0, .paged = TRUE,
+    .smaller = -1,
+    /* bitsandbytes' 32-bit optimizers keep fp32 states whatever the
+     * parameters' type (Optimizer2State.init_state, optim_bits == 32). */
+    .source = "bitsandbytes PagedAdamW: fp32 states in paged (managed) memory" },
+  [HR_OPTIMIZER_PAGED_ADAMW_8BIT] = {
+    "paged-adamw-8bit", N_("Paged 8-bit AdamW"), .states = 2, .fixed_bytes = BLOCKWISE_8BIT,
+    .quantized = TRUE, .paged = TRUE, .smaller = -1,
+    .source = "bitsandbytes PagedAdamW8bit: 8-bit blockwise states in paged memory" },
+};
+
+const HrEnumNames hr_optimizer_names = {
+  &hr_optimizers[0].name, HR_N_OPTIMIZERS, sizeof (HrOptimizerInfo), &hr_optimizers[0].label
+};
+
+const HrOptimizerInfo *
+hr_optimizer_info (HrOptimizer optimizer)
+{
+  g_return_val_if_fail (optimizer < HR_N_OPTIMIZERS, &hr_optimizers[HR_OPTIMIZER_ADAMW]);
+  return &hr_optimizers[optimizer];
+}
