@@ -9,9 +9,12 @@ HEADROOM_PACKAGES=(
   build-essential pkg-config meson ninja-build gettext
   libglib2.0-dev libjson-glib-dev libcairo2-dev libgtk-4-dev libadwaita-1-dev
   desktop-file-utils appstream xvfb xauth
-  # The fuzz harnesses: clang and its runtime (libFuzzer, the sanitizers),
-  # which --no-install-recommends would otherwise leave out.
-  clang libclang-rt-14-dev
+  # The sanitizer build and the fuzz harnesses: clang, its runtime
+  # (libFuzzer, the sanitizers) and llvm-symbolizer (llvm-14), which
+  # --no-install-recommends would otherwise leave out; without the
+  # symbolizer every sanitizer report starts with two warnings, and the
+  # CLI tests that expect one line of stderr fail.
+  clang libclang-rt-14-dev llvm-14
 )
 
 headroom_install_deps () {
