@@ -322,6 +322,45 @@ test_not_configs (void)
   g_assert_error (error, HR_ERROR, HR_ERROR_INVALID);
 }
 
+/* A config the importer cannot map exactly is refused with what it is,
+ * never planned as something else (T5-base was planned as a 109.6 M
+ * decoder, DeepSeek-V3 at 702.2 B instead of 671.0 B). */
+static void
+test_hf_unsupported_refused (void)
+{
+  static const struct { const char *config; const char *says; } cases[] = {
+    { "{\"model_type\": \"t5\", \"d_model\": 768, \"num_layers\": 12, \"num_decoder_layers\": 12,"
+      " \"num_heads\": 12, \"d_ff\": 3072, \"vocab_size\": 32128}",
+      "model_type \"t5\": this architecture (an encoder-decoder model) is not supported yet" },
+    { "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 7168, \"num_hidden_layers\": 61,"
+      " \"num_attention_heads\": 128, \"kv_lora_rank\": 512, \"n_routed_experts\": 256}",
+      "(multi-head latent attention, shared experts and dense first layers)" },
+    { "{\"model_type\": \"llava\", \"text_config\": {\"model_type\": \"llama\","
+      " \"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32}}",
+      "(a vision-language model)" },
+    { "{\"model_type\": \"mamba\", \"hidden_size\": 768, \"num_hidden_layers\": 24}",
+      "(a state-space model)" },
+    { "{\"model_type\": \"xyz\", \"hidden_size\": 768, \"num_hidden_layers\": 12,"
+      " \"num_attention_heads\": 12}",
+      "model_type \"xyz\": this architecture is not supported; supported: bert, " },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = hr_json_load_data (cases[i].config, -1, "config.json", &error);
+      HrScenario sc;
+
+      g_assert_no_error (error);
+      hr_scenario_init_default (&sc);
+      g_assert_false (hr_hf_import_node (&sc.model, node, "config.json", NULL, &error));
+      g_assert_error (error, HR_ERROR, HR_ERROR_INVALID);
+      if (strstr (error->message, cases[i].says) == NULL)
+        g_error ("\"%s\" does not say \"%s\"", error->message, cases[i].says);
+      g_assert_true (g_str_has_prefix (error->message, "config.json: model_type "));
+    }
+}
+
 /* Each format is recognised by its own importer; a scenario file by none. */
 static void
 test_importer_detects_its_format (void)
@@ -363,6 +402,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/import/importer-detects-its-format", test_importer_detects_its_format);
+  g_test_add_func ("/import/hf-unsupported-refused", test_hf_unsupported_refused);
   g_test_add_func ("/import/hf-configs", test_hf_configs);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
   g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);
