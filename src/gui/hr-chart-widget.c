@@ -207,6 +207,21 @@ hr_chart_widget_set_font_scale (HrChartWidget *self,
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+/* What the chart shows, or NULL when it shows no plan. */
+const HrScenario *
+hr_chart_widget_get_scenario (HrChartWidget *self)
+{
+  g_return_val_if_fail (HR_IS_CHART_WIDGET (self), NULL);
+  return self->has_plan ? &self->scenario : NULL;
+}
+
+const HrPlan *
+hr_chart_widget_get_plan (HrChartWidget *self)
+{
+  g_return_val_if_fail (HR_IS_CHART_WIDGET (self), NULL);
+  return self->has_plan ? self->plan : NULL;
+}
+
 guint
 hr_chart_widget_get_draw_count (HrChartWidget *self)
 {

@@ -24,6 +24,8 @@ void       hr_chart_widget_set_units  (HrChartWidget    *self,
                                        HrUnits           units);
 void       hr_chart_widget_get_style  (HrChartWidget    *self,
                                        HrChartStyle     *style);
+const HrScenario *hr_chart_widget_get_scenario (HrChartWidget *self);
+const HrPlan     *hr_chart_widget_get_plan     (HrChartWidget *self);
 guint      hr_chart_widget_get_draw_count (HrChartWidget *self);
 void       hr_chart_widget_set_scale_bytes (HrChartWidget *self,
                                             double         scale_bytes);

@@ -6,19 +6,26 @@
 
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "hr-format.h"
 #include "hr-scenario.h"
 
 G_BEGIN_DECLS
 
+#define HR_TYPE_PRESENT (hr_present_get_type ())
+
+G_DECLARE_FINAL_TYPE (HrPresent, hr_present, HR, PRESENT, AdwWindow)
+
 /* Shows scenarios[0..n) one at a time, full screen, in big type: the
  * verdict and the chart.  Left and right step, Escape leaves. */
-GtkWidget *hr_present_new (GtkWindow        *parent,
-                           const HrScenario *scenarios,
-                           guint             n_scenarios,
-                           guint             first,
-                           HrUnits           units);
+GtkWidget  *hr_present_new          (GtkWindow        *parent,
+                                     const HrScenario *scenarios,
+                                     guint             n_scenarios,
+                                     guint             first,
+                                     HrUnits           units);
+void        hr_present_step         (HrPresent        *self,
+                                     int               delta);
+const char *hr_present_get_verdict  (HrPresent        *self);
 
 G_END_DECLS

@@ -1,4 +1,4 @@
-/* hr-window-actions.c: the window's actions: files, exports, examples
+/* hr-window-actions.c: the window's actions: files, exports, examples, views
  *
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -369,8 +369,8 @@ action_present (GSimpleAction *action,
   guint first;
   GtkWidget *present;
 
-  if (self->has_pin)
-    g_array_append_val (list, self->pinned);
+  if (hr_compare_view_get_pinned (self->compare_view) != NULL)
+    g_array_append_vals (list, hr_compare_view_get_pinned (self->compare_view), 1);
   first = list->len;
   g_array_append_vals (list, hr_scenario_model_get_scenario (self->model), 1);
   for (guint i = 0; i < examples->len; i++)
@@ -386,12 +386,35 @@ action_present (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (present));
 }
 
+/* Keeps the scenario and shows the comparison with what comes next. */
 static void
 action_pin (GSimpleAction *action,
             GVariant      *parameter,
             gpointer       user_data)
 {
-  hr_window_pin (HR_WINDOW (user_data));
+  HrWindow *self = HR_WINDOW (user_data);
+  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+  g_autofree char *message = NULL;
+
+  if (!self->plan_valid)
+    return;
+  hr_compare_view_pin (self->compare_view, sc);
+  adw_view_stack_set_visible_child (self->views, GTK_WIDGET (self->compare_view));
+  hr_view_show_plan (HR_VIEW (self->compare_view), sc, self->plan, hr_window_units (self));
+  message = g_strdup_printf (_("Pinned “%s”: change the scenario to compare"), sc->name);
+  hr_window_toast (self, message);
+}
+
+static void
+action_apply_suggestion (GSimpleAction *action,
+                         GVariant      *parameter,
+                         gpointer       user_data)
+{
+  HrWindow *self = HR_WINDOW (user_data);
+  const HrSuggestion *sg = hr_suggestions_get (self->suggestions, g_variant_get_uint32 (parameter));
+
+  if (sg != NULL)
+    hr_scenario_model_set_scenario (self->model, &sg->scenario);
 }
 
 static void
@@ -422,6 +445,7 @@ hr_window_install_actions (HrWindow *self)
     { "export-csv", action_export_csv },
     { "example", action_example, "s" },
     { "pin", action_pin },
+    { "apply-suggestion", action_apply_suggestion, "u" },
     { "import", action_import },
     { "export-report", action_export_report },
     { "present", action_present },

@@ -16,7 +16,6 @@
 #include <glib/gi18n.h>
 
 #include "hr-calc.h"
-#include "hr-cost.h"
 #include "hr-error.h"
 #include "hr-measured.h"
 #include "hr-report-page.h"
@@ -24,10 +23,6 @@
 #include "hr-window-private.h"
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
-
-/* GType refuses an instance over 64 KiB at run time; the window holds a
- * dozen scenarios (its suggestions, the pinned one), so say it here. */
-G_STATIC_ASSERT (sizeof (HrWindow) <= G_MAXUINT16);
 
 HrUnits
 hr_window_units (HrWindow *self)
@@ -90,184 +85,46 @@ hr_window_report_broken_presets (HrWindow *self)
   return TRUE;
 }
 
-static void
-set_status_class (GtkWidget *label,
-                  HrStatus   status,
-                  gboolean   valid)
+/* The view the user sees; the plan view stands in for a view with nothing
+ * of its own to export (a comparison with nothing pinned). */
+static HrView *
+visible_view (HrWindow *self)
 {
-  gtk_widget_remove_css_class (label, "success");
-  gtk_widget_remove_css_class (label, "warning");
-  gtk_widget_remove_css_class (label, "error");
-  if (!valid)
-    return;
-  gtk_widget_add_css_class (label, status == HR_STATUS_OK ? "success"
-                                   : status == HR_STATUS_TIGHT ? "warning" : "error");
+  GtkWidget *child = adw_view_stack_get_visible_child (self->views);
+
+  return HR_IS_VIEW (child) ? HR_VIEW (child) : HR_VIEW (self->plan_view);
 }
 
-static void
-on_apply_suggestion (GtkButton *button,
-                     HrWindow  *self)
+static HrView *
+export_view (HrWindow *self)
 {
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
+  HrView *view = visible_view (self);
 
-  if (index < self->n_suggestions)
-    hr_scenario_model_set_scenario (self->model, &self->suggestions[index].scenario);
+  return hr_view_can_export (view) ? view : HR_VIEW (self->plan_view);
 }
 
-/* When the plan is tight or over: the ranked changes that make it fit,
- * each with what it saves, its verdict and its cost, and a button. */
-static void
-update_suggestions (HrWindow *self)
-{
-  GtkWidget *child;
-  HrUnits units = hr_window_units (self);
-  g_autoptr(HrPlan) work = NULL;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->suggestions_list))) != NULL)
-    gtk_list_box_remove (self->suggestions_list, child);
-  self->n_suggestions = 0;
-
-  if (self->plan->status != HR_STATUS_OK)
-    {
-      work = hr_plan_new ();
-      self->n_suggestions = hr_suggest (hr_scenario_model_get_scenario (self->model), work,
-                                        self->suggestions, 5, NULL);
-    }
-  for (guint i = 0; i < self->n_suggestions; i++)
-    {
-      const HrSuggestion *sg = &self->suggestions[i];
-      GtkWidget *row = adw_action_row_new ();
-      GtkWidget *button = gtk_button_new_with_mnemonic (_("_Apply"));
-      g_autofree char *saves = hr_format_bytes ((double) sg->saves_bytes, units);
-      int percent = (int) (100.0 * ((double) self->plan->capacity_bytes - (double) sg->total_bytes)
-                           / (double) self->plan->capacity_bytes);
-      g_autofree char *subtitle = NULL;
-
-      if (sg->status == HR_STATUS_OOM)
-        {
-          g_autofree char *over = hr_format_bytes ((double) sg->total_bytes
-                                                   - (double) self->plan->capacity_bytes, units);
-
-          /* TRANSLATORS: what a suggestion saves per GPU, how far it stays
-           * over the capacity, and its cost */
-          subtitle = g_strdup_printf (_("−%s per GPU · still over by %s · %s"), saves, over,
-                                      sg->cost);
-        }
-      else
-        /* TRANSLATORS: what a suggestion saves per GPU, the verdict after it
-         * with the free share, and its cost */
-        subtitle = g_strdup_printf (_("−%s per GPU · %s, %d %% free · %s"), saves,
-                                    sg->status == HR_STATUS_OK ? _("fits") : _("tight"),
-                                    percent, sg->cost);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), sg->title);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-      gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-      g_object_set_data (G_OBJECT (button), "index", GUINT_TO_POINTER (i));
-      g_signal_connect (button, "clicked", G_CALLBACK (on_apply_suggestion), self);
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
-      gtk_list_box_append (self->suggestions_list, row);
-    }
-  gtk_widget_set_visible (self->suggestions_box, self->n_suggestions > 0);
-}
-
-/* The runs behind the error bar, in the details' tooltip, each with how
- * far the plan was from what it measured: those of the plan's method, or
- * all of them when there are fewer than three (as hr_measured_uncertainty
- * takes them). */
-static void
-show_measured_runs (HrWindow *self,
-                    HrMethod  method)
-{
-  GString *text;
-  guint same = 0;
-  gboolean all;
-
-  for (guint i = 0; i < self->measured->len; i++)
-    same += ((const HrMeasuredRun *) g_ptr_array_index (self->measured, i))->scenario.training.method
-            == method;
-  all = same < 3;
-  text = g_string_new (all ? _("Headroom against all the measured runs")
-                           : _("Headroom against the measured runs of this method"));
-  g_string_append_printf (text, " %s", _("(minus: planned less than measured):"));
-  for (guint i = 0; i < self->measured->len; i++)
-    {
-      const HrMeasuredRun *run = g_ptr_array_index (self->measured, i);
-
-      if (all || run->scenario.training.method == method)
-        g_string_append_printf (text, "\n%s  %+.1f %%", run->id, 100 * run->error);
-    }
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->details_label), text->str);
-  g_string_free (text, TRUE);
-}
-
+/* After every successful recompute: the verdict, the plan view and the
+ * suggestions; of the other views only the visible one works. */
 static void
 show_plan (HrWindow *self)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
-  const HrDevice *d = hr_plan_binding (self->plan);
   HrUnits units = hr_window_units (self);
-  g_autofree char *summary = hr_plan_summary (sc, self->plan, units);
-  g_autofree char *params = hr_format_count ((double) self->plan->params);
-  g_autofree char *trainable = hr_format_count ((double) self->plan->trainable_params);
-  g_autofree char *allocated = hr_format_bytes ((double) d->allocated_bytes, units);
-  g_autofree char *reserved = hr_format_bytes ((double) d->reserved_bytes, units);
-  g_autofree char *total = hr_format_bytes ((double) d->total_bytes, units);
-  g_autofree char *cap = hr_format_bytes ((double) self->plan->capacity_bytes, units);
-  g_autofree char *details = NULL;
-  const char *icon = self->plan->status == HR_STATUS_OK ? "✓"
-                     : self->plan->status == HR_STATUS_TIGHT ? "⚠" : "✗";
-  g_autofree char *headline = g_strdup_printf ("%s %s", icon, summary);
+  HrView *view = visible_view (self);
 
-  /* TRANSLATORS: parameters, trainable parameters, the peak's phase,
-   * then PyTorch's allocated and reserved and the whole device's memory */
-  details = g_strdup_printf (_("%s parameters, %s trainable · peak during the %s · "
-                               "allocated %s, reserved %s, total %s of %s"),
-                             params, trainable, hr_phase_label (d->peak_phase),
-                             allocated, reserved, total, cap);
-  /* The honest error bar, from the measured runs of the same method. */
-  if (self->measured != NULL && self->measured->len > 0)
-    {
-      guint n = 0;
-      double err = hr_measured_uncertainty (self->measured, sc->training.method, &n);
-      g_autofree char *more = NULL;
+  hr_verdict_show_plan (self->verdict, sc, self->plan, self->measured, units);
+  hr_view_show_plan (HR_VIEW (self->plan_view), sc, self->plan, units);
+  if (view != HR_VIEW (self->plan_view))
+    hr_view_show_plan (view, sc, self->plan, units);
+  hr_suggestions_update (self->suggestions, sc, self->plan, units);
+}
 
-      /* TRANSLATORS: the totals' error bar: ±percent, from how many measured runs */
-      more = g_strdup_printf (_("%s (±%.0f %%, the median error on %u measured runs)"),
-                              details, 100 * err, n);
-      g_free (details);
-      details = g_steal_pointer (&more);
-      show_measured_runs (self, sc->training.method);
-    }
-  if (self->plan->host_bytes_per_node > 0)
-    {
-      g_autofree char *host = hr_format_bytes ((double) self->plan->host_bytes_per_node, units);
-      g_autofree char *more = g_strdup_printf (_("%s · host RAM per node %s"), details, host);
-
-      g_free (details);
-      details = g_steal_pointer (&more);
-    }
-
-  {
-    HrCostEstimate est;
-
-    hr_cost_estimate (sc, self->plan, &est);
-    if (est.known)
-      {
-        g_autofree char *cost = hr_cost_sentence (sc, &est);
-        g_autofree char *more = g_strdup_printf ("%s\n%s", details, cost);
-
-        g_free (details);
-        details = g_steal_pointer (&more);
-      }
-  }
-  gtk_label_set_text (self->summary_label, headline);
-  gtk_label_set_text (self->details_label, details);
-  set_status_class (GTK_WIDGET (self->summary_label), self->plan->status, TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
-  gtk_widget_remove_css_class (GTK_WIDGET (self->chart), "stale");
-  hr_chart_widget_set_units (self->chart, units);
-  hr_chart_widget_set_plan (self->chart, sc, self->plan);
-  update_suggestions (self);
+static void
+on_view_changed (HrWindow *self)
+{
+  if (self->plan_valid)
+    hr_view_show_plan (visible_view (self), hr_scenario_model_get_scenario (self->model),
+                       self->plan, hr_window_units (self));
 }
 
 static gboolean
@@ -286,18 +143,13 @@ recompute (gpointer user_data)
     {
       hr_form_show_error (self->form, NULL, NULL);
       show_plan (self);
-      hr_window_update_views (self);
     }
   else
     {
       hr_form_show_error (self->form, hr_error_field (error), hr_error_reason (error));
-      gtk_label_set_text (self->summary_label, _("Cannot plan this scenario"));
-      set_status_class (GTK_WIDGET (self->summary_label), HR_STATUS_OOM, FALSE);
-      gtk_label_set_text (self->details_label, "");
-      gtk_label_set_text (self->error_label, error->message);
-      gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
-      gtk_widget_add_css_class (GTK_WIDGET (self->chart), "stale");
-      gtk_widget_set_visible (self->suggestions_box, FALSE);
+      hr_verdict_show_error (self->verdict, error->message);
+      hr_plan_view_set_stale (self->plan_view, TRUE);
+      hr_suggestions_clear (self->suggestions);
     }
   return G_SOURCE_REMOVE;
 }
@@ -402,15 +254,14 @@ export_path (GFile   *file,
   return path;
 }
 
-/* The chart as the window draws it, with the title and the verdict, at a
- * size fit for a slide (1600 x 900, drawn at twice the resolution). */
+/* The view that is shown (the chart, the sweep or the comparison), with
+ * the title and the verdict, at the export size (hr-export.c). */
 gboolean
 hr_window_export_png (HrWindow  *self,
                       GFile     *file,
                       GError   **error)
 {
   g_autofree char *path = export_path (file, error);
-  HrChartStyle style;
 
   if (path == NULL)
     return FALSE;
@@ -419,14 +270,7 @@ hr_window_export_png (HrWindow  *self,
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
       return FALSE;
     }
-  if (!g_str_equal (hr_window_visible_view (self), "plan")
-      && (self->has_pin || g_str_equal (hr_window_visible_view (self), "sweep")))
-    return hr_window_export_view_png (self, path, error);
-  hr_chart_style_init_light (&style);
-  style.units = hr_window_units (self);
-  style.font_scale = 1.25;
-  return hr_chart_write_png (path, 1600, 900, 2.0, hr_scenario_model_get_scenario (self->model),
-                             self->plan, &style, error);
+  return hr_view_write_png (export_view (self), path, hr_window_units (self), error);
 }
 
 /* One page for a slide: verdict, chart, key settings, assumptions. */
@@ -463,7 +307,7 @@ hr_window_export_csv (HrWindow  *self,
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
       return FALSE;
     }
-  csv = hr_window_view_csv (self);
+  csv = hr_view_to_csv (export_view (self));
   return hr_write_file_atomic (path, csv, strlen (csv), error);
 }
 
@@ -550,9 +394,7 @@ hr_window_finalize (GObject *object)
   g_clear_object (&self->file);
   g_clear_pointer (&self->presets, hr_presets_free);
   g_clear_pointer (&self->plan, hr_plan_free);
-  g_clear_pointer (&self->pinned_plan, hr_plan_free);
   g_clear_pointer (&self->measured, g_ptr_array_unref);
-  g_clear_pointer (&self->sweep, g_free);
   G_OBJECT_CLASS (hr_window_parent_class)->finalize (object);
 }
 
@@ -567,16 +409,22 @@ hr_window_class_init (HrWindowClass *klass)
   object_class->finalize = hr_window_finalize;
   window_class->close_request = hr_window_close_request;
 
+  g_type_ensure (HR_TYPE_VERDICT);
+  g_type_ensure (HR_TYPE_PLAN_VIEW);
+  g_type_ensure (HR_TYPE_SWEEP_VIEW);
+  g_type_ensure (HR_TYPE_COMPARE_VIEW);
+  g_type_ensure (HR_TYPE_SUGGESTIONS);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/hr-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, window_title);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, paned);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, form_scroller);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, result_box);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, summary_label);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, details_label);
-  gtk_widget_class_bind_template_child (widget_class, HrWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, verdict);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, views);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, plan_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, sweep_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, suggestions);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, examples_menu);
 }
 
@@ -602,23 +450,6 @@ hr_window_init (HrWindow *self)
 
   self->form = HR_FORM (hr_form_new (self->model, self->presets));
   gtk_scrolled_window_set_child (self->form_scroller, GTK_WIDGET (self->form));
-  hr_window_build_views (self);
-
-  /* What would make it fit, under the chart. */
-  {
-    GtkWidget *heading = gtk_label_new (_("What would make it fit"));
-
-    self->suggestions_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-    gtk_label_set_xalign (GTK_LABEL (heading), 0);
-    gtk_widget_add_css_class (heading, "heading");
-    self->suggestions_list = GTK_LIST_BOX (gtk_list_box_new ());
-    gtk_list_box_set_selection_mode (self->suggestions_list, GTK_SELECTION_NONE);
-    gtk_widget_add_css_class (GTK_WIDGET (self->suggestions_list), "boxed-list");
-    gtk_box_append (GTK_BOX (self->suggestions_box), heading);
-    gtk_box_append (GTK_BOX (self->suggestions_box), GTK_WIDGET (self->suggestions_list));
-    gtk_widget_set_visible (self->suggestions_box, FALSE);
-    gtk_box_append (self->result_box, self->suggestions_box);
-  }
 
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
@@ -629,6 +460,8 @@ hr_window_init (HrWindow *self)
   hr_window_install_actions (self);
   g_signal_connect_swapped (self->model, "notify", G_CALLBACK (on_model_notify), self);
   g_signal_connect_swapped (self->settings, "changed::units", G_CALLBACK (on_units_changed), self);
+  g_signal_connect_swapped (self->views, "notify::visible-child", G_CALLBACK (on_view_changed),
+                            self);
 
   hr_window_update_title (self);
   schedule_recompute (self);
@@ -655,7 +488,7 @@ hr_window_get_form (HrWindow *self)
 HrChartWidget *
 hr_window_get_chart (HrWindow *self)
 {
-  return self->chart;
+  return hr_plan_view_get_chart (self->plan_view);
 }
 
 AdwViewStack *
@@ -685,7 +518,7 @@ hr_window_get_dirty (HrWindow *self)
 const char *
 hr_window_get_summary (HrWindow *self)
 {
-  return gtk_label_get_text (self->summary_label);
+  return hr_verdict_get_summary (self->verdict);
 }
 
 guint

@@ -1,0 +1,265 @@
+/* hr-compare-view.c: the "Compare" view, a pinned scenario and the current one
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The pinned scenario above the current one, both charts on one scale,
+ * and a table of the differences per category on the fullest GPU;
+ * exported as both charts on one page, the table as CSV.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-calc.h"
+#include "hr-chart-widget.h"
+#include "hr-compare-view.h"
+
+struct _HrCompareView
+{
+  GtkWidget      parent_instance;
+
+  GtkLabel      *label;
+  HrChartWidget *pinned_chart;
+  HrChartWidget *current_chart;
+  GtkGrid       *diff_grid;
+
+  gboolean       has_pin;
+  HrScenario     pinned;
+  HrPlan        *pinned_plan;
+};
+
+static void hr_compare_view_iface_init (HrViewInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (HrCompareView, hr_compare_view, GTK_TYPE_WIDGET,
+                               G_IMPLEMENT_INTERFACE (HR_TYPE_VIEW, hr_compare_view_iface_init))
+
+static GtkWidget *
+diff_label (const char *text,
+            gboolean    bold,
+            float       xalign)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  gtk_widget_add_css_class (label, bold ? "heading" : "numeric");
+  return label;
+}
+
+/* One scale for both charts: the larger total or capacity, and a margin. */
+static double
+shared_scale (const HrPlan *a,
+              const HrPlan *b)
+{
+  const HrDevice *da = hr_plan_binding (a), *db = hr_plan_binding (b);
+
+  return MAX (MAX ((double) da->total_bytes, (double) db->total_bytes),
+              MAX ((double) a->capacity_bytes, (double) b->capacity_bytes)) * 1.04;
+}
+
+static void
+show_nothing_pinned (HrCompareView *self)
+{
+  gtk_label_set_text (self->label,
+                      _("Pin the scenario (Ctrl+P), change things, and compare them here."));
+  gtk_widget_set_visible (GTK_WIDGET (self->pinned_chart), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_grid), FALSE);
+}
+
+static void
+fill_differences (HrCompareView  *self,
+                  const HrDevice *before,
+                  const HrDevice *after,
+                  HrUnits         units)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->diff_grid))) != NULL)
+    gtk_grid_remove (self->diff_grid, child);
+  gtk_grid_attach (self->diff_grid, diff_label (_("Fullest GPU"), TRUE, 0), 0, 0, 1, 1);
+  gtk_grid_attach (self->diff_grid, diff_label (_("Pinned"), TRUE, 1), 1, 0, 1, 1);
+  gtk_grid_attach (self->diff_grid, diff_label (_("Now"), TRUE, 1), 2, 0, 1, 1);
+  gtk_grid_attach (self->diff_grid, diff_label (_("Difference"), TRUE, 1), 3, 0, 1, 1);
+  for (guint c = 0; c <= HR_N_CATEGORIES; c++)
+    {
+      gboolean total = c == HR_N_CATEGORIES;
+      double a = total ? (double) before->total_bytes : (double) before->category_bytes[c];
+      double b = total ? (double) after->total_bytes : (double) after->category_bytes[c];
+      g_autofree char *sa = hr_format_bytes (a, units);
+      g_autofree char *sb = hr_format_bytes (b, units);
+      g_autofree char *sd = hr_format_bytes (b - a, units);
+      g_autofree char *signed_d = g_strdup_printf ("%s%s", b > a ? "+" : "", sd);
+
+      gtk_grid_attach (self->diff_grid, diff_label (total ? _("Total") : hr_category_label (c),
+                                                    total, 0), 0, c + 1, 1, 1);
+      gtk_grid_attach (self->diff_grid, diff_label (sa, FALSE, 1), 1, c + 1, 1, 1);
+      gtk_grid_attach (self->diff_grid, diff_label (sb, FALSE, 1), 2, c + 1, 1, 1);
+      gtk_grid_attach (self->diff_grid, diff_label (signed_d, total, 1), 3, c + 1, 1, 1);
+    }
+}
+
+static void
+hr_compare_view_show_plan (HrView           *view,
+                           const HrScenario *scenario,
+                           const HrPlan     *plan,
+                           HrUnits           units)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (view);
+  g_autofree char *title = NULL;
+  double scale;
+
+  if (!self->has_pin)
+    {
+      show_nothing_pinned (self);
+      return;
+    }
+
+  title = g_strdup_printf (_("Above: pinned, “%s”. Below: now, “%s”."), self->pinned.name,
+                           scenario->name);
+  gtk_label_set_text (self->label, title);
+  gtk_widget_set_visible (GTK_WIDGET (self->pinned_chart), TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_grid), TRUE);
+
+  scale = shared_scale (self->pinned_plan, plan);
+  hr_chart_widget_set_units (self->pinned_chart, units);
+  hr_chart_widget_set_units (self->current_chart, units);
+  hr_chart_widget_set_scale_bytes (self->pinned_chart, scale);
+  hr_chart_widget_set_scale_bytes (self->current_chart, scale);
+  hr_chart_widget_set_plan (self->pinned_chart, &self->pinned, self->pinned_plan);
+  hr_chart_widget_set_plan (self->current_chart, scenario, plan);
+  fill_differences (self, hr_plan_binding (self->pinned_plan), hr_plan_binding (plan), units);
+}
+
+static gboolean
+hr_compare_view_can_export (HrView *view)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (view);
+
+  return self->has_pin && hr_chart_widget_get_plan (self->current_chart) != NULL;
+}
+
+/* Pinned above, now below, on one scale. */
+static void
+hr_compare_view_paint (HrView             *view,
+                       cairo_t            *cr,
+                       double              width,
+                       double              height,
+                       const HrChartStyle *style)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (view);
+  const HrPlan *plan = hr_chart_widget_get_plan (self->current_chart);
+  HrChartStyle half = *style;
+
+  if (!self->has_pin || plan == NULL)
+    return;
+  half.scale_bytes = shared_scale (self->pinned_plan, plan);
+  hr_chart_draw (cr, width, height / 2, &self->pinned, self->pinned_plan, &half, NULL);
+  cairo_translate (cr, 0, height / 2);
+  half.paint_background = FALSE;
+  hr_chart_draw (cr, width, height / 2, hr_chart_widget_get_scenario (self->current_chart), plan,
+                 &half, NULL);
+}
+
+/* The fullest GPU of each, per category. */
+static char *
+hr_compare_view_to_csv (HrView *view)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (view);
+  const HrPlan *plan = hr_chart_widget_get_plan (self->current_chart);
+  const HrDevice *a, *b;
+  GString *out;
+
+  if (!self->has_pin || plan == NULL)
+    return g_strdup ("");
+  a = hr_plan_binding (self->pinned_plan);
+  b = hr_plan_binding (plan);
+  out = g_string_new ("category,pinned_bytes,now_bytes,difference_bytes\r\n");
+  for (guint c = 0; c <= HR_N_CATEGORIES; c++)
+    {
+      gboolean total = c == HR_N_CATEGORIES;
+      gint64 x = total ? (gint64) a->total_bytes : (gint64) a->category_bytes[c];
+      gint64 y = total ? (gint64) b->total_bytes : (gint64) b->category_bytes[c];
+
+      g_string_append_printf (out, "%s,%" G_GINT64_FORMAT ",%" G_GINT64_FORMAT ",%"
+                              G_GINT64_FORMAT "\r\n",
+                              total ? "total" : hr_enum_name (&hr_category_names, c), x, y, y - x);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+hr_compare_view_iface_init (HrViewInterface *iface)
+{
+  iface->show_plan = hr_compare_view_show_plan;
+  iface->can_export = hr_compare_view_can_export;
+  iface->paint = hr_compare_view_paint;
+  iface->to_csv = hr_compare_view_to_csv;
+}
+
+/* Keeps scenario (a valid one) to compare the next changes with. */
+void
+hr_compare_view_pin (HrCompareView    *self,
+                     const HrScenario *scenario)
+{
+  g_return_if_fail (HR_IS_COMPARE_VIEW (self));
+  self->pinned = *scenario;
+  self->has_pin = hr_calc_plan (&self->pinned, self->pinned_plan, NULL);
+}
+
+const HrScenario *
+hr_compare_view_get_pinned (HrCompareView *self)
+{
+  g_return_val_if_fail (HR_IS_COMPARE_VIEW (self), NULL);
+  return self->has_pin ? &self->pinned : NULL;
+}
+
+static void
+hr_compare_view_dispose (GObject *object)
+{
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (object), HR_TYPE_COMPARE_VIEW);
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (object))) != NULL)
+    gtk_widget_unparent (child);
+  G_OBJECT_CLASS (hr_compare_view_parent_class)->dispose (object);
+}
+
+static void
+hr_compare_view_finalize (GObject *object)
+{
+  hr_plan_free (HR_COMPARE_VIEW (object)->pinned_plan);
+  G_OBJECT_CLASS (hr_compare_view_parent_class)->finalize (object);
+}
+
+static void
+hr_compare_view_class_init (HrCompareViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = hr_compare_view_dispose;
+  object_class->finalize = hr_compare_view_finalize;
+  g_type_ensure (HR_TYPE_CHART_WIDGET);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/headroom/Headroom/hr-compare-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, label);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, pinned_chart);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, current_chart);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, diff_grid);
+}
+
+static void
+hr_compare_view_init (HrCompareView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->pinned_plan = hr_plan_new ();
+  show_nothing_pinned (self);
+}
+
+GtkWidget *
+hr_compare_view_new (void)
+{
+  return g_object_new (HR_TYPE_COMPARE_VIEW, NULL);
+}
