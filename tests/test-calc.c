@@ -86,6 +86,56 @@ test_default_scenario (void)
   g_assert_cmpstr (d->label, ==, "GPU 0-7");
 }
 
+/* Context parallelism splits the sequence, not the model: ZeRO-3 shards
+ * over the data-parallel and context-parallel ranks, gpus / (tp·pp)
+ * (CONTRACT.md section 1; torchtitan's dp_shard_cp mesh).  Llama 3.1 8B
+ * (P = 8 030 261 248) at 32k tokens on 8 GPUs, bf16-mixed AdamW: with cp =
+ * 1, 2, 4, 8 the data-parallel degree is 8, 4, 2, 1 but the shard degree
+ * stays 8, so weights + gradients + master + states are always
+ * 16·P / 8 = 16 060 522 496 bytes (14.96 GiB) per GPU.  Before this was
+ * sharded over gpus / (tp·pp·cp) only: 16·P / dp grew to 149.6 GiB at cp 8.
+ * With hybrid sharding the group's context-parallel ranks join it:
+ * shard_group 2 x cp 2 shards over 4 GPUs, 16·P / 4. */
+static void
+test_context_parallel_shards (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const guint64 P = 8030261248;
+  HrScenario sc;
+
+  hr_test_load (&sc, "default");
+  hr_test_model (&sc, "llama-3.1-8b");
+  sc.training.seq_len = 32768;
+  sc.training.micro_batch = 1;
+  g_assert_cmpuint (sc.parallel.zero, ==, 3);
+
+  for (guint64 cp = 1; cp <= 8; cp *= 2)
+    {
+      const HrDevice *d;
+      guint64 states;
+
+      sc.parallel.cp = cp;
+      g_assert_cmpuint (hr_parallel_dp_degree (&sc.parallel), ==, 8 / cp);
+      g_assert_cmpuint (hr_parallel_shard_degree (&sc.parallel), ==, 8);
+      hr_test_plan (&sc, plan);
+      g_assert_cmpuint (plan->params, ==, P);
+      d = &plan->devices[0];
+      states = hr_test_item_bytes (d, "weights") + hr_test_item_bytes (d, "gradients")
+               + hr_test_item_bytes (d, "master weights")
+               + hr_test_item_bytes (d, "optimizer states");
+      /* Each item is rounded to the byte on its own. */
+      g_assert_cmpuint (states, >=, 16 * P / 8 - 4);
+      g_assert_cmpuint (states, <=, 16 * P / 8 + 4);
+    }
+
+  sc.parallel.cp = 2;
+  sc.parallel.shard_group = 2;
+  g_assert_cmpuint (hr_parallel_shard_degree (&sc.parallel), ==, 4);
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "optimizer states"),
+                   8.0 * (double) P / 4, 1e-9);
+}
+
 /* Pipeline stages: embedding on the first, head and logits on the last;
  * the first holds the most micro-batches. */
 static void
@@ -476,6 +526,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/calc/scenario-presets", test_scenario_presets);
   g_test_add_func ("/calc/default", test_default_scenario);
+  g_test_add_func ("/calc/context-parallel-shards", test_context_parallel_shards);
   g_test_add_func ("/calc/pipeline", test_pipeline_stages);
   g_test_add_func ("/calc/lora-less-than-full", test_lora_less_than_full);
   g_test_add_func ("/calc/monotonic", test_monotonic);

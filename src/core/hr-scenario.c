@@ -175,16 +175,27 @@ hr_parallel_dp_degree (const HrParallel *parallel)
   return mp > 0 ? MAX (parallel->gpus / mp, 1) : 1;
 }
 
-/* ZeRO and FSDP shard across the data-parallel ranks, or within hybrid
- * shard groups (HSDP) when shard_group is set. */
+/* ZeRO and FSDP shard over the data-parallel and the context-parallel
+ * ranks together, gpus / (tp·pp): the context-parallel ranks of a
+ * data-parallel rank hold the same weights, so they split the model states
+ * with it.  torchtitan builds its FSDP mesh as dp_shard_cp = dp_shard · cp
+ * (torchtitan/distributed/parallel_dims.py, ParallelDims.build_mesh), and
+ * Megatron's gradient buffers, which its distributed optimizer shards, use
+ * get_data_parallel_group (with_context_parallel=True)
+ * (megatron/core/distributed/distributed_data_parallel.py,
+ * DistributedDataParallel.__init__).  With hybrid
+ * sharding (HSDP) shard_group is torchtitan's dp_shard, the data-parallel
+ * ranks of one shard group, and the group's context-parallel ranks join
+ * it: shard_group · cp. */
 guint64
 hr_parallel_shard_degree (const HrParallel *parallel)
 {
   guint64 dp = hr_parallel_dp_degree (parallel);
+  guint64 cp = MAX (parallel->cp, 1);
 
   if (parallel->shard_group > 0 && parallel->shard_group < dp)
-    return parallel->shard_group;
-  return dp;
+    return parallel->shard_group * cp;
+  return dp * cp;
 }
 
 guint64
