@@ -72,6 +72,17 @@ expect 0 "" "--set model.preset" -- --set model.preset=gpt2-small --set training
 expect 0 "" "--list models" -- --list models
 grep -q '^llama-2-13b ' "$tmp/out" && ok "list has llama-2-13b" || not_ok "list has llama-2-13b"
 expect 0 "" "--list gpus" -- --list gpus
+# Every bundled GPU has a dense bf16 peak: the table prints its time and cost line.
+gpus=$(awk '{ print $1 }' "$tmp/out")
+[ "$(echo "$gpus" | wc -w)" -ge 39 ] && ok "--list gpus lists at least 39 GPUs" || not_ok "--list gpus count: $(echo "$gpus" | wc -w)"
+for g in $gpus; do
+  "$cli" --preset default --set gpu.preset="$g" --set cost.tokens=1e12 >"$tmp/gpu-out" 2>"$tmp/err" </dev/null
+  if [ $? = 0 ] && grep -qE '^[0-9.]+e\+[0-9]+ FLOPs \(8·N·tokens\): [0-9.]+ days on 8 GPUs at 40 % MFU, [0-9]+ GPU-hours' "$tmp/gpu-out"; then
+    ok "gpu.preset=$g prints a time and cost line"
+  else
+    not_ok "gpu.preset=$g prints no time and cost line: $(head -c 300 "$tmp/err")"
+  fi
+done
 expect 0 "" "--version" -- --version
 
 # Solvers.

@@ -1,0 +1,158 @@
+/* test-gpu-presets.c: every bundled GPU preset can plan memory and time
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * docs/presets.md: memory_mib is what nvidia-smi / rocm-smi / hl-smi
+ * reports, bf16_tflops the dense peak the time estimate divides by
+ * (src/core/hr-cost.c), and each number says in "source" where it comes
+ * from and with what confidence.
+ */
+
+#include "hr-cost.h"
+#include "hr-json.h"
+#include "hr-test-util.h"
+
+/* Issue 15, item 5: the hardware of 2026 is bundled. */
+static const char * const new_ids[] = {
+  "gb200", "gb300", "b300", "mi325x", "mi355x", "gaudi3", "rtx-pro-6000-blackwell",
+};
+
+static void
+test_every_gpu_has_numbers_and_sources (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GPtrArray) list = hr_presets_list (presets, HR_PRESET_GPU);
+
+  g_assert_cmpuint (list->len, >=, 39);
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+      g_autoptr(JsonNode) node = hr_json_load_file (info->path, NULL);
+      g_autofree char *source = NULL;
+      JsonObject *o;
+
+      g_test_message ("%s", info->id);
+      g_assert_nonnull (node);
+      o = json_node_get_object (node);
+      g_assert_true (json_object_has_member (o, "memory_mib"));
+      g_assert_cmpint (json_object_get_int_member (o, "memory_mib"), >, 0);
+      g_assert_true (json_object_has_member (o, "bf16_tflops"));
+      g_assert_cmpfloat (json_object_get_double_member (o, "bf16_tflops"), >, 0);
+      source = g_strstrip (g_strdup (json_object_get_string_member_with_default (o, "source", "")));
+      g_assert_cmpuint (strlen (source), >, 0);
+    }
+}
+
+/* Both numbers carry their own source and confidence. */
+static void
+test_sources_name_each_number (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GPtrArray) list = hr_presets_list (presets, HR_PRESET_GPU);
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+      g_autoptr(JsonNode) node = hr_json_load_file (info->path, NULL);
+      const char *source = json_object_get_string_member_with_default (json_node_get_object (node),
+                                                                       "source", "");
+      const char *bf16 = strstr (source, "; bf16_tflops: ");
+
+      g_test_message ("%s", info->id);
+      g_assert_nonnull (bf16);
+      /* memory_mib's sources and confidence, then bf16_tflops' */
+      g_assert_true (g_strstr_len (source, bf16 - source, "[confidence: ") != NULL);
+      g_assert_nonnull (strstr (bf16, "[confidence: "));
+    }
+}
+
+/* Applied to a scenario, each preset gives a time and a cost. */
+static void
+test_every_gpu_estimates_time (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GPtrArray) list = hr_presets_list (presets, HR_PRESET_GPU);
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+      g_autoptr(GError) error = NULL;
+      HrCostEstimate est;
+      HrScenario sc;
+
+      g_test_message ("%s", info->id);
+      hr_test_load (&sc, "default");
+      g_assert_true (hr_scenario_apply_gpu_preset (&sc, info->id, presets, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (sc.gpu.memory_mib, >, 0);
+      g_assert_cmpfloat (sc.gpu.bf16_tflops, >, 0);
+      sc.cost.tokens = 1e12;
+      sc.cost.price_per_gpu_hour = 2.0;
+      hr_test_plan (&sc, plan);
+      g_assert_cmpuint (plan->capacity_bytes, ==, (guint64) sc.gpu.memory_mib << 20);
+      hr_cost_estimate (&sc, plan, &est);
+      g_assert_true (est.known);
+      g_assert_cmpfloat (est.seconds, >, 0);
+      g_assert_cmpfloat (est.cost, >, 0);
+    }
+}
+
+static void
+test_new_gpus_are_bundled (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (new_ids); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *path = hr_presets_find (presets, HR_PRESET_GPU, new_ids[i], &error);
+
+      g_test_message ("%s", new_ids[i]);
+      g_assert_no_error (error);
+      g_assert_nonnull (path);
+    }
+}
+
+/* Spot checks against the driver-reported totals the sources quote. */
+static void
+test_driver_totals (void)
+{
+  static const struct { const char *id; guint memory_mib; double bf16; } known[] = {
+    { "gb200", 189471, 2500 },
+    { "b300", 275040, 2250 },
+    { "gb300", 284208, 2500 },
+    { "mi355x", 294896, 2500 },          /* 309220868096 B */
+    { "rtx-pro-6000-blackwell", 97887, 503.8 },
+    { "gaudi3", 131072, 1835 },
+    { "t4", 15360, 65 },                 /* dense fp16: T4 has no bf16 */
+    { "v100-sxm2-16gb", 16384, 125 },    /* dense fp16: V100 has no bf16 */
+  };
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      HrScenario sc;
+
+      hr_scenario_init_default (&sc);
+      g_assert_true (hr_scenario_apply_gpu_preset (&sc, known[i].id, presets, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (sc.gpu.memory_mib, ==, known[i].memory_mib);
+      g_assert_cmpfloat_with_epsilon (sc.gpu.bf16_tflops, known[i].bf16, 1e-9);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/gpu-presets/numbers-and-sources", test_every_gpu_has_numbers_and_sources);
+  g_test_add_func ("/gpu-presets/sources-name-each-number", test_sources_name_each_number);
+  g_test_add_func ("/gpu-presets/time-estimate", test_every_gpu_estimates_time);
+  g_test_add_func ("/gpu-presets/new-gpus", test_new_gpus_are_bundled);
+  g_test_add_func ("/gpu-presets/driver-totals", test_driver_totals);
+  return g_test_run ();
+}
