@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hr-error.h"
 #include "hr-scenario-io.h"
 #include "hr-window.h"
 
@@ -256,25 +257,69 @@ test_one_recompute_per_turn (void)
   close_window (window);
 }
 
-/* An invalid value is named next to its field; the chart is dimmed. */
+static gboolean
+action_enabled (HrWindow   *window,
+                const char *name)
+{
+  return g_action_group_get_action_enabled (G_ACTION_GROUP (window), name);
+}
+
+/* An invalid value is named next to its field, by the field's label; the
+ * chart shows no plan, greyed, with the reason over it; nothing that
+ * needs a plan can be done until the value is valid again. */
 static void
 test_invalid_value (void)
 {
+  static const char * const need_plan[] = { "export-png", "export-csv", "export-report", "pin",
+                                            "apply-suggestion" };
   HrWindow *window = open_window ();
+  HrChartWidget *chart = hr_window_get_chart (window);
+  g_autoptr(GFile) file = g_file_new_for_path ("/nonexistent/plan.png");
+  g_autoptr(GError) error = NULL;
+  const char *message, *subtitle;
   GtkWidget *row;
+
+  for (guint i = 0; i < G_N_ELEMENTS (need_plan); i++)
+    g_assert_true (action_enabled (window, need_plan[i]));
+  g_assert_null (hr_window_get_message (window));
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.heads")), 48);
   settle ();
   g_assert_false (hr_window_get_plan_valid (window));
   row = hr_form_get_row (hr_window_get_form (window), "model.heads");
   g_assert_true (gtk_widget_has_css_class (row, "error"));
-  g_assert_nonnull (strstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), "does not divide"));
-  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (hr_window_get_chart (window)), "stale"));
+  g_assert_true (gtk_widget_get_mapped (row));   /* its expander opened */
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (row));
+  g_test_message ("row: %s", subtitle);
+  g_assert_nonnull (strstr (subtitle, "does not divide Hidden size = 5120"));
+  message = hr_window_get_message (window);
+  g_assert_nonnull (message);
+  g_test_message ("over the chart: %s", message);
+  g_assert_true (g_str_has_prefix (message, "Attention heads: 48 does not divide Hidden size"));
+  g_assert_null (strstr (message, "model."));
+  g_assert_cmpstr (hr_window_get_summary (window), ==, "Cannot plan this scenario");
+  g_assert_null (hr_chart_widget_get_plan (chart));
+  g_assert_true (gtk_widget_has_css_class (GTK_WIDGET (chart), "stale"));
+  for (guint i = 0; i < G_N_ELEMENTS (need_plan); i++)
+    g_assert_false (action_enabled (window, need_plan[i]));
+  g_assert_false (hr_window_export_png (window, file, &error));
+  g_assert_error (error, HR_ERROR, HR_ERROR_INVALID);
+  maybe_screenshot (window, "invalid");
+
+  /* The other views show nothing of the last plan either. */
+  adw_view_stack_set_visible_child_name (hr_window_get_views (window), "sweep");
+  settle ();
+  g_assert_nonnull (hr_window_get_message (window));
+  adw_view_stack_set_visible_child_name (hr_window_get_views (window), "plan");
 
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.heads")), 40);
   settle ();
   g_assert_true (hr_window_get_plan_valid (window));
   g_assert_false (gtk_widget_has_css_class (row, "error"));
+  g_assert_null (hr_window_get_message (window));
+  g_assert_nonnull (hr_chart_widget_get_plan (chart));
+  for (guint i = 0; i < G_N_ELEMENTS (need_plan); i++)
+    g_assert_true (action_enabled (window, need_plan[i]));
   close_window (window);
 }
 
@@ -702,6 +747,15 @@ main (int   argc,
     }
   gtk_init ();
   adw_init ();
+  /* What AdwApplication loads for the app from its resource base path. */
+  {
+    g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_resource (css, "/io/github/headroom/Headroom/style.css");
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                                GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
 
   g_test_add_func ("/window/opens", test_opens);
   g_test_add_func ("/window/micro-batch-overflow", test_micro_batch_overflow);

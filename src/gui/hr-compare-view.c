@@ -109,6 +109,7 @@ hr_compare_view_show_plan (HrView           *view,
   g_autofree char *title = NULL;
   double scale;
 
+  gtk_widget_remove_css_class (GTK_WIDGET (self->current_chart), "stale");
   if (!self->has_pin)
     {
       show_nothing_pinned (self);
@@ -129,6 +130,22 @@ hr_compare_view_show_plan (HrView           *view,
   hr_chart_widget_set_plan (self->pinned_chart, &self->pinned, self->pinned_plan);
   hr_chart_widget_set_plan (self->current_chart, scenario, plan);
   fill_differences (self, hr_plan_binding (self->pinned_plan), hr_plan_binding (plan), units);
+}
+
+static void
+hr_compare_view_clear (HrView *view)
+{
+  HrCompareView *self = HR_COMPARE_VIEW (view);
+  g_autofree char *title = NULL;
+
+  hr_chart_widget_set_plan (self->current_chart, NULL, NULL);
+  gtk_widget_add_css_class (GTK_WIDGET (self->current_chart), "stale");
+  if (!self->has_pin)
+    return;
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_grid), FALSE);
+  title = g_strdup_printf (_("Above: pinned, “%s”. The scenario as it is now cannot be planned."),
+                           self->pinned.name);
+  gtk_label_set_text (self->label, title);
 }
 
 static gboolean
@@ -192,6 +209,7 @@ static void
 hr_compare_view_iface_init (HrViewInterface *iface)
 {
   iface->show_plan = hr_compare_view_show_plan;
+  iface->clear = hr_compare_view_clear;
   iface->can_export = hr_compare_view_can_export;
   iface->paint = hr_compare_view_paint;
   iface->to_csv = hr_compare_view_to_csv;

@@ -6,15 +6,17 @@
  * Groups as a user thinks: Model, Training, Parallelism, Hardware,
  * Overheads.  Every control is bound to one property of the scenario model
  * with g_object_bind_property (bidirectional, synced at creation); rows are
- * registered by their scenario path, so a validation error ("parallel.tp:
- * ...") is shown on the row it names, and fields that do not apply are
- * made insensitive rather than hidden.
+ * registered by their scenario path, so a validation error about
+ * "parallel.tp" is shown on the row it names (in the form's words:
+ * hr-field-text.c), and fields that do not apply are made insensitive
+ * rather than hidden.
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "hr-field-text.h"
 #include "hr-form-private.h"
 #include "hr-frameworks.h"
 #include "hr-scenario-fields.h"
@@ -120,7 +122,9 @@ on_preset_chosen (GtkDropDown *dropdown,
     hr_scenario_apply_gpu_preset (&sc, id, self->presets, &error);
   if (error != NULL)
     {
-      hr_form_show_error (self, is_model ? "model.preset" : "gpu.preset", error->message);
+      g_autofree char *message = hr_field_text_for_error (error);
+
+      hr_form_show_error (self, is_model ? "model.preset" : "gpu.preset", message);
       sync_presets (self);
       return;
     }
@@ -160,7 +164,9 @@ on_framework_chosen (GtkDropDown *dropdown,
     return;   /* "Custom" is what changing one of its fields makes */
   if (!hr_framework_apply (hr_framework_get (index - 1), &sc, self->presets, &error))
     {
-      hr_form_show_error (self, "training.method", error->message);
+      g_autofree char *message = hr_field_text_for_error (error);
+
+      hr_form_show_error (self, "training.method", message);
       sync_framework (self);
       return;
     }
@@ -225,7 +231,9 @@ on_solve_clicked (GtkButton *button,
 
   if (!hr_solve (hr_scenario_model_get_scenario (self->model), solve, work, &value, &error))
     {
-      hr_form_show_error (self, path, error->message);
+      g_autofree char *message = hr_field_text_for_error (error);
+
+      hr_form_show_error (self, path, message);
       return;
     }
   if (value == 0)
@@ -512,6 +520,10 @@ hr_form_show_error (HrForm     *self,
     }
   row = g_hash_table_lookup (self->rows, key);
   gtk_widget_add_css_class (row, "error");
+  /* A row in a collapsed expander (the architecture) is opened to. */
+  for (GtkWidget *w = gtk_widget_get_parent (row); w != NULL; w = gtk_widget_get_parent (w))
+    if (ADW_IS_EXPANDER_ROW (w))
+      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (w), TRUE);
   if (ADW_IS_ACTION_ROW (row))
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), message);
   else if (ADW_IS_EXPANDER_ROW (row))

@@ -38,6 +38,15 @@ hr_plan_view_show_plan (HrView           *view,
   hr_chart_widget_set_plan (self->chart, scenario, plan);
 }
 
+static void
+hr_plan_view_clear (HrView *view)
+{
+  HrPlanView *self = HR_PLAN_VIEW (view);
+
+  hr_chart_widget_set_plan (self->chart, NULL, NULL);
+  hr_plan_view_set_stale (self, TRUE);
+}
+
 static gboolean
 hr_plan_view_can_export (HrView *view)
 {
@@ -71,12 +80,13 @@ static void
 hr_plan_view_iface_init (HrViewInterface *iface)
 {
   iface->show_plan = hr_plan_view_show_plan;
+  iface->clear = hr_plan_view_clear;
   iface->can_export = hr_plan_view_can_export;
   iface->paint = hr_plan_view_paint;
   iface->to_csv = hr_plan_view_to_csv;
 }
 
-/* Dimmed while the form holds an invalid value (UX-LESSONS.md 8). */
+/* Greyed while the form holds an invalid value (UX-LESSONS.md 8). */
 void
 hr_plan_view_set_stale (HrPlanView *self,
                         gboolean    stale)

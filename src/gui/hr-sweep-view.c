@@ -61,7 +61,19 @@ hr_sweep_view_show_plan (HrView           *view,
   self->scenario = *scenario;
   self->has_scenario = TRUE;
   self->units = units;
+  gtk_widget_remove_css_class (GTK_WIDGET (self->sweep_widget), "stale");
   compute (self);
+}
+
+static void
+hr_sweep_view_clear (HrView *view)
+{
+  HrSweepView *self = HR_SWEEP_VIEW (view);
+
+  self->has_scenario = FALSE;
+  self->sweep_valid = FALSE;
+  hr_sweep_widget_set_sweep (self->sweep_widget, NULL, NULL, self->units);
+  gtk_widget_add_css_class (GTK_WIDGET (self->sweep_widget), "stale");
 }
 
 static gboolean
@@ -95,6 +107,7 @@ static void
 hr_sweep_view_iface_init (HrViewInterface *iface)
 {
   iface->show_plan = hr_sweep_view_show_plan;
+  iface->clear = hr_sweep_view_clear;
   iface->can_export = hr_sweep_view_can_export;
   iface->paint = hr_sweep_view_paint;
   iface->to_csv = hr_sweep_view_to_csv;

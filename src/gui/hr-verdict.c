@@ -7,7 +7,7 @@
  * in the status colour, and below it the parameters, the peak's phase,
  * the allocated / reserved / total figures with their error bar from the
  * measured runs, the host memory and the time and cost of the run; or,
- * while the scenario cannot be planned, that it cannot and why.
+ * while the scenario cannot be planned, that it cannot.
  */
 
 #include "config.h"
@@ -25,7 +25,6 @@ struct _HrVerdict
 
   GtkLabel  *summary_label;
   GtkLabel  *details_label;
-  GtkLabel  *error_label;
 };
 
 G_DEFINE_FINAL_TYPE (HrVerdict, hr_verdict, GTK_TYPE_WIDGET)
@@ -139,21 +138,19 @@ hr_verdict_show_plan (HrVerdict        *self,
   gtk_label_set_text (self->summary_label, headline);
   gtk_label_set_text (self->details_label, details);
   set_status_class (GTK_WIDGET (self->summary_label), plan->status, TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
 }
 
-/* The scenario cannot be planned: says so, and why. */
+/* The scenario cannot be planned: says so, with no number of the last
+ * plan that could (the reason is shown over the chart). */
 void
 hr_verdict_show_error (HrVerdict  *self,
-                       const char *message)
+                       const char *details)
 {
   g_return_if_fail (HR_IS_VERDICT (self));
   gtk_label_set_text (self->summary_label, _("Cannot plan this scenario"));
   set_status_class (GTK_WIDGET (self->summary_label), HR_STATUS_OOM, FALSE);
-  gtk_label_set_text (self->details_label, "");
+  gtk_label_set_text (self->details_label, details != NULL ? details : "");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->details_label), NULL);
-  gtk_label_set_text (self->error_label, message);
-  gtk_widget_set_visible (GTK_WIDGET (self->error_label), TRUE);
 }
 
 const char *
@@ -186,7 +183,6 @@ hr_verdict_class_init (HrVerdictClass *klass)
                                                "/io/github/headroom/Headroom/hr-verdict.ui");
   gtk_widget_class_bind_template_child (widget_class, HrVerdict, summary_label);
   gtk_widget_class_bind_template_child (widget_class, HrVerdict, details_label);
-  gtk_widget_class_bind_template_child (widget_class, HrVerdict, error_label);
 }
 
 static void

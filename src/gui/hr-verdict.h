@@ -24,7 +24,7 @@ void        hr_verdict_show_plan    (HrVerdict        *self,
                                      GPtrArray        *measured,
                                      HrUnits           units);
 void        hr_verdict_show_error   (HrVerdict        *self,
-                                     const char       *message);
+                                     const char       *details);
 const char *hr_verdict_get_summary  (HrVerdict        *self);
 
 G_END_DECLS

@@ -30,6 +30,13 @@ hr_view_show_plan (HrView           *self,
   HR_VIEW_GET_IFACE (self)->show_plan (self, scenario, plan, units);
 }
 
+void
+hr_view_clear (HrView *self)
+{
+  g_return_if_fail (HR_IS_VIEW (self));
+  HR_VIEW_GET_IFACE (self)->clear (self);
+}
+
 gboolean
 hr_view_can_export (HrView *self)
 {

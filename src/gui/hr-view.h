@@ -25,6 +25,9 @@ struct _HrViewInterface
                            const HrScenario   *scenario,
                            const HrPlan       *plan,
                            HrUnits             units);
+  /* Forgets what it shows: the scenario cannot be planned, and nothing
+   * it showed is true of it any more. */
+  void      (*clear)      (HrView             *self);
   /* Whether the view has something of its own to export now. */
   gboolean  (*can_export) (HrView             *self);
   /* Paints what the view shows for an export. */
@@ -41,6 +44,7 @@ void      hr_view_show_plan  (HrView           *self,
                               const HrScenario *scenario,
                               const HrPlan     *plan,
                               HrUnits           units);
+void      hr_view_clear      (HrView           *self);
 gboolean  hr_view_can_export (HrView           *self);
 gboolean  hr_view_write_png  (HrView           *self,
                               const char       *path,

@@ -432,6 +432,20 @@ fill_examples (HrWindow *self)
     }
 }
 
+/* What needs a plan is disabled while there is none: no export, pin or
+ * suggestion of a scenario that cannot be planned. */
+void
+hr_window_update_actions (HrWindow *self)
+{
+  static const char * const need_plan[] = { "export-png", "export-csv", "export-report", "pin",
+                                            "apply-suggestion" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (need_plan); i++)
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self),
+                                                                              need_plan[i])),
+                                 self->plan_valid);
+}
+
 void
 hr_window_install_actions (HrWindow *self)
 {
@@ -453,6 +467,7 @@ hr_window_install_actions (HrWindow *self)
   GtkDropTarget *drop = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  hr_window_update_actions (self);
   fill_examples (self);
   /* Drop a config.json, a DeepSpeed config or a scenario on the window. */
   g_signal_connect (drop, "drop", G_CALLBACK (on_drop), self);

@@ -35,6 +35,8 @@ struct _HrWindow
   HrSweepView         *sweep_view;
   HrCompareView       *compare_view;
   HrSuggestions       *suggestions;
+  GtkWidget           *invalid_box;   /* over the views while nothing can be planned */
+  GtkLabel            *invalid_label;
   GMenu               *examples_menu;
 
   /* the document */
@@ -63,5 +65,6 @@ void     hr_window_show_error       (HrWindow   *self,
                                      const char *message);
 HrUnits  hr_window_units            (HrWindow   *self);
 void     hr_window_install_actions  (HrWindow   *self);
+void     hr_window_update_actions   (HrWindow   *self);
 
 G_END_DECLS

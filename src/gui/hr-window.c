@@ -17,6 +17,7 @@
 
 #include "hr-calc.h"
 #include "hr-error.h"
+#include "hr-field-text.h"
 #include "hr-measured.h"
 #include "hr-report-page.h"
 #include "hr-scenario-io.h"
@@ -119,6 +120,30 @@ show_plan (HrWindow *self)
   hr_suggestions_update (self->suggestions, sc, self->plan, units);
 }
 
+/* No plan, and nothing of the last one: every view is cleared, the reason
+ * is written over them with the field's label, and the field's row in
+ * the form is marked with it. */
+static void
+show_invalid (HrWindow     *self,
+              const GError *error)
+{
+  g_autofree char *message = hr_field_text_for_error (error);
+  g_autofree char *reason = hr_field_text_labels (hr_error_reason (error));
+  const char *field = hr_error_field (error);
+
+  hr_form_show_error (self->form, field, reason);
+  hr_verdict_show_error (self->verdict,
+                         hr_field_text_label (field) != NULL
+                         ? _("Change the value marked in the form to see the plan again.")
+                         : NULL);
+  hr_view_clear (HR_VIEW (self->plan_view));
+  hr_view_clear (HR_VIEW (self->sweep_view));
+  hr_view_clear (HR_VIEW (self->compare_view));
+  hr_suggestions_clear (self->suggestions);
+  gtk_label_set_text (self->invalid_label, message);
+  gtk_widget_set_visible (self->invalid_box, TRUE);
+}
+
 static void
 on_view_changed (HrWindow *self)
 {
@@ -142,15 +167,12 @@ recompute (gpointer user_data)
   if (self->plan_valid)
     {
       hr_form_show_error (self->form, NULL, NULL);
+      gtk_widget_set_visible (self->invalid_box, FALSE);
       show_plan (self);
     }
   else
-    {
-      hr_form_show_error (self->form, hr_error_field (error), hr_error_reason (error));
-      hr_verdict_show_error (self->verdict, error->message);
-      hr_plan_view_set_stale (self->plan_view, TRUE);
-      hr_suggestions_clear (self->suggestions);
-    }
+    show_invalid (self, error);
+  hr_window_update_actions (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -425,6 +447,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sweep_view);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_view);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, suggestions);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, invalid_box);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, invalid_label);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, examples_menu);
 }
 
@@ -519,6 +543,14 @@ const char *
 hr_window_get_summary (HrWindow *self)
 {
   return hr_verdict_get_summary (self->verdict);
+}
+
+/* The reason shown over the views while nothing can be planned, or NULL. */
+const char *
+hr_window_get_message (HrWindow *self)
+{
+  return gtk_widget_get_visible (self->invalid_box) ? gtk_label_get_text (self->invalid_label)
+                                                    : NULL;
 }
 
 guint
