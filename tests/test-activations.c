@@ -297,6 +297,86 @@ test_gqa_repeat (void)
   hr_assert_close (saved_bytes (&la, "Q, K, V"), T * 3 * 32 * 128 * 2, 1e-12);
 }
 
+/* A small model on one GPU, as the reference oracle (tests/reference)
+ * builds it: two Llama-like layers, h 512, 4 heads of 128, f 1376,
+ * V 512, fp32, 4 sequences of 64 tokens (T = 256), eager attention. */
+static void
+oracle_scenario (HrScenario *sc)
+{
+  HrModelArch *m = &sc->model;
+
+  hr_scenario_init_default (sc);
+  m->preset[0] = '\0';
+  m->layers = 2;
+  m->hidden = 512;
+  m->heads = m->kv_heads = 4;
+  m->head_dim = 128;
+  m->ffn = 1376;
+  m->vocab = 512;
+  sc->training.precision = HR_PRECISION_FP32;
+  hr_training_apply_precision (&sc->training);
+  sc->training.optimizer_impl = HR_OPTIMIZER_IMPL_FOREACH;
+  sc->training.micro_batch = 4;
+  sc->training.seq_len = 64;
+  sc->training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc->training.attention = HR_ATTENTION_EAGER;
+  sc->parallel.gpus = sc->parallel.gpus_per_node = 1;
+  sc->parallel.zero = 0;
+  sc->overhead.cuda_context_mib = 0;
+  sc->overhead.comm_buffer_mib = 0;
+  sc->overhead.fragmentation = 0;
+}
+
+static const HrItem *
+find_item (const HrDevice *d,
+           const char     *name)
+{
+  for (guint i = 0; i < d->n_items; i++)
+    if (g_str_equal (d->items[i].name, name))
+      return &d->items[i];
+  return NULL;
+}
+
+/* What the oracle measured after the final norm (saved-tensor hooks on the
+ * reference model): the norm's fp32 input, its normalised copy (its weight
+ * trains) and the LM head's input, T·h·4 bytes each; with LoRA on Q and V
+ * only the fp32 input (a frozen norm and head keep nothing else).  The
+ * logits are alive only until the loss is computed (the Trainer's loop
+ * drops the model's output); BERT's embedding LayerNorm keeps its input. */
+static void
+test_head_and_final_norm (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const double T = 256, h = 512;
+  HrScenario sc;
+  const HrItem *logits;
+
+  oracle_scenario (&sc);
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "final norm input and output"), ==,
+                    T * h * 12);
+  logits = find_item (&plan->devices[0], "logits");
+  g_assert_nonnull (logits);
+  g_assert_cmpuint (logits->live, ==, HR_LIVE (HR_PHASE_FORWARD));
+
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "final norm input and output"), ==,
+                    T * h * 4);
+
+  oracle_scenario (&sc);
+  sc.model.kind = HR_KIND_ENCODER;
+  sc.model.norm = HR_NORM_LAYERNORM;
+  sc.model.head = HR_HEAD_CLASSIFIER;
+  sc.model.classes = 3;
+  sc.model.learned_positions = 64;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "embedding norm input"), ==, T * h * 4);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "head input (last layer's output)"), ==,
+                    T * h * 4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -310,5 +390,6 @@ main (int   argc,
   g_test_add_func ("/activations/qlora-bitsandbytes", test_qlora_bitsandbytes);
   g_test_add_func ("/activations/lora-dropout-widths", test_lora_dropout_widths);
   g_test_add_func ("/activations/gqa-repeat", test_gqa_repeat);
+  g_test_add_func ("/activations/head-and-final-norm", test_head_and_final_norm);
   return g_test_run ();
 }

@@ -49,6 +49,32 @@ n_targets (guint targets)
   return (guint) __builtin_popcount (targets);
 }
 
+static gboolean
+autocast_on (const HrTraining *t)
+{
+  return t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
+}
+
+/* Bytes per element one norm keeps, its input needing a gradient.
+ * RMSNorm as Hugging Face writes it (LlamaRMSNorm.forward: to(float32),
+ * pow, rsqrt, weight * hidden.to(input_dtype)) keeps the fp32 copy of its
+ * input (pow's self) and, when its weight trains, the normalised copy the
+ * weight multiplies (mul's other), of its input's type: 16-bit, or fp32
+ * under autocast, where the residual stream is fp32.  LayerNorm keeps its
+ * input (native_layer_norm's input), in fp32 under autocast, which runs it
+ * in fp32 (CALC-REFERENCE §4). */
+double
+hr_activations_norm_bytes (const HrScenario *scenario)
+{
+  const HrTraining *tr = &scenario->training;
+  double ab = hr_dtype_bytes (tr->dtypes.activations);
+  gboolean autocast = autocast_on (tr);
+
+  if (scenario->model.norm == HR_NORM_RMSNORM)
+    return 4.0 + (tr->method == HR_METHOD_FULL ? (autocast ? 4.0 : ab) : 0.0);
+  return autocast ? 4.0 : ab;
+}
+
 void
 hr_activations_layer (const HrScenario   *scenario,
                       HrLayerActivations *out)

@@ -34,6 +34,8 @@ typedef struct
 void    hr_activations_layer          (const HrScenario   *scenario,
                                        HrLayerActivations *out);
 
+double  hr_activations_norm_bytes     (const HrScenario   *scenario);
+
 double  hr_pipeline_layer_units       (guint64             pp,
                                        guint64             vpp,
                                        guint64             micro_batches,

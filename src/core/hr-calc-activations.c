@@ -102,24 +102,66 @@ hr_calc_add_activations (Ctx      *ctx,
               N_("Which embedding values dropout switched off."),
               in_flight * T * h);
 
+  /* BERT's embeddings end in a LayerNorm (BertEmbeddings.LayerNorm), which
+   * keeps its input, the sum of the tables, when the tables train: in fp32
+   * under autocast, where that sum is fp32. */
+  if (first && m->kind == HR_KIND_ENCODER && !ctx->lora)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+              HR_LIVE_SAVED, N_("embedding norm input"), "b·s·h·norm bytes / c",
+              N_("The embeddings' sum, kept for their norm's backward pass."),
+              in_flight * T * h * hr_activations_norm_bytes (sc));
+
   if (!last)
     return;
 
-  /* The head: the final norm keeps its input, the LM head its input when
-   * it trains, and the loss its log-probabilities. */
-  if (m->kind == HR_KIND_DECODER)
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-              HR_LIVE_LOSS, N_("final norm input and output"), "b·s·h·(norm bytes + bytes) / c",
-              N_("The last layer's output, kept for the output layer's backward pass."),
-              T * h * ((m->norm == HR_NORM_RMSNORM ? 4.0 : ctx->act_bytes) + ctx->act_bytes));
+  /* The head.  Hugging Face's RMSNorm (LlamaRMSNorm.forward) keeps its
+   * input upcast to fp32 and, when its weight trains, the normalised copy
+   * the weight multiplies (of its input's type: fp32 under autocast, where
+   * the residual stream is fp32); LayerNorm keeps its input.  The head keeps
+   * its input only when its weight needs a gradient (autograd saves
+   * mm's self only for mat2's gradient) or an adapter reads it; a
+   * classifier reads one token of it: a view of the whole tensor, or under
+   * autocast a cast copy of that token alone.  An encoder (BERT) has no
+   * final norm: its classifier reads the last layer's output, through the
+   * pooler's tanh when there is one. */
+  {
+    gboolean autocast = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
+    double ab = ctx->act_bytes;
+    double norm_in = hr_activations_norm_bytes (sc);
+    gboolean head_reads = !ctx->lora
+                          || (m->head == HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
+                          || (t->method == HR_METHOD_QLORA && t->quant_lm_head);
+    double b = (double) t->micro_batch;
+    double head_in = !head_reads ? 0.0
+                     : m->head == HR_HEAD_LM || !autocast ? T * h * ab : b * h * ab;
+
+    if (m->kind == HR_KIND_DECODER)
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                HR_LIVE_LOSS, N_("final norm input and output"),
+                "b·s·h·(norm bytes + head input bytes) / c",
+                N_("The last layer's output, kept for the output layer's backward pass."),
+                T * h * norm_in + head_in);
+    else
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                HR_LIVE_LOSS, N_("head input (last layer's output)"), "b·s·h·bytes / c",
+                N_("The last layer's output, kept for the output layer's backward pass."),
+                head_in + (m->pooler ? b * h * ab : 0.0));
+  }
 
   if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
     {
       double logits = T * (double) m->vocab / tp;
       double lp = t->logits_fp32 ? 4.0 : ctx->act_bytes;
 
+      /* Nothing saves the logits themselves (log_softmax keeps its result,
+       * the fp32 upcast nothing): they live while the loop holds the
+       * model's output.  Hugging Face's Trainer drops it once the loss is
+       * computed (compute_loss returns the loss alone); a loop that keeps
+       * its variables (previous_graph_alive) holds them until the next
+       * forward has returned. */
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_LOSS, N_("logits"), "b·s·V·bytes / (t·c)",
+                t->previous_graph_alive ? HR_LIVE_ALWAYS : HR_LIVE (HR_PHASE_FORWARD),
+                N_("logits"), "b·s·V·bytes / (t·c)",
                 N_("The model's score for every word of the vocabulary at every position."),
                 logits * ctx->act_bytes);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
