@@ -323,6 +323,76 @@ test_invalid_value (void)
   close_window (window);
 }
 
+static const char *
+scenario_name (HrWindow *window)
+{
+  return hr_scenario_model_get_scenario (hr_window_get_model (window))->name;
+}
+
+static guint
+dropdown_index (GtkWidget  *dropdown,
+                const char *name)
+{
+  GListModel *names = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+
+  for (guint i = 0; i < g_list_model_get_n_items (names); i++)
+    {
+      g_autoptr(GtkStringObject) s = g_list_model_get_item (names, i);
+
+      if (g_str_equal (gtk_string_object_get_string (s), name))
+        return i;
+    }
+  g_assert_not_reached ();
+  return 0;
+}
+
+/* The name follows the plan until the user writes one; an example's own
+ * name stays until a change would rename it. */
+static void
+test_name_follows (void)
+{
+  HrWindow *window = open_window ();
+  GtkEditable *entry = GTK_EDITABLE (control (window, "name"));
+
+  g_assert_cmpstr (scenario_name (window), ==, "Llama 2 13B, ZeRO-3, 8x H100");
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "Llama 2 13B, ZeRO-3, 8x H100");
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "parallel.gpus")), 16);
+  settle ();
+  g_assert_cmpstr (scenario_name (window), ==, "Llama 2 13B, ZeRO-3, 16x H100");
+  g_assert_cmpstr (gtk_editable_get_text (entry), ==, "Llama 2 13B, ZeRO-3, 16x H100");
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (window)), ==, "• Llama 2 13B, ZeRO-3, 16x H100");
+
+  /* A name of one's own stays. */
+  gtk_editable_set_text (entry, "Our fine-tune");
+  settle ();
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "parallel.gpus")), 32);
+  settle ();
+  g_assert_cmpstr (scenario_name (window), ==, "Our fine-tune");
+
+  /* Cleared, it follows again from the next change. */
+  gtk_editable_set_text (entry, "");
+  settle ();
+  g_assert_cmpstr (scenario_name (window), ==, "");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "parallel.gpus")), 8);
+  settle ();
+  g_assert_cmpstr (scenario_name (window), ==, "Llama 2 13B, ZeRO-3, 8x H100");
+
+  /* An example's name stays through a change the name does not mention,
+   * and follows one it does. */
+  g_assert_true (hr_window_load_example (window, "qlora-llama-3.1-8b-rtx4090", NULL));
+  settle ();
+  g_assert_cmpstr (scenario_name (window), ==, "QLoRA of Llama 3.1 8B on one RTX 4090");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "training.micro_batch")), 2);
+  settle ();
+  g_assert_cmpstr (scenario_name (window), ==, "QLoRA of Llama 3.1 8B on one RTX 4090");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (control (window, "gpu.preset")),
+                              dropdown_index (control (window, "gpu.preset"), "A100 SXM4 80GB"));
+  settle ();
+  g_assert_cmpstr (scenario_name (window), ==, "Llama 3.1 8B, QLoRA, 1x A100");
+  close_window (window);
+}
+
 /* Editing the architecture turns the preset into a custom model. */
 static void
 test_custom_model (void)
@@ -765,6 +835,7 @@ main (int   argc,
   g_test_add_func ("/window/one-recompute-per-turn", test_one_recompute_per_turn);
   g_test_add_func ("/window/invalid-value", test_invalid_value);
   g_test_add_func ("/window/custom-model", test_custom_model);
+  g_test_add_func ("/window/name-follows", test_name_follows);
   g_test_add_func ("/window/files", test_files);
   g_test_add_func ("/window/invalid-file", test_invalid_file);
   g_test_add_func ("/window/non-local-files", test_non_local_files);

@@ -3,8 +3,8 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Groups as a user thinks: Model, Training, Parallelism, Hardware,
- * Overheads.  Every control is bound to one property of the scenario model
+ * Groups as a user thinks: the scenario's name, Model, Training,
+ * Parallelism, Hardware, Overheads, Time and cost.  Every control is bound to one property of the scenario model
  * with g_object_bind_property (bidirectional, synced at creation); rows are
  * registered by their scenario path, so a validation error about
  * "parallel.tp" is shown on the row it names (in the form's words:
@@ -271,6 +271,17 @@ add_solver_button (HrForm     *self,
                                  gtk_widget_get_prev_sibling (spin));
   }
   g_hash_table_insert (self->controls, g_strconcat (path, ".solve", NULL), button);
+}
+
+/* The scenario's name: the window fills it from the plan until the user
+ * writes one. */
+static void
+build_name (HrForm    *self,
+            GtkWidget *page)
+{
+  GtkWidget *group = hr_form_new_group (page, _("Scenario"), NULL);
+
+  hr_form_entry_row (self, group, "name", _("Name"));
 }
 
 static void
@@ -626,6 +637,7 @@ hr_form_new (HrScenarioModel *model,
 
   self->model = g_object_ref (model);
   self->presets = presets;
+  build_name (self, page);
   build_model (self, page);
   build_training (self, page);
   build_parallel (self, page);

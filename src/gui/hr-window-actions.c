@@ -15,6 +15,7 @@
 #include "hr-import.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"
+#include "hr-scenario-name.h"
 #include "hr-window-private.h"
 
 typedef enum
@@ -192,8 +193,9 @@ action_new (GSimpleAction *action,
     hr_scenario_init_default (&sc);
   if (gpu != NULL && *gpu != '\0')
     hr_scenario_apply_gpu_preset (&sc, gpu, self->presets, NULL);
+  hr_scenario_set_generated_name (&sc);
   g_clear_object (&self->file);
-  hr_window_set_scenario (self, &sc);
+  hr_window_replace_scenario (self, &sc, TRUE);
 }
 
 static void
@@ -260,6 +262,22 @@ action_export_csv (GSimpleAction *action,
   choose_file (HR_WINDOW (user_data), CHOOSE_CSV);
 }
 
+/* Opens a bundled example in place of the scenario; its name follows the
+ * plan once a change would rename it. */
+gboolean
+hr_window_load_example (HrWindow    *self,
+                        const char  *id,
+                        GError     **error)
+{
+  HrScenario sc;
+
+  if (!hr_scenario_load_preset (&sc, id, self->presets, error))
+    return FALSE;
+  g_clear_object (&self->file);
+  hr_window_replace_scenario (self, &sc, TRUE);
+  return TRUE;
+}
+
 static void
 action_example (GSimpleAction *action,
                 GVariant      *parameter,
@@ -267,16 +285,9 @@ action_example (GSimpleAction *action,
 {
   HrWindow *self = HR_WINDOW (user_data);
   g_autoptr(GError) error = NULL;
-  HrScenario sc;
 
-  if (!hr_scenario_load_preset (&sc, g_variant_get_string (parameter, NULL), self->presets,
-                                &error))
-    {
-      hr_window_show_error (self, _("Could not open the example"), error->message);
-      return;
-    }
-  g_clear_object (&self->file);
-  hr_window_set_scenario (self, &sc);
+  if (!hr_window_load_example (self, g_variant_get_string (parameter, NULL), &error))
+    hr_window_show_error (self, _("Could not open the example"), error->message);
 }
 
 /* A Hugging Face config.json becomes the model, a DeepSpeed config sets

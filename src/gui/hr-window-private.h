@@ -47,6 +47,9 @@ struct _HrWindow
   GFile               *file;          /* where the scenario was opened or saved */
   gboolean             dirty;
   guint                loading;       /* > 0 while the whole scenario is replaced */
+  guint                naming;        /* > 0 while the window sets the name */
+  gboolean             name_follows;  /* the user has not named the scenario */
+  char                *name_base;     /* the name generated when it was last set */
   guint                recompute_id;
   guint                recompute_count;
   gboolean             close_confirmed;
@@ -58,6 +61,9 @@ struct _HrWindow
 };
 
 void     hr_window_update_title     (HrWindow   *self);
+void     hr_window_replace_scenario (HrWindow         *self,
+                                     const HrScenario *scenario,
+                                     gboolean          name_follows);
 void     hr_window_toast            (HrWindow   *self,
                                      const char *message);
 void     hr_window_show_error       (HrWindow   *self,

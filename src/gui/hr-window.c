@@ -21,6 +21,7 @@
 #include "hr-measured.h"
 #include "hr-report-page.h"
 #include "hr-scenario-io.h"
+#include "hr-scenario-name.h"
 #include "hr-window-private.h"
 
 G_DEFINE_FINAL_TYPE (HrWindow, hr_window, ADW_TYPE_APPLICATION_WINDOW)
@@ -37,11 +38,12 @@ void
 hr_window_update_title (HrWindow *self)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+  const char *name = sc->name[0] != '\0' ? sc->name : _("Unnamed scenario");
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
 
   /* TRANSLATORS: the window title of a scenario with unsaved changes */
-  title = self->dirty ? g_strdup_printf (_("• %s"), sc->name) : g_strdup (sc->name);
+  title = self->dirty ? g_strdup_printf (_("• %s"), name) : g_strdup (name);
   if (self->file != NULL)
     subtitle = g_file_get_basename (self->file);
   else
@@ -152,6 +154,28 @@ on_view_changed (HrWindow *self)
                        self->plan, hr_window_units (self));
 }
 
+/* Until the user names the scenario its name follows the plan: "Llama 2
+ * 13B, ZeRO-3, 8x H100" becomes "..., 16x H100" with the GPUs.  A name
+ * that came with an example stays until a change would rename it, and so
+ * does a name the user has just cleared (to type another). */
+static void
+follow_name (HrWindow *self)
+{
+  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+  g_autofree char *generated = NULL;
+
+  if (!self->name_follows)
+    return;
+  generated = hr_scenario_generate_name (sc);
+  if (g_strcmp0 (generated, self->name_base) == 0)
+    return;
+  g_free (self->name_base);
+  self->name_base = g_steal_pointer (&generated);
+  self->naming++;
+  g_object_set (self->model, "name", self->name_base, NULL);
+  self->naming--;
+}
+
 static gboolean
 recompute (gpointer user_data)
 {
@@ -160,6 +184,7 @@ recompute (gpointer user_data)
   g_autoptr(GError) error = NULL;
 
   self->recompute_id = 0;
+  follow_name (self);
   self->recompute_count++;
   self->plan_valid = hr_calc_plan (sc, self->plan, &error);
   hr_form_update_sensitivity (self->form);
@@ -187,27 +212,62 @@ static void
 on_model_notify (HrWindow   *self,
                  GParamSpec *pspec)
 {
+  gboolean name = g_str_equal (pspec->name, "name");
+
+  if (self->naming > 0)
+    {
+      hr_window_update_title (self);
+      return;
+    }
+  /* A name of the user's own stays; clearing it lets it follow again,
+   * from the next change that renames the plan. */
+  if (name && self->loading == 0)
+    {
+      const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+
+      self->name_follows = sc->name[0] == '\0';
+      g_free (self->name_base);
+      self->name_base = hr_scenario_generate_name (sc);
+    }
   if (self->loading == 0 && !self->dirty)
     {
       self->dirty = TRUE;
       hr_window_update_title (self);
     }
-  else if (g_str_equal (pspec->name, "name"))
+  else if (name)
     hr_window_update_title (self);
   schedule_recompute (self);
 }
 
-/* Replaces the scenario as a whole (New, Open, an example): not an edit. */
+/* Replaces the scenario as a whole (New, Open, an example): not an edit.
+ * Its name follows the plan from now on when name_follows. */
+void
+hr_window_replace_scenario (HrWindow         *self,
+                            const HrScenario *scenario,
+                            gboolean          name_follows)
+{
+  HrScenario named = *scenario;
+
+  if (name_follows && named.name[0] == '\0')
+    hr_scenario_set_generated_name (&named);
+  self->loading++;
+  hr_scenario_model_set_scenario (self->model, &named);
+  self->loading--;
+  self->name_follows = name_follows;
+  g_free (self->name_base);
+  self->name_base = hr_scenario_generate_name (scenario);
+  self->dirty = FALSE;
+  hr_window_update_title (self);
+  schedule_recompute (self);
+}
+
+/* A scenario from a file keeps its name unless it is the generated one. */
 void
 hr_window_set_scenario (HrWindow         *self,
                         const HrScenario *scenario)
 {
-  self->loading++;
-  hr_scenario_model_set_scenario (self->model, scenario);
-  self->loading--;
-  self->dirty = FALSE;
-  hr_window_update_title (self);
-  schedule_recompute (self);
+  hr_window_replace_scenario (self, scenario,
+                              scenario->name[0] == '\0' || hr_scenario_name_is_generated (scenario));
 }
 
 gboolean
@@ -414,6 +474,7 @@ hr_window_finalize (GObject *object)
   g_clear_object (&self->model);
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
+  g_clear_pointer (&self->name_base, g_free);
   g_clear_pointer (&self->presets, hr_presets_free);
   g_clear_pointer (&self->plan, hr_plan_free);
   g_clear_pointer (&self->measured, g_ptr_array_unref);
@@ -471,6 +532,8 @@ hr_window_init (HrWindow *self)
   if (!hr_scenario_load_preset (&sc, "default", self->presets, &error))
     hr_scenario_init_default (&sc);
   hr_scenario_model_set_scenario (self->model, &sc);
+  self->name_follows = hr_scenario_name_is_generated (&sc);
+  self->name_base = hr_scenario_generate_name (&sc);
 
   self->form = HR_FORM (hr_form_new (self->model, self->presets));
   gtk_scrolled_window_set_child (self->form_scroller, GTK_WIDGET (self->form));

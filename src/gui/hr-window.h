@@ -40,6 +40,9 @@ gboolean         hr_window_export_csv       (HrWindow         *self,
 void             hr_window_set_scenario     (HrWindow         *self,
                                              const HrScenario *scenario);
 gboolean         hr_window_report_broken_presets (HrWindow    *self);
+gboolean         hr_window_load_example     (HrWindow         *self,
+                                             const char       *id,
+                                             GError          **error);
 gboolean         hr_window_import_file      (HrWindow         *self,
                                              GFile            *file,
                                              GError          **error);
