@@ -9,6 +9,8 @@
  * count computed from the same config in data/facts/models.json).
  */
 
+#include <glib/gstdio.h>
+
 #include "hr-ds-import.h"
 #include "hr-hf-import.h"
 #include "hr-import.h"
@@ -361,6 +363,45 @@ test_hf_unsupported_refused (void)
     }
 }
 
+/* A checkpoint's index beside the config checks the count: Llama 2 7B's
+ * model.safetensors.index.json says 13476839424 bytes (fp16), the
+ * 6738415616 parameters plus 8 KiB of rotary buffers; a total that does
+ * not match is reported. */
+static void
+test_hf_safetensors_index (void)
+{
+  g_autofree char *source = g_test_build_filename (G_TEST_DIST, "data", "hf", "llama-2-7b.json", NULL);
+  g_autofree char *dir = g_dir_make_tmp ("hr-hf-XXXXXX", NULL);
+  g_autofree char *config = g_build_filename (dir, "config.json", NULL);
+  g_autofree char *index = g_build_filename (dir, "model.safetensors.index.json", NULL);
+  g_autofree char *text = NULL;
+  const char *totals[] = { "13476839424", "14000000000" };
+
+  g_assert_true (g_file_get_contents (source, &text, NULL, NULL));
+  g_assert_true (g_file_set_contents (config, text, -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (totals); i++)
+    {
+      g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = g_strdup_printf ("{\"metadata\": {\"total_size\": %s}, "
+                                               "\"weight_map\": {}}", totals[i]);
+      gboolean reported = FALSE;
+      HrScenario sc;
+
+      g_assert_true (g_file_set_contents (index, json, -1, NULL));
+      hr_scenario_init_default (&sc);
+      g_assert_true (hr_import_file (&sc, config, &hr_hf_importer, NULL, unmapped, &error));
+      g_assert_no_error (error);
+      for (guint j = 0; j < unmapped->len; j++)
+        reported |= strstr (g_ptr_array_index (unmapped, j), "the checkpoint holds 7000000000 "
+                            "parameters (float16), Headroom counts 6738415616 (-3.74 %)") != NULL;
+      g_assert_cmpint (reported, ==, i == 1);
+    }
+  g_unlink (index);
+  g_unlink (config);
+  g_rmdir (dir);
+}
+
 /* Each format is recognised by its own importer; a scenario file by none. */
 static void
 test_importer_detects_its_format (void)
@@ -403,6 +444,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/import/importer-detects-its-format", test_importer_detects_its_format);
   g_test_add_func ("/import/hf-unsupported-refused", test_hf_unsupported_refused);
+  g_test_add_func ("/import/hf-safetensors-index", test_hf_safetensors_index);
   g_test_add_func ("/import/hf-configs", test_hf_configs);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
   g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);

@@ -13,6 +13,7 @@
 #include "hr-import.h"
 #include "hr-error.h"
 #include "hr-json.h"
+#include "hr-params.h"
 #include "hr-presets.h"
 #include "hr-fields-read.h"
 #include "hr-text.h"
@@ -400,6 +401,51 @@ hf_detect (JsonObject *root)
          || json_object_has_member (root, "n_layer");
 }
 
+/* A checkpoint's model.safetensors.index.json beside the config says how
+ * many bytes its weights take (metadata.total_size): at the config's
+ * torch_dtype that is the parameter count, checked against Headroom's.
+ * Buffers saved with the weights (Llama's rotary inv_freq: 8 KiB for 7B)
+ * stay well under the 0.1 % allowed.  NULL when there is nothing to say. */
+static char *
+check_safetensors_index (const HrModelArch *model,
+                         JsonObject        *config,
+                         const char        *origin)
+{
+  g_autofree char *dir = g_path_get_dirname (origin);
+  g_autofree char *path = g_build_filename (dir, "model.safetensors.index.json", NULL);
+  g_autoptr(JsonNode) index = NULL;
+  JsonObject *metadata;
+  const char *dtype = get_string (config, "torch_dtype");
+  double bytes_per_param, counted, stored;
+  JsonNode *size;
+
+  if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || dtype == NULL)
+    return NULL;
+  if (strcmp (dtype, "bfloat16") == 0 || strcmp (dtype, "float16") == 0)
+    bytes_per_param = 2;
+  else if (strcmp (dtype, "float32") == 0)
+    bytes_per_param = 4;
+  else
+    return NULL;
+  index = hr_json_load_file (path, NULL);
+  metadata = index != NULL && JSON_NODE_HOLDS_OBJECT (index)
+             ? hr_json_member_object (json_node_get_object (index), "metadata") : NULL;
+  size = metadata != NULL ? json_object_get_member (metadata, "total_size") : NULL;
+  if (size == NULL || !JSON_NODE_HOLDS_VALUE (size)
+      || (json_node_get_value_type (size) != G_TYPE_INT64
+          && json_node_get_value_type (size) != G_TYPE_DOUBLE))
+    return g_strdup ("model.safetensors.index.json: no metadata.total_size to check the "
+                     "parameter count against");
+  stored = json_node_get_double (size) / bytes_per_param;
+  counted = (double) hr_params_total (model);
+  if (fabs (counted - stored) <= 0.001 * stored)
+    return NULL;
+  return g_strdup_printf ("model.safetensors.index.json: the checkpoint holds %.0f parameters "
+                          "(%s), Headroom counts %.0f (%+.2f %%): this config may describe "
+                          "the model incompletely", stored, dtype, counted,
+                          100.0 * (counted - stored) / stored);
+}
+
 /* The config becomes the scenario's model, a custom one. */
 static gboolean
 hf_apply (HrScenario  *scenario,
@@ -408,9 +454,14 @@ hf_apply (HrScenario  *scenario,
           GPtrArray   *unmapped,
           GError     **error)
 {
+  g_autofree char *mismatch = NULL;
+
   if (!hr_hf_import_node (&scenario->model, root, origin, unmapped, error))
     return FALSE;
   scenario->model.preset[0] = '\0';
+  mismatch = check_safetensors_index (&scenario->model, json_node_get_object (root), origin);
+  if (mismatch != NULL && unmapped != NULL)
+    g_ptr_array_add (unmapped, g_steal_pointer (&mismatch));
   return TRUE;
 }
 
