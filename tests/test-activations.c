@@ -377,6 +377,49 @@ test_head_and_final_norm (void)
                     T * h * 4);
 }
 
+/* torch.autocast (amp-bf16) on the oracle's model, as the saved-tensor
+ * hooks see it: the residual stream is fp32, so each RMSNorm keeps its fp32
+ * input and an fp32 normalised copy (8 bytes per element), Q, K and V each
+ * cast the norm's output to bf16 and keep their own cast (3·T·h·2), gate
+ * and up likewise (2·T·h·2), the checkpoint of a layer is its fp32 input,
+ * and the loss is fp32 even when the loop does not upcast the logits. */
+static void
+test_autocast_copies (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const double T = 256, h = 512, V = 512;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  oracle_scenario (&sc);
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  sc.training.logits_fp32 = FALSE;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "norm inputs"), 2 * T * h * 8, 1e-12);
+  hr_assert_close (saved_bytes (&la, "attention input (norm output)"), 3 * T * h * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "MLP input (norm output)"), 2 * T * h * 2, 1e-12);
+  hr_assert_close (la.checkpoint, T * h * 4, 1e-12);
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"),
+                    ==, T * V * 4);
+
+  /* Without autocast the three projections share one tensor. */
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "attention input (norm output)"), T * h * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "norm inputs"), 2 * T * h * (4 + 2), 1e-12);
+
+  /* A parallel block's two LayerNorms read one tensor and keep it once. */
+  sc.model.parallel_block = TRUE;
+  sc.model.norms_per_layer = 2;
+  sc.model.norm = HR_NORM_LAYERNORM;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "norm inputs"), T * h * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "MLP input (norm output)"), T * h * 2, 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -391,5 +434,6 @@ main (int   argc,
   g_test_add_func ("/activations/lora-dropout-widths", test_lora_dropout_widths);
   g_test_add_func ("/activations/gqa-repeat", test_gqa_repeat);
   g_test_add_func ("/activations/head-and-final-norm", test_head_and_final_norm);
+  g_test_add_func ("/activations/autocast-copies", test_autocast_copies);
   return g_test_run ();
 }

@@ -49,6 +49,39 @@ n_targets (guint targets)
   return (guint) __builtin_popcount (targets);
 }
 
+/* Adapters among targets that read their layer's input themselves (their
+ * A projection keeps it); LitGPT's fused QKV adapter reads it once. */
+static double
+adapter_readers (const HrTraining *t,
+                 guint             targets)
+{
+  guint qkv = HR_LORA_Q | HR_LORA_K | HR_LORA_V;
+  guint n;
+
+  if (t->method == HR_METHOD_FULL)
+    return 0;
+  n = n_targets (t->lora_targets & targets & ~qkv);
+  if (t->lora_fused_qkv)
+    n += MIN (n_targets (t->lora_targets & targets & qkv), 1);
+  else
+    n += n_targets (t->lora_targets & targets & qkv);
+  return n;
+}
+
+/* Copies of one input its readers keep.  They share the tensor, except
+ * under torch.autocast, where each linear layer casts its fp32 input to
+ * 16 bits and saves its own cast: autocast caches only the casts of leaf
+ * weights (aten/src/ATen/autocast_mode.cpp, cached_cast), so Q, K and V
+ * each keep a copy of the norm's output. */
+static double
+input_copies (gboolean autocast,
+              double   readers)
+{
+  if (readers <= 0)
+    return 0;
+  return autocast ? readers : 1.0;
+}
+
 static gboolean
 autocast_on (const HrTraining *t)
 {
@@ -63,16 +96,34 @@ autocast_on (const HrTraining *t)
  * under autocast, where the residual stream is fp32.  LayerNorm keeps its
  * input (native_layer_norm's input), in fp32 under autocast, which runs it
  * in fp32 (CALC-REFERENCE §4). */
-double
-hr_activations_norm_bytes (const HrScenario *scenario)
+static void
+norm_parts (const HrScenario *scenario,
+            double           *input,
+            double           *copy)
 {
   const HrTraining *tr = &scenario->training;
   double ab = hr_dtype_bytes (tr->dtypes.activations);
   gboolean autocast = autocast_on (tr);
 
   if (scenario->model.norm == HR_NORM_RMSNORM)
-    return 4.0 + (tr->method == HR_METHOD_FULL ? (autocast ? 4.0 : ab) : 0.0);
-  return autocast ? 4.0 : ab;
+    {
+      *input = 4.0;
+      *copy = tr->method == HR_METHOD_FULL ? (autocast ? 4.0 : ab) : 0.0;
+    }
+  else
+    {
+      *input = autocast ? 4.0 : ab;
+      *copy = 0;
+    }
+}
+
+double
+hr_activations_norm_bytes (const HrScenario *scenario)
+{
+  double input, copy;
+
+  norm_parts (scenario, &input, &copy);
+  return input + copy;
 }
 
 void
@@ -97,30 +148,47 @@ hr_activations_layer (const HrScenario   *scenario,
   gboolean moe = m->experts > 1;
   double routed = moe ? (double) MAX (m->experts_active, 1) : 1.0;
   double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
-  gboolean autocast = tr->dtypes.weights == HR_DTYPE_FP32
-                      && tr->dtypes.activations != HR_DTYPE_FP32;
+  gboolean autocast = autocast_on (tr);
   gboolean lora = tr->method != HR_METHOD_FULL;
-  double norm_bytes;
   double r = (double) tr->lora_rank;
   guint attn_in = HR_LORA_Q | HR_LORA_K | HR_LORA_V;
   guint mlp_in = HR_LORA_GATE | HR_LORA_UP;
+  /* The linear layers that read the attention's and the MLP's input and
+   * keep it: the bases whose weights train (Q, K and V as three linears,
+   * or LitGPT's one fused QKV; gate and up, or fc1), and the adapters
+   * that read it.  A parallel block with one norm feeds both. */
+  gboolean base_saves = tr->method != HR_METHOD_LORA;
+  double qkv_readers = (base_saves ? (tr->lora_fused_qkv ? 1.0 : 3.0) : 0.0)
+                       + adapter_readers (tr, attn_in);
+  double mlp_readers = (base_saves ? (hr_model_gated (m) ? 2.0 : 1.0) : 0.0)
+                       + adapter_readers (tr, hr_model_gated (m) ? mlp_in : HR_LORA_UP);
+  gboolean shared_norm = m->parallel_block && hr_model_norms_per_layer (m) == 1;
 
   *out = (HrLayerActivations) { 0 };
 
-  /* Norms.  RMSNorm as HF and LitGPT write it upcasts to fp32 and keeps
-   * that copy, plus its 16-bit output when its weight trains; fused
-   * LayerNorm keeps its input, in fp32 under autocast (CALC-REFERENCE §4). */
-  if (m->norm == HR_NORM_RMSNORM)
-    norm_bytes = 4.0 + (lora ? 0.0 : ab);
-  else
-    norm_bytes = autocast ? 4.0 : ab;
-  add (out, N_("norm inputs"), "norms·b·s·h·bytes / c", (double) hr_model_norms_per_layer (m)
-       * T * h * norm_bytes / rep);
+  /* Norms (hr_activations_norm_bytes).  The two norms of a parallel block
+   * (Falcon 40B's ln_attn and ln_mlp) read the same tensor: LayerNorm keeps
+   * it, and so does RMSNorm when it is fp32 already (to(float32) returns
+   * the tensor itself), once for both. */
+  {
+    double n_norms = (double) hr_model_norms_per_layer (m);
+    double input, copy;
+    gboolean one_input = m->parallel_block && n_norms > 1
+                         && (m->norm == HR_NORM_LAYERNORM || ab == 4.0 || autocast);
 
-  /* Attention. */
-  if (needs_input (tr, attn_in)
-      || (m->parallel_block && needs_input (tr, mlp_in)))
-    add (out, N_("attention input (norm output)"), "b·s·h·bytes / c", T * h * ab / rep);
+    norm_parts (scenario, &input, &copy);
+    add (out, N_("norm inputs"), "norms·b·s·h·bytes / c",
+         (one_input ? input + n_norms * copy : n_norms * (input + copy)) * T * h / rep);
+  }
+
+  /* Attention.  The norm's output is kept by each linear layer that needs
+   * it for its weight's gradient (input_copies). */
+  if (shared_norm)
+    add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
+         input_copies (autocast, qkv_readers + mlp_readers) * T * h * ab / rep);
+  else
+    add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
+         input_copies (autocast, qkv_readers) * T * h * ab / rep);
   /* Before PyTorch's SDPA took grouped K and V (enable_gqa, 2.5), code that
    * calls it or computes attention eagerly repeats K and V to every head
    * and the kernel saves those copies: Hugging Face's repeat_kv, LitGPT's
@@ -164,8 +232,9 @@ hr_activations_layer (const HrScenario   *scenario,
     add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
 
   /* MLP. */
-  if (!m->parallel_block && needs_input (tr, mlp_in))
-    add (out, N_("MLP input (norm output)"), "b·s·h·bytes / c", T * h * ab / rep);
+  if (!shared_norm)
+    add (out, N_("MLP input (norm output)"), "b·s·h·bytes·copies / c",
+         input_copies (autocast, mlp_readers) * T * h * ab / rep);
   if (hr_model_gated (m))
     {
       add (out, N_("gate, up and activation outputs"), "3·b·s·k_e·f·bytes / (t·c)",
@@ -227,8 +296,9 @@ hr_activations_layer (const HrScenario   *scenario,
                           + T * routed * w * ab;
 
   /* Full recompute keeps only each layer's input (2·sbh in 16-bit;
-   * divided by t with sequence parallelism). */
-  out->checkpoint = T * h * ab / rep;
+   * divided by t with sequence parallelism): the residual stream, which
+   * is fp32 under autocast (fp32 embeddings plus 16-bit outputs). */
+  out->checkpoint = T * h * (autocast ? 4.0 : ab) / rep;
 }
 
 /* Layers' worth of activations a pipeline stage holds (Korthikanti §4.2.3,

@@ -151,7 +151,11 @@ hr_calc_add_activations (Ctx      *ctx,
   if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
     {
       double logits = T * (double) m->vocab / tp;
-      double lp = t->logits_fp32 ? 4.0 : ctx->act_bytes;
+      /* Under autocast the loss is fp32 whatever the loop asks: cross_entropy
+       * and log_softmax are on autocast's fp32 list. */
+      gboolean fp32_loss = t->logits_fp32 || (t->dtypes.weights == HR_DTYPE_FP32
+                                               && t->dtypes.activations != HR_DTYPE_FP32);
+      double lp = fp32_loss ? 4.0 : ctx->act_bytes;
 
       /* Nothing saves the logits themselves (log_softmax keeps its result,
        * the fp32 upcast nothing): they live while the loop holds the
@@ -165,9 +169,9 @@ hr_calc_add_activations (Ctx      *ctx,
                 N_("The model's score for every word of the vocabulary at every position."),
                 logits * ctx->act_bytes);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
-                t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
+                fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
                 HR_LIVE_LOSS, N_("log-probabilities (saved by the loss)"),
-                t->logits_fp32 ? "b·s·V·4 / (t·c)" : "b·s·V·bytes / (t·c)",
+                fp32_loss ? "b·s·V·4 / (t·c)" : "b·s·V·bytes / (t·c)",
                 N_("The loss keeps its softmax for the backward pass."),
                 logits * lp);
       /* The loss's backward holds the gradient of the log-probabilities
@@ -175,7 +179,7 @@ hr_calc_add_activations (Ctx      *ctx,
        * runs chunk by chunk. */
       if (t->loss == HR_LOSS_STANDARD)
         hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
-                  t->logits_fp32 ? HR_DTYPE_FP32 : t->dtypes.activations,
+                  fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
                   HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients"),
                   "2·b·s·V·bytes / (t·c)",
                   N_("The backward pass of the loss briefly needs two more logits-sized tensors."),
