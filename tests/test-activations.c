@@ -420,6 +420,26 @@ test_autocast_copies (void)
   hr_assert_close (saved_bytes (&la, "MLP input (norm output)"), T * h * 2, 1e-12);
 }
 
+/* A ReLU MLP (OPT) keeps one f-wide tensor: ReLU's backward reads its
+ * result, which is fc2's input; GELU's reads its input, a second one. */
+static void
+test_relu_keeps_its_output (void)
+{
+  const double T = 256, f = 2048;
+  HrScenario sc;
+  HrLayerActivations relu, gelu;
+
+  oracle_scenario (&sc);
+  sc.model.ffn = 2048;
+  sc.model.mlp = HR_MLP_RELU;
+  hr_activations_layer (&sc, &relu);
+  sc.model.mlp = HR_MLP_GELU;
+  hr_activations_layer (&sc, &gelu);
+  hr_assert_close (saved_bytes (&relu, "ReLU output (fc2 input)"), T * f * 4, 1e-12);
+  g_assert_cmpfloat (saved_bytes (&relu, "fc1 output"), ==, 0);
+  hr_assert_close (gelu.total - relu.total, T * f * 4, 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -435,5 +455,6 @@ main (int   argc,
   g_test_add_func ("/activations/gqa-repeat", test_gqa_repeat);
   g_test_add_func ("/activations/head-and-final-norm", test_head_and_final_norm);
   g_test_add_func ("/activations/autocast-copies", test_autocast_copies);
+  g_test_add_func ("/activations/relu", test_relu_keeps_its_output);
   return g_test_run ();
 }

@@ -242,8 +242,16 @@ hr_activations_layer (const HrScenario   *scenario,
       if (needs_input (tr, HR_LORA_DOWN))
         add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
     }
+  else if (m->mlp == HR_MLP_RELU)
+    {
+      /* ReLU's backward reads its result (derivatives.yaml: relu,
+       * threshold_backward(grad, result, 0)), the very tensor fc2 keeps:
+       * one f-wide tensor, whether fc2 trains or not. */
+      add (out, N_("ReLU output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+    }
   else
     {
+      /* GELU's backward reads its input, fc2 its own input. */
       add (out, N_("fc1 output"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
       if (needs_input (tr, HR_LORA_DOWN))
         add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
