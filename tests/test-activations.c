@@ -440,6 +440,31 @@ test_relu_keeps_its_output (void)
   hr_assert_close (gelu.total - relu.total, T * f * 4, 1e-12);
 }
 
+/* With LoRA dropout an adapter reads its dropped-out copy of the input, so
+ * a frozen layer's input is kept by nobody else: LoRA on Q and V, dropout
+ * 0.1, keeps no attention input, only the copies and masks; without
+ * dropout it keeps the norm's output once. */
+static void
+test_lora_dropout_reads_a_copy (void)
+{
+  const double T = 256, h = 512;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  oracle_scenario (&sc);
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V | HR_LORA_DOWN;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "attention input (norm output)"), T * h * 4, 1e-12);
+  hr_assert_close (saved_bytes (&la, "down-projection input"), T * 1376 * 4, 1e-12);
+  sc.training.lora_dropout = 0.1;
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpfloat (saved_bytes (&la, "attention input (norm output)"), ==, 0);
+  g_assert_cmpfloat (saved_bytes (&la, "down-projection input"), ==, 0);
+  hr_assert_close (saved_bytes (&la, "LoRA dropout inputs and masks"),
+                   T * (2 * h + 1376) * (4 + 1), 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -456,5 +481,6 @@ main (int   argc,
   g_test_add_func ("/activations/head-and-final-norm", test_head_and_final_norm);
   g_test_add_func ("/activations/autocast-copies", test_autocast_copies);
   g_test_add_func ("/activations/relu", test_relu_keeps_its_output);
+  g_test_add_func ("/activations/lora-dropout-copy", test_lora_dropout_reads_a_copy);
   return g_test_run ();
 }

@@ -37,10 +37,13 @@ needs_input (const HrTraining *t,
              guint             targets)
 {
   /* A linear layer saves its input only to compute its weight's gradient:
-   * frozen layers need none, unless a LoRA adapter reads the same input.
-   * bitsandbytes' 4-bit matmul (MatMul4Bit.forward) saves its input
-   * whenever any input needs a gradient, frozen weight or not. */
-  return t->method != HR_METHOD_LORA || (t->lora_targets & targets) != 0;
+   * frozen layers need none, unless a LoRA adapter reads the same input;
+   * with LoRA dropout the adapter reads its dropped-out copy instead
+   * (PEFT's lora.Linear: lora_B(lora_A(dropout(x)))), counted with the
+   * adapters.  bitsandbytes' 4-bit matmul (MatMul4Bit.forward) saves its
+   * input whenever any input needs a gradient, frozen weight or not. */
+  return t->method != HR_METHOD_LORA
+         || ((t->lora_targets & targets) != 0 && !(t->lora_dropout > 0));
 }
 
 static guint
@@ -50,7 +53,8 @@ n_targets (guint targets)
 }
 
 /* Adapters among targets that read their layer's input themselves (their
- * A projection keeps it); LitGPT's fused QKV adapter reads it once. */
+ * A projection keeps it; with dropout they read a copy, counted with the
+ * adapters); LitGPT's fused QKV adapter reads it once. */
 static double
 adapter_readers (const HrTraining *t,
                  guint             targets)
@@ -58,7 +62,7 @@ adapter_readers (const HrTraining *t,
   guint qkv = HR_LORA_Q | HR_LORA_K | HR_LORA_V;
   guint n;
 
-  if (t->method == HR_METHOD_FULL)
+  if (t->method == HR_METHOD_FULL || t->lora_dropout > 0)
     return 0;
   n = n_targets (t->lora_targets & targets & ~qkv);
   if (t->lora_fused_qkv)
