@@ -295,6 +295,16 @@ test_gqa_repeat (void)
   hr_test_model (&sc, "llama-2-7b");
   hr_activations_layer (&sc, &la);
   hr_assert_close (saved_bytes (&la, "Q, K, V"), T * 3 * 32 * 128 * 2, 1e-12);
+
+  /* Multi-query attention: repeating one K/V head is a view, which SDPA
+   * keeps as it is (the reference oracle's saved-tensor hooks see K and V
+   * at one head's size); eager attention's matmul copies it. */
+  sc.model.kv_heads = 1;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q, K, V"), T * (32 + 2) * 128 * 2, 1e-12);
+  sc.training.attention = HR_ATTENTION_EAGER;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q, K, V (K, V repeated per head)"), T * 3 * 32 * 128 * 2, 1e-12);
 }
 
 /* A small model on one GPU, as the reference oracle (tests/reference)

@@ -200,6 +200,11 @@ hr_activations_layer (const HrScenario   *scenario,
    * own kernel reads the grouped ones. */
   if (tr->attention == HR_ATTENTION_FLASH || k >= a)
     add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
+  else if (tr->attention == HR_ATTENTION_SDPA && k == 1)
+    /* One K/V head (multi-query): repeat_kv's expand + reshape merges a
+     * dimension of size 1 and returns a view, which SDPA keeps as it is.
+     * Eager attention still copies it (matmul reshapes it for bmm). */
+    add (out, N_("Q, K, V"), "b·s·(a + 2)·d·bytes / (t·c)", T * (a + 2) * d * ab);
   else
     add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
   if (m->qk_norm != HR_QK_NORM_NONE)
