@@ -393,6 +393,181 @@ test_name_follows (void)
   close_window (window);
 }
 
+/* The message dialog open now, or NULL. */
+static AdwMessageDialog *
+find_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+  AdwMessageDialog *found = NULL;
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && found == NULL; i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (w) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        found = ADW_MESSAGE_DIALOG (w);
+    }
+  return found;
+}
+
+/* Answers the open "Save changes?" dialog. */
+static void
+respond (const char *response)
+{
+  AdwMessageDialog *dialog = find_dialog ();
+
+  g_assert_nonnull (dialog);
+  g_assert_cmpstr (adw_message_dialog_get_heading (dialog), ==, "Save changes?");
+  adw_message_dialog_response (dialog, response);
+  settle ();
+  if ((dialog = find_dialog ()) != NULL)
+    gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static guint64
+micro_batch (HrWindow *window)
+{
+  return hr_scenario_model_get_scenario (hr_window_get_model (window))->training.micro_batch;
+}
+
+/* New, Open and the examples ask before they discard unsaved changes;
+ * Cancel keeps them, Discard drops them, Save writes them first. */
+static void
+test_discard_asks (void)
+{
+  HrWindow *window = open_window ();
+  g_autofree char *dir = g_dir_make_tmp ("headroom-discard-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "mine.json", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *text = NULL;
+
+  /* Nothing to lose: no question. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.example", "s", "bert-large-finetune-t4");
+  settle ();
+  g_assert_null (find_dialog ());
+  g_assert_cmpstr (scenario_name (window), ==, "BERT large fine-tuning on a T4");
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "training.micro_batch")), 3);
+  settle ();
+  g_assert_true (hr_window_get_dirty (window));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.new", NULL);
+  settle ();
+  respond ("cancel");
+  g_assert_cmpuint (micro_batch (window), ==, 3);
+  g_assert_true (hr_window_get_dirty (window));
+
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.example", "s", "default");
+  settle ();
+  respond ("discard");
+  g_assert_cmpuint (micro_batch (window), ==, 4);
+  g_assert_false (hr_window_get_dirty (window));
+
+  /* Save writes the file the scenario came from, then goes on. */
+  g_assert_true (hr_window_save_to (window, file, NULL));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "training.micro_batch")), 6);
+  settle ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.example", "s", "bert-large-finetune-t4");
+  settle ();
+  respond ("save");
+  g_assert_cmpstr (scenario_name (window), ==, "BERT large fine-tuning on a T4");
+  g_assert_false (hr_window_get_dirty (window));
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  g_assert_true (strstr (text, "\"micro_batch\" : 6,") != NULL
+                 || strstr (text, "\"micro_batch\": 6,") != NULL);
+
+  g_remove (path);
+  g_rmdir (dir);
+  close_window (window);
+}
+
+/* Undo and redo: rapid changes of one field are one step; an applied
+ * suggestion is one, and its toast says what changed and offers Undo. */
+static void
+test_undo (void)
+{
+  HrWindow *window = open_window ();
+  GtkSpinButton *mb = GTK_SPIN_BUTTON (control (window, "training.micro_batch"));
+  GtkSpinButton *seq = GTK_SPIN_BUTTON (control (window, "training.seq_len"));
+  const HrScenario *sc = hr_scenario_model_get_scenario (hr_window_get_model (window));
+  HrScenario before;
+
+  g_assert_false (action_enabled (window, "undo"));
+  g_assert_false (action_enabled (window, "redo"));
+
+  /* A drag: one value per main-loop turn, well within a second. */
+  for (guint v = 5; v <= 9; v++)
+    {
+      gtk_spin_button_set_value (mb, v);
+      for (guint i = 0; i < 3; i++)
+        g_main_context_iteration (NULL, FALSE);
+    }
+  settle ();
+  g_assert_cmpuint (micro_batch (window), ==, 9);
+  g_assert_true (action_enabled (window, "undo"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  settle ();
+  g_assert_cmpuint (micro_batch (window), ==, 4);
+  g_assert_cmpfloat (gtk_spin_button_get_value (mb), ==, 4);
+  g_assert_false (hr_window_get_dirty (window));   /* back where it was loaded */
+  g_assert_false (action_enabled (window, "undo"));
+  g_assert_true (action_enabled (window, "redo"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL);
+  settle ();
+  g_assert_cmpuint (micro_batch (window), ==, 9);
+  g_assert_true (hr_window_get_dirty (window));
+
+  /* Two fields, two steps; the name follows both ways. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "parallel.gpus")), 16);
+  settle ();
+  gtk_spin_button_set_value (seq, 2048);
+  settle ();
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  settle ();
+  g_assert_cmpuint (sc->training.seq_len, ==, 4096);
+  g_assert_cmpuint (sc->parallel.gpus, ==, 16);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  settle ();
+  g_assert_cmpuint (sc->parallel.gpus, ==, 8);
+  g_assert_cmpstr (scenario_name (window), ==, "Llama 2 13B, ZeRO-3, 8x H100");
+  g_assert_cmpuint (micro_batch (window), ==, 9);
+  /* An edit after undoing forgets the steps ahead. */
+  gtk_spin_button_set_value (seq, 1024);
+  settle ();
+  g_assert_false (action_enabled (window, "redo"));
+
+  /* Apply a suggestion, then its toast's Undo. */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "training.checkpointing")),
+                              HR_CHECKPOINTING_NONE);
+  gtk_spin_button_set_value (mb, 32);
+  gtk_spin_button_set_value (seq, 4096);
+  settle ();
+  g_assert_false (hr_window_get_plan (window)->fits);
+  before = *sc;
+  g_assert_true (action_enabled (window, "apply-suggestion"));
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.apply-suggestion", "u", 0);
+  settle ();
+  g_test_message ("toast: %s", hr_window_get_last_toast (window));
+  maybe_screenshot (window, "applied");
+  g_assert_true (g_str_has_prefix (hr_window_get_last_toast (window), "Applied “"));
+  g_assert_nonnull (strstr (hr_window_get_last_toast (window), "per GPU"));
+  g_assert_true (sc->training.checkpointing != before.training.checkpointing
+                 || sc->training.micro_batch != before.training.micro_batch
+                 || sc->parallel.tp != before.parallel.tp);
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  settle ();
+  g_assert_cmpuint (sc->training.checkpointing, ==, before.training.checkpointing);
+  g_assert_cmpuint (sc->training.micro_batch, ==, 32);
+  g_assert_cmpuint (sc->parallel.tp, ==, before.parallel.tp);
+  g_assert_false (hr_window_get_plan (window)->fits);
+
+  /* New starts a history of its own. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.new", NULL);
+  settle ();
+  respond ("discard");
+  g_assert_false (action_enabled (window, "undo"));
+  close_window (window);
+}
+
 /* Editing the architecture turns the preset into a custom model. */
 static void
 test_custom_model (void)
@@ -836,6 +1011,8 @@ main (int   argc,
   g_test_add_func ("/window/invalid-value", test_invalid_value);
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/name-follows", test_name_follows);
+  g_test_add_func ("/window/discard-asks", test_discard_asks);
+  g_test_add_func ("/window/undo", test_undo);
   g_test_add_func ("/window/files", test_files);
   g_test_add_func ("/window/invalid-file", test_invalid_file);
   g_test_add_func ("/window/non-local-files", test_non_local_files);

@@ -124,6 +124,8 @@ hr_application_startup (GApplication *app)
     { "win.export-png", { "<Control>e", NULL } },
     { "win.export-csv", { "<Control><Shift>e", NULL } },
     { "win.pin", { "<Control>p", NULL } },
+    { "win.undo", { "<Control>z", NULL } },
+    { "win.redo", { "<Control><Shift>z", "<Control>y" } },
     { "win.import", { "<Control>i", NULL } },
     { "win.export-report", { "<Control>r", NULL } },
     { "win.present", { "F5", NULL } },

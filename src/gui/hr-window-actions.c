@@ -22,7 +22,7 @@ typedef enum
 {
   CHOOSE_OPEN,
   CHOOSE_SAVE,
-  CHOOSE_SAVE_AND_CLOSE,
+  CHOOSE_SAVE_AND_CONTINUE,   /* then what hr_window_ask_to_discard was to do */
   CHOOSE_PNG,
   CHOOSE_CSV,
   CHOOSE_IMPORT,
@@ -34,6 +34,102 @@ typedef struct
   HrWindow *window;
   Choice    choice;
 } ChooserData;
+
+/* --- unsaved changes ------------------------------------------------------ */
+
+void
+hr_window_clear_pending (HrWindow *self)
+{
+  gpointer data = self->pending_data;
+  GDestroyNotify destroy = self->pending_destroy;
+
+  self->pending = NULL;
+  self->pending_data = NULL;
+  self->pending_destroy = NULL;
+  if (destroy != NULL)
+    destroy (data);
+}
+
+static void
+run_pending (HrWindow *self)
+{
+  HrWindowThen then = self->pending;
+  gpointer data = self->pending_data;
+  GDestroyNotify destroy = self->pending_destroy;
+
+  self->pending = NULL;
+  self->pending_data = NULL;
+  self->pending_destroy = NULL;
+  if (then != NULL)
+    then (self, data);
+  if (destroy != NULL)
+    destroy (data);
+}
+
+static void choose_file (HrWindow *self, Choice choice);
+
+static void
+on_discard_response (AdwMessageDialog *dialog,
+                     const char       *response,
+                     HrWindow         *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_str_equal (response, "discard"))
+    run_pending (self);
+  else if (g_str_equal (response, "save") && self->file == NULL)
+    choose_file (self, CHOOSE_SAVE_AND_CONTINUE);
+  else if (g_str_equal (response, "save") && hr_window_save_to (self, self->file, &error))
+    run_pending (self);
+  else
+    {
+      hr_window_clear_pending (self);
+      if (error != NULL)
+        hr_window_show_error (self, _("Could not save the scenario"), error->message);
+    }
+}
+
+/* Runs then (self, data) once unsaved changes are out of the way: at once
+ * when there are none, else after asking whether to save them (Save,
+ * Discard, Cancel, as GNOME apps ask); Cancel drops it.  Closing, New,
+ * Open and the examples go through here. */
+void
+hr_window_ask_to_discard (HrWindow       *self,
+                          HrWindowThen    then,
+                          gpointer        data,
+                          GDestroyNotify  destroy)
+{
+  GtkWidget *dialog;
+
+  if (!self->dirty)
+    {
+      then (self, data);
+      if (destroy != NULL)
+        destroy (data);
+      return;
+    }
+  hr_window_clear_pending (self);
+  self->pending = then;
+  self->pending_data = data;
+  self->pending_destroy = destroy;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Save changes?"),
+                                   _("The scenario has changes that are not saved."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "discard", _("_Discard"),
+                                    "save", _("_Save"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (on_discard_response), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* --- files ---------------------------------------------------------------- */
 
 static void
 finish_choice (HrWindow *self,
@@ -54,14 +150,16 @@ finish_choice (HrWindow *self,
         hr_window_show_error (self, _("Could not import"), error->message);
       return;
     case CHOOSE_SAVE:
-    case CHOOSE_SAVE_AND_CLOSE:
+    case CHOOSE_SAVE_AND_CONTINUE:
       if (!hr_window_save_to (self, file, &error))
         {
+          if (choice == CHOOSE_SAVE_AND_CONTINUE)
+            hr_window_clear_pending (self);
           hr_window_show_error (self, _("Could not save the scenario"), error->message);
           return;
         }
-      if (choice == CHOOSE_SAVE_AND_CLOSE)
-        gtk_window_close (GTK_WINDOW (self));
+      if (choice == CHOOSE_SAVE_AND_CONTINUE)
+        run_pending (self);
       else
         {
           /* TRANSLATORS: a toast; %s is a file name */
@@ -98,6 +196,8 @@ on_chooser_response (GtkNativeDialog *native,
 
       finish_choice (data->window, data->choice, file);
     }
+  else if (data->choice == CHOOSE_SAVE_AND_CONTINUE)
+    hr_window_clear_pending (data->window);
   g_object_unref (data->window);
   g_free (data);
   g_object_unref (native);
@@ -181,11 +281,9 @@ choose_file (HrWindow *self,
 }
 
 static void
-action_new (GSimpleAction *action,
-            GVariant      *parameter,
-            gpointer       user_data)
+new_scenario (HrWindow *self,
+              gpointer  data)
 {
-  HrWindow *self = HR_WINDOW (user_data);
   g_autofree char *gpu = g_settings_get_string (self->settings, "default-gpu");
   HrScenario sc;
 
@@ -199,11 +297,26 @@ action_new (GSimpleAction *action,
 }
 
 static void
+action_new (GSimpleAction *action,
+            GVariant      *parameter,
+            gpointer       user_data)
+{
+  hr_window_ask_to_discard (HR_WINDOW (user_data), new_scenario, NULL, NULL);
+}
+
+static void
+choose_to_open (HrWindow *self,
+                gpointer  data)
+{
+  choose_file (self, CHOOSE_OPEN);
+}
+
+static void
 action_open (GSimpleAction *action,
              GVariant      *parameter,
              gpointer       user_data)
 {
-  choose_file (HR_WINDOW (user_data), CHOOSE_OPEN);
+  hr_window_ask_to_discard (HR_WINDOW (user_data), choose_to_open, NULL, NULL);
 }
 
 static void
@@ -229,21 +342,6 @@ action_save_as (GSimpleAction *action,
                 gpointer       user_data)
 {
   choose_file (HR_WINDOW (user_data), CHOOSE_SAVE);
-}
-
-static void
-action_save_and_close (GSimpleAction *action,
-                       GVariant      *parameter,
-                       gpointer       user_data)
-{
-  HrWindow *self = HR_WINDOW (user_data);
-
-  if (self->file == NULL)
-    {
-      choose_file (self, CHOOSE_SAVE_AND_CLOSE);
-      return;
-    }
-  finish_choice (self, CHOOSE_SAVE_AND_CLOSE, self->file);
 }
 
 static void
@@ -279,15 +377,22 @@ hr_window_load_example (HrWindow    *self,
 }
 
 static void
+open_example (HrWindow *self,
+              gpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!hr_window_load_example (self, data, &error))
+    hr_window_show_error (self, _("Could not open the example"), error->message);
+}
+
+static void
 action_example (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
-  HrWindow *self = HR_WINDOW (user_data);
-  g_autoptr(GError) error = NULL;
-
-  if (!hr_window_load_example (self, g_variant_get_string (parameter, NULL), &error))
-    hr_window_show_error (self, _("Could not open the example"), error->message);
+  hr_window_ask_to_discard (HR_WINDOW (user_data), open_example,
+                            g_variant_dup_string (parameter, NULL), g_free);
 }
 
 /* A Hugging Face config.json becomes the model, a DeepSpeed config sets
@@ -318,9 +423,11 @@ hr_window_import_file (HrWindow  *self,
   if (!importer->apply (&sc, root, path, unmapped, error))
     return FALSE;
 
+  hr_window_record_edit (self);
+  self->edit_alone = TRUE;
   hr_scenario_model_set_scenario (self->model, &sc);
   message = g_strdup_printf (_("Imported %s"), name);
-  hr_window_toast (self, message);
+  hr_window_toast_undo (self, message);
   if (unmapped->len > 0)
     {
       g_autoptr(GString) text = g_string_new (NULL);
@@ -424,8 +531,47 @@ action_apply_suggestion (GSimpleAction *action,
   HrWindow *self = HR_WINDOW (user_data);
   const HrSuggestion *sg = hr_suggestions_get (self->suggestions, g_variant_get_uint32 (parameter));
 
-  if (sg != NULL)
-    hr_scenario_model_set_scenario (self->model, &sg->scenario);
+  g_autofree char *saves = NULL;
+  g_autofree char *message = NULL;
+
+  if (sg == NULL || !self->plan_valid)
+    return;
+  /* A step of its own, that the toast's Undo takes back. */
+  hr_window_record_edit (self);
+  self->edit_alone = TRUE;
+  saves = hr_format_bytes ((double) sg->saves_bytes, hr_window_units (self));
+  /* TRANSLATORS: a toast: the suggestion applied, and what it saves */
+  message = g_strdup_printf (_("Applied “%s”: −%s per GPU"), sg->title, saves);
+  hr_scenario_model_set_scenario (self->model, &sg->scenario);
+  hr_window_toast_undo (self, message);
+}
+
+static void
+action_undo (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  HrWindow *self = HR_WINDOW (user_data);
+  const HrScenario *sc;
+  gboolean name_follows;
+
+  hr_window_record_edit (self);
+  if ((sc = hr_history_undo (self->history, &name_follows)) != NULL)
+    hr_window_restore_step (self, sc, name_follows);
+}
+
+static void
+action_redo (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  HrWindow *self = HR_WINDOW (user_data);
+  const HrScenario *sc;
+  gboolean name_follows;
+
+  hr_window_record_edit (self);
+  if ((sc = hr_history_redo (self->history, &name_follows)) != NULL)
+    hr_window_restore_step (self, sc, name_follows);
 }
 
 static void
@@ -451,10 +597,15 @@ hr_window_update_actions (HrWindow *self)
   static const char * const need_plan[] = { "export-png", "export-csv", "export-report", "pin",
                                             "apply-suggestion" };
 
+  GActionMap *map = G_ACTION_MAP (self);
+
   for (guint i = 0; i < G_N_ELEMENTS (need_plan); i++)
-    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (G_ACTION_MAP (self),
-                                                                              need_plan[i])),
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, need_plan[i])),
                                  self->plan_valid);
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "undo")),
+                               hr_history_can_undo (self->history));
+  g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "redo")),
+                               hr_history_can_redo (self->history));
 }
 
 void
@@ -465,12 +616,13 @@ hr_window_install_actions (HrWindow *self)
     { "open", action_open },
     { "save", action_save },
     { "save-as", action_save_as },
-    { "save-and-close", action_save_and_close },
     { "export-png", action_export_png },
     { "export-csv", action_export_csv },
     { "example", action_example, "s" },
     { "pin", action_pin },
     { "apply-suggestion", action_apply_suggestion, "u" },
+    { "undo", action_undo },
+    { "redo", action_redo },
     { "import", action_import },
     { "export-report", action_export_report },
     { "present", action_present },

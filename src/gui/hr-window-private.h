@@ -12,6 +12,7 @@
 #pragma once
 
 #include "hr-compare-view.h"
+#include "hr-history.h"
 #include "hr-plan-view.h"
 #include "hr-presets.h"
 #include "hr-suggestions.h"
@@ -20,6 +21,9 @@
 #include "hr-window.h"
 
 G_BEGIN_DECLS
+
+typedef void (*HrWindowThen) (HrWindow *self,
+                              gpointer  data);
 
 struct _HrWindow
 {
@@ -54,6 +58,17 @@ struct _HrWindow
   guint                recompute_count;
   gboolean             close_confirmed;
 
+  /* undo: the steps, and the properties edited since the last one */
+  HrHistory           *history;
+  GPtrArray           *edited;        /* interned property names */
+  gboolean             edit_alone;    /* the next step merges with none */
+
+  /* what to do once unsaved changes are saved or discarded */
+  HrWindowThen         pending;
+  gpointer             pending_data;
+  GDestroyNotify       pending_destroy;
+  char                *last_toast;
+
   /* what it reads */
   HrPresets           *presets;
   GPtrArray           *measured;      /* the runs the error bar comes from */
@@ -66,11 +81,22 @@ void     hr_window_replace_scenario (HrWindow         *self,
                                      gboolean          name_follows);
 void     hr_window_toast            (HrWindow   *self,
                                      const char *message);
+void     hr_window_toast_undo       (HrWindow   *self,
+                                     const char *message);
 void     hr_window_show_error       (HrWindow   *self,
                                      const char *heading,
                                      const char *message);
 HrUnits  hr_window_units            (HrWindow   *self);
 void     hr_window_install_actions  (HrWindow   *self);
 void     hr_window_update_actions   (HrWindow   *self);
+void     hr_window_record_edit      (HrWindow   *self);
+void     hr_window_restore_step     (HrWindow         *self,
+                                     const HrScenario *scenario,
+                                     gboolean          name_follows);
+void     hr_window_ask_to_discard   (HrWindow         *self,
+                                     HrWindowThen      then,
+                                     gpointer          data,
+                                     GDestroyNotify    destroy);
+void     hr_window_clear_pending    (HrWindow   *self);
 
 G_END_DECLS

@@ -53,11 +53,37 @@ hr_window_update_title (HrWindow *self)
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
+/* A toast of plain text (AdwToast reads its title as markup). */
+static AdwToast *
+toast_new (HrWindow   *self,
+           const char *message)
+{
+  g_autofree char *markup = g_markup_escape_text (message, -1);
+
+  g_free (self->last_toast);
+  self->last_toast = g_strdup (message);
+  return adw_toast_new (markup);
+}
+
 void
 hr_window_toast (HrWindow   *self,
                  const char *message)
 {
-  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+  adw_toast_overlay_add_toast (self->toast_overlay, toast_new (self, message));
+}
+
+/* A toast with an Undo button, for a change the user did not make field
+ * by field. */
+void
+hr_window_toast_undo (HrWindow   *self,
+                      const char *message)
+{
+  AdwToast *toast = toast_new (self, message);
+
+  adw_toast_set_button_label (toast, _("_Undo"));
+  adw_toast_set_action_name (toast, "win.undo");
+  adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 void
@@ -185,6 +211,7 @@ recompute (gpointer user_data)
 
   self->recompute_id = 0;
   follow_name (self);
+  hr_window_record_edit (self);
   self->recompute_count++;
   self->plan_valid = hr_calc_plan (sc, self->plan, &error);
   hr_form_update_sensitivity (self->form);
@@ -199,6 +226,24 @@ recompute (gpointer user_data)
     show_invalid (self, error);
   hr_window_update_actions (self);
   return G_SOURCE_REMOVE;
+}
+
+/* The edits of this main-loop turn become a step of the undo history
+ * (merged with the last one when they are more of the same), and the
+ * scenario is dirty unless it is back at the step that was saved. */
+void
+hr_window_record_edit (HrWindow *self)
+{
+  if (self->edited->len == 0)
+    return;
+  hr_history_record (self->history, hr_scenario_model_get_scenario (self->model),
+                     self->name_follows, self->edited, !self->edit_alone,
+                     g_get_monotonic_time ());
+  g_ptr_array_set_size (self->edited, 0);
+  self->edit_alone = FALSE;
+  self->dirty = !hr_history_is_saved (self->history);
+  hr_window_update_title (self);
+  hr_window_update_actions (self);
 }
 
 static void
@@ -218,6 +263,13 @@ on_model_notify (HrWindow   *self,
     {
       hr_window_update_title (self);
       return;
+    }
+  if (self->loading == 0)
+    {
+      const char *property = g_intern_string (pspec->name);
+
+      if (!g_ptr_array_find (self->edited, property, NULL))
+        g_ptr_array_add (self->edited, (gpointer) property);
     }
   /* A name of the user's own stays; clearing it lets it follow again,
    * from the next change that renames the plan. */
@@ -256,8 +308,30 @@ hr_window_replace_scenario (HrWindow         *self,
   self->name_follows = name_follows;
   g_free (self->name_base);
   self->name_base = hr_scenario_generate_name (scenario);
+  hr_history_reset (self->history, &named, name_follows);
+  g_ptr_array_set_size (self->edited, 0);
   self->dirty = FALSE;
   hr_window_update_title (self);
+  hr_window_update_actions (self);
+  schedule_recompute (self);
+}
+
+/* Goes to a step of the undo history: not an edit either. */
+void
+hr_window_restore_step (HrWindow         *self,
+                        const HrScenario *scenario,
+                        gboolean          name_follows)
+{
+  self->loading++;
+  hr_scenario_model_set_scenario (self->model, scenario);
+  self->loading--;
+  self->name_follows = name_follows;
+  g_free (self->name_base);
+  self->name_base = hr_scenario_generate_name (scenario);
+  g_ptr_array_set_size (self->edited, 0);
+  self->dirty = !hr_history_is_saved (self->history);
+  hr_window_update_title (self);
+  hr_window_update_actions (self);
   schedule_recompute (self);
 }
 
@@ -318,6 +392,8 @@ hr_window_save_to (HrWindow  *self,
   if (!hr_write_file_atomic (path, data, length, error))
     return FALSE;
   g_set_object (&self->file, file);
+  hr_window_record_edit (self);
+  hr_history_mark_saved (self->history);
   self->dirty = FALSE;
   hr_window_update_title (self);
   return TRUE;
@@ -399,43 +475,23 @@ on_units_changed (HrWindow *self)
   schedule_recompute (self);
 }
 
-/* Closing with unsaved changes asks first. */
 static void
-on_close_response (AdwMessageDialog *dialog,
-                   const char       *response,
-                   HrWindow         *self)
+close_now (HrWindow *self,
+           gpointer  data)
 {
-  if (g_str_equal (response, "discard"))
-    {
-      self->close_confirmed = TRUE;
-      gtk_window_close (GTK_WINDOW (self));
-    }
-  else if (g_str_equal (response, "save"))
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.save-and-close", NULL);
+  self->close_confirmed = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
 }
 
+/* Closing with unsaved changes asks first. */
 static gboolean
 hr_window_close_request (GtkWindow *window)
 {
   HrWindow *self = HR_WINDOW (window);
-  GtkWidget *dialog;
 
   if (self->dirty && !self->close_confirmed)
     {
-      dialog = adw_message_dialog_new (window, _("Save changes?"),
-                                       _("The scenario has changes that are not saved."));
-      adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                        "cancel", _("_Cancel"),
-                                        "discard", _("_Discard"),
-                                        "save", _("_Save"), NULL);
-      adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard",
-                                                  ADW_RESPONSE_DESTRUCTIVE);
-      adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save",
-                                                  ADW_RESPONSE_SUGGESTED);
-      adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
-      adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-      g_signal_connect (dialog, "response", G_CALLBACK (on_close_response), self);
-      gtk_window_present (GTK_WINDOW (dialog));
+      hr_window_ask_to_discard (self, close_now, NULL, NULL);
       return TRUE;
     }
 
@@ -458,6 +514,7 @@ hr_window_dispose (GObject *object)
   HrWindow *self = HR_WINDOW (object);
 
   g_clear_handle_id (&self->recompute_id, g_source_remove);
+  hr_window_clear_pending (self);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   if (self->settings != NULL)
@@ -475,6 +532,9 @@ hr_window_finalize (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->file);
   g_clear_pointer (&self->name_base, g_free);
+  g_clear_pointer (&self->last_toast, g_free);
+  g_clear_pointer (&self->edited, g_ptr_array_unref);
+  g_clear_object (&self->history);
   g_clear_pointer (&self->presets, hr_presets_free);
   g_clear_pointer (&self->plan, hr_plan_free);
   g_clear_pointer (&self->measured, g_ptr_array_unref);
@@ -534,6 +594,9 @@ hr_window_init (HrWindow *self)
   hr_scenario_model_set_scenario (self->model, &sc);
   self->name_follows = hr_scenario_name_is_generated (&sc);
   self->name_base = hr_scenario_generate_name (&sc);
+  self->history = hr_history_new ();
+  hr_history_reset (self->history, &sc, self->name_follows);
+  self->edited = g_ptr_array_new ();
 
   self->form = HR_FORM (hr_form_new (self->model, self->presets));
   gtk_scrolled_window_set_child (self->form_scroller, GTK_WIDGET (self->form));
@@ -606,6 +669,13 @@ const char *
 hr_window_get_summary (HrWindow *self)
 {
   return hr_verdict_get_summary (self->verdict);
+}
+
+/* What the last toast said, or NULL. */
+const char *
+hr_window_get_last_toast (HrWindow *self)
+{
+  return self->last_toast;
 }
 
 /* The reason shown over the views while nothing can be planned, or NULL. */
