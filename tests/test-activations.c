@@ -475,6 +475,28 @@ test_lora_dropout_reads_a_copy (void)
                    T * (2 * h + 1376) * (4 + 1), 1e-12);
 }
 
+/* Per-head Q/K RMSNorms (Qwen3) keep, like every RMSNorm, the fp32 copy
+ * of their input and, when their weights train, the normalised copy:
+ * T·(a + k)·d·(4 + 2) in bf16, T·(a + k)·d·4 with LoRA. */
+static void
+test_qk_norm (void)
+{
+  const double T = 256, a = 4, k = 2, d = 128;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  oracle_scenario (&sc);
+  sc.model.kv_heads = 2;
+  sc.model.qk_norm = HR_QK_NORM_HEAD;
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q/K norm inputs (fp32)"), T * (a + k) * d * 6, 1e-12);
+  sc.training.method = HR_METHOD_LORA;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q/K norm inputs (fp32)"), T * (a + k) * d * 4, 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -492,5 +514,6 @@ main (int   argc,
   g_test_add_func ("/activations/autocast-copies", test_autocast_copies);
   g_test_add_func ("/activations/relu", test_relu_keeps_its_output);
   g_test_add_func ("/activations/lora-dropout-copy", test_lora_dropout_reads_a_copy);
+  g_test_add_func ("/activations/qk-norm", test_qk_norm);
   return g_test_run ();
 }

@@ -207,8 +207,12 @@ hr_activations_layer (const HrScenario   *scenario,
     add (out, N_("Q, K, V"), "b·s·(a + 2)·d·bytes / (t·c)", T * (a + 2) * d * ab);
   else
     add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
+  /* Q/K norms are RMSNorms over the projections' 16-bit outputs: the fp32
+   * copy of their input and, when their weights train, the normalised
+   * copy the weight multiplies (hr_activations_norm_bytes). */
   if (m->qk_norm != HR_QK_NORM_NONE)
-    add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·4 / (t·c)", T * (a + k) * d * 4.0);
+    add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·(4 + bytes) / (t·c)",
+         T * (a + k) * d * (4.0 + (tr->method == HR_METHOD_FULL ? ab : 0.0)));
 
   if (tr->attention != HR_ATTENTION_EAGER)
     {
