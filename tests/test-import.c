@@ -91,6 +91,8 @@ test_deepspeed_config (void)
   g_assert_cmpint (sc.training.precision, ==, HR_PRECISION_BF16_MIXED);
   g_assert_cmpint (sc.training.dtypes.master, ==, HR_DTYPE_FP32);
   g_assert_cmpint (sc.training.optimizer, ==, HR_OPTIMIZER_ADAMW);
+  /* The engine is DeepSpeed's: its gradient partition and buckets. */
+  g_assert_true (sc.parallel.deepspeed);
   g_assert_cmpuint (unmapped->len, >=, 1);
 }
 

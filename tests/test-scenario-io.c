@@ -27,7 +27,10 @@ read_text (const char  *text,
   return hr_scenario_read_node (sc, root, "test.json", presets, error);
 }
 
-/* presets/scenarios/default.json is the compiled-in default. */
+/* presets/scenarios/default.json is the compiled-in default, but for
+ * parallel.deepspeed: the file says its ZeRO-3 is DeepSpeed's, while the
+ * compiled default, from which every file's missing keys come, assumes
+ * no engine. */
 static void
 test_default_file_is_default (void)
 {
@@ -35,6 +38,9 @@ test_default_file_is_default (void)
 
   hr_test_load (&from_file, "default");
   hr_scenario_init_default (&compiled);
+  g_assert_true (from_file.parallel.deepspeed);
+  g_assert_false (compiled.parallel.deepspeed);
+  compiled.parallel.deepspeed = TRUE;
   g_assert_cmpstr (from_file.name, ==, compiled.name);
   g_assert_true (memcmp (&from_file.model, &compiled.model, sizeof compiled.model) == 0);
   g_assert_true (memcmp (&from_file.training, &compiled.training, sizeof compiled.training) == 0);

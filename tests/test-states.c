@@ -269,6 +269,100 @@ test_fsdp_root_gradients (void)
                     ==, 0);
 }
 
+static guint
+item_live (const HrDevice *d,
+           const char     *name)
+{
+  for (guint i = 0; i < d->n_items; i++)
+    if (g_str_equal (d->items[i].name, name))
+      return d->items[i].live;
+  return 0;
+}
+
+/* DeepSpeed ZeRO-3 (stage3.py, DeepSpeedZeroOptimizer_Stage3.__init__)
+ * on the default scenario: Llama 2 13B (P = 13 015 864 320, 40 layers,
+ * h 5120, RMSNorm), 8 GPUs, bf16-mixed, full checkpointing.  DeepSpeed's
+ * defaults (deepspeed/runtime/zero/config.py): reduce_bucket_size 5e8,
+ * stage3_prefetch_bucket_size 5e7, stage3_max_live_parameters 1e9,
+ * stage3_max_reuse_distance 1e9, stage3_param_persistence_threshold 1e5,
+ * sub_group_size 1e9.
+ *   grad_partitions_flat_buffer: P/8·2 = 3 253 966 080 B, the whole step
+ *   ipg bucket: 5e8·2 = 1e9 B, the whole step
+ *   gathered: 1e9/3 (full recompute) + 5e7 elements, ·2 = 766 666 667 B
+ *   norms kept whole: (40·2 + 1)·5120 = 414 720 elements, ·2·7/8 = 725 760 B
+ *   step: one sub-group of 1e9 of the P/8 = 1.63e9 elements at a time,
+ *         fp32 4e9 B and its flattened bf16 copy 2e9 B
+ * Before, without the engine, the default plan had no gradients at its
+ * peak (loss backward): FSDP's are produced at the end of the backward. */
+static void
+test_deepspeed_zero3 (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const double P = 13015864320.0;
+  HrScenario sc;
+  const HrDevice *d;
+
+  hr_test_load (&sc, "default");
+  g_assert_true (sc.parallel.deepspeed);
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (plan->params, ==, (guint64) P);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradients"), ==, (guint64) (P / 8 * 2));
+  g_assert_cmpuint (item_live (d, "gradients"), ==, HR_LIVE_ALWAYS);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient reduce bucket"), ==, 1000000000);
+  g_assert_cmpuint (item_live (d, "gradient reduce bucket"), ==, HR_LIVE_ALWAYS);
+  g_assert_cmpuint (d->category_bytes[HR_CATEGORY_GRADIENTS], ==,
+                    (guint64) (P / 8 * 2) + 1000000000);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gathered weights (reuse + prefetch)"), ==,
+                    766666667);
+  g_assert_cmpuint (hr_test_item_bytes (d, "small weights kept whole"), ==,
+                    725760);
+  g_assert_cmpuint (hr_test_item_bytes (d, "fp32 gradients for the step"), ==, 4000000000);
+  g_assert_cmpuint (hr_test_item_bytes (d, "flattened gradient partition (step)"), ==, 2000000000);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gathered layers (current + prefetch)"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (d, "root unit's gradients joined (flat)"), ==, 0);
+  /* The ZeRO paper's 16 bytes per parameter over 8 GPUs still hold. */
+  hr_assert_close (model_state_bytes (d), 16.0 * P / 8, 1e-9);
+
+  sc.parallel.deepspeed = FALSE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->devices[0].category_bytes[HR_CATEGORY_GRADIENTS], ==, 0);
+}
+
+/* DeepSpeed ZeRO-1/2 (stage_1_and_2.py): the bucket (one, overlap_comm
+ * being off below stage 3) lives from the first gradient to the end of
+ * the backward pass (setup_buckets, _release_ipg_buffers); ZeRO-2 keeps
+ * this rank's partition, P/8·2 bytes, to the step; ZeRO-1 keeps the whole
+ * gradients, P·2, until they are reduced after the backward pass, and
+ * only the partition for the step (_clear_param_grad_only). */
+static void
+test_deepspeed_zero12 (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+  guint64 P;
+
+  hr_test_load (&sc, "default");
+  sc.parallel.zero = 2;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  P = plan->params;
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient reduce bucket"), ==, 1000000000);
+  g_assert_cmpuint (item_live (d, "gradient reduce bucket"), ==, HR_LIVE_BACKWARD);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradients"), ==, P / 8 * 2);
+  g_assert_true (item_live (d, "gradients") & HR_LIVE (HR_PHASE_STEP));
+  g_assert_cmpuint (hr_test_item_bytes (d, "unsharded gradients of one layer (reduce-scatter)"), ==, 0);
+
+  sc.parallel.zero = 1;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradients"), ==, P * 2);
+  g_assert_false (item_live (d, "gradients") & HR_LIVE (HR_PHASE_STEP));
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient partition"), ==, P / 8 * 2);
+  g_assert_true (item_live (d, "gradient partition") & HR_LIVE (HR_PHASE_STEP));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -282,5 +376,7 @@ main (int   argc,
   g_test_add_func ("/states/paged", test_paged_outside_allocator);
   g_test_add_func ("/states/paged-fp32", test_paged_states_fp32);
   g_test_add_func ("/states/fsdp-root-gradients", test_fsdp_root_gradients);
+  g_test_add_func ("/states/deepspeed-zero3", test_deepspeed_zero3);
+  g_test_add_func ("/states/deepspeed-zero1-2", test_deepspeed_zero12);
   return g_test_run ();
 }

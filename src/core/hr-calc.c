@@ -120,6 +120,7 @@ typedef struct
   double outside;      /* embeddings, head, final norm: FSDP's root unit */
   double head_weight;  /* the LM head's matrix on the last stage, tied or not */
   double linear;       /* quantizable (QLoRA) */
+  double small;        /* norms and biases: tensors of a few thousand elements */
   double lora;         /* trainable adapters */
   double adafactor;
 } StageParams;
@@ -140,6 +141,9 @@ stage_params (const Ctx   *ctx,
   sp->experts = L * (double) c->layer_experts;
   sp->layer = (double) (c->layer_dense + c->layer_experts);
   sp->linear = L * (double) c->layer_linear;
+  /* What is not a linear weight in a layer: its norms, biases, QK norms. */
+  sp->small = L * (double) (c->layer_dense + c->layer_experts - c->layer_linear)
+              + (last ? (double) c->final_norm : 0.0);
   sp->lora = L * (double) c->layer_lora;
   sp->adafactor = L * (double) c->layer_adafactor;
   sp->outside = 0;
@@ -173,6 +177,147 @@ sharded (const Ctx         *ctx,
   return sp->dense / ctx->shard + sp->experts / ctx->shard_expert;
 }
 
+/* DeepSpeed's defaults, in elements (deepspeed/runtime/zero/config.py,
+ * DeepSpeedZeroConfig, DeepSpeed 0.19.6; the same numbers are
+ * DeepSpeedZeroOptimizer_Stage3.__init__'s keyword defaults in stage3.py).
+ * allgather_bucket_size (5e8) allocates nothing: ZeRO-1/2 gather the
+ * updated partitions straight into the flat 16-bit buffer
+ * (deepspeed/runtime/utils.py, all_gather_dp_groups, which calls
+ * all_gather_into_tensor_dp_groups, or gathers into views of it). */
+#define DS_REDUCE_BUCKET_SIZE          5e8   /* reduce_bucket_size */
+#define DS_PREFETCH_BUCKET_SIZE        5e7   /* stage3_prefetch_bucket_size */
+#define DS_MAX_LIVE_PARAMETERS         1e9   /* stage3_max_live_parameters */
+#define DS_MAX_REUSE_DISTANCE          1e9   /* stage3_max_reuse_distance */
+#define DS_PARAM_PERSISTENCE_THRESHOLD 1e5   /* stage3_param_persistence_threshold */
+#define DS_SUB_GROUP_SIZE              1e9   /* sub_group_size */
+
+/* The largest tensor of a stage, whose gradient autograd makes whole
+ * before DeepSpeed copies it into its bucket. */
+static double
+largest_tensor (const Ctx         *ctx,
+                const StageParams *sp,
+                guint64            stage)
+{
+  double largest = (double) ctx->counts.largest_linear;
+
+  if (ctx->lora)
+    return (double) ctx->counts.layer_lora;
+  largest = MAX (largest, sp->head_weight);
+  if (stage == 0)
+    largest = MAX (largest, (double) ctx->counts.embedding);
+  return largest;
+}
+
+/* DeepSpeed ZeRO-3 gathers the weights module by module
+ * (deepspeed/runtime/zero/partitioned_param_coordinator.py,
+ * PartitionedParameterCoordinator): fetch_sub_module gathers the current
+ * module and prefetches up to stage3_prefetch_bucket_size elements ahead,
+ * no more than stage3_max_live_parameters minus what is already gathered;
+ * release_sub_module frees a module's weights unless they are used again
+ * within the next stage3_max_reuse_distance elements of the trace
+ * (__params_to_release).  A module d elements before the end of the
+ * forward pass is used again after the rest of the forward (d) and the
+ * backward down to it (d, twice that when full checkpointing recomputes
+ * each layer's forward first): the last 1e9 / 2 (or / 3) elements of the
+ * forward stay gathered into the backward.  Weights of at most
+ * stage3_param_persistence_threshold elements (norms, biases) stay whole on
+ * every GPU (parameter_offload.py, DeepSpeedZeRoOffload
+ * .mark_persistent_parameters: ds_persist). */
+static void
+add_deepspeed_gathered (Ctx               *ctx,
+                        HrDevice          *dev,
+                        const StageParams *sp,
+                        double             bytes_per_weight)
+{
+  const HrScenario *sc = ctx->sc;
+  double window = DS_MAX_REUSE_DISTANCE
+                  / (sc->training.checkpointing == HR_CHECKPOINTING_FULL ? 3.0 : 2.0);
+  double prefetch = MIN (DS_PREFETCH_BUCKET_SIZE, MAX (DS_MAX_LIVE_PARAMETERS - window, 0.0));
+  double gathered = MIN (sp->dense + sp->experts, window + prefetch);
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
+            HR_LIVE_FWD_BWD, N_("gathered weights (reuse + prefetch)"),
+            sc->training.checkpointing == HR_CHECKPOINTING_FULL
+              ? "min(P, max_reuse_distance/3 + prefetch)·bytes"
+              : "min(P, max_reuse_distance/2 + prefetch)·bytes",
+            N_("DeepSpeed keeps the weights it will use again soon gathered, and fetches the next ones ahead."),
+            gathered * bytes_per_weight);
+  if ((double) sc->model.hidden < DS_PARAM_PERSISTENCE_THRESHOLD)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
+              HR_LIVE_ALWAYS, N_("small weights kept whole"),
+              "P_norms+biases·bytes·(1 - 1/N) (persistence threshold)",
+              N_("Norms and biases are too small to be worth sharding; every GPU keeps them whole."),
+              sp->small * ctx->weight_bytes * (1.0 - 1.0 / ctx->shard));
+}
+
+/* DeepSpeed's gradients.  ZeRO-3 allocates, once, a flat buffer for this
+ * rank's gradient partition (in the gradient accumulation type, the
+ * model's by default) and one reduce bucket per communication type
+ * (stage3.py, DeepSpeedZeroOptimizer_Stage3.__init__:
+ * grad_partitions_flat_buffer, ipg_buckets[dtype].buffer): both live
+ * through the whole step.  ZeRO-1/2 allocate the bucket, two with
+ * overlap_comm (off by default below stage 3, DeepSpeedZeroConfig
+ * .overlap_comm_valid), when the first gradient arrives and free it at the
+ * end of the backward pass (stage_1_and_2.py, setup_buckets,
+ * _release_ipg_buffers); this rank's partition is copied out of it into
+ * grads_in_partition (copy_grads_in_partition), which averaged_gradients
+ * keeps until the step; it is allocated whole at the first reduction,
+ * once a bucket's worth of gradients has arrived, so within the backward
+ * pass for a model larger than the bucket.  ZeRO-1 reduces after the
+ * backward pass (at the last micro-batch), so the whole gradients exist
+ * until then and only the partition after it
+ * (independent_gradient_partition_epilogue, _clear_param_grad_only). */
+static void
+add_deepspeed_gradients (Ctx               *ctx,
+                         HrDevice          *dev,
+                         const StageParams *sp,
+                         double             trainable,
+                         double             partition)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrParallel *p = &sc->parallel;
+  HrDtype dtype = sc->training.dtypes.grads;
+  guint saved = ctx->accumulating ? HR_LIVE_SAVED : 0;
+  guint early = trainable > DS_REDUCE_BUCKET_SIZE ? HR_LIVE (HR_PHASE_BACKWARD_START) : 0;
+  gboolean on_gpu = !(p->offload_optimizer && p->zero >= 2);
+
+  if (p->zero == 1)
+    {
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
+                HR_LIVE (HR_PHASE_BACKWARD_END) | saved, "gradients", "P_trainable·bytes (until reduced)",
+                N_("One gradient per trainable weight, until they are reduced after the backward pass."),
+                trainable * ctx->grad_bytes);
+      if (!p->offload_optimizer)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
+                  HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP),
+                  N_("gradient partition"), "P_trainable·bytes / N (grads_in_partition)",
+                  N_("This GPU's share of the reduced gradients, kept for the step."),
+                  partition * ctx->grad_bytes);
+    }
+  else if (on_gpu)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
+              p->zero == 3 ? HR_LIVE_ALWAYS
+                           : early | HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP) | saved,
+              "gradients",
+              p->zero == 3 ? "P_trainable·bytes / N (grad_partitions_flat_buffer)"
+                           : "P_trainable·bytes / N (grads_in_partition)",
+              p->zero == 3 ? N_("This GPU's share of the gradients, in a buffer DeepSpeed keeps for the whole run.")
+                           : N_("This GPU's share of the gradients, kept from the backward pass to the step."),
+              partition * ctx->grad_bytes);
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
+            p->zero == 3 ? HR_LIVE_ALWAYS : HR_LIVE_BACKWARD,
+            N_("gradient reduce bucket"), "reduce_bucket_size (5e8)·bytes",
+            N_("DeepSpeed copies gradients into this buffer to reduce them in large pieces."),
+            DS_REDUCE_BUCKET_SIZE * ctx->weight_bytes);
+  if (p->zero >= 2)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
+              HR_LIVE_BACKWARD, N_("largest weight's gradient"),
+              "largest tensor·bytes",
+              N_("A weight's whole gradient, until it is copied into the reduce bucket."),
+              largest_tensor (ctx, sp, dev->stage) * ctx->grad_bytes);
+}
+
 static void
 add_model_states (Ctx               *ctx,
                   HrDevice          *dev,
@@ -182,6 +327,10 @@ add_model_states (Ctx               *ctx,
   const HrTraining *t = &sc->training;
   const HrParallel *p = &sc->parallel;
   gboolean zero3 = p->zero == 3;
+  gboolean ds = p->deepspeed && p->zero >= 1;
+  /* DeepSpeed refuses no_sync under ZeRO-2/3 (engine.py,
+   * DeepSpeedEngine.no_sync: "incompatible with gradient partitioning"). */
+  gboolean no_sync = p->no_sync && !(ds && p->zero >= 2);
   double all = sp->dense + sp->experts;
   double weights_here = sharded (ctx, sp, zero3);
   double trainable, trainable_here, grads_here, state_bytes;
@@ -272,7 +421,16 @@ add_model_states (Ctx               *ctx,
   /* ZeRO-3 / FSDP gather each layer's full weights just in time, and the
    * next one ahead (prefetch); FSDP's root unit (embeddings, head) stays
    * gathered from forward to backward. */
-  if (zero3)
+  if (zero3 && ds)
+    {
+      double layer_w = ctx->lora && t->method == HR_METHOD_QLORA
+                       ? (double) ctx->counts.layer_linear * ctx->quant_bytes
+                         + (sp->layer - (double) ctx->counts.layer_linear) * ctx->weight_bytes
+                       : sp->layer * ctx->weight_bytes;
+
+      add_deepspeed_gathered (ctx, dev, sp, sp->layer > 0 ? layer_w / sp->layer : ctx->weight_bytes);
+    }
+  else if (zero3)
     {
       double layer_w = ctx->lora && t->method == HR_METHOD_QLORA
                        ? (double) ctx->counts.layer_linear * ctx->quant_bytes
@@ -318,7 +476,7 @@ add_model_states (Ctx               *ctx,
   trainable_here = trainable;
   /* Accumulating under FSDP's no_sync keeps every gradient unsharded
    * until the last micro-batch ("can use more GPU memory", FSDP docs). */
-  grads_here = p->zero >= 2 && !(p->no_sync && ctx->accumulating)
+  grads_here = p->zero >= 2 && !(no_sync && ctx->accumulating)
                ? trainable / shard_of_trainable : trainable;
   /* ZeRO-Offload moves the gradient partitions to the CPU as they are
    * reduced (Ren et al. 2021 §4); only the layer being reduced stays. */
@@ -331,15 +489,17 @@ add_model_states (Ctx               *ctx,
               "P_layer·bytes",
               N_("Each layer's gradients are applied and freed during the backward pass."),
               (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
+  else if (ds)
+    add_deepspeed_gradients (ctx, dev, sp, trainable, trainable / shard_of_trainable);
   else if (!(p->offload_optimizer && p->zero >= 2))
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
               "gradients",
               p->zero < 2 ? "P_trainable·bytes"
-              : p->no_sync && ctx->accumulating ? "P_trainable·bytes (unsharded under no_sync)"
+              : no_sync && ctx->accumulating ? "P_trainable·bytes (unsharded under no_sync)"
               : "P_trainable·bytes / N (ZeRO-2/3)",
               N_("One gradient per trainable weight, produced by the backward pass."),
               grads_here * ctx->grad_bytes);
-  if (p->zero >= 2)
+  if (p->zero >= 2 && !ds)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
               HR_LIVE_BACKWARD, N_("unsharded gradients of one layer (reduce-scatter)"),
               "P_layer·bytes",
@@ -402,13 +562,27 @@ add_model_states (Ctx               *ctx,
         }
 
       /* Mixed precision steps on fp32 gradients: DeepSpeed converts its
-       * 16-bit gradient partition to fp32 for the step. */
+       * 16-bit gradient partition to fp32 for the step.  It first
+       * flattens the partition's gradients into a new tensor and converts
+       * that: ZeRO-1/2 the whole partition at once (stage_1_and_2.py,
+       * DeepSpeedZeroOptimizer.step: flatten (averaged_gradients), .to ()),
+       * ZeRO-3 one sub-group of at most sub_group_size elements at a time,
+       * freeing its fp32 gradients after its step (stage3.py,
+       * _prepare_fp32_grad_for_sub_group, _release_sub_group). */
+      double converted = ds && zero3 ? MIN (trainable_here, DS_SUB_GROUP_SIZE) : trainable_here;
+
+      if (ds)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.grads,
+                  HR_LIVE (HR_PHASE_STEP), N_("flattened gradient partition (step)"),
+                  zero3 ? "min(P_trainable / N, sub_group_size)·bytes" : "P_trainable·bytes / N",
+                  N_("DeepSpeed copies the gradient partition into one flat tensor before converting it."),
+                  converted * ctx->grad_bytes);
       if (t->dtypes.master != HR_DTYPE_NONE && t->dtypes.grads != t->dtypes.master)
         hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
                   HR_LIVE (HR_PHASE_STEP), N_("fp32 gradients for the step"),
-                  "P_trainable·4 / N",
+                  ds && zero3 ? "min(P_trainable / N, sub_group_size)·4" : "P_trainable·4 / N",
                   N_("Gradients converted to full precision for the update."),
-                  trainable_here * ctx->master_bytes);
+                  converted * ctx->master_bytes);
     }
 
   if (p->offload_params && p->offload_params_device != HR_OFFLOAD_DEVICE_NVME)

@@ -254,6 +254,9 @@ const Field hr_parallel_fields[] = {
           OPTIONAL (HR_OFFLOAD_DEVICE_CPU), .applies = applies_offload_params_device),
   SWITCH (HrParallel, no_sync, N_("Accumulate without syncing"), N_("FSDP no_sync keeps gradients unsharded"),
           OPTIONAL (FALSE), .applies = applies_no_sync),
+  SWITCH (HrParallel, deepspeed, N_("DeepSpeed engine"),
+          N_("Its flat gradient partition and reduce buckets, at DeepSpeed's defaults"),
+          OPTIONAL (FALSE), .applies = applies_sharded),
 };
 
 const Field hr_gpu_fields[] = {

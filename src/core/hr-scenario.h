@@ -112,6 +112,8 @@ typedef struct
   HrOffloadDevice offload_optimizer_device;  /* extension: where the offloaded */
   HrOffloadDevice offload_params_device;     /* states and weights go */
   gboolean        no_sync;   /* extension: accumulate without reducing (FSDP no_sync) */
+  gboolean        deepspeed; /* extension: ZeRO by DeepSpeed's engine (its gradient
+                              * partition and buckets, at DeepSpeed's defaults) */
 } HrParallel;
 
 typedef struct

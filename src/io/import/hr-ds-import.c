@@ -7,9 +7,10 @@
  * offload_optimizer / offload_param (device "cpu" or "nvme"),
  * train_micro_batch_size_per_gpu, gradient_accumulation_steps, bf16 / fp16
  * (mixed precision with fp32 master weights), the optimizer type, and
- * activation_checkpointing.  "auto" values (the Hugging Face Trainer fills
- * them in at run time) leave the scenario's value and are named in
- * unmapped, as is whatever else changes memory; a value DeepSpeed would
+ * activation_checkpointing; and that the engine is DeepSpeed's
+ * (parallel.deepspeed: its buckets at DeepSpeed's defaults).  "auto"
+ * values (the Hugging Face Trainer fills them in at run time) leave the
+ * scenario's value and are named in unmapped, as is whatever else changes memory; a value DeepSpeed would
  * refuse (stage 4, a micro-batch of 0, "enabled": "yes") is the file's
  * error, named with its key and what is allowed.
  */
@@ -319,11 +320,25 @@ hr_ds_import_node (HrScenario  *scenario,
                                                         "stage %" G_GUINT64_FORMAT " they stay "
                                                         "on the GPU", sc.parallel.zero));
         }
-      if (unmapped != NULL && (json_object_has_member (zero, "stage3_max_live_parameters")
-                               || json_object_has_member (zero, "reduce_bucket_size")))
-        g_ptr_array_add (unmapped, g_strdup ("zero_optimization bucket sizes: the plan counts "
-                                             "one layer in flight, not DeepSpeed's buckets"));
+      if (unmapped != NULL)
+        {
+          static const char * const buckets[] = {
+            "reduce_bucket_size", "allgather_bucket_size", "overlap_comm",
+            "contiguous_gradients", "sub_group_size", "stage3_prefetch_bucket_size",
+            "stage3_max_live_parameters", "stage3_max_reuse_distance",
+            "stage3_param_persistence_threshold",
+          };
+
+          for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
+            if (json_object_has_member (zero, buckets[i]))
+              g_ptr_array_add (unmapped, g_strdup_printf ("zero_optimization.%s: the plan "
+                                                          "counts DeepSpeed's default",
+                                                          buckets[i]));
+        }
     }
+  /* What DeepSpeed's engine allocates (hr-calc.c: its gradient partition
+   * and buckets). */
+  sc.parallel.deepspeed = TRUE;
 
   {
     g_autofree char *micro = uint_text (sc.training.micro_batch);
