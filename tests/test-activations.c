@@ -497,6 +497,34 @@ test_qk_norm (void)
   hr_assert_close (saved_bytes (&la, "Q/K norm inputs (fp32)"), T * (a + k) * d * 4, 1e-12);
 }
 
+/* Mixtral's MoE block as Hugging Face writes it, on the oracle's model with
+ * 4 experts of width 688, top-2, fp32 (T = 256, h = 512): per routed token
+ * the gathered input, the expert's output and its weighted output (three
+ * h-wide tensors, 4·T·2·h·3 bytes), the indices (torch.where's 16 bytes,
+ * top-k's 8), the top-k values and the routing weight (4 + 4), per token
+ * the renormalising sum (4); the norm's output is kept once, by the
+ * router. */
+static void
+test_moe_routing (void)
+{
+  const double T = 256, h = 512, k = 2, E = 4;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  oracle_scenario (&sc);
+  sc.model.experts = 4;
+  sc.model.experts_active = 2;
+  sc.model.expert_ffn = 688;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "expert inputs, outputs and weighted outputs"),
+                   T * k * h * 4 * 3, 1e-12);
+  hr_assert_close (saved_bytes (&la, "routing indices and weights"),
+                   T * (k * (16 + 8 + 4 + 4) + 4), 1e-12);
+  hr_assert_close (saved_bytes (&la, "router logits (fp32)"), T * E * 4, 1e-12);
+  hr_assert_close (saved_bytes (&la, "MLP input (norm output)"), T * h * 4, 1e-12);
+  hr_assert_close (saved_bytes (&la, "gate, up and activation outputs"), 3 * T * k * 688 * 4, 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -515,5 +543,6 @@ main (int   argc,
   g_test_add_func ("/activations/relu", test_relu_keeps_its_output);
   g_test_add_func ("/activations/lora-dropout-copy", test_lora_dropout_reads_a_copy);
   g_test_add_func ("/activations/qk-norm", test_qk_norm);
+  g_test_add_func ("/activations/moe-routing", test_moe_routing);
   return g_test_run ();
 }

@@ -164,8 +164,12 @@ hr_activations_layer (const HrScenario   *scenario,
   gboolean base_saves = tr->method != HR_METHOD_LORA;
   double qkv_readers = (base_saves ? (tr->lora_fused_qkv ? 1.0 : 3.0) : 0.0)
                        + adapter_readers (tr, attn_in);
-  double mlp_readers = (base_saves ? (hr_model_gated (m) ? 2.0 : 1.0) : 0.0)
-                       + adapter_readers (tr, hr_model_gated (m) ? mlp_in : HR_LORA_UP);
+  double expert_readers = (base_saves ? (hr_model_gated (m) ? 2.0 : 1.0) : 0.0)
+                          + adapter_readers (tr, hr_model_gated (m) ? mlp_in : HR_LORA_UP);
+  /* An MoE layer's norm output is read by its router; the experts read
+   * copies of their tokens (below). */
+  double mlp_readers = m->experts > 1 ? (tr->method == HR_METHOD_FULL ? 1.0 : 0.0)
+                                      : expert_readers;
   gboolean shared_norm = m->parallel_block && hr_model_norms_per_layer (m) == 1;
 
   *out = (HrLayerActivations) { 0 };
@@ -271,7 +275,28 @@ hr_activations_layer (const HrScenario   *scenario,
              T * routed * w * ab);
     }
   if (moe)
-    add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
+    {
+      /* Mixtral's sparse MoE block as Hugging Face writes it
+       * (MixtralSparseMoeBlock.forward): an fp32 softmax over the router's
+       * logits (kept), top-k (its indices kept), the weights renormalised
+       * (div keeps both operands); then per expert torch.where of the
+       * one-hot mask (one int64 tensor of slot and token indices, kept by
+       * every index op), the expert's tokens gathered (a copy its gate and
+       * up keep), its output times the routing weight (mul keeps both:
+       * the weight needs a gradient through the router), and index_add_,
+       * which keeps its source to take its shape (derivatives.yaml:
+       * index_add, expand_as(source)): per routed token three h-wide
+       * tensors, the weighted one fp32 under autocast (the weights have
+       * the fp32 residual's type). */
+      double wb = autocast ? 4.0 : ab;
+
+      add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
+      add (out, N_("expert inputs, outputs and weighted outputs"),
+           "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
+           T * routed * h * (input_copies (autocast, expert_readers) * ab + ab + wb) / rep);
+      add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
+           T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0));
+    }
   if (m->dropout)
     add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
 
