@@ -363,6 +363,38 @@ test_deepspeed_zero12 (void)
   g_assert_true (item_live (d, "gradient partition") & HR_LIVE (HR_PHASE_STEP));
 }
 
+/* The optimizer step's scratch, as the reference oracle measures it on
+ * Llama 2 7B's shape (h 4096, f 11008, V 32000) in fp32: SGD with momentum
+ * works in place, foreach or not; Adam's single-tensor step holds the
+ * square root of exp_avg_sq and its quotient by the bias correction at
+ * once, two of the largest tensor (the vocabulary table, 32000 x 4096). */
+static void
+test_step_temporaries (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.precision = HR_PRECISION_FP32;
+  hr_training_apply_precision (&sc.training);
+  sc.training.optimizer = HR_OPTIMIZER_SGD_MOMENTUM;
+  sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_FOREACH;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "optimizer step temporaries"), ==, 0);
+
+  sc.training.optimizer = HR_OPTIMIZER_ADAMW;
+  sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_LOOP;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "optimizer step temporaries"), ==,
+                    2.0 * 32000 * 4096 * 4);
+  sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_FOREACH;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "optimizer step temporaries"), ==,
+                    plan->params * 4);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -376,6 +408,7 @@ main (int   argc,
   g_test_add_func ("/states/paged", test_paged_outside_allocator);
   g_test_add_func ("/states/paged-fp32", test_paged_states_fp32);
   g_test_add_func ("/states/fsdp-root-gradients", test_fsdp_root_gradients);
+  g_test_add_func ("/states/step-temporaries", test_step_temporaries);
   g_test_add_func ("/states/deepspeed-zero3", test_deepspeed_zero3);
   g_test_add_func ("/states/deepspeed-zero1-2", test_deepspeed_zero12);
   return g_test_run ();

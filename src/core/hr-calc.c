@@ -552,7 +552,23 @@ add_model_states (Ctx               *ctx,
           if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH)
             temp = trainable_here * ctx->state_dtype_bytes;
           else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP || optimizer->factored)
-            temp = (double) MAX (ctx->counts.largest_linear, ctx->counts.embedding) * ctx->state_dtype_bytes;
+            {
+              /* One tensor at a time, the largest trainable one: a weight
+               * matrix, the vocabulary table, or an adapter's matrix.
+               * Adam's single-tensor step makes two at once (torch/optim/
+               * adamw.py, _single_tensor_adamw: denom = (exp_avg_sq.sqrt()
+               * / bias_correction2_sqrt).add_(eps)). */
+              const HrModelArch *m = &sc->model;
+              double largest = ctx->lora
+                ? (double) t->lora_rank * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
+                                                        MAX (m->ffn, hr_model_expert_ffn (m)))
+                : MAX ((double) ctx->counts.largest_linear,
+                       MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
+                            (double) (m->learned_positions * m->hidden)));
+
+              temp = (optimizer->states == 2 && !optimizer->factored ? 2.0 : 1.0)
+                     * largest * ctx->state_dtype_bytes;
+            }
           hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
                     HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
                     t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH ? "P_trainable·state bytes (foreach)"

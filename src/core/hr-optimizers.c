@@ -26,8 +26,10 @@ const HrOptimizerInfo hr_optimizers[HR_N_OPTIMIZERS] = {
     "sgd", "SGD", .states = 0, .smaller = -1,
     .source = "torch.optim.SGD without momentum keeps no state" },
   [HR_OPTIMIZER_SGD_MOMENTUM] = {
-    "sgd-momentum", N_("SGD with momentum"), .states = 1, .step_scratch = TRUE, .smaller = -1,
-    .source = "torch.optim.SGD: momentum_buffer per parameter" },
+    "sgd-momentum", N_("SGD with momentum"), .states = 1, .smaller = -1,
+    /* Its step works in place, foreach or not (torch/optim/sgd.py:
+     * buf.mul_(momentum).add_(grad), param.add_(buf, alpha=-lr)). */
+    .source = "torch.optim.SGD: momentum_buffer per parameter, updated in place" },
   [HR_OPTIMIZER_ADAFACTOR] = {
     "adafactor", "Adafactor", .factored = TRUE, .step_scratch = TRUE, .smaller = -1,
     .source = "Shazeer & Stern 2018: row and column second moments (hr-params.c counts them)" },
