@@ -413,6 +413,9 @@ test_autocast_copies (void)
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"),
                     ==, T * V * 4);
+  /* Every linear weight's bf16 copy, the LM head's (h x V) among them. */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "16-bit weight copies (autocast)"),
+                    ==, (2 * (4 * h * h + 3 * h * 1376) + h * V) * 2);
 
   /* Without autocast the three projections share one tensor. */
   sc.training.precision = HR_PRECISION_BF16_TRUE;

@@ -388,12 +388,22 @@ add_model_states (Ctx               *ctx,
 
   /* torch.autocast casts each weight to 16 bits and keeps the copy for the
    * backward pass: fp32 + 16-bit copies, "1.5x the model" (HF docs,
-   * "Efficient training on a single GPU", mixed precision). */
+   * "Efficient training on a single GPU", mixed precision).  The head is a
+   * linear layer too: the LM head's matrix (the embedding's, when tied),
+   * or the classifier and pooler. */
   if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-              HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
-              N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-              sp->linear * ctx->act_bytes);
+    {
+      gboolean last = dev->stage + 1 == p->pp;
+      double head = !last || t->quant_lm_head ? 0.0
+                    : sc->model.head == HR_HEAD_LM ? sp->head_weight
+                    : (double) ctx->counts.head_linear
+                      + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
+                N_("Half-precision copies of the weights that autocast makes for the forward pass."),
+                (sp->linear + head) * ctx->act_bytes);
+    }
 
   /* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
    * largest may be the LM head when it is quantized too.  dequantize_4bit
