@@ -9,6 +9,7 @@
  */
 
 #include "hr-scenario-name.h"
+#include "hr-json.h"
 #include "hr-test-util.h"
 
 static void
@@ -167,11 +168,50 @@ test_examples (void)
     }
 }
 
+/* Contract section 1.1: a file without a name is named after its plan,
+ * not after the default scenario it starts from. */
+static void
+test_file_without_name (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) unnamed = hr_json_load_data (
+    "{\"model\": {\"preset\": \"llama-2-70b\"}}", -1, "unnamed.json", &error);
+  g_autoptr(JsonNode) named = hr_json_load_data (
+    "{\"name\": \"Mine\", \"model\": {\"preset\": \"llama-2-70b\"}}", -1, "named.json", &error);
+  HrScenario sc;
+
+  g_assert_no_error (error);
+  g_assert_true (hr_scenario_read_node (&sc, unnamed, "unnamed.json", presets, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (sc.name, ==, "Llama 2 70B, ZeRO-3, 8x H100");
+  g_assert_true (hr_scenario_read_node (&sc, named, "named.json", presets, &error));
+  g_assert_cmpstr (sc.name, ==, "Mine");
+}
+
+/* A preset kept parsed is handed out as a copy: changing one (as the CLI
+ * does with --set) leaves the next load as the file says. */
+static void
+test_preset_copies_are_independent (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(JsonNode) first = hr_presets_load (presets, HR_PRESET_SCENARIO, "default", NULL, NULL);
+  g_autoptr(JsonNode) second = NULL;
+
+  g_assert_nonnull (first);
+  json_object_set_string_member (json_node_get_object (first), "name", "changed");
+  second = hr_presets_load (presets, HR_PRESET_SCENARIO, "default", NULL, NULL);
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (second), "name"), ==,
+                   "Llama 2 13B, ZeRO-3, 8x H100");
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/scenario-name/file-without-name", test_file_without_name);
+  g_test_add_func ("/scenario-name/preset-copies-are-independent", test_preset_copies_are_independent);
   g_test_add_func ("/scenario-name/default", test_default);
   g_test_add_func ("/scenario-name/gpu-short-names", test_gpu_short_names);
   g_test_add_func ("/scenario-name/method-and-layout", test_method_and_layout);

@@ -152,6 +152,45 @@ hr_json_load_file (const char  *path,
   return hr_json_load_data (data, (gssize) length, path, error);
 }
 
+/* A copy of NODE that shares nothing with it: json_node_copy shares the
+ * object or array it holds, so a change to the copy would change the
+ * original (a preset kept parsed, say).  Depth is bounded by the strict
+ * check every document passed. */
+JsonNode *
+hr_json_copy_deep (JsonNode *node)
+{
+  JsonNode *copy;
+
+  if (node == NULL)
+    return NULL;
+  if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *src = json_node_get_object (node);
+      JsonObject *dst = json_object_new ();
+      g_autoptr(GList) members = json_object_get_members (src);
+
+      for (GList *l = members; l != NULL; l = l->next)
+        json_object_set_member (dst, l->data,
+                                hr_json_copy_deep (json_object_get_member (src, l->data)));
+      copy = json_node_new (JSON_NODE_OBJECT);
+      json_node_take_object (copy, dst);
+      return copy;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *src = json_node_get_array (node);
+      JsonArray *dst = json_array_sized_new (json_array_get_length (src));
+
+      for (guint i = 0; i < json_array_get_length (src); i++)
+        json_array_add_element (dst, hr_json_copy_deep (json_array_get_element (src, i)));
+      copy = json_node_new (JSON_NODE_ARRAY);
+      json_node_take_array (copy, dst);
+      return copy;
+    }
+  copy = json_node_copy (node);   /* a value or null: nothing shared */
+  return copy;
+}
+
 JsonObject *
 hr_json_member_object (JsonObject *obj,
                        const char *key)

@@ -33,6 +33,8 @@ char        *hr_json_to_data          (JsonNode      *root,
                                        gboolean       pretty,
                                        gsize         *length);
 
+JsonNode    *hr_json_copy_deep        (JsonNode      *node);
+
 /* Look-ups that answer NULL / FALSE for an absent member or one of
  * another type: imported and measured files come from anywhere. */
 JsonObject  *hr_json_member_object    (JsonObject    *obj,

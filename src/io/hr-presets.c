@@ -36,7 +36,7 @@ struct _HrPresets
  * harness ran at 460 inputs a second). */
 typedef struct
 {
-  JsonNode *node;       /* immutable, shared */
+  JsonNode *node;       /* as parsed; callers get copies */
   GError   *error;      /* or why it does not parse */
   dev_t     dev;
   ino_t     ino;
@@ -81,7 +81,9 @@ load_parsed (HrPresets   *presets,
         *error = g_error_copy (file->error);
       return NULL;
     }
-  return json_node_ref (file->node);
+  /* A copy of its own: the caller may change it (headroom-cli applies
+   * --set to the scenario preset it starts from), the cache must not. */
+  return hr_json_copy_deep (file->node);
 }
 
 const char *

@@ -13,6 +13,7 @@
 #include "hr-text.h"
 #include "hr-json.h"
 #include "hr-validate.h"
+#include "hr-scenario-name.h"
 
 #include <math.h>
 #include <string.h>
@@ -534,6 +535,11 @@ hr_scenario_read_node (HrScenario  *scenario,
 
       FAIL (local->code, "%s", message);
     }
+
+  /* Contract section 1.1: a file that gives no name is named after what
+   * it plans ("Llama 2 70B, ZeRO-3, 8x H100"), not the default's. */
+  if (!json_object_has_member (obj, "name"))
+    hr_scenario_set_generated_name (&sc);
 
   *scenario = sc;
   return TRUE;
