@@ -315,6 +315,13 @@ while read -r path _; do
 done <"$tmp/fields"
 [ -z "$undocumented" ] && ok "docs/scenario-format.md documents every field" || not_ok "not in docs/scenario-format.md:$undocumented"
 
+# A name the plan gave itself follows --set; a name the user chose stays.
+"$cli" --set model.preset=llama-2-70b >"$tmp/out" 2>/dev/null
+grep -qx "Llama 2 70B, ZeRO-3, 8x H100" "$tmp/out" && ok "the default's name follows --set model.preset" || not_ok "the default's name did not follow --set: $(head -1 "$tmp/out")"
+sed 's/"name": "Llama 2 13B, ZeRO-3, 8x H100"/"name": "My run"/' "$(dirname "$0")/../presets/scenarios/default.json" >"$tmp/named.json"
+"$cli" "$tmp/named.json" --set model.preset=llama-2-70b >"$tmp/out" 2>/dev/null
+grep -qx "My run" "$tmp/out" && ok "a chosen name stays through --set" || not_ok "a chosen name changed: $(head -1 "$tmp/out")"
+
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

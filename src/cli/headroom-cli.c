@@ -23,6 +23,7 @@
 #include "hr-measured.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"
+#include "hr-scenario-name.h"
 #include "hr-solver.h"
 #include "hr-suggest.h"
 #include "hr-sweep.h"
@@ -305,6 +306,25 @@ load_root (Options    *o,
   }
 }
 
+/* A name that is the one the plan gives itself ("Llama 2 13B, ZeRO-3,
+ * 8x H100", the default's) follows the plan through --set and the
+ * imports, as it does in the window; a name the user chose stays. */
+static void
+follow_plan_name (JsonObject *root,
+                  const char *origin,
+                  HrPresets  *presets)
+{
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  HrScenario base;
+
+  if (!json_object_has_member (root, "name"))
+    return;
+  json_node_set_object (node, root);
+  if (hr_scenario_read_node (&base, node, origin, presets, NULL)
+      && hr_scenario_name_is_generated (&base))
+    json_object_remove_member (root, "name");
+}
+
 static gboolean
 apply_import (JsonObject  *root,
               const char  *path,
@@ -406,6 +426,7 @@ run (Options *o)
                                               "allowed: a scenario object", origin);
       return hr_cli_bad_input (msg);
     }
+  follow_plan_name (json_node_get_object (root), origin, presets);
   if (o->import_hf != NULL && !apply_import (json_node_get_object (root), o->import_hf, &error))
     return hr_cli_bad_input (error->message);
   /* A framework's values come before --set, which still wins; the id was
