@@ -208,7 +208,7 @@ expect 0 "" "--framework then --set" -- --framework litgpt --set training.loss=s
 # The standard loss's gradients make its backward phase the larger.
 awk -F' : ' '/"forward" :/ { f = $2 + 0 } /"loss backward" :/ { l = $2 + 0 } END { exit !(l > f) }' "$tmp/out" \
   && ok "--set wins over the framework" || not_ok "--set over framework"
-expect 2 "--framework: \"keras\" is not allowed; allowed: litgpt, hf-trainer" "unknown framework" -- --framework keras
+expect 2 "--framework: \"keras\" is not allowed; allowed: hf-trainer, litgpt" "unknown framework" -- --framework keras
 
 # Validation of measured runs.
 expect 0 "" "--validate" -- --validate "$(dirname "$0")/data/measured-calibration.json"
@@ -225,7 +225,7 @@ cat >"$tmp/runs.json" <<'JSON'
   "optimizer": "adamw", "micro_batch": 1, "seq_len": 512, "parallelism": {"gpus": 1},
   "gpu": "A100 80GB", "measured_gib": 60, "metric": "max_memory_allocated"}]
 JSON
-expect 0 'mine: framework "keras" is not one Headroom knows; allowed: litgpt, hf-trainer' \
+expect 0 'mine: framework "keras" is not one Headroom knows; allowed: hf-trainer, litgpt' \
   "--validate names an unknown framework" -- --validate "$tmp/runs.json"
 # Measured numbers no run has: never "inf GiB, -nan %", never a double
 # converted to an integer it does not fit.
@@ -321,6 +321,18 @@ grep -qx "Llama 2 70B, ZeRO-3, 8x H100" "$tmp/out" && ok "the default's name fol
 sed 's/"name": "Llama 2 13B, ZeRO-3, 8x H100"/"name": "My run"/' "$(dirname "$0")/../presets/scenarios/default.json" >"$tmp/named.json"
 "$cli" "$tmp/named.json" --set model.preset=llama-2-70b >"$tmp/out" 2>/dev/null
 grep -qx "My run" "$tmp/out" && ok "a chosen name stays through --set" || not_ok "a chosen name changed: $(head -1 "$tmp/out")"
+
+# training.framework in a file fills what the file leaves out; its own
+# values win (contract 1.1); --framework is the same as setting it.
+cat >"$tmp/fw.json" <<'FW'
+{"model": {"preset": "llama-3-8b"}, "training": {"framework": "litgpt", "attention": "flash",
+ "checkpointing": "none", "micro_batch": 1}}
+FW
+"$cli" "$tmp/fw.json" >"$tmp/out" 2>&1
+! grep -q 'K, V repeated per head' "$tmp/out" && ! grep -q 'loss gradients' "$tmp/out" \
+  && ok "training.framework: the file's attention wins, the profile's chunked loss fills" \
+  || not_ok "training.framework fill: $(grep -c 'repeated' "$tmp/out")"
+expect 2 'training.framework: "keras" is not allowed; allowed: hf-trainer, litgpt' "an unknown training.framework" -- --set training.framework=keras
 
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"

@@ -10,6 +10,9 @@
  * and every field written, read back and reachable by its path.
  */
 
+#include <glib/gstdio.h>
+
+#include "hr-frameworks.h"
 #include "hr-json.h"
 #include "hr-optimizers.h"
 #include "hr-scenario-fields.h"
@@ -208,6 +211,56 @@ test_optimizer_rows (void)
                      2.0 * (1.0 + 4.0 / 2048.0));
 }
 
+/* Framework profiles are data: each value with its source; a profile
+ * with a bad value is named, with its file and field, and left out. */
+static void
+test_framework_profiles (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("hr-fw-XXXXXX", NULL);
+  g_autofree char *folder = g_build_filename (dir, "frameworks", NULL);
+  g_autofree char *bad = g_build_filename (folder, "bad.json", NULL);
+  g_autofree char *good = g_build_filename (folder, "mine.json", NULL);
+  const char *dirs[] = { dir, NULL };
+  g_autoptr(HrPresets) presets = hr_presets_new (dirs);
+  GPtrArray *problems;
+
+  g_assert_cmpuint (hr_frameworks_count (), >=, 2);
+  for (guint i = 0; i < hr_frameworks_count (); i++)
+    {
+      const HrFramework *f = hr_framework_get (i);
+
+      g_assert_true (f->versions[0] != '\0');
+      for (guint j = 0; f->assignments[j] != NULL; j++)
+        g_assert_true (f->sources[j] != NULL && f->sources[j][0] != '\0');
+    }
+
+  g_assert_cmpint (g_mkdir (folder, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (bad, "{\"name\": \"Bad\", \"values\": [{\"set\": "
+                                      "\"training.loss=sideways\", \"source\": \"nowhere\"}]}",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (good, "{\"name\": \"Mine\", \"values\": [{\"set\": "
+                                      "\"training.loss=chunked\", \"source\": \"my loop\"}]}",
+                                      -1, NULL));
+  hr_frameworks_load (presets);
+  g_assert_cmpuint (hr_frameworks_count (), ==, 1);
+  g_assert_cmpstr (hr_framework_get (0)->id, ==, "mine");
+  problems = hr_frameworks_problems ();
+  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (problems, 0), "bad.json: values[0]"));
+  g_assert_nonnull (strstr (g_ptr_array_index (problems, 0), "training.loss"));
+
+  /* Back to the bundled ones for the other tests. */
+  {
+    g_autoptr(HrPresets) bundled = hr_test_presets ();
+
+    hr_frameworks_load (bundled);
+  }
+  g_unlink (bad);
+  g_unlink (good);
+  g_rmdir (folder);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -217,5 +270,6 @@ main (int   argc,
   g_test_add_func ("/fields/every-field-round-trips", test_every_field_round_trips);
   g_test_add_func ("/fields/error-names-its-field", test_error_names_its_field);
   g_test_add_func ("/fields/optimizer-rows", test_optimizer_rows);
+  g_test_add_func ("/fields/framework-profiles", test_framework_profiles);
   return g_test_run ();
 }

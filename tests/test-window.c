@@ -16,6 +16,7 @@
 
 #include "hr-error.h"
 #include "hr-scenario-io.h"
+#include "hr-frameworks.h"
 #include "hr-window.h"
 
 /* Runs the main loop for a while: the recompute scheduled for the next
@@ -195,16 +196,22 @@ test_framework (void)
   HrWindow *window = open_window ();
   GtkDropDown *dropdown = GTK_DROP_DOWN (control (window, "training.framework"));
   const HrScenario *sc;
+  guint litgpt = 0;
 
+  /* The drop-down lists "Custom", then the profiles in id order. */
+  for (guint i = 0; i < hr_frameworks_count (); i++)
+    if (g_strcmp0 (hr_framework_get (i)->id, "litgpt") == 0)
+      litgpt = i + 1;
+  g_assert_cmpuint (litgpt, >, 0);
   settle ();
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
-  gtk_drop_down_set_selected (dropdown, 1);   /* LitGPT */
+  gtk_drop_down_set_selected (dropdown, litgpt);
   settle ();
   sc = hr_scenario_model_get_scenario (hr_window_get_model (window));
   g_assert_cmpint (sc->training.loss, ==, HR_LOSS_CHUNKED);
   g_assert_cmpint (sc->training.attention, ==, HR_ATTENTION_SDPA);
   g_assert_true (sc->training.previous_graph_alive);
-  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 1);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, litgpt);
 
   adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "training.loss")), HR_LOSS_STANDARD);
   settle ();

@@ -431,10 +431,16 @@ run (Options *o)
     return hr_cli_bad_input (error->message);
   /* A framework's values come before --set, which still wins; the id was
    * checked with the other choices. */
-  if (o->framework != NULL
-      && !hr_framework_apply_json (hr_framework_find (o->framework), json_node_get_object (root),
-                                   &error))
-    return hr_cli_bad_input (error->message);
+  if (o->framework != NULL)
+    {
+      /* --framework ID is --set training.framework=ID (contract 1.1):
+       * the profile fills what the file leaves out, the file's own
+       * values win, and --set wins over both. */
+      g_autofree char *set = g_strdup_printf ("training.framework=\"%s\"", o->framework);
+
+      if (!hr_json_set_path (json_node_get_object (root), set, &error))
+        return hr_cli_bad_input (error->message);
+    }
   for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
     if (!hr_json_set_path (json_node_get_object (root), o->sets[i], &error))
       return hr_cli_bad_input (error->message);

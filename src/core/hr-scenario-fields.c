@@ -172,6 +172,9 @@ const Field hr_model_fields[] = {
 };
 
 const Field hr_training_fields[] = {
+  /* Checked against the profiles by the reader (src/io: they are data). */
+  { .key = "framework", .kind = F_NAME, .offset = G_STRUCT_OFFSET (HrTraining, framework),
+    .size = HR_ID_MAX, .label = N_("Framework"), .flags = HR_FIELD_OPTIONAL },
   CHOICE (HrTraining, method, hr_method_names, method_choices, N_("Method"), NULL),
   CHOICE (HrTraining, quant, hr_quant_names, quant_choices, N_("Quantization"),
           N_("The frozen base of QLoRA"), .applies = applies_qlora),
@@ -376,6 +379,8 @@ hr_field_is_absent (const Field   *field,
 {
   if ((field->flags & HR_FIELD_OPTIONAL) == 0)
     return FALSE;
+  if (field->kind == F_NAME)
+    return *(const char *) G_STRUCT_MEMBER_P (base, field->offset) == '\0';
   return hr_field_get_number (field, base) == field->absent;
 }
 
@@ -402,6 +407,8 @@ hr_field_set_absent (const Field *field,
       *(guint *) ptr = (guint) field->absent;
       break;
     case F_NAME:
+      *(char *) ptr = '\0';
+      break;
     case F_SKIP:
     default:
       break;

@@ -67,6 +67,7 @@ typedef struct
 
 typedef struct
 {
+  char            framework[HR_ID_MAX];  /* contract 1.1: a framework profile's id, "" = none */
   HrMethod        method;
   guint64         lora_rank;
   guint           lora_targets;      /* HrLoraTarget bits */

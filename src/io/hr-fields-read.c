@@ -127,7 +127,7 @@ hr_fields_read_field (const Field  *field,
     case F_NAME:
       if (type != G_TYPE_STRING)
         FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: a string", path, value);
-      hr_copy_string (ptr, HR_NAME_MAX, json_node_get_string (node));
+      hr_copy_string (ptr, field->size > 0 ? field->size : HR_NAME_MAX, json_node_get_string (node));
       return TRUE;
 
     case F_SKIP:

@@ -6,7 +6,9 @@
  * Each framework is the scenario values its code implies, so that choosing
  * "LitGPT" in the window or `--framework litgpt` plans what the measured
  * LitGPT runs were validated with (hr-measured.c applies the same list).
- * Every value is read off the framework's code; the comments say where.
+ * The profiles are data (presets/frameworks/ID.json, and the user's own
+ * under $XDG_DATA_HOME/headroom/presets/frameworks): every value with the
+ * file and function of the framework's code it was read from.
  */
 
 #include "hr-frameworks.h"
@@ -15,83 +17,170 @@
 #include <string.h>
 
 #include "hr-error.h"
+#include "hr-text.h"
 #include "hr-scenario-io.h"
 #include "hr-validate.h"
 
-/* LitGPT 0.4 (2024): litgpt/finetune/{lora,full}.py, litgpt/model.py,
- * litgpt/lora.py, and Lightning's BitsandbytesPrecision plugin. */
-static const char * const litgpt[] = {
-  /* TrainArgs.tie_embeddings is unset: the head is a parameter of its own. */
-  "model.tied_embeddings=false",
-  /* chunked_cross_entropy on the bf16 logits, 128 positions at a time. */
-  "training.loss=chunked",
-  "training.logits_fp32=false",
-  /* CausalSelfAttention expands K and V to every head for SDPA. */
-  "training.attention=sdpa",
-  /* LoRAQKVLinear: one fused QKV linear, one dropout for its adapters. */
-  "training.lora.fused_qkv=true",
-  /* fit() keeps `loss` and `logits` until the next forward returns. */
-  "training.previous_graph_alive=true",
-  /* The plugin replaces every nn.Linear, the LM head too, and quantizes
-   * from fp16 (_Linear4bit._quantize_weight). */
-  "training.quant_lm_head=true",
-  "training.dequant_dtype=fp16",
-  "training.zero_grad_to_none=true",
-  /* Accumulation runs inside fabric.no_backward_sync. */
-  "parallel.no_sync=true",
-  NULL
-};
+/* The profiles read, in id order, and what was wrong with the others. */
+static GPtrArray *loaded;
+static GPtrArray *problems;
 
-/* Hugging Face Trainer with PEFT (transformers 4.36 to 4.44, PyTorch 2). */
-static const char * const hf_trainer[] = {
-  /* The model's CrossEntropyLoss over all logits, upcast to fp32 first
-   * (LlamaForCausalLM.forward: logits = logits.float()). */
-  "training.loss=standard",
-  "training.logits_fp32=true",
-  /* attn_implementation="sdpa" by default; repeat_kv copies K and V. */
-  "training.attention=sdpa",
-  /* PEFT wraps q_proj, k_proj and v_proj one by one. */
-  "training.lora.fused_qkv=false",
-  /* training_step returns loss.detach(): the graph is freed. */
-  "training.previous_graph_alive=false",
-  /* BitsAndBytesConfig keeps lm_head in 16 bits (get_keys_to_not_convert)
-   * and quantizes weights in the type they were loaded in. */
-  "training.quant_lm_head=false",
-  "training.dequant_dtype=none",
-  "training.zero_grad_to_none=true",
-  /* accelerate's accumulate() skips the gradient sync (no_sync). */
-  "parallel.no_sync=true",
-  NULL
-};
+static void
+framework_free (HrFramework *f)
+{
+  g_free (f->id);
+  g_free (f->name);
+  g_free (f->summary);
+  g_free (f->versions);
+  g_free (f->path);
+  g_strfreev (f->assignments);
+  g_strfreev (f->sources);
+  g_free (f);
+}
 
-static const HrFramework frameworks[] = {
-  { "litgpt", N_("LitGPT"),
-    N_("Chunked loss on bf16 logits, SDPA, fused QKV, 4-bit head from fp16, loss kept"),
-    litgpt },
-  { "hf-trainer", N_("Hugging Face Trainer + PEFT"),
-    N_("fp32 logits, SDPA, separate Q/K/V adapters, 16-bit head, graph freed"),
-    hf_trainer },
-};
+static const char *
+member_string (JsonObject *obj,
+               const char *key)
+{
+  JsonNode *node = json_object_get_member (obj, key);
+
+  return node != NULL && JSON_NODE_HOLDS_VALUE (node)
+         && json_node_get_value_type (node) == G_TYPE_STRING ? json_node_get_string (node) : NULL;
+}
+
+/* One profile file: {"name", "summary", "versions", "values": [{"set":
+ * "PATH=VALUE", "source": "..."}]}; every value is checked as --set
+ * checks it, on the default scenario. */
+static HrFramework *
+read_profile (const HrPresetInfo  *info,
+              HrPresets           *presets,
+              GError             **error)
+{
+  static const char * const keys[] = { "name", "summary", "versions", "values", "notes", NULL };
+  g_autoptr(JsonNode) root = hr_presets_load (presets, HR_PRESET_FRAMEWORK, info->id, NULL, error);
+  g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GList) members = NULL;
+  JsonObject *obj;
+  JsonNode *values;
+  HrScenario check;
+  HrFramework *f;
+
+  if (root == NULL)
+    return NULL;
+  obj = json_node_get_object (root);
+  members = json_object_get_members (obj);
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_strv_contains (keys, l->data))
+      {
+        g_autofree char *shown = hr_text_for_message (l->data, 40);
+
+        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, "%s: %s: unknown key; allowed: "
+                     "name, summary, versions, values, notes", info->path, shown);
+        return NULL;
+      }
+  values = json_object_get_member (obj, "values");
+  if (member_string (obj, "name") == NULL || values == NULL || !JSON_NODE_HOLDS_ARRAY (values))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: needs \"name\" (a string) and "
+                   "\"values\" (an array of {\"set\": \"PATH=VALUE\", \"source\": ...})",
+                   info->path);
+      return NULL;
+    }
+  hr_scenario_init_default (&check);
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (values)); i++)
+    {
+      JsonNode *item = json_array_get_element (json_node_get_array (values), i);
+      JsonObject *value = JSON_NODE_HOLDS_OBJECT (item) ? json_node_get_object (item) : NULL;
+      const char *set = value != NULL ? member_string (value, "set") : NULL;
+      const char *source = value != NULL ? member_string (value, "source") : NULL;
+      g_autofree char *where = g_strdup_printf ("%s: values[%u]", info->path, i);
+
+      if (set == NULL || source == NULL || *source == '\0')
+        {
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: allowed: {\"set\": "
+                       "\"PATH=VALUE\", \"source\": where the framework's code does it}", where);
+          return NULL;
+        }
+      if (!hr_scenario_set (&check, set, presets, where, error))
+        return NULL;
+      g_ptr_array_add (sets, g_strdup (set));
+      g_ptr_array_add (sources, g_strdup (source));
+    }
+  g_ptr_array_add (sets, NULL);
+  g_ptr_array_add (sources, NULL);
+
+  f = g_new0 (HrFramework, 1);
+  f->id = g_strdup (info->id);
+  f->name = g_strdup (member_string (obj, "name"));
+  f->summary = g_strdup (member_string (obj, "summary") != NULL ? member_string (obj, "summary") : "");
+  f->versions = g_strdup (member_string (obj, "versions") != NULL ? member_string (obj, "versions") : "");
+  f->path = g_strdup (info->path);
+  f->assignments = (char **) g_ptr_array_free (g_steal_pointer (&sets), FALSE);
+  f->sources = (char **) g_ptr_array_free (g_steal_pointer (&sources), FALSE);
+  return f;
+}
+
+void
+hr_frameworks_load (HrPresets *presets)
+{
+  g_autoptr(GPtrArray) list = NULL;
+
+  g_clear_pointer (&loaded, g_ptr_array_unref);
+  g_clear_pointer (&problems, g_ptr_array_unref);
+  loaded = g_ptr_array_new_with_free_func ((GDestroyNotify) framework_free);
+  problems = g_ptr_array_new_with_free_func (g_free);
+  list = hr_presets_list (presets, HR_PRESET_FRAMEWORK);
+  for (guint i = 0; i < list->len; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      HrFramework *f = read_profile (g_ptr_array_index (list, i), presets, &error);
+
+      if (f != NULL)
+        g_ptr_array_add (loaded, f);
+      else
+        g_ptr_array_add (problems, g_strdup (error->message));
+    }
+}
+
+static GPtrArray *
+frameworks (void)
+{
+  if (loaded == NULL)
+    {
+      g_autoptr(HrPresets) presets = hr_presets_new_default ();
+
+      hr_frameworks_load (presets);
+    }
+  return loaded;
+}
+
+GPtrArray *
+hr_frameworks_problems (void)
+{
+  frameworks ();
+  return problems;
+}
 
 guint
 hr_frameworks_count (void)
 {
-  return G_N_ELEMENTS (frameworks);
+  return frameworks ()->len;
 }
 
 const HrFramework *
 hr_framework_get (guint index)
 {
-  g_return_val_if_fail (index < G_N_ELEMENTS (frameworks), NULL);
-  return &frameworks[index];
+  g_return_val_if_fail (index < frameworks ()->len, NULL);
+  return g_ptr_array_index (frameworks (), index);
 }
 
 const HrFramework *
 hr_framework_find (const char *id)
 {
-  for (guint i = 0; id != NULL && i < G_N_ELEMENTS (frameworks); i++)
-    if (strcmp (frameworks[i].id, id) == 0)
-      return &frameworks[i];
+  for (guint i = 0; id != NULL && i < frameworks ()->len; i++)
+    if (strcmp (((HrFramework *) g_ptr_array_index (frameworks (), i))->id, id) == 0)
+      return g_ptr_array_index (frameworks (), i);
   return NULL;
 }
 
@@ -100,8 +189,11 @@ hr_frameworks_allowed (void)
 {
   GString *out = g_string_new (NULL);
 
-  for (guint i = 0; i < G_N_ELEMENTS (frameworks); i++)
-    g_string_append_printf (out, "%s%s", i > 0 ? ", " : "", frameworks[i].id);
+  for (guint i = 0; i < frameworks ()->len; i++)
+    g_string_append_printf (out, "%s%s", i > 0 ? ", " : "",
+                            ((HrFramework *) g_ptr_array_index (frameworks (), i))->id);
+  if (out->len == 0)
+    g_string_append (out, "none installed");
   return g_string_free (out, FALSE);
 }
 
@@ -133,6 +225,7 @@ hr_framework_apply (const HrFramework *framework,
   for (guint i = 0; framework->assignments[i] != NULL; i++)
     if (!hr_scenario_set (&changed, framework->assignments[i], presets, framework->id, error))
       return FALSE;
+  hr_copy_string (changed.training.framework, sizeof changed.training.framework, framework->id);
   if (!hr_scenario_validate (&changed, error))
     {
       g_prefix_error (error, "%s: ", framework->id);

@@ -15,14 +15,24 @@ G_BEGIN_DECLS
 
 /* A framework is a list of scenario field values ("training.loss=chunked"),
  * each a behaviour of its code with a source, not a user's choice: the
- * precision, optimizer and batch stay as they are. */
+ * precision, optimizer and batch stay as they are.  Profiles are data:
+ * presets/frameworks/ID.json, bundled and in the user's data folder. */
 typedef struct
 {
-  const char         *id;           /* "litgpt", for files and the CLI */
-  const char         *name;         /* "LitGPT", translatable */
-  const char         *summary;      /* one line on what it sets, translatable */
-  const char * const *assignments;  /* PATH=VALUE, NULL-terminated */
+  char  *id;           /* "litgpt", for files and the CLI: the file's name */
+  char  *name;         /* "LitGPT" */
+  char  *summary;      /* one line on what it sets */
+  char  *versions;     /* the versions of the framework the values hold for */
+  char  *path;         /* the profile file */
+  char **assignments;  /* PATH=VALUE, NULL-terminated */
+  char **sources;      /* where each value was read, in the framework's code */
 } HrFramework;
+
+/* Reads the profiles from PRESETS' folders (the default ones when the
+ * frameworks are first asked for without it).  A profile with a bad value
+ * is left out and named by hr_frameworks_problems. */
+void               hr_frameworks_load      (HrPresets         *presets);
+GPtrArray         *hr_frameworks_problems  (void);
 
 guint              hr_frameworks_count     (void);
 const HrFramework *hr_framework_get        (guint              index);

@@ -95,6 +95,8 @@ hr_preset_kind_folder (HrPresetKind kind)
       return "models";
     case HR_PRESET_GPU:
       return "gpus";
+    case HR_PRESET_FRAMEWORK:
+      return "frameworks";
     case HR_PRESET_SCENARIO:
     case HR_N_PRESET_KINDS:
     default:

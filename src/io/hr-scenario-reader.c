@@ -13,6 +13,7 @@
 #include "hr-text.h"
 #include "hr-json.h"
 #include "hr-validate.h"
+#include "hr-frameworks.h"
 #include "hr-scenario-name.h"
 
 #include <math.h>
@@ -419,6 +420,63 @@ explain_inherited (const char      *message,
   return g_string_free (out, FALSE);
 }
 
+/* Contract 1.1: training.framework names a profile whose values fill the
+ * fields the file leaves out; the file's own values win.  *FILLED is a
+ * copy of ROOT with them, or NULL when the file names no framework. */
+static gboolean
+fill_from_framework (JsonNode    *root,
+                     const char  *origin,
+                     JsonNode   **filled,
+                     GError     **error)
+{
+  JsonObject *training = hr_json_member_object (json_node_get_object (root), "training");
+  JsonNode *id = training != NULL ? json_object_get_member (training, "framework") : NULL;
+  const HrFramework *framework;
+
+  if (id == NULL || !JSON_NODE_HOLDS_VALUE (id) || json_node_get_value_type (id) != G_TYPE_STRING
+      || *json_node_get_string (id) == '\0')
+    return TRUE;   /* a wrong type is the field reader's to report */
+  framework = hr_framework_find (json_node_get_string (id));
+  if (framework == NULL)
+    {
+      g_autofree char *allowed = hr_frameworks_allowed ();
+      g_autofree char *shown = hr_text_for_message (json_node_get_string (id), 40);
+
+      FAIL (HR_ERROR_INVALID, "training.framework: \"%s\" is not allowed; allowed: %s "
+            "(presets/frameworks)", shown, allowed);
+    }
+  *filled = hr_json_copy_deep (root);
+  for (guint i = 0; framework->assignments[i] != NULL; i++)
+    {
+      const char *set = framework->assignments[i];
+      const char *eq = strchr (set, '=');
+      g_autofree char *path = g_strndup (set, eq - set);
+      g_auto(GStrv) keys = g_strsplit (path, ".", -1);
+      JsonObject *at = json_node_get_object (*filled);
+      gboolean given = TRUE;
+
+      for (guint k = 0; keys[k] != NULL && given; k++)
+        {
+          JsonNode *member = json_object_get_member (at, keys[k]);
+
+          if (member == NULL)
+            given = FALSE;
+          else if (keys[k + 1] != NULL)
+            {
+              if (!JSON_NODE_HOLDS_OBJECT (member))
+                break;   /* the reader reports the wrong type */
+              at = json_node_get_object (member);
+            }
+        }
+      if (!given && !hr_json_set_path (json_node_get_object (*filled), set, error))
+        {
+          g_prefix_error (error, "%s: ", framework->path);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 gboolean
 hr_scenario_read_node (HrScenario  *scenario,
                        JsonNode    *root,
@@ -434,12 +492,17 @@ hr_scenario_read_node (HrScenario  *scenario,
   JsonObject *obj, *sub;
   g_autoptr(GError) local = NULL;
   g_autoptr(GList) members = NULL;
+  g_autoptr(JsonNode) filled = NULL;
 
   g_return_val_if_fail (scenario != NULL && root != NULL, FALSE);
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     FAIL (HR_ERROR_TYPE, "the document is %s; allowed: a scenario object",
           JSON_NODE_HOLDS_ARRAY (root) ? "an array" : "a single value");
+  if (!fill_from_framework (root, origin, &filled, error))
+    return FALSE;
+  if (filled != NULL)
+    root = filled;
   obj = json_node_get_object (root);
 
   members = json_object_get_members (obj);

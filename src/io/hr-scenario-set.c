@@ -144,7 +144,7 @@ find_field (HrScenario  *scenario,
   gsize offset;
   const Field *field = hr_field_find (path, &offset);
 
-  if (field == NULL || field->kind == F_NAME)
+  if (field == NULL)
     return NULL;
   *base = G_STRUCT_MEMBER_P (scenario, offset);
   return field;
