@@ -175,6 +175,9 @@ list_presets (HrPresets  *presets,
 
           printf ("%-24s %s: %s\n", f->id, name, summary);
         }
+      /* A profile left out for a bad value is named, not dropped silently. */
+      for (guint i = 0; i < hr_frameworks_problems ()->len; i++)
+        hr_cli_note ("%s", (char *) g_ptr_array_index (hr_frameworks_problems (), i));
       return EXIT_PLANNED;
     }
   if (g_strcmp0 (what, "models") == 0)
@@ -545,7 +548,7 @@ main (int   argc,
     { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, "Exit with status 3 when a GPU is over capacity", NULL },
     { "import-hf", 0, 0, G_OPTION_ARG_FILENAME, &o.import_hf, "Use a Hugging Face config.json as the model", "CONFIG.json" },
     { "import-deepspeed", 0, 0, G_OPTION_ARG_FILENAME, &o.import_ds, "Apply a DeepSpeed config JSON (ZeRO stage, offload, batch, precision)", "DS_CONFIG.json" },
-    { "framework", 0, 0, G_OPTION_ARG_STRING, &o.framework, "Plan what a framework does: litgpt or hf-trainer (--list frameworks)", "ID" },
+    { "framework", 0, 0, G_OPTION_ARG_STRING, &o.framework, "Plan what a framework's code does (a profile: --list frameworks)", "ID" },
     { "list", 0, 0, G_OPTION_ARG_STRING, &o.list, "List presets (models, gpus, scenarios, frameworks) or the scenario fields (fields)", "WHAT" },
     { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "Table units: gib (default) or gb", "UNITS" },
     { "sweep", 0, 0, G_OPTION_ARG_STRING, &o.sweep, "Memory against micro-batch or seq-len (with --png: the sweep chart)", "AXIS" },
