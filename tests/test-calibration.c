@@ -17,6 +17,7 @@
 #include <math.h>
 
 #include "hr-format.h"
+#include "hr-frameworks.h"
 #include "hr-measured.h"
 #include "hr-test-util.h"
 
@@ -184,6 +185,122 @@ test_absurd_numbers (void)
     }
 }
 
+/* The error bar comes from the measured runs of the plan's kind
+ * (framework, method, layout), with their count; with none of that kind,
+ * from the nearest kind, saying so.  The bundled runs, read lazily and
+ * planned kind by kind, give the same bars as all of them planned. */
+static void
+check_bar (GPtrArray        *runs,
+           const HrScenario *sc,
+           const char       *framework,
+           HrMethod          method,
+           HrLayout          layout,
+           gboolean          like_this)
+{
+  g_autoptr(GArray) errors = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GPtrArray) from = g_ptr_array_new ();
+  HrErrorBar bar, lazy;
+  double worst = 0;
+
+  g_assert_true (hr_measured_error_bar (runs, sc, &bar));
+  g_assert_cmpint (bar.like_this, ==, like_this);
+  g_assert_cmpstr (bar.from.framework, ==, framework);
+  g_assert_cmpint (bar.from.method, ==, method);
+  g_assert_cmpint (bar.from.layout, ==, layout);
+  if (like_this)
+    g_assert_true (hr_run_kind_equal (&bar.kind, &bar.from));
+  else
+    g_assert_false (hr_run_kind_equal (&bar.kind, &bar.from));
+
+  /* The median and the worst of exactly the runs of that kind. */
+  for (guint i = 0; i < runs->len; i++)
+    {
+      const HrMeasuredRun *run = g_ptr_array_index (runs, i);
+      double e = fabs (run->error);
+
+      if (!hr_run_kind_equal (&run->kind, &bar.from))
+        continue;
+      g_array_append_val (errors, e);
+      worst = MAX (worst, e);
+    }
+  g_array_sort (errors, compare_double);
+  g_assert_cmpuint (bar.runs, ==, errors->len);
+  g_assert_cmpfloat (bar.worst, ==, worst);
+  g_assert_cmpfloat (bar.median, ==, (g_array_index (errors, double, (errors->len - 1) / 2)
+                                      + g_array_index (errors, double, errors->len / 2)) / 2);
+
+  g_assert_true (hr_calibration_error_bar (hr_calibration_bundled (), sc, &lazy, from));
+  g_assert_true (hr_run_kind_equal (&lazy.kind, &bar.kind));
+  g_assert_true (hr_run_kind_equal (&lazy.from, &bar.from));
+  g_assert_cmpint (lazy.like_this, ==, bar.like_this);
+  g_assert_cmpuint (lazy.runs, ==, bar.runs);
+  g_assert_cmpuint (from->len, ==, bar.runs);
+  g_assert_cmpfloat (lazy.median, ==, bar.median);
+  g_assert_cmpfloat (lazy.worst, ==, bar.worst);
+  {
+    g_autofree char *sentence = hr_error_bar_sentence (&bar);
+
+    g_test_message ("%s", sentence);
+    g_assert_nonnull (strstr (sentence, like_this ? "like this (" : "no measured run like this"));
+  }
+}
+
+static void
+test_error_bar (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "measured-calibration.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) runs = hr_measured_load (path, presets, NULL, &error);
+  HrScenario sc;
+  HrErrorBar bar;
+  guint litgpt_lora = 0;
+
+  g_assert_no_error (error);
+  for (guint i = 0; i < runs->len; i++)
+    {
+      const HrMeasuredRun *run = g_ptr_array_index (runs, i);
+
+      litgpt_lora += g_str_equal (run->kind.framework, "litgpt")
+                     && run->kind.method == HR_METHOD_LORA && run->kind.layout == HR_LAYOUT_SINGLE;
+    }
+  /* falcon-7b, gemma-2b, llama-2-7b, llama-3-8b, mistral-7b, tinyllama,
+   * stablelm-3b and phi-2: LoRA with LitGPT on one A10G. */
+  g_assert_cmpuint (litgpt_lora, ==, 8);
+
+  /* LoRA as LitGPT runs it, on one GPU: 8 runs like this. */
+  hr_test_load (&sc, "default");
+  sc.parallel.deepspeed = FALSE;
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.method = HR_METHOD_LORA;
+  g_assert_true (hr_framework_apply (hr_framework_find ("litgpt"), &sc, presets, &error));
+  g_assert_no_error (error);
+  check_bar (runs, &sc, "litgpt", HR_METHOD_LORA, HR_LAYOUT_SINGLE, TRUE);
+
+  /* The default scenario, DeepSpeed ZeRO-3 on 8 GPUs: no run of its kind;
+   * the nearest are LitGPT's full fine-tunings under FSDP (gemma-2b on 4
+   * GPUs, phi-2 and stablelm-3b on 2), the framework being the only
+   * difference. */
+  hr_test_load (&sc, "default");
+  check_bar (runs, &sc, "litgpt", HR_METHOD_FULL, HR_LAYOUT_SHARDED, FALSE);
+  hr_run_kind_of (&sc, &bar.kind);
+  g_assert_cmpstr (bar.kind.framework, ==, "deepspeed");
+  g_assert_cmpint (bar.kind.layout, ==, HR_LAYOUT_SHARDED);
+
+  /* Tensor and pipeline parallelism: nothing measured of that layout. */
+  hr_test_load (&sc, "pretrain-llama-3.1-70b-3d");
+  hr_run_kind_of (&sc, &bar.kind);
+  g_assert_cmpint (bar.kind.layout, ==, HR_LAYOUT_MODEL);
+  g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
+  g_assert_false (bar.like_this);
+
+  /* No runs at all: no bar, never a borrowed one. */
+  g_assert_false (hr_measured_error_bar (NULL, &sc, &bar));
+  g_assert_cmpuint (bar.runs, ==, 0);
+  g_assert_false (hr_calibration_error_bar (NULL, &sc, &bar, NULL));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -191,5 +308,6 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/calibration/measured-runs", test_measured_runs);
   g_test_add_func ("/calibration/absurd-numbers", test_absurd_numbers);
+  g_test_add_func ("/calibration/error-bar", test_error_bar);
   return g_test_run ();
 }

@@ -14,9 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "hr-calc.h"
 #include "hr-error.h"
 #include "hr-scenario-io.h"
 #include "hr-frameworks.h"
+#include "hr-verdict.h"
 #include "hr-window.h"
 
 /* Runs the main loop for a while: the recompute scheduled for the next
@@ -986,6 +988,53 @@ test_stress (void)
   close_window (window);
 }
 
+/* The error bar under the verdict comes from the measured runs of the
+ * plan's kind, and the tooltip lists exactly those runs: for the default
+ * scenario (DeepSpeed ZeRO-3) none is of its kind, and it says so, naming
+ * the nearest kind (LitGPT's three FSDP full fine-tunings); LoRA with
+ * LitGPT on one GPU has eight runs like it. */
+static void
+test_error_bar (void)
+{
+  HrPresets *presets = hr_presets_new_default ();
+  GtkWidget *verdict = g_object_ref_sink (hr_verdict_new ());
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  const char *tooltip;
+  HrScenario sc;
+
+  g_assert_true (hr_scenario_load_preset (&sc, "default", presets, &error));
+  g_assert_true (hr_calc_plan (&sc, plan, &error));
+  hr_verdict_show_plan (HR_VERDICT (verdict), &sc, plan, HR_UNITS_BINARY);
+  g_assert_nonnull (strstr (hr_verdict_get_details (HR_VERDICT (verdict)),
+                            "(error bar: no measured run like this (nearest: LitGPT, full "
+                            "fine-tuning, ZeRO/FSDP sharded: median "));
+  tooltip = hr_verdict_get_details_tooltip (HR_VERDICT (verdict));
+  g_assert_true (g_str_has_prefix (tooltip, "No measured run like this (DeepSpeed, full "
+                                            "fine-tuning, ZeRO/FSDP sharded)"));
+  lines = g_strsplit (tooltip, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 3);
+  g_assert_nonnull (strstr (tooltip, "litgpt-hub-gemma2b-full-fsdp4"));
+  g_assert_null (strstr (tooltip, "lora"));
+
+  sc.parallel.deepspeed = FALSE;
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.method = HR_METHOD_LORA;
+  g_assert_true (hr_framework_apply (hr_framework_find ("litgpt"), &sc, presets, &error));
+  g_assert_true (hr_calc_plan (&sc, plan, &error));
+  hr_verdict_show_plan (HR_VERDICT (verdict), &sc, plan, HR_UNITS_BINARY);
+  g_assert_nonnull (strstr (hr_verdict_get_details (HR_VERDICT (verdict)),
+                            "on 8 measured runs like this (LitGPT, LoRA, single GPU))"));
+  g_clear_pointer (&lines, g_strfreev);
+  lines = g_strsplit (hr_verdict_get_details_tooltip (HR_VERDICT (verdict)), "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 8);
+
+  g_object_unref (verdict);
+  hr_presets_free (presets);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1010,6 +1059,7 @@ main (int   argc,
   }
 
   g_test_add_func ("/window/opens", test_opens);
+  g_test_add_func ("/window/error-bar", test_error_bar);
   g_test_add_func ("/window/micro-batch-overflow", test_micro_batch_overflow);
   g_test_add_func ("/window/zero-stage", test_zero_stage);
   g_test_add_func ("/window/gpu-preset", test_gpu_preset);

@@ -504,8 +504,19 @@ run (Options *o)
       return hr_cli_bad_input (msg);
     }
 
+  /* The error bar, from the measured runs of the plan's kind: the table
+   * and the JSON show it, the CSV does not, so only they read the runs
+   * (and only those of the kinds they need). */
   if (g_strcmp0 (o->format, "json") == 0)
-    output = hr_report_json_text (&sc, plan);
+    {
+      g_autoptr(JsonNode) report = hr_report_json (&sc, plan);
+      HrErrorBar bar;
+
+      json_object_set_member (json_node_get_object (report), "error_bar",
+                              hr_calibration_error_bar (hr_calibration_bundled (), &sc, &bar, NULL)
+                                ? hr_error_bar_json (&bar) : json_node_new (JSON_NODE_NULL));
+      output = hr_json_to_data (report, TRUE, NULL);
+    }
   else if (g_strcmp0 (o->format, "csv") == 0)
     output = hr_report_csv (plan);
   else
@@ -515,14 +526,14 @@ run (Options *o)
     fputc ('\n', stdout);
   if (o->format == NULL || g_strcmp0 (o->format, "table") == 0)
     {
-      g_autoptr(GPtrArray) runs = hr_measured_load_bundled (presets);
-      guint n = 0;
-      double err = hr_measured_uncertainty (runs, sc.training.method, &n);
+      HrErrorBar bar;
 
-      if (n > 0)
-        printf ("Error bar: ±%.0f %% (the median error of Headroom on %u measured %s runs; "
-                "headroom-cli --validate).\n", 100 * err, n,
-                hr_enum_name (&hr_method_names, sc.training.method));
+      if (hr_calibration_error_bar (hr_calibration_bundled (), &sc, &bar, NULL))
+        {
+          g_autofree char *sentence = hr_error_bar_sentence (&bar);
+
+          printf ("Error bar: %s; headroom-cli --validate lists the runs.\n", sentence);
+        }
     }
 
   if (o->check && !plan->fits)

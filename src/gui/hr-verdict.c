@@ -44,31 +44,30 @@ set_status_class (GtkWidget *label,
 }
 
 /* The runs behind the error bar, in the details' tooltip, each with how
- * far the plan was from what it measured: those of the plan's method, or
- * all of them when there are fewer than three (as hr_measured_uncertainty
- * takes them). */
+ * far the plan was from what it measured: those of the plan's kind, or
+ * of the nearest kind measured. */
 static void
-show_measured_runs (HrVerdict *self,
-                    GPtrArray *measured,
-                    HrMethod   method)
+show_measured_runs (HrVerdict        *self,
+                    const HrErrorBar *bar,
+                    GPtrArray        *runs)
 {
-  GString *text;
-  guint same = 0;
-  gboolean all;
+  g_autofree char *kind = hr_run_kind_label (&bar->kind);
+  g_autofree char *from = hr_run_kind_label (&bar->from);
+  GString *text = g_string_new (NULL);
 
-  for (guint i = 0; i < measured->len; i++)
-    same += ((const HrMeasuredRun *) g_ptr_array_index (measured, i))->scenario.training.method
-            == method;
-  all = same < 3;
-  text = g_string_new (all ? _("Headroom against all the measured runs")
-                           : _("Headroom against the measured runs of this method"));
+  if (bar->like_this)
+    /* TRANSLATORS: the kind of run: framework, method, layout */
+    g_string_printf (text, _("Headroom against the measured runs like this (%s)"), kind);
+  else
+    /* TRANSLATORS: the plan's kind of run, then the nearest kind measured */
+    g_string_printf (text, _("No measured run like this (%s); Headroom against the nearest "
+                             "kind measured (%s)"), kind, from);
   g_string_append_printf (text, " %s", _("(minus: planned less than measured):"));
-  for (guint i = 0; i < measured->len; i++)
+  for (guint i = 0; i < runs->len; i++)
     {
-      const HrMeasuredRun *run = g_ptr_array_index (measured, i);
+      const HrMeasuredRun *run = g_ptr_array_index (runs, i);
 
-      if (all || run->scenario.training.method == method)
-        g_string_append_printf (text, "\n%s  %+.1f %%", run->id, 100 * run->error);
+      g_string_append_printf (text, "\n%s  %+.1f %%", run->id, 100 * run->error);
     }
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->details_label), text->str);
   g_string_free (text, TRUE);
@@ -78,7 +77,6 @@ void
 hr_verdict_show_plan (HrVerdict        *self,
                       const HrScenario *sc,
                       const HrPlan     *plan,
-                      GPtrArray        *measured,
                       HrUnits           units)
 {
   const HrDevice *d = hr_plan_binding (plan);
@@ -103,20 +101,25 @@ hr_verdict_show_plan (HrVerdict        *self,
                                "allocated %s, reserved %s, total %s of %s"),
                              params, trainable, hr_phase_label (d->peak_phase),
                              allocated, reserved, total, cap);
-  /* The honest error bar, from the measured runs of the same method. */
-  if (measured != NULL && measured->len > 0)
-    {
-      guint n = 0;
-      double err = hr_measured_uncertainty (measured, sc->training.method, &n);
-      g_autofree char *more = NULL;
+  /* The honest error bar, from the measured runs of the plan's kind (read
+   * the first time a plan is shown, once in the process). */
+  {
+    g_autoptr(GPtrArray) runs = g_ptr_array_new ();
+    HrErrorBar bar;
 
-      /* TRANSLATORS: the totals' error bar: ±percent, from how many measured runs */
-      more = g_strdup_printf (_("%s (±%.0f %%, the median error on %u measured runs)"),
-                              details, 100 * err, n);
-      g_free (details);
-      details = g_steal_pointer (&more);
-      show_measured_runs (self, measured, sc->training.method);
-    }
+    if (hr_calibration_error_bar (hr_calibration_bundled (), sc, &bar, runs))
+      {
+        g_autofree char *sentence = hr_error_bar_sentence (&bar);
+        /* TRANSLATORS: the totals, then their error bar in parentheses */
+        g_autofree char *more = g_strdup_printf (_("%s (error bar: %s)"), details, sentence);
+
+        g_free (details);
+        details = g_steal_pointer (&more);
+        show_measured_runs (self, &bar, runs);
+      }
+    else
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->details_label), NULL);
+  }
   if (plan->host_bytes_per_node > 0)
     {
       g_autofree char *host = hr_format_bytes ((double) plan->host_bytes_per_node, units);
@@ -158,6 +161,20 @@ hr_verdict_get_summary (HrVerdict *self)
 {
   g_return_val_if_fail (HR_IS_VERDICT (self), NULL);
   return gtk_label_get_text (self->summary_label);
+}
+
+const char *
+hr_verdict_get_details (HrVerdict *self)
+{
+  g_return_val_if_fail (HR_IS_VERDICT (self), NULL);
+  return gtk_label_get_text (self->details_label);
+}
+
+const char *
+hr_verdict_get_details_tooltip (HrVerdict *self)
+{
+  g_return_val_if_fail (HR_IS_VERDICT (self), NULL);
+  return gtk_widget_get_tooltip_text (GTK_WIDGET (self->details_label));
 }
 
 static void

@@ -21,10 +21,12 @@ GtkWidget  *hr_verdict_new          (void);
 void        hr_verdict_show_plan    (HrVerdict        *self,
                                      const HrScenario *scenario,
                                      const HrPlan     *plan,
-                                     GPtrArray        *measured,
                                      HrUnits           units);
 void        hr_verdict_show_error   (HrVerdict        *self,
                                      const char       *details);
 const char *hr_verdict_get_summary  (HrVerdict        *self);
+/* The line below it, and its tooltip (the runs behind the error bar). */
+const char *hr_verdict_get_details  (HrVerdict        *self);
+const char *hr_verdict_get_details_tooltip (HrVerdict  *self);
 
 G_END_DECLS

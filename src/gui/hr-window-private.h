@@ -71,7 +71,6 @@ struct _HrWindow
 
   /* what it reads */
   HrPresets           *presets;
-  GPtrArray           *measured;      /* the runs the error bar comes from */
   GSettings           *settings;
 };
 

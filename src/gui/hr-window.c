@@ -18,7 +18,6 @@
 #include "hr-calc.h"
 #include "hr-error.h"
 #include "hr-field-text.h"
-#include "hr-measured.h"
 #include "hr-report-page.h"
 #include "hr-scenario-io.h"
 #include "hr-scenario-name.h"
@@ -141,7 +140,7 @@ show_plan (HrWindow *self)
   HrUnits units = hr_window_units (self);
   HrView *view = visible_view (self);
 
-  hr_verdict_show_plan (self->verdict, sc, self->plan, self->measured, units);
+  hr_verdict_show_plan (self->verdict, sc, self->plan, units);
   hr_view_show_plan (HR_VIEW (self->plan_view), sc, self->plan, units);
   if (view != HR_VIEW (self->plan_view))
     hr_view_show_plan (view, sc, self->plan, units);
@@ -537,7 +536,6 @@ hr_window_finalize (GObject *object)
   g_clear_object (&self->history);
   g_clear_pointer (&self->presets, hr_presets_free);
   g_clear_pointer (&self->plan, hr_plan_free);
-  g_clear_pointer (&self->measured, g_ptr_array_unref);
   G_OBJECT_CLASS (hr_window_parent_class)->finalize (object);
 }
 
@@ -585,7 +583,6 @@ hr_window_init (HrWindow *self)
   self->presets = hr_presets_new_default ();
   self->plan = hr_plan_new ();
   self->model = hr_scenario_model_new ();
-  self->measured = hr_measured_load_bundled (self->presets);
 
   /* The default scenario, as headroom-cli plans it; the compiled-in copy
    * when no preset folder is installed. */

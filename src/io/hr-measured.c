@@ -13,6 +13,8 @@
 
 #include "hr-measured.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "hr-frameworks.h"
 #include "hr-calc.h"
 #include "hr-error.h"
@@ -31,26 +33,49 @@ typedef struct
   HrModelArch arch;
 } KnownModel;
 
-static GArray *
-known_models (HrPresets *presets)
+/* The model presets, read as entries need them: listing them all parses
+ * every file (47 of them, 2 ms), so the preset an entry's "model" names
+ * is tried first and the whole list only when that fails. */
+typedef struct
 {
-  g_autoptr(GPtrArray) list = hr_presets_list (presets, HR_PRESET_MODEL);
-  GArray *models = g_array_new (FALSE, TRUE, sizeof (KnownModel));
+  HrPresets *presets;
+  GArray    *known;    /* KnownModel, in the order read */
+  GPtrArray *order;    /* every preset's id in the list's order; NULL until listed */
+} Models;
 
-  for (guint i = 0; i < list->len; i++)
-    {
-      HrPresetInfo *info = g_ptr_array_index (list, i);
-      HrScenario sc;
-      KnownModel known;
+static void
+models_init (Models    *models,
+             HrPresets *presets)
+{
+  models->presets = presets;
+  models->known = g_array_new (FALSE, TRUE, sizeof (KnownModel));
+  models->order = NULL;
+}
 
-      hr_scenario_init_default (&sc);
-      if (!hr_scenario_apply_model_preset (&sc, info->id, presets, NULL))
-        continue;
-      hr_copy_string (known.id, sizeof known.id, info->id);
-      known.arch = sc.model;
-      g_array_append_val (models, known);
-    }
-  return models;
+static void
+models_clear (Models *models)
+{
+  g_clear_pointer (&models->known, g_array_unref);
+  g_clear_pointer (&models->order, g_ptr_array_unref);
+}
+
+static const KnownModel *
+models_read (Models     *models,
+             const char *id)
+{
+  HrScenario sc;
+  KnownModel known;
+
+  for (guint i = 0; i < models->known->len; i++)
+    if (strcmp (g_array_index (models->known, KnownModel, i).id, id) == 0)
+      return &g_array_index (models->known, KnownModel, i);
+  hr_scenario_init_default (&sc);
+  if (!hr_scenario_apply_model_preset (&sc, id, models->presets, NULL))
+    return NULL;
+  hr_copy_string (known.id, sizeof known.id, id);
+  known.arch = sc.model;
+  g_array_append_val (models->known, known);
+  return &g_array_index (models->known, KnownModel, models->known->len - 1);
 }
 
 /* check_numbers () has refused what is out of range; a double converts
@@ -199,24 +224,87 @@ check_numbers (JsonObject  *e,
   return TRUE;
 }
 
-/* The preset whose dimensions are the entry's. */
-static const char *
-match_model (GArray     *models,
-             JsonObject *arch)
+static gboolean
+arch_matches (JsonObject        *arch,
+              const HrModelArch *m)
 {
-  for (guint i = 0; i < models->len; i++)
-    {
-      const KnownModel *k = &g_array_index (models, KnownModel, i);
-      const HrModelArch *m = &k->arch;
-      gint64 vocab = member_int (arch, "vocab", -1);
+  gint64 vocab = member_int (arch, "vocab", -1);
 
-      if ((guint64) member_int (arch, "layers", -1) == m->layers
-          && (guint64) member_int (arch, "hidden", -1) == m->hidden
-          && (guint64) member_int (arch, "heads", -1) == m->heads
-          && (guint64) member_int (arch, "kv_heads", (gint64) m->heads) == m->kv_heads
-          && (guint64) member_int (arch, "ffn", -1) == m->ffn
-          && (vocab < 0 || (guint64) vocab == m->vocab))
-        return k->id;
+  return (guint64) member_int (arch, "layers", -1) == m->layers
+         && (guint64) member_int (arch, "hidden", -1) == m->hidden
+         && (guint64) member_int (arch, "heads", -1) == m->heads
+         && (guint64) member_int (arch, "kv_heads", (gint64) m->heads) == m->kv_heads
+         && (guint64) member_int (arch, "ffn", -1) == m->ffn
+         && (vocab < 0 || (guint64) vocab == m->vocab);
+}
+
+/* The preset an entry's "model" names: "meta-llama/Meta-Llama-3-8B" is
+ * llama-3-8b, "TinyLlama/TinyLlama-1.1B-intermediate-step-1431k-3T"
+ * tinyllama-1.1b: the last part of the name, lower case, without "-hf"
+ * or a leading "meta-", and the longest run of its first words that is a
+ * preset. */
+static const KnownModel *
+named_model (Models     *models,
+             JsonObject *arch,
+             const char *model)
+{
+  const char *slash = strrchr (model, '/');
+  g_autofree char *name = g_ascii_strdown (slash != NULL ? slash + 1 : model, -1);
+  g_auto(GStrv) words = NULL;
+  guint skip = 0;
+  guint n;
+
+  if (g_str_has_suffix (name, "-hf"))
+    name[strlen (name) - 3] = '\0';
+  words = g_strsplit (name, "-", 0);
+  n = g_strv_length (words);
+  if (n > 1 && strcmp (words[0], "meta") == 0)
+    skip = 1;
+  for (guint k = n; k > skip; k--)
+    {
+      g_autofree char *id = NULL;
+      g_autofree char *path = NULL;
+      const KnownModel *known;
+      char *saved = words[k];
+
+      words[k] = NULL;
+      id = g_strjoinv ("-", words + skip);
+      words[k] = saved;
+      if (!hr_preset_id_is_valid (id)
+          || (path = hr_presets_find (models->presets, HR_PRESET_MODEL, id, NULL)) == NULL)
+        continue;
+      known = models_read (models, id);
+      if (known != NULL && arch_matches (arch, &known->arch))
+        return known;
+    }
+  return NULL;
+}
+
+/* The preset whose dimensions are the entry's: the one its name names,
+ * else the first in the list of all; NULL when none has them. */
+static char *
+match_model (Models     *models,
+             JsonObject *arch,
+             const char *model)
+{
+  const KnownModel *named = named_model (models, arch, model);
+
+  if (named != NULL)
+    return g_strdup (named->id);
+  if (models->order == NULL)
+    {
+      g_autoptr(GPtrArray) list = hr_presets_list (models->presets, HR_PRESET_MODEL);
+
+      models->order = g_ptr_array_new_with_free_func (g_free);
+      for (guint i = 0; i < list->len; i++)
+        g_ptr_array_add (models->order, g_strdup (((HrPresetInfo *) g_ptr_array_index (list, i))->id));
+    }
+  for (guint i = 0; i < models->order->len; i++)
+    {
+      const KnownModel *k = models_read (models, g_ptr_array_index (models->order, i));
+
+      if (k != NULL && arch_matches (arch, &k->arch))
+        return g_strdup (k->id);
     }
   return NULL;
 }
@@ -354,14 +442,13 @@ framework_for (const char *id,
   return NULL;
 }
 
+/* The entry as a scenario document, but for its model (add_model). */
 static JsonNode *
 map_entry (JsonObject  *e,
-           GArray      *models,
            const char  *id,
            GError     **error)
 {
   g_autoptr(JsonBuilder) b = json_builder_new ();
-  JsonObject *arch = hr_json_member_object (e, "arch");
   JsonObject *par = hr_json_member_object (e, "parallelism");
   JsonObject *lora = hr_json_member_object (e, "lora");
   g_autofree char *task = member_lower (e, "task");
@@ -370,7 +457,6 @@ map_entry (JsonObject  *e,
   g_autofree char *source = member_lower (e, "source");
   g_autofree char *gpu_name = member_string (e, "gpu");
   g_autofree char *gpu = g_ascii_strdown (gpu_name, -1);
-  const char *model_id = arch != NULL ? match_model (models, arch) : NULL;
   const char *prec = map_precision (precision);
   const char *opt = map_optimizer (optimizer);
   g_autofree char *framework_id = member_lower (e, "framework");
@@ -381,9 +467,6 @@ map_entry (JsonObject  *e,
 #define SKIP(...) G_STMT_START { \
     g_set_error (error, HR_ERROR, HR_ERROR_INVALID, __VA_ARGS__); return NULL; } G_STMT_END
 
-  if (model_id == NULL && !json_object_has_member (e, "scenario"))
-    SKIP ("%s: no model preset has this architecture; allowed: an entry with a "
-          "\"scenario\" object naming the model", id);
   if (prec == NULL)
     SKIP ("%s: precision \"%s\" is not one Headroom knows", id, precision);
   if (opt == NULL)
@@ -401,14 +484,6 @@ map_entry (JsonObject  *e,
   json_builder_add_int_value (b, 1);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, id);
-  if (model_id != NULL)
-    {
-      json_builder_set_member_name (b, "model");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "preset");
-      json_builder_add_string_value (b, model_id);
-      json_builder_end_object (b);
-    }
 
   json_builder_set_member_name (b, "training");
   json_builder_begin_object (b);
@@ -499,6 +574,44 @@ map_entry (JsonObject  *e,
   return root;
 }
 
+/* The preset with the entry's dimensions as its model, under what the
+ * entry's "scenario" object says of the model; reading the presets is
+ * the costly part of an entry, so it comes after its kind is known. */
+static gboolean
+add_model (JsonNode    *root,
+           JsonObject  *e,
+           Models      *models,
+           const char  *id,
+           GError     **error)
+{
+  JsonObject *arch = hr_json_member_object (e, "arch");
+  g_autofree char *name = member_string (e, "model");
+  g_autofree char *model_id = arch != NULL ? match_model (models, arch, name) : NULL;
+  JsonObject *obj = json_node_get_object (root);
+  JsonObject *model = hr_json_member_object (obj, "model");
+
+  /* A "model" that is not an object is the reader's to refuse. */
+  if (model == NULL && json_object_has_member (obj, "model"))
+    return TRUE;
+  if (model_id == NULL)
+    {
+      if (json_object_has_member (e, "scenario"))
+        return TRUE;
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: no model preset has this "
+                   "architecture; allowed: an entry with a \"scenario\" object naming the "
+                   "model", id);
+      return FALSE;
+    }
+  if (model == NULL)
+    {
+      model = json_object_new ();
+      json_object_set_object_member (obj, "model", model);
+    }
+  if (!json_object_has_member (model, "preset"))
+    json_object_set_string_member (model, "preset", model_id);
+  return TRUE;
+}
+
 double
 hr_measured_predicted (const HrPlan *plan,
                        HrMetric      metric)
@@ -515,6 +628,155 @@ hr_measured_predicted (const HrPlan *plan,
       most = MAX (most, v);
     }
   return most;
+}
+
+/* The kind of an entry, from its scenario document before its model is
+ * known: the framework it names or its source does, its method, its
+ * layout. */
+static HrLayout
+layout_of (guint64 gpus,
+           guint64 tp,
+           guint64 pp,
+           guint64 cp,
+           guint64 ep,
+           guint64 zero)
+{
+  if (gpus <= 1)
+    return HR_LAYOUT_SINGLE;
+  if (tp > 1 || pp > 1 || cp > 1 || ep > 1)
+    return HR_LAYOUT_MODEL;
+  return zero >= 1 ? HR_LAYOUT_SHARDED : HR_LAYOUT_DATA;
+}
+
+static void
+root_kind (JsonNode          *root,
+           const HrFramework *framework,
+           HrRunKind         *kind)
+{
+  JsonObject *obj = json_node_get_object (root);
+  JsonObject *training = hr_json_member_object (obj, "training");
+  JsonObject *par = hr_json_member_object (obj, "parallel");
+  g_autofree char *method = member_lower (training, "method");
+  gint64 zero = member_int (par, "zero", 3);
+
+  memset (kind, 0, sizeof *kind);
+  kind->method = g_str_equal (method, "qlora") ? HR_METHOD_QLORA
+                 : g_str_equal (method, "lora") ? HR_METHOD_LORA : HR_METHOD_FULL;
+  kind->layout = layout_of (member_int (par, "gpus", 8), member_int (par, "tp", 1),
+                            member_int (par, "pp", 1), member_int (par, "cp", 1),
+                            member_int (par, "ep", 1), zero);
+  if (hr_json_member_true (par, "deepspeed") && zero >= 1)
+    hr_copy_string (kind->framework, sizeof kind->framework, "deepspeed");
+  else if (framework != NULL)
+    hr_copy_string (kind->framework, sizeof kind->framework, framework->id);
+}
+
+/* An entry, checked, mapped to a scenario document without its model and
+ * classified; planned only when its kind is asked for. */
+typedef struct
+{
+  char           id[HR_NAME_MAX];
+  JsonObject    *entry;    /* in the file's document */
+  JsonNode      *root;     /* NULL: skipped, message says why */
+  char          *message;
+  HrRunKind      kind;
+  gboolean       tried;    /* planned, or skipped while planning */
+  HrMeasuredRun *run;      /* once planned; NULL when that failed */
+} Entry;
+
+static void
+entry_clear (Entry *entry)
+{
+  g_clear_pointer (&entry->root, json_node_unref);
+  g_clear_pointer (&entry->message, g_free);
+  g_clear_pointer (&entry->run, g_free);
+}
+
+static void
+prepare_entry (JsonArray  *entries,
+               guint       i,
+               const char *path,
+               Entry      *out)
+{
+  JsonNode *node = json_array_get_element (entries, i);
+  g_autofree char *id = NULL;
+  g_autofree char *framework_id = NULL;
+  g_autofree char *source = NULL;
+  g_autoptr(GError) local = NULL;
+
+  memset (out, 0, sizeof *out);
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      out->message = g_strdup_printf ("%s: [%u]: not an object", path, i);
+      return;
+    }
+  out->entry = json_node_get_object (node);
+  id = member_string (out->entry, "id");
+  if (*id == '\0')
+    {
+      g_free (id);
+      id = g_strdup_printf ("[%u]", i);
+    }
+  hr_copy_string (out->id, sizeof out->id, id);
+  if (!check_numbers (out->entry, path, id, &local))
+    {
+      out->message = g_strdup (local->message);
+      return;
+    }
+  out->root = map_entry (out->entry, id, &local);
+  if (out->root == NULL)
+    {
+      out->message = g_strdup_printf ("%s: %s", path, local->message);
+      return;
+    }
+  framework_id = member_lower (out->entry, "framework");
+  source = member_lower (out->entry, "source");
+  root_kind (out->root, framework_for (framework_id, source), &out->kind);
+}
+
+/* The entry's model found, read like a scenario file and planned; FALSE
+ * with message set when it cannot be. */
+static gboolean
+plan_entry (Entry      *entry,
+            const char *path,
+            Models     *models,
+            HrPresets  *presets,
+            HrPlan     *plan)
+{
+  g_autofree char *metric = NULL;
+  g_autofree char *origin = NULL;
+  g_autoptr(GError) local = NULL;
+  HrMeasuredRun *run;
+
+  entry->tried = TRUE;
+  if (entry->root == NULL)
+    return FALSE;
+  metric = member_lower (entry->entry, "metric");
+  origin = member_string (entry->entry, "origin");
+  run = g_new0 (HrMeasuredRun, 1);
+  hr_copy_string (run->id, sizeof run->id, entry->id);
+  hr_copy_string (run->origin, sizeof run->origin, origin);
+  run->kind = entry->kind;
+  run->metric = strstr (metric, "allocated") != NULL ? HR_METRIC_ALLOCATED
+                : strstr (metric, "reserved") != NULL ? HR_METRIC_RESERVED : HR_METRIC_TOTAL;
+  run->measured_bytes = member_double (entry->entry, "measured_gib", 0) * HR_GIB;
+
+  if (!add_model (entry->root, entry->entry, models, entry->id, &local)
+      || !hr_scenario_read_node (&run->scenario, entry->root, entry->id, presets, &local)
+      || !hr_calc_plan (&run->scenario, plan, &local)
+      || !(run->measured_bytes > 0))
+    {
+      entry->message = local != NULL
+                       ? g_strdup_printf ("%s: %s", path, local->message)
+                       : g_strdup_printf ("%s: %s: measured_gib is missing; allowed: a "
+                                          "number above 0 (GiB)", path, entry->id);
+      g_free (run);
+      return FALSE;
+    }
+  run->predicted_bytes = hr_measured_predicted (plan, run->metric);
+  run->error = (run->predicted_bytes - run->measured_bytes) / run->measured_bytes;
+  entry->run = run;
+  return TRUE;
 }
 
 GPtrArray *
@@ -537,8 +799,8 @@ hr_measured_load_node (JsonNode    *root,
                        GPtrArray   *skipped,
                        GError     **error)
 {
-  g_autoptr(GArray) models = NULL;
   g_autoptr(HrPlan) plan = hr_plan_new ();
+  Models models;
   GPtrArray *runs;
   JsonArray *entries;
 
@@ -549,70 +811,21 @@ hr_measured_load_node (JsonNode    *root,
       return NULL;
     }
 
-  models = known_models (presets);
+  models_init (&models, presets);
   entries = json_node_get_array (root);
   runs = g_ptr_array_new_with_free_func (g_free);
   for (guint i = 0; i < json_array_get_length (entries); i++)
     {
-      JsonNode *node = json_array_get_element (entries, i);
-      JsonObject *e;
-      g_autofree char *id = NULL;
-      g_autofree char *metric = NULL;
-      g_autoptr(JsonNode) scenario = NULL;
-      g_autoptr(GError) local = NULL;
-      HrMeasuredRun *run;
+      Entry entry;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node))
-        {
-          if (skipped != NULL)
-            g_ptr_array_add (skipped, g_strdup_printf ("%s: [%u]: not an object", path, i));
-          continue;
-        }
-      e = json_node_get_object (node);
-      id = member_string (e, "id");
-      if (*id == '\0')
-        {
-          g_free (id);
-          id = g_strdup_printf ("[%u]", i);
-        }
-      if (!check_numbers (e, path, id, &local))
-        {
-          if (skipped != NULL)
-            g_ptr_array_add (skipped, g_strdup (local->message));
-          continue;
-        }
-      metric = member_lower (e, "metric");
-
-      run = g_new0 (HrMeasuredRun, 1);
-      hr_copy_string (run->id, sizeof run->id, id);
-      {
-        g_autofree char *origin = member_string (e, "origin");
-
-        hr_copy_string (run->origin, sizeof run->origin, origin);
-      }
-      run->metric = strstr (metric, "allocated") != NULL ? HR_METRIC_ALLOCATED
-                    : strstr (metric, "reserved") != NULL ? HR_METRIC_RESERVED : HR_METRIC_TOTAL;
-      run->measured_bytes = member_double (e, "measured_gib", 0) * HR_GIB;
-
-      scenario = map_entry (e, models, id, &local);
-      if (scenario == NULL
-          || !hr_scenario_read_node (&run->scenario, scenario, id, presets, &local)
-          || !hr_calc_plan (&run->scenario, plan, &local)
-          || !(run->measured_bytes > 0))
-        {
-          if (skipped != NULL)
-            g_ptr_array_add (skipped, local != NULL
-                                      ? g_strdup_printf ("%s: %s", path, local->message)
-                                      : g_strdup_printf ("%s: %s: measured_gib is missing; "
-                                                         "allowed: a number above 0 (GiB)",
-                                                         path, id));
-          g_free (run);
-          continue;
-        }
-      run->predicted_bytes = hr_measured_predicted (plan, run->metric);
-      run->error = (run->predicted_bytes - run->measured_bytes) / run->measured_bytes;
-      g_ptr_array_add (runs, run);
+      prepare_entry (entries, i, path, &entry);
+      if (plan_entry (&entry, path, &models, presets, plan))
+        g_ptr_array_add (runs, g_steal_pointer (&entry.run));
+      else if (skipped != NULL)
+        g_ptr_array_add (skipped, g_steal_pointer (&entry.message));
+      entry_clear (&entry);
     }
+  models_clear (&models);
   return runs;
 }
 
@@ -655,24 +868,276 @@ hr_measured_error_stats (GPtrArray *runs,
           + g_array_index (errors, double, errors->len / 2)) / 2;
 }
 
-double
-hr_measured_uncertainty (GPtrArray *runs,
-                         HrMethod   method,
-                         guint     *out_n)
+void
+hr_run_kind_of (const HrScenario *scenario,
+                HrRunKind        *out)
 {
-  guint n = 0;
-  double median = hr_measured_error_stats (runs, (int) method, &n, NULL);
+  const HrParallel *p = &scenario->parallel;
 
-  if (n < 3)
-    median = hr_measured_error_stats (runs, -1, &n, NULL);
-  if (out_n != NULL)
-    *out_n = n;
-  return median;
+  g_return_if_fail (scenario != NULL && out != NULL);
+
+  memset (out, 0, sizeof *out);
+  out->method = scenario->training.method;
+  out->layout = layout_of (p->gpus, p->tp, p->pp, p->cp, p->ep, p->zero);
+  if (p->deepspeed && p->zero >= 1)
+    {
+      hr_copy_string (out->framework, sizeof out->framework, "deepspeed");
+      return;
+    }
+  for (guint i = 0; i < hr_frameworks_count (); i++)
+    if (hr_framework_matches (hr_framework_get (i), scenario))
+      {
+        hr_copy_string (out->framework, sizeof out->framework, hr_framework_get (i)->id);
+        return;
+      }
 }
 
-GPtrArray *
-hr_measured_load_bundled (HrPresets *presets)
+gboolean
+hr_run_kind_equal (const HrRunKind *a,
+                   const HrRunKind *b)
 {
+  return a->method == b->method && a->layout == b->layout
+         && strcmp (a->framework, b->framework) == 0;
+}
+
+/* How far apart two kinds are: the method changes most what a plan gets
+ * wrong, the framework next, the layout least. */
+static guint
+kind_distance (const HrRunKind *a,
+               const HrRunKind *b)
+{
+  return (a->method != b->method ? 4 : 0) + (strcmp (a->framework, b->framework) != 0 ? 2 : 0)
+         + (a->layout != b->layout ? 1 : 0);
+}
+
+static const char * const layout_ids[] = { "single-gpu", "data-parallel", "sharded", "model-parallel" };
+
+const char *
+hr_layout_id (HrLayout layout)
+{
+  return layout < HR_N_LAYOUTS ? layout_ids[layout] : "single-gpu";
+}
+
+char *
+hr_run_kind_label (const HrRunKind *kind)
+{
+  static const char * const layouts[] = {
+    N_("single GPU"), N_("data parallel"), N_("ZeRO/FSDP sharded"),
+    N_("tensor, pipeline or context parallel"),
+  };
+  static const char * const methods[] = { N_("full fine-tuning"), "LoRA", "QLoRA" };
+  const HrFramework *framework = hr_framework_find (kind->framework);
+  const char *name = framework != NULL ? _(framework->name)
+                     : strcmp (kind->framework, "deepspeed") == 0 ? "DeepSpeed"
+                     : _("no known framework");
+
+  /* TRANSLATORS: the kind of a training run: framework, method, layout */
+  return g_strdup_printf (_("%s, %s, %s"), name,
+                          kind->method < G_N_ELEMENTS (methods) ? _(methods[kind->method]) : "",
+                          _(layouts[kind->layout < HR_N_LAYOUTS ? kind->layout : 0]));
+}
+
+static void
+kind_stats (GPtrArray       *runs,
+            const HrRunKind *kind,
+            HrErrorBar      *bar)
+{
+  g_autoptr(GArray) errors = g_array_new (FALSE, FALSE, sizeof (double));
+
+  bar->worst = 0;
+  for (guint i = 0; runs != NULL && i < runs->len; i++)
+    {
+      const HrMeasuredRun *run = g_ptr_array_index (runs, i);
+      double e = ABS (run->error);
+
+      if (!hr_run_kind_equal (&run->kind, kind))
+        continue;
+      g_array_append_val (errors, e);
+      bar->worst = MAX (bar->worst, e);
+    }
+  bar->runs = errors->len;
+  bar->median = 0;
+  if (errors->len == 0)
+    return;
+  g_array_sort (errors, compare_abs);
+  bar->median = (g_array_index (errors, double, (errors->len - 1) / 2)
+                 + g_array_index (errors, double, errors->len / 2)) / 2;
+}
+
+gboolean
+hr_measured_error_bar (GPtrArray        *runs,
+                       const HrScenario *scenario,
+                       HrErrorBar       *bar)
+{
+  const HrRunKind *best = NULL;
+  guint best_distance = G_MAXUINT, best_count = 0;
+
+  g_return_val_if_fail (scenario != NULL && bar != NULL, FALSE);
+
+  memset (bar, 0, sizeof *bar);
+  hr_run_kind_of (scenario, &bar->kind);
+  for (guint i = 0; runs != NULL && i < runs->len; i++)
+    {
+      const HrMeasuredRun *run = g_ptr_array_index (runs, i);
+      guint distance = kind_distance (&run->kind, &bar->kind);
+      guint count = 0;
+
+      if (best != NULL && distance > best_distance)
+        continue;
+      for (guint j = 0; j < runs->len; j++)
+        count += hr_run_kind_equal (&((const HrMeasuredRun *) g_ptr_array_index (runs, j))->kind,
+                                    &run->kind);
+      if (best == NULL || distance < best_distance || count > best_count)
+        {
+          best = &run->kind;
+          best_distance = distance;
+          best_count = count;
+        }
+    }
+  if (best == NULL)
+    return FALSE;
+  bar->from = *best;
+  bar->like_this = best_distance == 0;
+  kind_stats (runs, best, bar);
+  return TRUE;
+}
+
+static void
+add_kind (JsonBuilder     *b,
+          const char      *member,
+          const HrRunKind *kind)
+{
+  json_builder_set_member_name (b, member);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "framework");
+  json_builder_add_string_value (b, *kind->framework != '\0' ? kind->framework : "none");
+  json_builder_set_member_name (b, "method");
+  json_builder_add_string_value (b, hr_enum_name (&hr_method_names, kind->method));
+  json_builder_set_member_name (b, "layout");
+  json_builder_add_string_value (b, hr_layout_id (kind->layout));
+  json_builder_end_object (b);
+}
+
+JsonNode *
+hr_error_bar_json (const HrErrorBar *bar)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new ();
+
+  g_return_val_if_fail (bar != NULL, NULL);
+
+  json_builder_begin_object (b);
+  add_kind (b, "kind", &bar->kind);
+  json_builder_set_member_name (b, "like_this");
+  json_builder_add_boolean_value (b, bar->like_this);
+  if (bar->like_this || bar->runs == 0)
+    {
+      json_builder_set_member_name (b, "nearest");
+      json_builder_add_null_value (b);
+    }
+  else
+    add_kind (b, "nearest", &bar->from);
+  json_builder_set_member_name (b, "runs");
+  json_builder_add_int_value (b, bar->runs);
+  json_builder_set_member_name (b, "median");
+  if (bar->runs > 0)
+    json_builder_add_double_value (b, bar->median);
+  else
+    json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "worst");
+  if (bar->runs > 0)
+    json_builder_add_double_value (b, bar->worst);
+  else
+    json_builder_add_null_value (b);
+  json_builder_end_object (b);
+  return json_builder_get_root (b);
+}
+
+char *
+hr_error_bar_sentence (const HrErrorBar *bar)
+{
+  g_autofree char *from = NULL;
+
+  g_return_val_if_fail (bar != NULL, NULL);
+
+  if (bar->runs == 0)
+    return g_strdup (_("no measured runs to compare with"));
+  from = hr_run_kind_label (&bar->from);
+  if (bar->like_this)
+    /* TRANSLATORS: median and worst error in per cent, how many runs, their kind */
+    return g_strdup_printf (ngettext ("median ±%.1f %%, worst ±%.1f %%, on %u measured run like this (%s)",
+                                      "median ±%.1f %%, worst ±%.1f %%, on %u measured runs like this (%s)",
+                                      bar->runs),
+                            100 * bar->median, 100 * bar->worst, bar->runs, from);
+  /* TRANSLATORS: the nearest kind of run measured, its median and worst error in per cent, how many */
+  return g_strdup_printf (ngettext ("no measured run like this (nearest: %s: median %.1f %%, worst %.1f %%, %u run)",
+                                    "no measured run like this (nearest: %s: median %.1f %%, worst %.1f %%, %u runs)",
+                                    bar->runs),
+                          from, 100 * bar->median, 100 * bar->worst, bar->runs);
+}
+
+/* The bundled file, read once in a process; its entries are planned
+ * kind by kind as error bars ask for them. */
+struct _HrCalibration
+{
+  char      *path;
+  HrPresets *presets;
+  Models     models;
+  HrPlan    *plan;
+  JsonNode  *file;
+  GArray    *entries;   /* Entry */
+  GPtrArray *runs;      /* the entries planned so far (HrMeasuredRun, owned by them) */
+};
+
+static HrCalibration *
+calibration_new (const char *path)
+{
+  g_autoptr(JsonNode) file = hr_json_load_file (path, NULL);
+  HrCalibration *cal;
+  JsonArray *list;
+
+  if (file == NULL || !JSON_NODE_HOLDS_ARRAY (file))
+    return NULL;
+  cal = g_new0 (HrCalibration, 1);
+  cal->path = g_strdup (path);
+  cal->presets = hr_presets_new_default ();
+  models_init (&cal->models, cal->presets);
+  cal->plan = hr_plan_new ();
+  cal->file = g_steal_pointer (&file);
+  cal->runs = g_ptr_array_new ();
+  list = json_node_get_array (cal->file);
+  cal->entries = g_array_sized_new (FALSE, TRUE, sizeof (Entry), json_array_get_length (list));
+  g_array_set_size (cal->entries, json_array_get_length (list));
+  for (guint i = 0; i < cal->entries->len; i++)
+    prepare_entry (list, i, path, &g_array_index (cal->entries, Entry, i));
+  return cal;
+}
+
+/* Plans the entries of one kind not planned yet; how many of that kind
+ * there are in the file. */
+static guint
+calibration_plan_kind (HrCalibration   *cal,
+                       const HrRunKind *kind)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < cal->entries->len; i++)
+    {
+      Entry *entry = &g_array_index (cal->entries, Entry, i);
+
+      if (entry->root == NULL || !hr_run_kind_equal (&entry->kind, kind))
+        continue;
+      n++;
+      if (!entry->tried && plan_entry (entry, cal->path, &cal->models, cal->presets, cal->plan))
+        g_ptr_array_add (cal->runs, entry->run);
+    }
+  return n;
+}
+
+HrCalibration *
+hr_calibration_bundled (void)
+{
+  static HrCalibration *bundled;
+  static gboolean looked;
   const char *env = g_getenv ("HEADROOM_CALIBRATION");
   const char *candidates[] = {
     env,
@@ -684,8 +1149,76 @@ hr_measured_load_bundled (HrPresets *presets)
 #endif
   };
 
+  if (looked)
+    return bundled;
+  looked = TRUE;
   for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
     if (candidates[i] != NULL && g_file_test (candidates[i], G_FILE_TEST_IS_REGULAR))
-      return hr_measured_load (candidates[i], presets, NULL, NULL);
+      return bundled = calibration_new (candidates[i]);
   return NULL;
+}
+
+gboolean
+hr_calibration_error_bar (HrCalibration    *cal,
+                          const HrScenario *scenario,
+                          HrErrorBar       *bar,
+                          GPtrArray        *runs_out)
+{
+  g_autoptr(GPtrArray) kinds = g_ptr_array_new ();
+
+  g_return_val_if_fail (scenario != NULL && bar != NULL, FALSE);
+
+  memset (bar, 0, sizeof *bar);
+  hr_run_kind_of (scenario, &bar->kind);
+  if (cal == NULL)
+    return FALSE;
+
+  /* The entries' kinds, nearest first (of two as near, the one with more
+   * entries), planned one kind at a time until one has runs. */
+  for (guint i = 0; i < cal->entries->len; i++)
+    {
+      Entry *entry = &g_array_index (cal->entries, Entry, i);
+      gboolean seen = FALSE;
+
+      for (guint k = 0; entry->root != NULL && k < kinds->len && !seen; k++)
+        seen = hr_run_kind_equal (g_ptr_array_index (kinds, k), &entry->kind);
+      if (entry->root != NULL && !seen)
+        g_ptr_array_add (kinds, &entry->kind);
+    }
+  while (kinds->len > 0)
+    {
+      guint best = 0, best_distance = G_MAXUINT, best_count = 0;
+
+      for (guint k = 0; k < kinds->len; k++)
+        {
+          const HrRunKind *kind = g_ptr_array_index (kinds, k);
+          guint distance = kind_distance (kind, &bar->kind);
+          guint count = 0;
+
+          for (guint i = 0; i < cal->entries->len; i++)
+            count += g_array_index (cal->entries, Entry, i).root != NULL
+                     && hr_run_kind_equal (&g_array_index (cal->entries, Entry, i).kind, kind);
+          if (distance < best_distance || (distance == best_distance && count > best_count))
+            {
+              best = k;
+              best_distance = distance;
+              best_count = count;
+            }
+        }
+      bar->from = *(const HrRunKind *) g_ptr_array_index (kinds, best);
+      calibration_plan_kind (cal, &bar->from);
+      kind_stats (cal->runs, &bar->from, bar);
+      if (bar->runs > 0)
+        {
+          bar->like_this = best_distance == 0;
+          for (guint i = 0; runs_out != NULL && i < cal->runs->len; i++)
+            if (hr_run_kind_equal (&((HrMeasuredRun *) g_ptr_array_index (cal->runs, i))->kind,
+                                   &bar->from))
+              g_ptr_array_add (runs_out, g_ptr_array_index (cal->runs, i));
+          return TRUE;
+        }
+      g_ptr_array_remove_index (kinds, best);
+    }
+  memset (&bar->from, 0, sizeof bar->from);
+  return FALSE;
 }

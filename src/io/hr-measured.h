@@ -6,6 +6,8 @@
 
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "hr-plan.h"
 #include "hr-presets.h"
 
@@ -18,10 +20,31 @@ typedef enum
   HR_METRIC_TOTAL,       /* nvidia-smi */
 } HrMetric;
 
+/* How a run spreads over its GPUs, as far as the error of a plan goes. */
+typedef enum
+{
+  HR_LAYOUT_SINGLE,    /* one GPU */
+  HR_LAYOUT_DATA,      /* data parallel, every GPU holding all model states */
+  HR_LAYOUT_SHARDED,   /* data parallel with ZeRO / FSDP sharding */
+  HR_LAYOUT_MODEL,     /* tensor, pipeline, context or expert parallel */
+  HR_N_LAYOUTS
+} HrLayout;
+
+/* The kind of a run: the framework whose code it follows, the method and
+ * the layout.  The error bar of a plan comes from measured runs of the
+ * same kind. */
+typedef struct
+{
+  char     framework[HR_ID_MAX];  /* "litgpt", "hf-trainer", "deepspeed"; "" for none known */
+  HrMethod method;
+  HrLayout layout;
+} HrRunKind;
+
 typedef struct
 {
   char       id[HR_NAME_MAX];
   char       origin[HR_ID_MAX];  /* the entry's "origin", "" when it has none */
+  HrRunKind  kind;
   HrScenario scenario;
   HrMetric   metric;
   double     measured_bytes;
@@ -59,15 +82,61 @@ double     hr_measured_error_stats (GPtrArray  *runs,
                                     guint      *out_n,
                                     double     *out_worst);
 
-/* The honest error bar of a plan: the median absolute error of the
- * measured runs of the same method (full, LoRA, QLoRA), or of all runs
- * when fewer than three share it.  *out_n receives how many runs. */
-double     hr_measured_uncertainty (GPtrArray  *runs,
-                                    HrMethod    method,
-                                    guint      *out_n);
+/* The kind of a scenario: DeepSpeed when parallel.deepspeed shards, else
+ * the framework (hr-frameworks.h) whose every value it has, else none. */
+void        hr_run_kind_of        (const HrScenario *scenario,
+                                   HrRunKind        *out);
+gboolean    hr_run_kind_equal     (const HrRunKind  *a,
+                                   const HrRunKind  *b);
+/* "single-gpu", "data-parallel", "sharded", "model-parallel" */
+const char *hr_layout_id          (HrLayout          layout);
+/* "LitGPT, full fine-tuning, ZeRO/FSDP sharded", translated */
+char       *hr_run_kind_label     (const HrRunKind  *kind);
 
-/* The bundled measured runs: $HEADROOM_CALIBRATION, the installed copy,
- * or the source tree's; NULL when none is found. */
-GPtrArray *hr_measured_load_bundled (HrPresets *presets);
+/* The honest error bar of a plan, from the measured runs of its kind. */
+typedef struct
+{
+  HrRunKind kind;        /* the scenario's */
+  gboolean  like_this;   /* some measured runs are of that kind */
+  HrRunKind from;        /* the kind the figures come from: kind, or the
+                          * nearest one measured */
+  guint     runs;        /* how many runs of that kind; 0: no runs at all */
+  double    median;      /* their median absolute error, a fraction */
+  double    worst;       /* their largest */
+} HrErrorBar;
+
+/* Fills bar from runs (NULL or empty: bar->runs is 0 and FALSE is
+ * returned).  The nearest kind differs in the fewest of method (which
+ * counts most), framework and layout (least); of two as near, the one
+ * with more runs. */
+gboolean    hr_measured_error_bar (GPtrArray        *runs,
+                                   const HrScenario *scenario,
+                                   HrErrorBar       *bar);
+
+/* {"kind": {"framework", "method", "layout"}, "like_this", "nearest"
+ * (the kind the figures come from, null when like_this), "runs",
+ * "median", "worst"}; framework "none" when none is known. */
+JsonNode   *hr_error_bar_json     (const HrErrorBar *bar);
+
+/* "median ±4.6 %, worst ±13.1 %, on 3 measured runs like this (LitGPT,
+ * full fine-tuning, ZeRO/FSDP sharded)", or "no measured run like this
+ * (nearest: ...: median X %, worst Y %, N runs)"; translated. */
+char       *hr_error_bar_sentence (const HrErrorBar *bar);
+
+/* The bundled measured runs ($HEADROOM_CALIBRATION, the installed copy,
+ * or the source tree's): read once in a process, the first time they are
+ * asked for, and planned only kind by kind as error bars need them.  NULL
+ * when no file is found; owned by the process. */
+typedef struct _HrCalibration HrCalibration;
+
+HrCalibration *hr_calibration_bundled   (void);
+
+/* The error bar of scenario from cal's runs (cal may be NULL: FALSE, with
+ * bar->kind still set); runs_out, when given, receives the runs it comes
+ * from (HrMeasuredRun, owned by cal). */
+gboolean       hr_calibration_error_bar (HrCalibration    *cal,
+                                         const HrScenario *scenario,
+                                         HrErrorBar       *bar,
+                                         GPtrArray        *runs_out);
 
 G_END_DECLS
