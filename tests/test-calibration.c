@@ -288,6 +288,18 @@ test_error_bar (void)
   g_assert_cmpstr (bar.kind.framework, ==, "deepspeed");
   g_assert_cmpint (bar.kind.layout, ==, HR_LAYOUT_SHARDED);
 
+  /* A framework the scenario names is its kind's, even where a value of
+   * the file differs from the profile's; no torchtitan run is measured. */
+  hr_test_load (&sc, "default");
+  sc.parallel.deepspeed = FALSE;
+  hr_copy_string (sc.training.framework, sizeof sc.training.framework, "torchtitan");
+  hr_run_kind_of (&sc, &bar.kind);
+  g_assert_cmpstr (bar.kind.framework, ==, "torchtitan");
+  g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
+  g_assert_false (bar.like_this);
+  g_assert_cmpint (bar.from.method, ==, HR_METHOD_FULL);
+  g_assert_cmpint (bar.from.layout, ==, HR_LAYOUT_SHARDED);
+
   /* Tensor and pipeline parallelism: nothing measured of that layout. */
   hr_test_load (&sc, "pretrain-llama-3.1-70b-3d");
   hr_run_kind_of (&sc, &bar.kind);

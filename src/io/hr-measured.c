@@ -884,6 +884,13 @@ hr_run_kind_of (const HrScenario *scenario,
       hr_copy_string (out->framework, sizeof out->framework, "deepspeed");
       return;
     }
+  /* The framework the scenario names (training.framework), else the one
+   * whose every value it has. */
+  if (scenario->training.framework[0] != '\0')
+    {
+      hr_copy_string (out->framework, sizeof out->framework, scenario->training.framework);
+      return;
+    }
   for (guint i = 0; i < hr_frameworks_count (); i++)
     if (hr_framework_matches (hr_framework_get (i), scenario))
       {

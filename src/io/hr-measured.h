@@ -83,7 +83,8 @@ double     hr_measured_error_stats (GPtrArray  *runs,
                                     double     *out_worst);
 
 /* The kind of a scenario: DeepSpeed when parallel.deepspeed shards, else
- * the framework (hr-frameworks.h) whose every value it has, else none. */
+ * the framework training.framework names, else the one (hr-frameworks.h)
+ * whose every value it has, else none. */
 void        hr_run_kind_of        (const HrScenario *scenario,
                                    HrRunKind        *out);
 gboolean    hr_run_kind_equal     (const HrRunKind  *a,
