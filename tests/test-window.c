@@ -135,6 +135,218 @@ control (HrWindow   *window,
   return w;
 }
 
+/* A window whose content is width x height: the default size counts the
+ * client-side shadow too, which a maximized window (a phone's) has not. */
+static HrWindow *
+open_window_sized (int width,
+                   int height)
+{
+  HrWindow *window = hr_window_new (NULL);
+  int shadow_w, shadow_h;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  settle ();
+  shadow_w = width - gtk_widget_get_width (GTK_WIDGET (window));
+  shadow_h = height - gtk_widget_get_height (GTK_WIDGET (window));
+  if (shadow_w != 0 || shadow_h != 0)
+    {
+      gtk_window_set_default_size (GTK_WINDOW (window), width + shadow_w, height + shadow_h);
+      settle ();
+    }
+  g_assert_true (hr_window_get_plan_valid (window));
+  return window;
+}
+
+/* widget's bounds in the window, or FALSE when it is not mapped. */
+static gboolean
+bounds_in_window (GtkWidget       *widget,
+                  HrWindow        *window,
+                  graphene_rect_t *rect)
+{
+  return gtk_widget_get_mapped (widget)
+         && gtk_widget_compute_bounds (widget, GTK_WIDGET (window), rect);
+}
+
+/* Every mapped label, spin button and drop-down under root lies within the
+ * window's width (the form's page scrolls vertically, so only the
+ * horizontal extent is the window's business), and no drop-down's label
+ * is cut short with an ellipsis. */
+static guint
+check_within (GtkWidget *root,
+              HrWindow  *window,
+              int        width)
+{
+  guint checked = 0;
+
+  for (GtkWidget *w = gtk_widget_get_first_child (root); w != NULL; w = gtk_widget_get_next_sibling (w))
+    {
+      graphene_rect_t r;
+
+      if (!gtk_widget_get_mapped (w))
+        continue;
+      if ((GTK_IS_LABEL (w) || GTK_IS_SPIN_BUTTON (w) || GTK_IS_DROP_DOWN (w) || GTK_IS_SWITCH (w)
+           || GTK_IS_BUTTON (w))
+          && bounds_in_window (w, window, &r) && r.size.width > 0)
+        {
+          if (r.origin.x < -0.5 || r.origin.x + r.size.width > width + 0.5)
+            g_error ("%s at x %.0f..%.0f, outside a window %d wide", G_OBJECT_TYPE_NAME (w),
+                     r.origin.x, r.origin.x + r.size.width, width);
+          checked++;
+        }
+      if (GTK_IS_LABEL (w)
+          && (gtk_widget_get_ancestor (w, GTK_TYPE_DROP_DOWN) != NULL
+              || gtk_widget_get_ancestor (w, ADW_TYPE_COMBO_ROW) != NULL)
+          && gtk_widget_get_ancestor (w, GTK_TYPE_POPOVER) == NULL
+          && pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (w))))
+        g_error ("“%s” is cut short at a window %d wide", gtk_label_get_text (GTK_LABEL (w)), width);
+      checked += check_within (w, window, width);
+    }
+  return checked;
+}
+
+/* The window at a laptop's, a small window's and a phone's size: it takes
+ * the size, folds below about 735 points into the plan or the form, and
+ * shows every control within its width, no drop-down truncated. */
+static void
+test_fits_the_screen (void)
+{
+  static const struct { int width, height; gboolean folded; const char *name; } sizes[] = {
+    { 1280, 800, FALSE, "size-1280x800" },
+    { 800, 600, FALSE, "size-800x600" },
+    { 360, 640, TRUE, "size-360x640" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      HrWindow *window = open_window_sized (sizes[i].width, sizes[i].height);
+      GtkWidget *chart = GTK_WIDGET (hr_window_get_chart (window));
+      GtkWidget *form = GTK_WIDGET (hr_window_get_form (window));
+      graphene_rect_t r;
+      guint n;
+
+      g_test_message ("%dx%d: %dx%d, folded %d", sizes[i].width, sizes[i].height,
+                      gtk_widget_get_width (GTK_WIDGET (window)),
+                      gtk_widget_get_height (GTK_WIDGET (window)),
+                      hr_window_get_folded (window));
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, sizes[i].width);
+      g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), ==, sizes[i].height);
+      g_assert_cmpint (hr_window_get_folded (window), ==, sizes[i].folded);
+
+      /* The plan: its chart within the window, at least 300 points wide. */
+      g_assert_true (bounds_in_window (chart, window, &r));
+      g_assert_cmpfloat (r.origin.x, >=, 0);
+      g_assert_cmpfloat (r.origin.x + r.size.width, <=, sizes[i].width);
+      g_assert_cmpfloat (r.size.width, >=, 300);
+      n = check_within (GTK_WIDGET (window), window, sizes[i].width);
+      g_assert_cmpuint (n, >, 10);
+      maybe_screenshot (window, sizes[i].name);
+
+      if (sizes[i].folded)
+        {
+          GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (
+            GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW)));
+
+          /* The results pane scrolls: more than a phone's screen of it. */
+          g_assert_cmpfloat (gtk_adjustment_get_upper (adj), >, gtk_adjustment_get_page_size (adj));
+
+          /* Folded: the plan first, the header's toggle shows the form. */
+          g_assert_false (gtk_widget_get_mapped (form));
+          hr_window_show_form (window, TRUE);
+          settle ();
+          settle ();
+          g_assert_true (gtk_widget_get_mapped (form));
+          g_assert_false (gtk_widget_get_mapped (chart));
+          g_assert_true (bounds_in_window (form, window, &r));
+          g_assert_cmpfloat (r.origin.x, >=, 0);
+          g_assert_cmpfloat (r.origin.x + r.size.width, <=, sizes[i].width);
+          n = check_within (form, window, sizes[i].width);
+          g_assert_cmpuint (n, >, 10);
+          maybe_screenshot (window, "size-360x640-form");
+        }
+      else
+        {
+          /* Side by side: the form beside the plan. */
+          g_assert_true (bounds_in_window (form, window, &r));
+          g_assert_cmpfloat (r.size.width, >=, 340);
+          g_assert_cmpfloat (r.size.width, <=, 380);
+        }
+      close_window (window);
+    }
+}
+
+static guint64
+micro_batch (HrWindow *window)
+{
+  return hr_scenario_model_get_scenario (hr_window_get_model (window))->training.micro_batch;
+}
+
+static GtkEventController *
+find_controller (GtkWidget  *widget,
+                 const char *name)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (g_strcmp0 (gtk_event_controller_get_name (c), name) == 0)
+        return c;
+    }
+  g_assert_not_reached ();
+  return NULL;
+}
+
+/* The wheel turned over a spin button the user has not clicked scrolls the
+ * form past it and leaves its value alone; once it has the focus, the
+ * wheel is the spin button's. */
+static void
+test_wheel_scrolls_the_form (void)
+{
+  HrWindow *window = open_window_sized (1280, 800);
+  GtkWidget *form = GTK_WIDGET (hr_window_get_form (window));
+  GtkWidget *spin = control (window, "training.micro_batch");
+  GtkEventController *wheel = find_controller (form, "hr-form-wheel");
+  GtkEventController *pointer = find_controller (form, "hr-form-pointer");
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (
+    GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (spin, GTK_TYPE_SCROLLED_WINDOW)));
+  double x, y, before;
+  gboolean handled = FALSE;
+
+  /* Into view (the form follows the focus), then no focus. */
+  gtk_widget_grab_focus (spin);
+  settle ();
+  gtk_root_set_focus (GTK_ROOT (window), NULL);
+  settle ();
+  g_assert_true (gtk_widget_translate_coordinates (spin, form, gtk_widget_get_width (spin) / 2.0,
+                                                   gtk_widget_get_height (spin) / 2.0, &x, &y));
+  g_assert_true (gtk_widget_pick (form, x, y, GTK_PICK_DEFAULT) != NULL);
+  before = gtk_adjustment_get_value (adj);
+  g_signal_emit_by_name (pointer, "motion", x, y);
+  g_signal_emit_by_name (wheel, "scroll", 0.0, 2.0, &handled);
+  settle ();
+  g_assert_true (handled);
+  g_assert_cmpuint (micro_batch (window), ==, 4);
+  g_test_message ("the form scrolled from %.0f to %.0f", before, gtk_adjustment_get_value (adj));
+  g_assert_cmpfloat (gtk_adjustment_get_value (adj), >, before);
+
+  /* Clicked into, it takes the wheel. */
+  gtk_widget_grab_focus (spin);
+  g_assert_true (gtk_widget_translate_coordinates (spin, form, gtk_widget_get_width (spin) / 2.0,
+                                                   gtk_widget_get_height (spin) / 2.0, &x, &y));
+  g_signal_emit_by_name (pointer, "motion", x, y);
+  g_signal_emit_by_name (wheel, "scroll", 0.0, 1.0, &handled);
+  g_assert_false (handled);
+
+  /* Over a row's title the wheel scrolls as it always does. */
+  gtk_root_set_focus (GTK_ROOT (window), NULL);
+  g_signal_emit_by_name (pointer, "motion", 30.0, y);
+  g_signal_emit_by_name (wheel, "scroll", 0.0, 1.0, &handled);
+  g_assert_false (handled);
+  close_window (window);
+}
+
 /* The default scenario opens, planned, with a verdict in words. */
 static void
 test_opens (void)
@@ -431,12 +643,6 @@ respond (const char *response)
   settle ();
   if ((dialog = find_dialog ()) != NULL)
     gtk_window_destroy (GTK_WINDOW (dialog));
-}
-
-static guint64
-micro_batch (HrWindow *window)
-{
-  return hr_scenario_model_get_scenario (hr_window_get_model (window))->training.micro_batch;
 }
 
 /* New, Open and the examples ask before they discard unsaved changes;
@@ -1069,6 +1275,8 @@ main (int   argc,
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/name-follows", test_name_follows);
   g_test_add_func ("/window/discard-asks", test_discard_asks);
+  g_test_add_func ("/window/fits-the-screen", test_fits_the_screen);
+  g_test_add_func ("/window/wheel-scrolls-the-form", test_wheel_scrolls_the_form);
   g_test_add_func ("/window/undo", test_undo);
   g_test_add_func ("/window/files", test_files);
   g_test_add_func ("/window/invalid-file", test_invalid_file);

@@ -12,8 +12,9 @@ G_BEGIN_DECLS
 
 struct _HrForm
 {
-  AdwBin           parent_instance;
+  GtkWidget        parent_instance;
 
+  GtkWidget       *page;        /* the AdwPreferencesPage: it scrolls */
   HrScenarioModel *model;
   HrPresets       *presets;
   GHashTable      *rows;        /* path -> AdwPreferencesRow */
@@ -28,6 +29,8 @@ struct _HrForm
   gboolean         syncing;     /* a preset drop-down is following the model */
   GtkDropDown     *framework;   /* [0] = custom, then hr_framework_get (i - 1) */
   guint            framework_idle;  /* a pending check of which framework matches */
+  double           pointer_x;       /* where the pointer is, for the wheel */
+  double           pointer_y;
 };
 
 /* Rows bound to one property of the scenario model each (hr-form-rows.c);
@@ -51,6 +54,8 @@ GtkWidget *hr_form_combo_row      (HrForm *self, GtkWidget *parent, const char *
 void       hr_form_entry_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title);
 GtkWidget *hr_form_field_row      (HrForm *self, GtkWidget *parent, const char *path);
 GtkWidget *hr_form_new_group      (GtkWidget *page, const char *title, const char *description);
+GtkListItemFactory *hr_form_label_factory  (gboolean on_button);
+void       hr_form_wrap_drop_down (GtkDropDown *dropdown);
 GtkWidget *hr_form_new_expander   (HrForm *self, GtkWidget *group, const char *path, const char *title,
                            const char *subtitle);
 

@@ -51,6 +51,59 @@ hr_form_action_row (const char *title,
   return row;
 }
 
+/* --- drop-down labels that wrap, never cut short ------------------------- */
+
+static void
+setup_label (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             gpointer                  user_data)
+{
+  float xalign = GPOINTER_TO_INT (user_data) / 100.0f;
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), xalign);
+  gtk_label_set_justify (GTK_LABEL (label), xalign > 0.5f ? GTK_JUSTIFY_RIGHT : GTK_JUSTIFY_LEFT);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_label (GtkSignalListItemFactory *factory,
+            GtkListItem              *item,
+            gpointer                  user_data)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      string != NULL ? gtk_string_object_get_string (string) : "");
+}
+
+/* Labels for the strings of a drop-down that wrap onto a second line
+ * when the row is narrow, rather than end in "…" ("Llama 2 13…"); the
+ * one on the button aligned to its end, those in the list to their
+ * start. */
+GtkListItemFactory *
+hr_form_label_factory (gboolean on_button)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_label),
+                    GINT_TO_POINTER (on_button ? 100 : 0));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_label), NULL);
+  return factory;
+}
+
+void
+hr_form_wrap_drop_down (GtkDropDown *dropdown)
+{
+  g_autoptr(GtkListItemFactory) button = hr_form_label_factory (TRUE);
+  g_autoptr(GtkListItemFactory) list = hr_form_label_factory (FALSE);
+
+  gtk_drop_down_set_factory (dropdown, button);
+  gtk_drop_down_set_list_factory (dropdown, list);
+}
+
 /* A number in a spin button, bound to the model through transforms (or
  * directly when they are NULL). */
 GtkWidget *
@@ -203,6 +256,13 @@ hr_form_combo_row (HrForm             *self,
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
   g_object_unref (list);
+  {
+    g_autoptr(GtkListItemFactory) button = hr_form_label_factory (TRUE);
+    g_autoptr(GtkListItemFactory) popup = hr_form_label_factory (FALSE);
+
+    adw_combo_row_set_factory (ADW_COMBO_ROW (row), button);
+    adw_combo_row_set_list_factory (ADW_COMBO_ROW (row), popup);
+  }
   g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), row,
                           "selected", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   hr_form_add_row (parent, row);

@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "hr-field-text.h"
 #include "hr-form-private.h"
@@ -24,7 +25,11 @@
 #include "hr-solver.h"
 
 
-G_DEFINE_FINAL_TYPE (HrForm, hr_form, ADW_TYPE_BIN)
+G_DEFINE_FINAL_TYPE (HrForm, hr_form, GTK_TYPE_WIDGET)
+
+/* The width the form asks for beside the plan; it takes less, down to
+ * what its rows need, when the window is narrow (a phone's 360 points). */
+#define NATURAL_WIDTH 375
 
 /* --- drop-downs ------------------------------------------------------------ */
 
@@ -43,6 +48,7 @@ dropdown_row (HrForm        *self,
   GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (names), expression);
 
   gtk_drop_down_set_enable_search (GTK_DROP_DOWN (dropdown), search);
+  hr_form_wrap_drop_down (GTK_DROP_DOWN (dropdown));
   gtk_widget_set_valign (dropdown, GTK_ALIGN_CENTER);
   gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   title, -1);
@@ -327,6 +333,7 @@ build_training (HrForm    *self,
       row = hr_form_action_row (r == 0 ? _("LoRA on attention") : _("LoRA on MLP and head"), NULL);
       box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
       gtk_widget_add_css_class (box, "linked");
+      gtk_widget_add_css_class (box, "lora-targets");
       gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
       for (guint i = r * 4; i < r * 4 + 4; i++)
         {
@@ -594,6 +601,7 @@ hr_form_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->model, self);
   g_clear_object (&self->model);
   g_clear_handle_id (&self->framework_idle, g_source_remove);
+  g_clear_pointer (&self->page, gtk_widget_unparent);
   G_OBJECT_CLASS (hr_form_parent_class)->dispose (object);
 }
 
@@ -611,18 +619,111 @@ hr_form_finalize (GObject *object)
   G_OBJECT_CLASS (hr_form_parent_class)->finalize (object);
 }
 
+/* --- the wheel scrolls the form, not the spin button under the pointer -- */
+
+static void
+on_pointer_motion (GtkEventControllerMotion *motion,
+                   double                    x,
+                   double                    y,
+                   HrForm                   *self)
+{
+  self->pointer_x = x;
+  self->pointer_y = y;
+}
+
+/* Seen before any widget of the form (the capture phase): a wheel turned
+ * over a spin button scrolls the form past it, unless the spin button has
+ * the focus (a click in it, or Tab), as GNOME Settings does; a value is
+ * never changed by scrolling through the form. */
+static gboolean
+on_scroll (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           HrForm                   *self)
+{
+  GtkWidget *target = gtk_widget_pick (GTK_WIDGET (self), self->pointer_x, self->pointer_y,
+                                       GTK_PICK_DEFAULT);
+  GtkWidget *spin, *focus, *scroller;
+  GtkAdjustment *adj;
+  double step;
+
+  if (target == NULL)
+    return FALSE;
+  spin = GTK_IS_SPIN_BUTTON (target) ? target : gtk_widget_get_ancestor (target,
+                                                                        GTK_TYPE_SPIN_BUTTON);
+  if (spin == NULL)
+    return FALSE;
+  focus = gtk_root_get_focus (gtk_widget_get_root (spin));
+  if (focus != NULL && (focus == spin || gtk_widget_is_ancestor (focus, spin)))
+    return FALSE;   /* it was clicked or tabbed into: the wheel is its own */
+
+  scroller = gtk_widget_get_ancestor (spin, GTK_TYPE_SCROLLED_WINDOW);
+  if (scroller == NULL)
+    return TRUE;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  /* As far as GtkScrolledWindow goes for a wheel's notch, or the pixels
+   * of a touchpad's smooth scroll. */
+  step = gtk_event_controller_scroll_get_unit (controller) == GDK_SCROLL_UNIT_WHEEL
+         ? pow (gtk_adjustment_get_page_size (adj), 2.0 / 3.0) : 1.0;
+  gtk_adjustment_set_value (adj, gtk_adjustment_get_value (adj) + dy * step);
+  return TRUE;
+}
+
+static void
+hr_form_measure (GtkWidget      *widget,
+                 GtkOrientation  orientation,
+                 int             for_size,
+                 int            *minimum,
+                 int            *natural,
+                 int            *minimum_baseline,
+                 int            *natural_baseline)
+{
+  HrForm *self = HR_FORM (widget);
+
+  gtk_widget_measure (self->page, orientation, for_size, minimum, natural, minimum_baseline,
+                      natural_baseline);
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    *natural = MAX (*natural, MAX (*minimum, NATURAL_WIDTH));
+}
+
+static void
+hr_form_size_allocate (GtkWidget *widget,
+                       int        width,
+                       int        height,
+                       int        baseline)
+{
+  gtk_widget_allocate (HR_FORM (widget)->page, width, height, baseline, NULL);
+}
+
 static void
 hr_form_class_init (HrFormClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = hr_form_dispose;
+  widget_class->measure = hr_form_measure;
+  widget_class->size_allocate = hr_form_size_allocate;
   object_class->finalize = hr_form_finalize;
 }
 
 static void
 hr_form_init (HrForm *self)
 {
+  GtkEventController *scroll, *motion;
+
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  gtk_event_controller_set_propagation_phase (scroll, GTK_PHASE_CAPTURE);
+  gtk_event_controller_set_name (scroll, "hr-form-wheel");
+  g_signal_connect (scroll, "scroll", G_CALLBACK (on_scroll), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), scroll);
+  motion = gtk_event_controller_motion_new ();
+  gtk_event_controller_set_propagation_phase (motion, GTK_PHASE_CAPTURE);
+  gtk_event_controller_set_name (motion, "hr-form-pointer");
+  g_signal_connect (motion, "enter", G_CALLBACK (on_pointer_motion), self);
+  g_signal_connect (motion, "motion", G_CALLBACK (on_pointer_motion), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), motion);
+
   self->rows = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->controls = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->subtitles = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
@@ -635,6 +736,8 @@ hr_form_new (HrScenarioModel *model,
   HrForm *self = g_object_new (HR_TYPE_FORM, NULL);
   GtkWidget *page = adw_preferences_page_new ();
 
+  self->page = page;
+  gtk_widget_set_parent (page, GTK_WIDGET (self));
   self->model = g_object_ref (model);
   self->presets = presets;
   build_name (self, page);
@@ -644,7 +747,6 @@ hr_form_new (HrScenarioModel *model,
   build_hardware (self, page);
   build_overheads (self, page);
   build_cost (self, page);
-  adw_bin_set_child (ADW_BIN (self), page);
 
   sync_presets (self);
   sync_framework (self);

@@ -15,7 +15,7 @@ G_BEGIN_DECLS
 
 #define HR_TYPE_FORM (hr_form_get_type ())
 
-G_DECLARE_FINAL_TYPE (HrForm, hr_form, HR, FORM, AdwBin)
+G_DECLARE_FINAL_TYPE (HrForm, hr_form, HR, FORM, GtkWidget)
 
 GtkWidget *hr_form_new                 (HrScenarioModel *model,
                                         HrPresets       *presets);

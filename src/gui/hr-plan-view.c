@@ -132,6 +132,9 @@ static void
 hr_plan_view_init (HrPlanView *self)
 {
   self->chart = HR_CHART_WIDGET (hr_chart_widget_new ());
+  /* Tall enough for the bars and the breakdown under them: on a small
+   * screen the results pane scrolls rather than squeeze them. */
+  gtk_widget_set_size_request (GTK_WIDGET (self->chart), 300, 400);
   gtk_widget_set_parent (GTK_WIDGET (self->chart), GTK_WIDGET (self));
 }
 

@@ -90,7 +90,7 @@ hr_sweep_widget_init (HrSweepWidget *self)
 {
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 320, 220);
+  gtk_widget_set_size_request (GTK_WIDGET (self), 300, 220);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Memory against micro-batch or sequence length"), -1);
 }

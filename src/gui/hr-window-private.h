@@ -32,7 +32,12 @@ struct _HrWindow
   /* template children */
   AdwToastOverlay     *toast_overlay;
   AdwWindowTitle      *window_title;
+  GtkToggleButton     *form_toggle;
+  GtkWidget           *save_button;
+  GtkWidget           *export_button;
+  AdwLeaflet          *leaflet;
   GtkScrolledWindow   *form_scroller;
+  GtkScrolledWindow   *results_scroller;
   HrVerdict           *verdict;
   AdwViewStack        *views;
   HrPlanView          *plan_view;
@@ -56,6 +61,7 @@ struct _HrWindow
   char                *name_base;     /* the name generated when it was last set */
   guint                recompute_id;
   guint                recompute_count;
+  guint                fold_id;
   gboolean             close_confirmed;
 
   /* undo: the steps, and the properties edited since the last one */

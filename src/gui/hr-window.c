@@ -171,6 +171,50 @@ show_invalid (HrWindow     *self,
   gtk_widget_set_visible (self->invalid_box, TRUE);
 }
 
+/* Narrower than the form and the plan side by side (721 points),
+ * the leaflet folds and shows one of them; the header's toggle, or a
+ * swipe, goes between them. */
+static gboolean
+follow_fold (gpointer user_data)
+{
+  HrWindow *self = user_data;
+  gboolean folded = adw_leaflet_get_folded (self->leaflet);
+
+  self->fold_id = 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->form_toggle), folded);
+  /* On a phone's width the header keeps room for the title: Save and
+   * Export PNG stay in the main menu. */
+  gtk_widget_set_visible (self->save_button, !folded);
+  gtk_widget_set_visible (self->export_button, !folded);
+  if (!folded)
+    adw_leaflet_set_visible_child_name (self->leaflet, "plan");
+  return G_SOURCE_REMOVE;
+}
+
+/* The leaflet folds while it lays itself out: the header bar is changed
+ * after that, not in the middle of it. */
+static void
+on_folded (HrWindow *self)
+{
+  if (self->fold_id == 0)
+    self->fold_id = g_idle_add (follow_fold, self);
+}
+
+static void
+on_form_toggled (HrWindow *self)
+{
+  adw_leaflet_set_visible_child_name (self->leaflet, gtk_toggle_button_get_active (self->form_toggle)
+                                                     ? "form" : "plan");
+}
+
+static void
+on_leaflet_child (HrWindow *self)
+{
+  gtk_toggle_button_set_active (self->form_toggle,
+                                g_strcmp0 (adw_leaflet_get_visible_child_name (self->leaflet),
+                                           "form") == 0);
+}
+
 static void
 on_view_changed (HrWindow *self)
 {
@@ -513,6 +557,7 @@ hr_window_dispose (GObject *object)
   HrWindow *self = HR_WINDOW (object);
 
   g_clear_handle_id (&self->recompute_id, g_source_remove);
+  g_clear_handle_id (&self->fold_id, g_source_remove);
   hr_window_clear_pending (self);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
@@ -559,7 +604,12 @@ hr_window_class_init (HrWindowClass *klass)
                                                "/io/github/headroom/Headroom/hr-window.ui");
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, form_toggle);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, save_button);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, export_button);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, leaflet);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, form_scroller);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, results_scroller);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, verdict);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, views);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, plan_view);
@@ -609,6 +659,11 @@ hr_window_init (HrWindow *self)
   g_signal_connect_swapped (self->settings, "changed::units", G_CALLBACK (on_units_changed), self);
   g_signal_connect_swapped (self->views, "notify::visible-child", G_CALLBACK (on_view_changed),
                             self);
+  adw_leaflet_set_visible_child_name (self->leaflet, "plan");
+  g_signal_connect_swapped (self->leaflet, "notify::folded", G_CALLBACK (on_folded), self);
+  g_signal_connect_swapped (self->leaflet, "notify::visible-child", G_CALLBACK (on_leaflet_child),
+                            self);
+  g_signal_connect_swapped (self->form_toggle, "toggled", G_CALLBACK (on_form_toggled), self);
 
   hr_window_update_title (self);
   schedule_recompute (self);
@@ -624,6 +679,21 @@ HrScenarioModel *
 hr_window_get_model (HrWindow *self)
 {
   return self->model;
+}
+
+/* Whether the form and the plan are one over the other, and the form is
+ * the one shown. */
+gboolean
+hr_window_get_folded (HrWindow *self)
+{
+  return adw_leaflet_get_folded (self->leaflet);
+}
+
+void
+hr_window_show_form (HrWindow *self,
+                     gboolean  show)
+{
+  gtk_toggle_button_set_active (self->form_toggle, show);
 }
 
 HrForm *

@@ -49,6 +49,9 @@ gboolean         hr_window_import_file      (HrWindow         *self,
 
 HrScenarioModel *hr_window_get_model        (HrWindow         *self);
 HrForm          *hr_window_get_form         (HrWindow         *self);
+gboolean         hr_window_get_folded       (HrWindow         *self);
+void             hr_window_show_form        (HrWindow         *self,
+                                             gboolean          show);
 HrChartWidget   *hr_window_get_chart        (HrWindow         *self);
 AdwViewStack    *hr_window_get_views        (HrWindow         *self);
 const HrPlan    *hr_window_get_plan         (HrWindow         *self);
