@@ -3,9 +3,9 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * tests/data/measured-calibration.json is ../shared/data/measured-
- * calibration.json with, per entry, a "scenario" object for what its
- * fields cannot say (gradient accumulation from the run's config, the
+ * data/measured-calibration.json, the runs the app's error bars come from,
+ * is the calibration set of measured peaks with, per entry, a "scenario"
+ * object for what its fields cannot say (gradient accumulation from the run's config, the
  * CUDA context the same document measured), each with its source, followed
  * by runs found in public sources ("origin": "public-source": later rows of
  * LitGPT's table, the 8-bit rows of torchao's), held out: none was looked
@@ -73,7 +73,7 @@ test_measured_runs (void)
 {
   g_autoptr(HrPresets) presets = hr_test_presets ();
   g_autoptr(GPtrArray) skipped = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "measured-calibration.json", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "measured-calibration.json", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) runs = hr_measured_load (path, presets, skipped, &error);
   double median, worst;
@@ -84,7 +84,7 @@ test_measured_runs (void)
   g_assert_cmpuint (skipped->len, ==, 0);
   g_assert_cmpuint (runs->len, ==, 29);
 
-  summarise (runs, FALSE, "the calibration set (../shared/data/measured-calibration.json)",
+  summarise (runs, FALSE, "the calibration set (data/measured-calibration.json)",
              &median, &worst);
   g_assert_cmpfloat (median, <=, MAX_MEDIAN_ERROR);
   g_assert_cmpfloat (worst, <=, MAX_WORST_ERROR);
@@ -249,7 +249,7 @@ static void
 test_error_bar (void)
 {
   g_autoptr(HrPresets) presets = hr_test_presets ();
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "measured-calibration.json", NULL);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "..", "data", "measured-calibration.json", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) runs = hr_measured_load (path, presets, NULL, &error);
   HrScenario sc;

@@ -28,7 +28,7 @@ json_ok () {
   fi
 }
 
-runs="$(dirname "$0")/data/measured-calibration.json"
+runs="$(dirname "$0")/../data/measured-calibration.json"
 
 # expect STATUS WHAT-STDERR-SAYS DESCRIPTION -- ARGS...
 expect () {
@@ -225,7 +225,7 @@ expect 0 "" "error bar: csv has none" -- --format csv
 grep -q 'rror' "$tmp/out" && not_ok "error bar: csv" || ok "error bar: csv has none"
 
 # Validation of measured runs.
-expect 0 "" "--validate" -- --validate "$(dirname "$0")/data/measured-calibration.json"
+expect 0 "" "--validate" -- --validate "$(dirname "$0")/../data/measured-calibration.json"
 grep -q 'median absolute error' "$tmp/out" && ok "--validate summary" || not_ok "--validate summary"
 expect 0 "" "--validate json" -- --validate "$runs" --format json
 json_ok "$tmp/out" && ok "--validate json parses" || not_ok "--validate json parses: $(head -c 200 "$tmp/out")"
