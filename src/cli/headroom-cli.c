@@ -387,15 +387,142 @@ check_outputs (const Options *o)
   return EXIT_PLANNED;
 }
 
+/* The scenario the command plans: the file, the preset or the default,
+ * with the imports, the framework and --set applied, read and checked. */
+static int
+build_scenario (Options     *o,
+                HrPresets   *presets,
+                HrScenario  *sc,
+                char       **out_origin)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  char *origin = NULL;
+
+  root = load_root (o, presets, &origin, &error);
+  *out_origin = origin;   /* the caller's to free, whatever happens */
+  if (root == NULL)
+    return hr_cli_bad_input (error->message);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_autofree char *msg = g_strdup_printf ("%s: the document is not an object; "
+                                              "allowed: a scenario object", origin);
+      return hr_cli_bad_input (msg);
+    }
+  follow_plan_name (json_node_get_object (root), origin, presets);
+  if (o->import_hf != NULL && !apply_import (json_node_get_object (root), o->import_hf, &error))
+    return hr_cli_bad_input (error->message);
+  if (o->framework != NULL)
+    {
+      /* --framework ID is --set training.framework=ID (contract 1.1):
+       * the profile fills what the file leaves out, the file's own
+       * values win, and --set wins over both; the id was checked with
+       * the other choices. */
+      g_autofree char *set = g_strdup_printf ("training.framework=\"%s\"", o->framework);
+
+      if (!hr_json_set_path (json_node_get_object (root), set, &error))
+        return hr_cli_bad_input (error->message);
+    }
+  for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
+    if (!hr_json_set_path (json_node_get_object (root), o->sets[i], &error))
+      return hr_cli_bad_input (error->message);
+
+  if (!hr_scenario_read_node (sc, root, origin, presets, &error))
+    return bad_input_from_sets (error->message, origin, o->sets);
+
+  /* A DeepSpeed config changes the read scenario; --set still wins. */
+  if (o->import_ds != NULL)
+    {
+      g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+
+      if (!hr_import_file (sc, o->import_ds, &hr_ds_importer, NULL, unmapped, &error))
+        {
+          g_autofree char *msg = g_strdup_printf ("--import-deepspeed: %s", error->message);
+          return hr_cli_bad_input (msg);
+        }
+      for (guint i = 0; i < unmapped->len; i++)
+        hr_cli_note ("%s: not mapped: %s", o->import_ds,
+                     (char *) g_ptr_array_index (unmapped, i));
+      for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
+        if (!hr_scenario_set (sc, o->sets[i], presets, origin, &error))
+          return bad_input_from_sets (error->message, origin, o->sets);
+      if (!hr_scenario_validate (sc, &error))
+        {
+          g_prefix_error (&error, "%s: ", origin);
+          return bad_input_from_sets (error->message, origin, o->sets);
+        }
+    }
+  return EXIT_PLANNED;
+}
+
+/* --png and --report: the chart the window shows and the one-page report. */
+static int
+write_pictures (const Options    *o,
+                const HrScenario *sc,
+                const HrPlan     *plan,
+                HrUnits           units)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (o->png != NULL && !hr_cli_chart_png (o->png, sc, plan, units, &error))
+    {
+      g_autofree char *msg = g_strdup_printf ("--png: %s", error->message);
+      return hr_cli_bad_input (msg);
+    }
+  if (o->report != NULL && !hr_cli_report_png (o->report, sc, plan, units, &error))
+    {
+      g_autofree char *msg = g_strdup_printf ("--report: %s", error->message);
+      return hr_cli_bad_input (msg);
+    }
+  return EXIT_PLANNED;
+}
+
+/* The plan as the format asks, with the error bar from the measured runs
+ * of the plan's kind: the table and the JSON show it, the CSV does not,
+ * so only they read the runs (and only those of the kinds they need). */
+static void
+print_plan (const Options    *o,
+            const HrScenario *sc,
+            const HrPlan     *plan,
+            HrUnits           units)
+{
+  g_autofree char *output = NULL;
+  HrErrorBar bar;
+
+  if (g_strcmp0 (o->format, "json") == 0)
+    {
+      g_autoptr(JsonNode) report = hr_report_json (sc, plan);
+
+      json_object_set_member (json_node_get_object (report), "error_bar",
+                              hr_calibration_error_bar (hr_calibration_bundled (), sc, &bar, NULL)
+                                ? hr_error_bar_json (&bar) : json_node_new (JSON_NODE_NULL));
+      output = hr_json_to_data (report, TRUE, NULL);
+      printf ("%s\n", output);
+      return;
+    }
+  if (g_strcmp0 (o->format, "csv") == 0)
+    {
+      output = hr_report_csv (plan);
+      fputs (output, stdout);
+      return;
+    }
+  output = hr_report_table (sc, plan, units);
+  fputs (output, stdout);
+  if (hr_calibration_error_bar (hr_calibration_bundled (), sc, &bar, NULL))
+    {
+      g_autofree char *sentence = hr_error_bar_sentence (&bar);
+
+      printf ("Error bar: %s; headroom-cli --validate lists the runs.\n", sentence);
+    }
+}
+
 static int
 run (Options *o)
 {
   g_autoptr(HrPresets) presets = hr_presets_new_default ();
-  g_autoptr(JsonNode) root = NULL;
   g_autoptr(HrPlan) plan = hr_plan_new ();
   g_autoptr(GError) error = NULL;
   g_autofree char *origin = NULL;
-  g_autofree char *output = NULL;
   HrUnits units = HR_UNITS_BINARY;
   HrScenario sc;
   guint solve = 0;
@@ -420,60 +547,9 @@ run (Options *o)
   if (o->validate != NULL)
     return hr_cli_validate_runs (presets, o->validate, o->format);
 
-  root = load_root (o, presets, &origin, &error);
-  if (root == NULL)
-    return hr_cli_bad_input (error->message);
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_autofree char *msg = g_strdup_printf ("%s: the document is not an object; "
-                                              "allowed: a scenario object", origin);
-      return hr_cli_bad_input (msg);
-    }
-  follow_plan_name (json_node_get_object (root), origin, presets);
-  if (o->import_hf != NULL && !apply_import (json_node_get_object (root), o->import_hf, &error))
-    return hr_cli_bad_input (error->message);
-  /* A framework's values come before --set, which still wins; the id was
-   * checked with the other choices. */
-  if (o->framework != NULL)
-    {
-      /* --framework ID is --set training.framework=ID (contract 1.1):
-       * the profile fills what the file leaves out, the file's own
-       * values win, and --set wins over both. */
-      g_autofree char *set = g_strdup_printf ("training.framework=\"%s\"", o->framework);
-
-      if (!hr_json_set_path (json_node_get_object (root), set, &error))
-        return hr_cli_bad_input (error->message);
-    }
-  for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
-    if (!hr_json_set_path (json_node_get_object (root), o->sets[i], &error))
-      return hr_cli_bad_input (error->message);
-
-  if (!hr_scenario_read_node (&sc, root, origin, presets, &error))
-    return bad_input_from_sets (error->message, origin, o->sets);
-
-  /* A DeepSpeed config changes the read scenario; --set still wins. */
-  if (o->import_ds != NULL)
-    {
-      g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
-
-      if (!hr_import_file (&sc, o->import_ds, &hr_ds_importer, NULL, unmapped, &error))
-        {
-          g_autofree char *msg = g_strdup_printf ("--import-deepspeed: %s", error->message);
-          return hr_cli_bad_input (msg);
-        }
-      for (guint i = 0; i < unmapped->len; i++)
-        hr_cli_note ("%s: not mapped: %s", o->import_ds,
-                     (char *) g_ptr_array_index (unmapped, i));
-      for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
-        if (!hr_scenario_set (&sc, o->sets[i], presets, origin, &error))
-          return bad_input_from_sets (error->message, origin, o->sets);
-      if (!hr_scenario_validate (&sc, &error))
-        {
-          g_prefix_error (&error, "%s: ", origin);
-          return bad_input_from_sets (error->message, origin, o->sets);
-        }
-    }
-
+  status = build_scenario (o, presets, &sc, &origin);
+  if (status != EXIT_PLANNED)
+    return status;
   if (o->solve != NULL)
     return hr_cli_print_solve (&sc, solve, o->format, o->check);
   if (o->suggest)
@@ -486,56 +562,10 @@ run (Options *o)
       g_autofree char *msg = g_strdup_printf ("%s: %s", origin, error->message);
       return hr_cli_bad_input (msg);
     }
-
-  /* The chart the window shows, at a size fit for a slide (1600 x 900,
-   * drawn at twice the resolution). */
-  if (o->png != NULL)
-    {
-      if (!hr_cli_chart_png (o->png, &sc, plan, units, &error))
-        {
-          g_autofree char *msg = g_strdup_printf ("--png: %s", error->message);
-          return hr_cli_bad_input (msg);
-        }
-    }
-
-  if (o->report != NULL && !hr_cli_report_png (o->report, &sc, plan, units, &error))
-    {
-      g_autofree char *msg = g_strdup_printf ("--report: %s", error->message);
-      return hr_cli_bad_input (msg);
-    }
-
-  /* The error bar, from the measured runs of the plan's kind: the table
-   * and the JSON show it, the CSV does not, so only they read the runs
-   * (and only those of the kinds they need). */
-  if (g_strcmp0 (o->format, "json") == 0)
-    {
-      g_autoptr(JsonNode) report = hr_report_json (&sc, plan);
-      HrErrorBar bar;
-
-      json_object_set_member (json_node_get_object (report), "error_bar",
-                              hr_calibration_error_bar (hr_calibration_bundled (), &sc, &bar, NULL)
-                                ? hr_error_bar_json (&bar) : json_node_new (JSON_NODE_NULL));
-      output = hr_json_to_data (report, TRUE, NULL);
-    }
-  else if (g_strcmp0 (o->format, "csv") == 0)
-    output = hr_report_csv (plan);
-  else
-    output = hr_report_table (&sc, plan, units);
-  fputs (output, stdout);
-  if (g_strcmp0 (o->format, "json") == 0)
-    fputc ('\n', stdout);
-  if (o->format == NULL || g_strcmp0 (o->format, "table") == 0)
-    {
-      HrErrorBar bar;
-
-      if (hr_calibration_error_bar (hr_calibration_bundled (), &sc, &bar, NULL))
-        {
-          g_autofree char *sentence = hr_error_bar_sentence (&bar);
-
-          printf ("Error bar: %s; headroom-cli --validate lists the runs.\n", sentence);
-        }
-    }
-
+  status = write_pictures (o, &sc, plan, units);
+  if (status != EXIT_PLANNED)
+    return status;
+  print_plan (o, &sc, plan, units);
   if (o->check && !plan->fits)
     return EXIT_OVER_CAPACITY;
   return EXIT_PLANNED;
