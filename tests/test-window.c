@@ -16,7 +16,9 @@
 
 #include "hr-calc.h"
 #include "hr-error.h"
+#include "hr-present.h"
 #include "hr-scenario-io.h"
+#include "hr-scenario-name.h"
 #include "hr-frameworks.h"
 #include "hr-verdict.h"
 #include "hr-window.h"
@@ -101,7 +103,7 @@ count_pixels (HrWindow *window,
 /* With HEADROOM_TEST_SCREENSHOTS=DIR, saves the window as DIR/NAME.png:
  * how the README's screenshots are made. */
 static void
-maybe_screenshot (HrWindow   *window,
+maybe_screenshot (gpointer    window,
                   const char *name)
 {
   const char *dir = g_getenv ("HEADROOM_TEST_SCREENSHOTS");
@@ -1080,6 +1082,77 @@ test_import_report_present (void)
   close_window (window);
 }
 
+static gboolean
+has_descendant_of_type (GtkWidget *widget,
+                        GType      type)
+{
+  for (GtkWidget *w = gtk_widget_get_first_child (widget); w != NULL; w = gtk_widget_get_next_sibling (w))
+    if (G_TYPE_CHECK_INSTANCE_TYPE (w, type) || has_descendant_of_type (w, type))
+      return TRUE;
+  return FALSE;
+}
+
+/* The presentation speaks to people who do not train models: the verdict
+ * in plain words, the scenario in a sentence, a bar per distinct GPU, and
+ * none of the engineering chart (items, formulas). */
+static void
+test_present_for_a_meeting (void)
+{
+  HrScenario scenarios[3];
+  g_autoptr(GError) error = NULL;
+  HrPresent *present;
+  const char *verdict;
+
+  hr_scenario_init_default (&scenarios[0]);
+  scenarios[1] = scenarios[0];
+  scenarios[1].training.micro_batch = 32;
+  scenarios[1].training.checkpointing = HR_CHECKPOINTING_NONE;
+  hr_scenario_init_default (&scenarios[2]);
+  scenarios[2].parallel.gpus = 16;
+  scenarios[2].parallel.pp = 2;
+  scenarios[2].parallel.zero = 1;
+  for (guint i = 0; i < G_N_ELEMENTS (scenarios); i++)
+    hr_scenario_set_generated_name (&scenarios[i]);
+
+  present = HR_PRESENT (hr_present_new (NULL, scenarios, 3, 0, HR_UNITS_BINARY));
+  gtk_window_present (GTK_WINDOW (present));
+  settle ();
+  verdict = hr_present_get_verdict (present);
+  g_test_message ("%s / %s", verdict, hr_present_get_sentence (present));
+  g_assert_true (g_str_has_prefix (verdict, "✓ Fits, "));
+  g_assert_true (g_str_has_suffix (verdict, " to spare on every GPU"));
+  g_assert_cmpstr (hr_present_get_sentence (present), ==,
+                   "Full fine-tuning of Llama 2 13B on 8 H100 SXM 80GB GPUs, 4 sequences of 4096 "
+                   "tokens at a time on each GPU.");
+  g_assert_cmpuint (hr_present_chart_get_n_bars (hr_present_get_chart (present)), ==, 1);
+  g_assert_false (has_descendant_of_type (GTK_WIDGET (present), HR_TYPE_CHART_WIDGET));
+  maybe_screenshot (present, "present");
+
+  hr_present_step (present, 1);
+  settle ();
+  verdict = hr_present_get_verdict (present);
+  g_test_message ("%s", verdict);
+  g_assert_true (g_str_has_prefix (verdict, "✗ Does not fit: "));
+  g_assert_true (g_str_has_suffix (verdict, " over on GPU 0-7"));
+  g_assert_nonnull (strstr (hr_present_get_sentence (present), "32 sequences of 4096 tokens"));
+  maybe_screenshot (present, "present-over");
+
+  /* Two pipeline stages: two distinct GPUs, two bars. */
+  hr_present_step (present, 1);
+  settle ();
+  g_assert_cmpuint (hr_present_chart_get_n_bars (hr_present_get_chart (present)), ==, 2);
+  g_assert_nonnull (strstr (hr_present_get_sentence (present), "on 16 H100 SXM 80GB GPUs"));
+  maybe_screenshot (present, "present-stages");
+
+  /* Round the list, both ways. */
+  hr_present_step (present, 1);
+  g_assert_true (g_str_has_prefix (hr_present_get_verdict (present), "✓ Fits, "));
+  hr_present_step (present, -1);
+  g_assert_cmpuint (hr_present_chart_get_n_bars (hr_present_get_chart (present)), ==, 2);
+  gtk_window_destroy (GTK_WINDOW (present));
+  settle ();
+}
+
 /* A preset folder with a broken file: the app still starts, the file is
  * named in a dialog, the other presets are there. */
 static void
@@ -1284,6 +1357,7 @@ main (int   argc,
   g_test_add_func ("/window/sweep-view", test_sweep_view);
   g_test_add_func ("/window/compare-view", test_compare_view);
   g_test_add_func ("/window/import-report-present", test_import_report_present);
+  g_test_add_func ("/window/present-for-a-meeting", test_present_for_a_meeting);
   g_test_add_func ("/window/broken-presets", test_broken_presets);
   g_test_add_func ("/window/stress", test_stress);
   return g_test_run ();

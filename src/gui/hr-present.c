@@ -3,9 +3,12 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * For a meeting: one large verdict, the chart at twice the type size, and
- * the keyboard to step through the pinned, the current and the example
- * scenarios (UX-LESSONS.md point 10).
+ * For a meeting of people who do not train models: the verdict in large
+ * type ("Fits, 14 GiB to spare on every GPU", "Does not fit: 9 GiB over on
+ * GPU 0"), the scenario in one sentence, and one bar per distinct GPU in
+ * five plain parts with the margin line (hr-present-chart.c); no formula,
+ * no item.  The keyboard steps through the pinned, the current and the
+ * example scenarios (UX-LESSONS.md point 10).
  */
 
 #include "config.h"
@@ -13,9 +16,8 @@
 #include <glib/gi18n.h>
 
 #include "hr-calc.h"
-#include "hr-chart-widget.h"
+#include "hr-present-chart.h"
 #include "hr-present.h"
-#include "hr-report.h"
 
 struct _HrPresent
 {
@@ -26,13 +28,72 @@ struct _HrPresent
   HrUnits        units;
   HrPlan        *plan;
 
-  GtkLabel      *title;
-  GtkLabel      *verdict;
-  GtkLabel      *position;
-  HrChartWidget *chart;
+  GtkLabel       *title;
+  GtkLabel       *verdict;
+  GtkLabel       *sentence;
+  GtkLabel       *position;
+  HrPresentChart *chart;
 };
 
 G_DEFINE_FINAL_TYPE (HrPresent, hr_present, ADW_TYPE_WINDOW)
+
+/* "4,096" in a locale that groups thousands. */
+static char *
+format_whole (guint64 value)
+{
+  return g_strdup_printf ("%'" G_GUINT64_FORMAT, value);
+}
+
+/* The verdict for the GPU with the least memory left. */
+static char *
+plain_verdict (const HrScenario *sc,
+               const HrPlan     *plan,
+               HrUnits           units)
+{
+  const HrDevice *d = hr_plan_binding (plan);
+  g_autofree char *size = hr_format_bytes ((double) ABS (d->free_bytes), units);
+
+  if (!plan->fits)
+    /* TRANSLATORS: %s is an amount of memory, then a GPU ("GPU 0") */
+    return g_strdup_printf (_("Does not fit: %s over on %s"), size, d->label);
+  if (plan->status == HR_STATUS_TIGHT)
+    return g_strdup_printf (_("Fits, but only %s to spare on %s"), size, d->label);
+  if (sc->parallel.gpus <= 1)
+    return g_strdup_printf (_("Fits, %s to spare"), size);
+  return g_strdup_printf (_("Fits, %s to spare on every GPU"), size);
+}
+
+/* "Full fine-tuning of Llama 2 13B on 8 H100 SXM 80GB GPUs, 4 sequences
+ * of 4,096 tokens at a time on each GPU." */
+static char *
+plain_sentence (const HrScenario *sc)
+{
+  const HrTraining *t = &sc->training;
+  const char *how = t->method == HR_METHOD_LORA ? _("LoRA fine-tuning")
+                    : t->method == HR_METHOD_QLORA ? _("QLoRA fine-tuning")
+                                                   : _("Full fine-tuning");
+  const char *model = sc->model.name[0] != '\0' ? sc->model.name : _("a custom model");
+  guint64 gpus = MAX (sc->parallel.gpus, 1);
+  g_autofree char *gpu = sc->gpu.name[0] != '\0'
+                         ? g_strdup (sc->gpu.name)
+                         : g_strdup_printf (_("%.0f GiB"), (double) sc->gpu.memory_mib / 1024.0);
+  g_autofree char *n_gpus = format_whole (gpus);
+  g_autofree char *mb = format_whole (t->micro_batch);
+  g_autofree char *seq = format_whole (t->seq_len);
+  g_autofree char *on = NULL;
+  g_autofree char *batch = NULL;
+
+  /* TRANSLATORS: the GPUs a run uses: their count and their name */
+  on = gpus == 1 ? g_strdup_printf (_("one %s GPU"), gpu)
+                 : g_strdup_printf (ngettext ("%s %s GPU", "%s %s GPUs", gpus), n_gpus, gpu);
+  batch = g_strdup_printf (ngettext ("%s sequence of %s tokens at a time on each GPU",
+                                     "%s sequences of %s tokens at a time on each GPU",
+                                     t->micro_batch),
+                           mb, seq);
+  /* TRANSLATORS: how a model is trained, the model, on which GPUs, and
+   * how much data each GPU holds at a time */
+  return g_strdup_printf (_("%s of %s on %s, %s."), how, model, on, batch);
+}
 
 static void
 show_current (HrPresent *self)
@@ -42,7 +103,10 @@ show_current (HrPresent *self)
                                                self->index + 1, self->scenarios->len);
   GtkWidget *label = GTK_WIDGET (self->verdict);
 
+  g_autofree char *sentence = plain_sentence (sc);
+
   gtk_label_set_text (self->title, sc->name);
+  gtk_label_set_text (self->sentence, sentence);
   gtk_label_set_text (self->position, position);
   gtk_widget_remove_css_class (label, "success");
   gtk_widget_remove_css_class (label, "warning");
@@ -50,20 +114,21 @@ show_current (HrPresent *self)
   if (!hr_calc_plan (sc, self->plan, NULL))
     {
       gtk_label_set_text (self->verdict, _("Cannot plan this scenario"));
+      hr_present_chart_set_plan (self->chart, NULL, self->units);
       return;
     }
   {
-    g_autofree char *summary = hr_plan_summary (sc, self->plan, self->units);
+    g_autofree char *verdict = plain_verdict (sc, self->plan, self->units);
     g_autofree char *text = g_strdup_printf ("%s %s", self->plan->status == HR_STATUS_OK ? "✓"
                                              : self->plan->status == HR_STATUS_TIGHT ? "⚠" : "✗",
-                                             summary);
+                                             verdict);
 
     gtk_label_set_text (self->verdict, text);
     gtk_widget_add_css_class (label, self->plan->status == HR_STATUS_OK ? "success"
                                      : self->plan->status == HR_STATUS_TIGHT ? "warning"
                                                                            : "error");
   }
-  hr_chart_widget_set_plan (self->chart, sc, self->plan);
+  hr_present_chart_set_plan (self->chart, self->plan, self->units);
 }
 
 /* Steps delta scenarios on, round the list. */
@@ -84,6 +149,20 @@ hr_present_get_verdict (HrPresent *self)
 {
   g_return_val_if_fail (HR_IS_PRESENT (self), NULL);
   return gtk_label_get_text (self->verdict);
+}
+
+const char *
+hr_present_get_sentence (HrPresent *self)
+{
+  g_return_val_if_fail (HR_IS_PRESENT (self), NULL);
+  return gtk_label_get_text (self->sentence);
+}
+
+HrPresentChart *
+hr_present_get_chart (HrPresent *self)
+{
+  g_return_val_if_fail (HR_IS_PRESENT (self), NULL);
+  return self->chart;
 }
 
 static gboolean
@@ -140,12 +219,19 @@ hr_present_init (HrPresent *self)
   self->units = HR_UNITS_BINARY;
 
   self->title = GTK_LABEL (gtk_label_new (NULL));
-  gtk_widget_add_css_class (GTK_WIDGET (self->title), "title-1");
+  gtk_label_set_wrap (self->title, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->title), "title-2");
+  gtk_widget_add_css_class (GTK_WIDGET (self->title), "dim-label");
   self->verdict = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->verdict, TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->verdict), "title-2");
-  self->chart = HR_CHART_WIDGET (hr_chart_widget_new ());
-  hr_chart_widget_set_font_scale (self->chart, 2.0);
+  gtk_label_set_justify (self->verdict, GTK_JUSTIFY_CENTER);
+  gtk_widget_add_css_class (GTK_WIDGET (self->verdict), "present-verdict");
+  self->sentence = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->sentence, TRUE);
+  gtk_label_set_justify (self->sentence, GTK_JUSTIFY_CENTER);
+  gtk_widget_add_css_class (GTK_WIDGET (self->sentence), "title-3");
+  self->chart = HR_PRESENT_CHART (hr_present_chart_new ());
+  gtk_widget_set_margin_top (GTK_WIDGET (self->chart), 24);
   self->position = GTK_LABEL (gtk_label_new (NULL));
   gtk_widget_add_css_class (GTK_WIDGET (self->position), "dim-label");
 
@@ -155,6 +241,7 @@ hr_present_init (HrPresent *self)
   gtk_widget_set_margin_end (box, 48);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->title));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->verdict));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->sentence));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->chart));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->position));
   adw_window_set_content (ADW_WINDOW (self), box);
@@ -181,7 +268,6 @@ hr_present_new (GtkWindow        *parent,
   g_array_append_vals (self->scenarios, scenarios, n_scenarios);
   self->index = MIN (first, n_scenarios - 1);
   self->units = units;
-  hr_chart_widget_set_units (self->chart, units);
   show_current (self);
   gtk_window_fullscreen (GTK_WINDOW (self));
   return GTK_WIDGET (self);

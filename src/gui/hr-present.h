@@ -9,6 +9,7 @@
 #include <adwaita.h>
 
 #include "hr-format.h"
+#include "hr-present-chart.h"
 #include "hr-scenario.h"
 
 G_BEGIN_DECLS
@@ -18,7 +19,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (HrPresent, hr_present, HR, PRESENT, AdwWindow)
 
 /* Shows scenarios[0..n) one at a time, full screen, in big type: the
- * verdict and the chart.  Left and right step, Escape leaves. */
+ * verdict, the scenario in a sentence and a bar per GPU.  Left and right
+ * step, Escape leaves. */
 GtkWidget  *hr_present_new          (GtkWindow        *parent,
                                      const HrScenario *scenarios,
                                      guint             n_scenarios,
@@ -27,5 +29,7 @@ GtkWidget  *hr_present_new          (GtkWindow        *parent,
 void        hr_present_step         (HrPresent        *self,
                                      int               delta);
 const char *hr_present_get_verdict  (HrPresent        *self);
+const char *hr_present_get_sentence (HrPresent        *self);
+HrPresentChart *hr_present_get_chart (HrPresent       *self);
 
 G_END_DECLS
