@@ -318,32 +318,28 @@ add_deepspeed_gradients (Ctx               *ctx,
               largest_tensor (ctx, sp, dev->stage) * ctx->grad_bytes);
 }
 
-static void
-add_model_states (Ctx               *ctx,
-                  HrDevice          *dev,
-                  const StageParams *sp)
+/* Whether the DeepSpeed engine runs the sharding (ZeRO-1 to 3). */
+static gboolean
+deepspeed_engine (const HrParallel *p)
+{
+  return p->deepspeed && p->zero >= 1;
+}
+
+/* The weights this GPU holds for the whole run, and the copies computing
+ * with them makes; answers how many parameters train. */
+static double
+add_weights (Ctx               *ctx,
+             HrDevice          *dev,
+             const StageParams *sp)
 {
   const HrScenario *sc = ctx->sc;
   const HrTraining *t = &sc->training;
   const HrParallel *p = &sc->parallel;
   gboolean zero3 = p->zero == 3;
-  gboolean ds = p->deepspeed && p->zero >= 1;
-  /* DeepSpeed refuses no_sync under ZeRO-2/3 (engine.py,
-   * DeepSpeedEngine.no_sync: "incompatible with gradient partitioning"). */
-  gboolean no_sync = p->no_sync && !(ds && p->zero >= 2);
   double all = sp->dense + sp->experts;
   double weights_here = sharded (ctx, sp, zero3);
-  double trainable, trainable_here, grads_here, state_bytes;
-  const HrOptimizerInfo *optimizer = hr_optimizer_info (t->optimizer);
-  gboolean paged = optimizer->paged;
-  /* Gradients live from the backward pass to the step, and through the
-   * next forward when micro-batches accumulate or when zero_grad() only
-   * zeroes them (set_to_none=False, PyTorch's default before 2.0). */
-  guint grads_live = HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP)
-                     | (ctx->accumulating || !t->zero_grad_to_none ? HR_LIVE_SAVED : 0);
-  double shard_of_trainable;
+  double trainable;
 
-  /* Parameters. */
   if (!ctx->lora)
     {
       if (!p->offload_params)
@@ -428,6 +424,20 @@ add_model_states (Ctx               *ctx,
                               t->quant_lm_head ? ctx->counts.head_linear : 0) * per_weight);
     }
 
+  return trainable;
+}
+
+/* ZeRO-3 and FSDP: the weights gathered to compute with, and FSDP's root
+ * unit, whose gradients join only at the end of the backward pass. */
+static void
+add_gathered_weights (Ctx               *ctx,
+                      HrDevice          *dev,
+                      const StageParams *sp)
+{
+  const HrTraining *t = &ctx->sc->training;
+  gboolean zero3 = ctx->sc->parallel.zero == 3;
+  gboolean ds = deepspeed_engine (&ctx->sc->parallel);
+
   /* ZeRO-3 / FSDP gather each layer's full weights just in time, and the
    * next one ahead (prefetch); FSDP's root unit (embeddings, head) stays
    * gathered from forward to backward. */
@@ -480,10 +490,33 @@ add_model_states (Ctx               *ctx,
         }
     }
 
-  /* Gradients: one per trainable parameter, sharded from ZeRO-2 on. */
+}
+
+/* One gradient per trainable parameter, sharded from ZeRO-2 on; answers
+ * how many parameters' optimizer states this GPU keeps. */
+static double
+add_gradients (Ctx               *ctx,
+               HrDevice          *dev,
+               const StageParams *sp,
+               double             trainable)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  gboolean ds = deepspeed_engine (p);
+  /* DeepSpeed refuses no_sync under ZeRO-2/3 (engine.py,
+   * DeepSpeedEngine.no_sync: "incompatible with gradient partitioning"). */
+  gboolean no_sync = p->no_sync && !(ds && p->zero >= 2);
+  double all = sp->dense + sp->experts;
+  double shard_of_trainable, grads_here;
+  /* Gradients live from the backward pass to the step, and through the
+   * next forward when micro-batches accumulate or when zero_grad() only
+   * zeroes them (set_to_none=False, PyTorch's default before 2.0). */
+  guint grads_live = HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP)
+                     | (ctx->accumulating || !t->zero_grad_to_none ? HR_LIVE_SAVED : 0);
+
   shard_of_trainable = ctx->lora ? ctx->shard
                                  : (all > 0 ? all / MAX (sharded (ctx, sp, TRUE), 1e-9) : 1.0);
-  trainable_here = trainable;
   /* Accumulating under FSDP's no_sync keeps every gradient unsharded
    * until the last micro-batch ("can use more GPU memory", FSDP docs). */
   grads_here = p->zero >= 2 && !(no_sync && ctx->accumulating)
@@ -516,10 +549,28 @@ add_model_states (Ctx               *ctx,
               N_("A layer's full gradients before they are split across the GPUs."),
               (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
 
-  /* Optimizer: fp32 master copy (counted here, as in the ZeRO paper) and
-   * states, sharded from ZeRO-1 on, or offloaded to the CPU. */
-  if (p->zero >= 1)
-    trainable_here = trainable / shard_of_trainable;
+  return p->zero >= 1 ? trainable / shard_of_trainable : trainable;
+}
+
+/* The fp32 master copy (counted here, as in the ZeRO paper), the
+ * optimizer's states and what its step makes, for TRAINABLE_HERE
+ * parameters, or their bytes on the host when offloaded. */
+static void
+add_optimizer (Ctx               *ctx,
+               HrDevice          *dev,
+               const StageParams *sp,
+               double             trainable,
+               double             trainable_here)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  gboolean zero3 = p->zero == 3;
+  gboolean ds = deepspeed_engine (p);
+  const HrOptimizerInfo *optimizer = hr_optimizer_info (t->optimizer);
+  gboolean paged = optimizer->paged;
+  double state_bytes;
+
   if (optimizer->factored)
     state_bytes = (ctx->lora ? trainable : sp->adafactor) / MAX (trainable, 1.0)
                   * ctx->state_dtype_bytes;
@@ -611,8 +662,23 @@ add_model_states (Ctx               *ctx,
                   converted * ctx->master_bytes);
     }
 
+}
+
+static void
+add_model_states (Ctx               *ctx,
+                  HrDevice          *dev,
+                  const StageParams *sp)
+{
+  const HrParallel *p = &ctx->sc->parallel;
+  double trainable, trainable_here;
+
+  trainable = add_weights (ctx, dev, sp);
+  if (p->zero == 3)
+    add_gathered_weights (ctx, dev, sp);
+  trainable_here = add_gradients (ctx, dev, sp, trainable);
+  add_optimizer (ctx, dev, sp, trainable, trainable_here);
   if (p->offload_params && p->offload_params_device != HR_OFFLOAD_DEVICE_NVME)
-    ctx->host_bytes += weights_here * ctx->weight_bytes;
+    ctx->host_bytes += sharded (ctx, sp, p->zero == 3) * ctx->weight_bytes;
 }
 
 static void
