@@ -528,6 +528,42 @@ test_moe_routing (void)
   hr_assert_close (saved_bytes (&la, "gate, up and activation outputs"), 3 * T * k * 688 * 4, 1e-12);
 }
 
+/* The backward pass as the reference oracle's sampler sees it on its fp32
+ * model (h 512, f 1376, V 512, T 256): while the last layer's MLP runs its
+ * backward it holds the gradients of its SwiGLU's two inputs (2·T·f·4) and
+ * the down projection's weight gradient (h·f·4), and the LM head's
+ * gradient (V·h·4) exists already; at the first layer the gradients of
+ * that layer and of the embedding are still to come, so that layer's
+ * saved tensors count only beyond them.  Accumulated gradients exist
+ * before the pass: nothing is still to come then. */
+static void
+test_backward_moments (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const double T = 256, h = 512, f = 1376, V = 512;
+  const double layer_params = 4 * h * h + 3 * h * f + 2 * h;
+  HrScenario sc;
+  HrLayerActivations la;
+  const HrDevice *d;
+  double work = 2 * T * f * 4 + h * f * 4;
+
+  oracle_scenario (&sc);
+  hr_activations_layer (&sc, &la);
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradients in flight (one layer's backward)"), ==, work);
+  g_assert_cmpuint (hr_test_item_bytes (d, "head gradient (made by the loss's backward)"), ==, V * h * 4);
+  g_assert_cmpuint (hr_test_item_bytes (d, "first layer's activations (freed last)"), ==,
+                    MAX (la.total + work - (layer_params + V * h) * 4, 0));
+
+  sc.training.grad_accum = 2;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "head gradient (made by the loss's backward)"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (d, "first layer's activations (freed last)"), ==,
+                    la.total + work);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -547,5 +583,6 @@ main (int   argc,
   g_test_add_func ("/activations/lora-dropout-copy", test_lora_dropout_reads_a_copy);
   g_test_add_func ("/activations/qk-norm", test_qk_norm);
   g_test_add_func ("/activations/moe-routing", test_moe_routing);
+  g_test_add_func ("/activations/backward-moments", test_backward_moments);
   return g_test_run ();
 }

@@ -341,6 +341,27 @@ hr_activations_layer (const HrScenario   *scenario,
                           + (m->parallel_block ? 0.0 : T * h * ab / rep)
                           + T * routed * w * ab;
 
+  /* What the layer's backward pass holds besides its saved tensors, at its
+   * widest point, the MLP's (the reference oracle's sampler sees it after
+   * every op): the gradient of the down projection's input, and for a
+   * gated MLP the gradients of the gate's activation and of the up output,
+   * which mul's backward makes at once, while the down projection's weight
+   * gradient, the first this layer makes, already exists.  An MoE layer
+   * runs its experts one after the other, on T·k/E tokens each on
+   * average, and scatters each expert's input gradient into a full T x h
+   * tensor (index's backward).  Eager attention's softmax backward holds
+   * the gradients of its output and of its input, a·b·s² each. */
+  {
+    double per_expert = moe ? routed / (double) m->experts : 1.0;
+    double mlp_work = (hr_model_gated (m) ? 2.0 : 1.0) * T * per_expert * w * ab
+                      + (moe ? T * h * ab / rep : 0.0);
+    double attn_work = tr->attention == HR_ATTENTION_EAGER
+                       ? 2.0 * a * b * (s / c) * s * (autocast ? 4.0 : ab) : 0.0;
+
+    out->backward_work = MAX (mlp_work, attn_work);
+    out->backward_weight = tr->method == HR_METHOD_FULL ? h * w : 0.0;
+  }
+
   /* Full recompute keeps only each layer's input (2·sbh in 16-bit;
    * divided by t with sequence parallelism): the residual stream, which
    * is fp32 under autocast (fp32 embeddings plus 16-bit outputs). */

@@ -29,6 +29,9 @@ typedef struct
   double        recomputed;   /* what selective recompute rebuilds in backward */
   double        matmul4_inputs; /* of it, the inputs bitsandbytes' 4-bit matmuls
                                  * hold outside autograd's saved tensors */
+  double        backward_work;  /* gradients of activations its backward holds at once */
+  double        backward_weight; /* elements of the weight whose gradient it makes
+                                  * first (the MLP's down projection), 0 if frozen */
 } HrLayerActivations;
 
 void    hr_activations_layer          (const HrScenario   *scenario,

@@ -42,43 +42,89 @@ hr_calc_add_activations (Ctx      *ctx,
   double h = (double) m->hidden;
   double tp = (double) MAX (sc->parallel.tp, 1);
 
-  if (t->checkpointing == HR_CHECKPOINTING_FULL)
-    {
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_SAVED, N_("layer inputs (checkpoints)"),
-                "layers·in-flight·b·s·h·bytes / c",
-                N_("With full checkpointing only each layer's input is kept; the rest is recomputed."),
-                units * la->checkpoint);
-      /* Recomputing a layer rebuilds its whole working set (§4 of
-       * CALC-REFERENCE: "full recompute still needs one layer's"), whose
-       * input is the checkpoint already counted. */
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_BACKWARD, N_("one layer recomputed for backward"),
-                "one layer's saved tensors - its input",
-                N_("During the backward pass one layer at a time is recomputed in full."),
-                la->total - la->checkpoint);
-    }
-  else
-    {
-      for (guint i = 0; i < la->n; i++)
+  /* The backward pass walks the layers from the last: the one in work holds
+   * its saved tensors, the gradients flowing through it and the weight
+   * gradients it has made (la->backward_work, backward_weight), the
+   * layers after it their weights' gradients, the ones before it their
+   * saved tensors.  Its largest moments are the last layer's (all saved
+   * tensors, and the LM head's weight gradient, made by the loss's
+   * backward) and the first layer's (its own saved tensors, every other
+   * layer's gradients, the embedding's still to come).  Where the
+   * gradients are those of a plain step (no ZeRO-2/3 bucket, no step in
+   * the backward pass) and do not exist before the pass (set_to_none, no
+   * accumulation), the first layer's moment is the end of the backward
+   * less what that layer and the embedding have not made yet. */
+  {
+    const HrParallel *p = &sc->parallel;
+    gboolean plain_grads = p->zero < 2 && !t->optimizer_in_backward && !p->offload_optimizer;
+    gboolean fresh_grads = plain_grads && !ctx->accumulating && t->zero_grad_to_none;
+    double work = la->backward_work + (plain_grads ? la->backward_weight * ctx->grad_bytes : 0.0);
+    double not_yet = 0;
+
+    if (fresh_grads)
+      not_yet = (ctx->lora ? (double) ctx->counts.layer_lora
+                           : (double) (ctx->counts.layer_dense + ctx->counts.layer_experts))
+                * ctx->grad_bytes
+                + (first && !ctx->lora && !m->tied_embeddings ? (double) ctx->counts.embedding
+                                                                * ctx->grad_bytes : 0.0);
+
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+              HR_LIVE (HR_PHASE_BACKWARD_START), N_("gradients in flight (one layer's backward)"),
+              "max(2·b·s·f, 2·a·b·s²)·bytes + P_down·grad bytes",
+              N_("The backward pass of a layer holds the gradients flowing through it."),
+              work);
+    if (last && fresh_grads && !ctx->lora)
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+                HR_LIVE (HR_PHASE_BACKWARD_START), N_("head gradient (made by the loss's backward)"),
+                "P_head·bytes",
+                N_("The output layer's gradient, made before the layers' backward pass."),
+                (m->head == HR_HEAD_LM ? T > 0 ? (double) m->vocab * h / tp : 0.0
+                                       : (double) ctx->counts.head_linear)
+                * ctx->grad_bytes);
+
+    if (t->checkpointing == HR_CHECKPOINTING_FULL)
+      {
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                  HR_LIVE_SAVED, N_("layer inputs (checkpoints)"),
+                  "layers·in-flight·b·s·h·bytes / c",
+                  N_("With full checkpointing only each layer's input is kept; the rest is recomputed."),
+                  units * la->checkpoint);
+        /* Recomputing a layer rebuilds its whole working set (§4 of
+         * CALC-REFERENCE: "full recompute still needs one layer's"), whose
+         * input is the checkpoint already counted. */
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                  HR_LIVE (HR_PHASE_BACKWARD_START), N_("one layer recomputed for backward"),
+                  "one layer's saved tensors - its input",
+                  N_("During the backward pass one layer at a time is recomputed in full."),
+                  la->total - la->checkpoint);
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                  HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
+                  "one layer's saved tensors + gradients in flight - gradients still to come",
+                  N_("The first layer is recomputed last, beside almost every gradient."),
+                  MAX (la->total + work - not_yet, 0.0));
+      }
+    else
+      {
+        for (guint i = 0; i < la->n; i++)
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                    HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
+                    N_("Intermediate results kept from the forward pass for the backward pass."),
+                    units * la->saved[i].bytes);
+        /* Selective recompute rebuilds one layer's attention scores at a
+         * time during the backward pass. */
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                  HR_LIVE_BACKWARD, N_("attention scores recomputed for backward"),
+                  "one layer's a·b·s² terms",
+                  N_("Selective recomputation rebuilds one layer's attention scores at a time."),
+                  la->recomputed);
+        /* The backward frees them layer by layer; the first layer's go last. */
         hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                  HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
-                  N_("Intermediate results kept from the forward pass for the backward pass."),
-                  units * la->saved[i].bytes);
-      /* Selective recompute rebuilds one layer's attention scores at a
-       * time during the backward pass. */
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_BACKWARD, N_("attention scores recomputed for backward"),
-                "one layer's a·b·s² terms",
-                N_("Selective recomputation rebuilds one layer's attention scores at a time."),
-                la->recomputed);
-      /* The backward frees them layer by layer; the first layer's go last. */
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
-                "one layer's saved tensors",
-                N_("The backward pass frees saved results layer by layer; the first layer's go last."),
-                la->total);
-    }
+                  HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
+                  "one layer's saved tensors + gradients in flight - gradients still to come",
+                  N_("The backward pass frees saved results layer by layer; the first layer's go last."),
+                  MAX (la->total + work - not_yet, 0.0));
+      }
+  }
 
   /* A loop that keeps its loss variable (LitGPT's, and any plain
    * `loss = model(x)...; loss.backward()` loop) holds the previous
