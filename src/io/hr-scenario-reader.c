@@ -249,8 +249,9 @@ read_model (HrScenario  *sc,
   /* Without a preset, the architecture's base fields not given come from
    * the default model, but the fields derived from others (head_dim from
    * hidden/heads, the expert width, the extensions) start neutral, so a
-   * custom model never inherits Llama 2's head size. */
-  if (id == NULL && json_object_get_size (obj) > 0)
+   * custom model never inherits Llama 2's head size.  A name alone
+   * renames the default model and makes no custom one. */
+  if (id == NULL && json_object_get_size (obj) > (json_object_has_member (obj, "name") ? 1u : 0u))
     for (guint i = 0; i < hr_model_fields_count; i++)
       if (hr_model_fields[i].flags & HR_FIELD_OPTIONAL)
         hr_field_set_absent (&hr_model_fields[i], &sc->model);
