@@ -785,6 +785,68 @@ test_undo (void)
   close_window (window);
 }
 
+/* The communication buffers say "Automatic" while they follow the plan
+ * (-1), take a number, and "auto" typed back. */
+static void
+test_comm_buffers_automatic (void)
+{
+  HrWindow *window = open_window ();
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (control (window, "overhead.comm_buffer_mib"));
+  const HrScenario *sc = hr_scenario_model_get_scenario (hr_window_get_model (window));
+
+  g_assert_cmpfloat (sc->overhead.comm_buffer_mib, ==, -1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "Automatic");
+  gtk_editable_set_text (GTK_EDITABLE (spin), "256");
+  gtk_spin_button_update (spin);
+  settle ();
+  g_assert_cmpfloat (sc->overhead.comm_buffer_mib, ==, 256);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "256");
+  gtk_editable_set_text (GTK_EDITABLE (spin), "auto");
+  gtk_spin_button_update (spin);
+  settle ();
+  g_assert_cmpfloat (sc->overhead.comm_buffer_mib, ==, -1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "Automatic");
+  close_window (window);
+}
+
+/* The shortcuts window names import (Ctrl+I), the report (Ctrl+R), the
+ * presentation (F5), undo and redo, and every window action it names
+ * exists. */
+static void
+test_shortcuts_window (void)
+{
+  static const char * const wanted[] = { "win.import", "win.export-report", "win.present",
+                                         "win.undo", "win.redo", "win.pin", "win.new" };
+  HrWindow *window = open_window ();
+  g_autoptr(GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/io/github/headroom/Headroom/gtk/help-overlay.ui");
+  g_autoptr(GPtrArray) actions = g_ptr_array_new_with_free_func (g_free);
+  GSList *objects = gtk_builder_get_objects (builder);
+
+  for (GSList *l = objects; l != NULL; l = l->next)
+    if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+      {
+        char *name = NULL;
+
+        g_object_get (l->data, "action-name", &name, NULL);
+        if (name != NULL)
+          g_ptr_array_add (actions, name);
+      }
+  g_slist_free (objects);
+  for (guint i = 0; i < G_N_ELEMENTS (wanted); i++)
+    g_assert_true (g_ptr_array_find_with_equal_func (actions, wanted[i], g_str_equal, NULL));
+  for (guint i = 0; i < actions->len; i++)
+    {
+      const char *name = g_ptr_array_index (actions, i);
+
+      /* (show-help-overlay is the application window's own.) */
+      if (g_str_has_prefix (name, "win.") && !g_str_equal (name, "win.show-help-overlay"))
+        g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), name + 4));
+    }
+  gtk_window_destroy (GTK_WINDOW (gtk_builder_get_object (builder, "help_overlay")));
+  close_window (window);
+}
+
 /* Editing the architecture turns the preset into a custom model. */
 static void
 test_custom_model (void)
@@ -1346,6 +1408,8 @@ main (int   argc,
   g_test_add_func ("/window/one-recompute-per-turn", test_one_recompute_per_turn);
   g_test_add_func ("/window/invalid-value", test_invalid_value);
   g_test_add_func ("/window/custom-model", test_custom_model);
+  g_test_add_func ("/window/comm-buffers-automatic", test_comm_buffers_automatic);
+  g_test_add_func ("/window/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/window/name-follows", test_name_follows);
   g_test_add_func ("/window/discard-asks", test_discard_asks);
   g_test_add_func ("/window/fits-the-screen", test_fits_the_screen);

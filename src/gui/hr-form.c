@@ -192,7 +192,7 @@ add_framework_row (HrForm    *self,
                                   _("Sets what its code does to memory"), names, FALSE);
 }
 
-/* --- the comm-buffer spin shows "Auto" for -1 ------------------------------- */
+/* --- the comm-buffer spin shows "Automatic" for -1 ------------------------- */
 
 static gboolean
 on_comm_output (GtkSpinButton *spin,
@@ -200,20 +200,25 @@ on_comm_output (GtkSpinButton *spin,
 {
   if (gtk_spin_button_get_value (spin) < 0)
     {
-      gtk_editable_set_text (GTK_EDITABLE (spin), _("Auto"));
+      /* TRANSLATORS: communication buffers sized from the plan */
+      gtk_editable_set_text (GTK_EDITABLE (spin), _("Automatic"));
       return TRUE;
     }
   return FALSE;
 }
 
+/* "Automatic" (as shown, in any case) or "auto" is -1; anything below 0
+ * is too. */
 static int
 on_comm_input (GtkSpinButton *spin,
                double        *value,
                gpointer       user_data)
 {
   const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+  g_autofree char *automatic = g_utf8_casefold (_("Automatic"), -1);
 
-  if (g_ascii_strcasecmp (text, _("Auto")) == 0 || g_ascii_strcasecmp (text, "auto") == 0)
+  if (g_str_equal (folded, automatic) || g_str_has_prefix (folded, "auto"))
     {
       *value = -1;
       return TRUE;
@@ -453,8 +458,12 @@ build_overheads (HrForm    *self,
 
   hr_form_field_row (self, group, "overhead.cuda_context_mib");
   comm = hr_form_field_row (self, group, "overhead.comm_buffer_mib");
+  /* A numeric spin button would refuse the letters of "Automatic". */
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (comm), FALSE);
   g_signal_connect (comm, "output", G_CALLBACK (on_comm_output), NULL);
   g_signal_connect (comm, "input", G_CALLBACK (on_comm_input), NULL);
+  gtk_spin_button_update (GTK_SPIN_BUTTON (comm));
+  on_comm_output (GTK_SPIN_BUTTON (comm), NULL);
   hr_form_field_row (self, group, "overhead.fragmentation");
   hr_form_field_row (self, group, "overhead.headroom");
 }
