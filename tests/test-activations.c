@@ -416,6 +416,24 @@ test_autocast_copies (void)
   /* Every linear weight's bf16 copy, the LM head's (h x V) among them. */
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "16-bit weight copies (autocast)"),
                     ==, (2 * (4 * h * h + 3 * h * 1376) + h * V) * 2);
+  /* With full checkpointing no layer's graph keeps a cast: autocast's
+   * cache holds them until the forward's autocast region ends (the oracle
+   * sees that much freed when it leaves it), and each recomputed layer
+   * casts its weights again for its backward. */
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  hr_test_plan (&sc, plan);
+  {
+    const HrItem *cache = find_item (&plan->devices[0], "16-bit weight copies (autocast cache)");
+
+    g_assert_nonnull (cache);
+    g_assert_cmpuint (cache->bytes, ==, 2 * (4 * h * h + 3 * h * 1376) * 2);
+    g_assert_cmpuint (cache->live, ==, HR_LIVE (HR_PHASE_FORWARD));
+    g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "16-bit weight copies (autocast)"),
+                      ==, h * V * 2);
+    g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "16-bit weight copies of the recomputed layer"),
+                      ==, (4 * h * h + 3 * h * 1376) * 2);
+  }
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
 
   /* Without autocast the three projections share one tensor. */
   sc.training.precision = HR_PRECISION_BF16_TRUE;

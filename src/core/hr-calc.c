@@ -395,10 +395,37 @@ add_weights (Ctx               *ctx,
                     : (double) ctx->counts.head_linear
                       + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
 
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
-                N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                (sp->linear + head) * ctx->act_bytes);
+      if (t->checkpointing != HR_CHECKPOINTING_FULL)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                  HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
+                  N_("Half-precision copies of the weights that autocast makes for the forward pass."),
+                  (sp->linear + head) * ctx->act_bytes);
+      else
+        {
+          /* Checkpointed layers keep no graph, so no cast of theirs is
+           * saved; autocast's cache still holds the casts of trainable
+           * weights until the forward's autocast region ends (cached_cast
+           * caches leaf tensors that require grad, under no_grad too).
+           * Each layer's recomputation casts its weights again and keeps
+           * them through its backward; the head keeps its own. */
+          double layer_linear = (double) ctx->counts.layer_linear;
+          double cached = ctx->lora ? (double) ctx->counts.layer_lora : layer_linear;
+
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_head·bytes",
+                    N_("Half-precision copies of the weights that autocast makes for the forward pass."),
+                    head * ctx->act_bytes);
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
+                    "layers·P_trainable linear·bytes",
+                    N_("Autocast's cache of half-precision weights, dropped when the forward pass ends."),
+                    (double) dev->n_layers * cached * ctx->act_bytes);
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE_BACKWARD, N_("16-bit weight copies of the recomputed layer"),
+                    "P_layer linear·bytes",
+                    N_("The recomputed layer's half-precision weights, kept through its backward pass."),
+                    layer_linear * ctx->act_bytes);
+        }
     }
 
   /* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
