@@ -261,6 +261,70 @@ test_framework_profiles (void)
   g_rmdir (dir);
 }
 
+/* parallel.stage_layers (contract 1.1): 126 layers over pp 8 x vpp 2 = 16
+ * virtual stages, refused before as 16 does not divide 126, split 7, 8 x 14,
+ * 7: GPU 0 holds chunks 0 and 8 (7 + 8), GPU 7 chunks 7 and 15 (8 + 7), the
+ * others 16.  Saved and read back; wrong counts and sums refused. */
+static void
+test_stage_layers (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *saved = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  HrScenario sc, back;
+  guint64 sum = 0;
+
+  hr_scenario_init_default (&sc);
+  sc.model.layers = 126;
+  sc.parallel.gpus = 64;
+  sc.parallel.pp = 8;
+  sc.parallel.vpp = 2;
+  sc.training.grad_accum = 16;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_cmpstr (hr_error_field (error), ==, "parallel.vpp");
+  g_clear_error (&error);
+
+  sc.parallel.n_stage_layers = 16;
+  for (guint i = 0; i < 16; i++)
+    sc.parallel.stage_layers[i] = i == 0 || i == 15 ? 7 : 8;
+  g_assert_true (hr_calc_plan (&sc, plan, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (plan->n_devices, ==, 8);
+  g_assert_cmpuint (plan->devices[0].n_layers, ==, 15);
+  g_assert_cmpuint (plan->devices[1].n_layers, ==, 16);
+  g_assert_cmpuint (plan->devices[7].n_layers, ==, 15);
+  g_assert_cmpuint (plan->devices[1].first_layer, ==, 7);
+  for (guint d = 0; d < plan->n_devices; d++)
+    sum += plan->devices[d].n_layers;
+  g_assert_cmpuint (sum, ==, 126);
+
+  saved = hr_scenario_to_data (&sc, NULL);
+  g_assert_nonnull (strstr (saved, "\"stage_layers\" : ["));
+  root = hr_json_load_data (saved, -1, "saved.json", &error);
+  g_assert_true (hr_scenario_read_node (&back, root, "saved.json", presets, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (back.parallel.n_stage_layers, ==, 16);
+  g_assert_true (memcmp (back.parallel.stage_layers, sc.parallel.stage_layers,
+                         sizeof sc.parallel.stage_layers) == 0);
+
+  sc.parallel.stage_layers[3] = 9;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "the stages hold 127 layers"));
+  g_clear_error (&error);
+  sc.parallel.n_stage_layers = 8;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "8 entries for pp 8 x vpp 2"));
+  g_clear_error (&error);
+
+  g_assert_false (hr_scenario_set (&sc, "parallel.stage_layers=[1, 0]", presets, "--set", &error));
+  g_assert_nonnull (strstr (error->message, "parallel.stage_layers[1]: 0 is not allowed"));
+  g_clear_error (&error);
+  g_assert_false (hr_scenario_set (&sc, "parallel.stage_layers=4", presets, "--set", &error));
+  g_assert_nonnull (strstr (error->message, "allowed: an array of whole numbers"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -271,5 +335,6 @@ main (int   argc,
   g_test_add_func ("/fields/error-names-its-field", test_error_names_its_field);
   g_test_add_func ("/fields/optimizer-rows", test_optimizer_rows);
   g_test_add_func ("/fields/framework-profiles", test_framework_profiles);
+  g_test_add_func ("/fields/stage-layers", test_stage_layers);
   return g_test_run ();
 }

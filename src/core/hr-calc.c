@@ -799,6 +799,29 @@ label_device (const HrScenario *sc,
                 sc->parallel.gpus - 1);
 }
 
+/* parallel.stage_layers: the layers device STAGE holds, its chunks
+ * STAGE, STAGE + pp, ... of the pp·vpp virtual stages (Megatron's and
+ * torchtitan's interleaved assignment), and where its first chunk starts. */
+static void
+stage_layers_of (const HrParallel *p,
+                 guint64           stage,
+                 guint64          *first_layer,
+                 guint64          *n_layers)
+{
+  guint64 start = 0;
+
+  *first_layer = 0;
+  *n_layers = 0;
+  for (guint64 v = 0; v < p->n_stage_layers; v++)
+    {
+      if (v == stage)
+        *first_layer = start;
+      if (v % p->pp == stage)
+        *n_layers += p->stage_layers[v];
+      start += p->stage_layers[v];
+    }
+}
+
 gboolean
 hr_calc_plan (const HrScenario  *sc,
               HrPlan            *plan,
@@ -844,7 +867,7 @@ hr_calc_plan (const HrScenario  *sc,
   hr_plan_reserve_devices (plan, (guint) p->pp);
   plan->n_devices = (guint) p->pp;
   base_layers = sc->model.layers / p->pp;
-  extra_layers = sc->model.layers % p->pp;
+  extra_layers = p->n_stage_layers > 0 ? 0 : sc->model.layers % p->pp;
 
   for (guint64 stage = 0; stage < p->pp; stage++)
     {
@@ -854,8 +877,13 @@ hr_calc_plan (const HrScenario  *sc,
       dev->n_items = 0;
       dev->stage = stage;
       dev->ranks = p->gpus / p->pp;
-      dev->n_layers = base_layers + (stage < extra_layers ? 1 : 0);
-      dev->first_layer = stage * base_layers + MIN (stage, extra_layers);
+      if (p->n_stage_layers > 0)
+        stage_layers_of (p, stage, &dev->first_layer, &dev->n_layers);
+      else
+        {
+          dev->n_layers = base_layers + (stage < extra_layers ? 1 : 0);
+          dev->first_layer = stage * base_layers + MIN (stage, extra_layers);
+        }
       label_device (sc, dev);
 
       stage_params (&ctx, stage, dev->n_layers, &sp);

@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  * (the longest, 193 bytes).  Every HrScenario holds one, the window a
  * dozen (its suggestions): kept small. */
 #define HR_DESCRIPTION_MAX 1024
+/* parallel.stage_layers: one entry per virtual pipeline stage (pp·vpp). */
+#define HR_MAX_STAGE_LAYERS 256
 
 typedef struct
 {
@@ -115,6 +117,10 @@ typedef struct
   gboolean        no_sync;   /* extension: accumulate without reducing (FSDP no_sync) */
   gboolean        deepspeed; /* extension: ZeRO by DeepSpeed's engine (its gradient
                               * partition and buckets, at DeepSpeed's defaults) */
+  /* contract 1.1: the layers of each (virtual) pipeline stage, uneven
+   * splits as torchtitan and Megatron allow; 0 entries = an even split */
+  guint32         n_stage_layers;
+  guint32         stage_layers[HR_MAX_STAGE_LAYERS];
 } HrParallel;
 
 typedef struct

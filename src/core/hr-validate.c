@@ -195,7 +195,25 @@ validate_parallel (const HrScenario  *sc,
   if (p->vpp > 1 && p->pp == 1)
     FAIL ("parallel.vpp", "%" G_GUINT64_FORMAT " needs parallel.pp > 1; allowed: 1 "
           "without pipeline parallelism", p->vpp);
-  if (p->vpp > 1 && m->layers % (p->pp * p->vpp) != 0)
+  if (p->n_stage_layers > 0)
+    {
+      guint64 sum = 0;
+
+      if (p->n_stage_layers != p->pp * p->vpp)
+        FAIL ("parallel.stage_layers", "%u entries for pp %" G_GUINT64_FORMAT " x vpp %"
+              G_GUINT64_FORMAT "; allowed: one per pipeline stage (pp·vpp of them)",
+              p->n_stage_layers, p->pp, p->vpp);
+      for (guint i = 0; i < p->n_stage_layers; i++)
+        {
+          if (p->stage_layers[i] == 0)
+            FAIL ("parallel.stage_layers", "stage %u has 0 layers; allowed: 1 or more each", i);
+          sum += p->stage_layers[i];
+        }
+      if (sum != m->layers)
+        FAIL ("parallel.stage_layers", "the stages hold %" G_GUINT64_FORMAT " layers; allowed: "
+              "entries that add up to model.layers = %" G_GUINT64_FORMAT, sum, m->layers);
+    }
+  else if (p->vpp > 1 && m->layers % (p->pp * p->vpp) != 0)
     FAIL ("parallel.vpp", "%" G_GUINT64_FORMAT " x pp %" G_GUINT64_FORMAT
           " does not divide model.layers = %" G_GUINT64_FORMAT
           "; allowed: a value that makes pp·vpp divide the layers",

@@ -12,6 +12,7 @@
 #include "hr-error.h"
 #include "hr-json.h"
 #include "hr-text.h"
+#include "hr-validate.h"
 
 #include <math.h>
 #include <string.h>
@@ -253,5 +254,48 @@ hr_fields_read_lora_targets (HrTraining  *t,
       }
   }
   t->lora_targets = targets;
+  return TRUE;
+}
+
+/* parallel.stage_layers: an array of whole numbers, one per (virtual)
+ * pipeline stage; [] is an even split.  The sum and the count are checked
+ * against the model and the layout by hr_scenario_validate. */
+gboolean
+hr_fields_read_stage_layers (HrParallel  *p,
+                             JsonNode    *node,
+                             const char  *origin,
+                             GError     **error)
+{
+  JsonArray *array;
+  guint n;
+
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_autofree char *value = hr_fields_describe_node (node);
+
+      FAIL (HR_ERROR_TYPE, "parallel.stage_layers: %s is not allowed; allowed: an array of "
+            "whole numbers, the layers of each pipeline stage", value);
+    }
+  array = json_node_get_array (node);
+  n = json_array_get_length (array);
+  if (n > HR_MAX_STAGE_LAYERS)
+    FAIL (HR_ERROR_INVALID, "parallel.stage_layers: %u stages is too many; allowed: up to %d",
+          n, HR_MAX_STAGE_LAYERS);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *item = json_array_get_element (array, i);
+      gint64 v = JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_INT64
+                 ? json_node_get_int (item) : -1;
+
+      if (v < 1 || v > HR_MAX_LAYERS)
+        {
+          g_autofree char *value = hr_fields_describe_node (item);
+
+          FAIL (HR_ERROR_INVALID, "parallel.stage_layers[%u]: %s is not allowed; allowed: a "
+                "whole number 1 to %d", i, value, HR_MAX_LAYERS);
+        }
+      p->stage_layers[i] = (guint32) v;
+    }
+  p->n_stage_layers = n;
   return TRUE;
 }

@@ -50,4 +50,9 @@ gboolean    hr_fields_read_lora_targets (HrTraining  *t,
                                          const char  *origin,
                                          GError     **error);
 
+gboolean    hr_fields_read_stage_layers (HrParallel  *p,
+                                         JsonNode    *node,
+                                         const char  *origin,
+                                         GError     **error);
+
 G_END_DECLS

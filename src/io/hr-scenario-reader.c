@@ -478,6 +478,21 @@ fill_from_framework (JsonNode    *root,
   return TRUE;
 }
 
+static gboolean
+read_parallel (HrScenario  *sc,
+               JsonObject  *obj,
+               const char  *origin,
+               GError     **error)
+{
+  static const char * const skip[] = { "stage_layers", NULL };
+  JsonNode *stages = json_object_get_member (obj, "stage_layers");
+
+  if (!hr_fields_read_section (obj, hr_parallel_fields, hr_parallel_fields_count, &sc->parallel,
+                               origin, "parallel", (const char **) skip, NULL, error))
+    return FALSE;
+  return stages == NULL || hr_fields_read_stage_layers (&sc->parallel, stages, origin, error);
+}
+
 gboolean
 hr_scenario_read_node (HrScenario  *scenario,
                        JsonNode    *root,
@@ -570,8 +585,7 @@ hr_scenario_read_node (HrScenario  *scenario,
 
   SECTION ("model", read_model (&sc, sub, origin, presets, &inherited, error));
   SECTION ("training", read_training (&sc, sub, origin, error));
-  SECTION ("parallel", hr_fields_read_section (sub, hr_parallel_fields, hr_parallel_fields_count,
-                                     &sc.parallel, origin, "parallel", NULL, NULL, error));
+  SECTION ("parallel", read_parallel (&sc, sub, origin, error));
   SECTION ("gpu", read_gpu (&sc, sub, origin, presets, error));
   SECTION ("cost", hr_fields_read_section (sub, hr_cost_fields, hr_cost_fields_count, &sc.cost,
                                  origin, "cost", NULL, NULL, error));

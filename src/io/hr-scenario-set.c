@@ -219,6 +219,8 @@ hr_scenario_set (HrScenario  *scenario,
     }
   if (strcmp (path, "training.lora.targets") == 0)
     return hr_fields_read_lora_targets (&scenario->training, value, origin, error);
+  if (strcmp (path, "parallel.stage_layers") == 0)
+    return hr_fields_read_stage_layers (&scenario->parallel, value, origin, error);
   if (strcmp (path, "name") == 0 && JSON_NODE_HOLDS_VALUE (value)
       && json_node_get_value_type (value) == G_TYPE_STRING)
     {

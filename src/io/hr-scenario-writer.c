@@ -64,6 +64,14 @@ add_section_extras (JsonBuilder      *b,
       json_builder_set_member_name (b, "preset");
       json_builder_add_string_value (b, preset);
     }
+  if (strcmp (path, "parallel") == 0 && sc->parallel.n_stage_layers > 0)
+    {
+      json_builder_set_member_name (b, "stage_layers");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < sc->parallel.n_stage_layers; i++)
+        json_builder_add_int_value (b, sc->parallel.stage_layers[i]);
+      json_builder_end_array (b);
+    }
   if (strcmp (path, "training.lora") == 0)
     {
       json_builder_set_member_name (b, "targets");
