@@ -343,13 +343,16 @@ build_training (HrForm    *self,
       for (guint i = r * 4; i < r * 4 + 4; i++)
         {
           GtkWidget *toggle = gtk_toggle_button_new_with_label (targets[i].label);
+          /* TRANSLATORS: a toggle's name for screen readers: %s is a layer
+           * (q, k, v, o, gate, up, down, head) */
+          g_autofree char *name = g_strdup_printf (_("LoRA adapter on %s"), targets[i].label);
 
           g_object_bind_property (self->model,
                                   hr_scenario_model_property_for_path (targets[i].path),
                                   toggle, "active",
                                   G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
           gtk_accessible_update_property (GTK_ACCESSIBLE (toggle),
-                                          GTK_ACCESSIBLE_PROPERTY_LABEL, targets[i].path, -1);
+                                          GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
           gtk_box_append (GTK_BOX (box), toggle);
           g_hash_table_insert (self->controls, g_strdup (targets[i].path), toggle);
         }

@@ -225,7 +225,8 @@ suggested_name (HrWindow   *self,
                 const char *extension)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
-  g_autofree char *base = g_strdup (sc->name[0] != '\0' ? sc->name : "scenario");
+  /* TRANSLATORS: the name of a file for a scenario with no name */
+  g_autofree char *base = g_strdup (sc->name[0] != '\0' ? sc->name : _("scenario"));
 
   g_strdelimit (base, "/\\:*?\"<>|", '-');
   return g_strconcat (base, extension, NULL);
