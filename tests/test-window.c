@@ -9,6 +9,7 @@
 
 #include <adwaita.h>
 #include <glib/gstdio.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "hr-calc.h"
 #include "hr-error.h"
+#include "hr-locale.h"
 #include "hr-present.h"
 #include "hr-scenario-io.h"
 #include "hr-scenario-name.h"
@@ -847,6 +849,45 @@ test_shortcuts_window (void)
   close_window (window);
 }
 
+/* The window's numbers in the locale's format: the decimal mark and the
+ * grouping of a Russian (or German) locale, ASCII in C.  Skipped where no
+ * such locale is installed. */
+static void
+test_locale_numbers (void)
+{
+  static const char * const locales[] = { "ru_RU.UTF-8", "de_DE.UTF-8" };
+  g_autofree char *saved = g_strdup (setlocale (LC_NUMERIC, NULL));
+  g_autofree char *c_bytes = hr_locale_bytes (39.2 * HR_GIB, HR_UNITS_BINARY);
+  g_autofree char *c_whole = hr_locale_whole (4096);
+  const char *found = NULL;
+
+  g_assert_cmpstr (c_bytes, ==, "39.2 GiB");
+  g_assert_cmpstr (c_whole, ==, "4096");
+  for (guint i = 0; i < G_N_ELEMENTS (locales) && found == NULL; i++)
+    if (setlocale (LC_NUMERIC, locales[i]) != NULL)
+      found = locales[i];
+  if (found == NULL)
+    {
+      g_test_skip ("no ru_RU.UTF-8 or de_DE.UTF-8 locale installed");
+      return;
+    }
+  {
+    g_autofree char *bytes = hr_locale_bytes (39.2 * HR_GIB, HR_UNITS_BINARY);
+    g_autofree char *minus = hr_locale_number ("−1.15 TiB");
+    g_autofree char *count = hr_locale_count (13015864320.0);
+    g_autofree char *whole = hr_locale_whole (4096);
+    g_autofree char *word = hr_locale_number ("GPU 0");
+
+    g_test_message ("%s: %s, %s, %s, %s", found, bytes, minus, count, whole);
+    g_assert_cmpstr (bytes, ==, "39,2 GiB");
+    g_assert_cmpstr (minus, ==, "−1,15 TiB");
+    g_assert_cmpstr (count, ==, "13,02 B");
+    g_assert_cmpstr (whole, !=, "4096");   /* grouped: "4 096", "4.096" */
+    g_assert_cmpstr (word, ==, "GPU 0");
+  }
+  setlocale (LC_NUMERIC, saved);
+}
+
 /* Editing the architecture turns the preset into a custom model. */
 static void
 test_custom_model (void)
@@ -1410,6 +1451,7 @@ main (int   argc,
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/comm-buffers-automatic", test_comm_buffers_automatic);
   g_test_add_func ("/window/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/window/locale-numbers", test_locale_numbers);
   g_test_add_func ("/window/name-follows", test_name_follows);
   g_test_add_func ("/window/discard-asks", test_discard_asks);
   g_test_add_func ("/window/fits-the-screen", test_fits_the_screen);

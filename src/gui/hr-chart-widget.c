@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-chart-widget.h"
+#include "hr-locale.h"
 #include "hr-report.h"
 
 struct _HrChartWidget
@@ -99,7 +100,7 @@ on_query_tooltip (GtkWidget  *widget,
     return FALSE;
 
   d = &self->plan->devices[hit->device];
-  total = hr_format_bytes ((double) d->category_bytes[hit->category], self->units);
+  total = hr_locale_bytes ((double) d->category_bytes[hit->category], self->units);
   markup = g_string_new (NULL);
   g_string_append_printf (markup, "<b>%s — %s</b>  <small>%s</small>",
                           hr_category_label (hit->category), total, d->label);
@@ -114,7 +115,7 @@ on_query_tooltip (GtkWidget  *widget,
       if (item->category != hit->category || !hr_item_is_live_at_peak (d, item))
         continue;
       name = hr_item_label (item);
-      size = hr_format_bytes ((double) item->bytes, self->units);
+      size = hr_locale_bytes ((double) item->bytes, self->units);
       span = hr_live_span (item->live, TRUE);
       line = g_markup_printf_escaped ("\n%s: <b>%s</b>  <small>%s</small>\n"
                                       "<small><tt>%s</tt> — %s</small>",
@@ -141,7 +142,7 @@ update_description (HrChartWidget *self)
   g_string_append (text, ". ");
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     {
-      g_autofree char *size = hr_format_bytes ((double) d->category_bytes[c], self->units);
+      g_autofree char *size = hr_locale_bytes ((double) d->category_bytes[c], self->units);
 
       g_string_append_printf (text, "%s %s%s", hr_category_label (c), size,
                               c + 1 < HR_N_CATEGORIES ? ", " : ".");

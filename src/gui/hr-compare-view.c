@@ -15,6 +15,7 @@
 #include "hr-calc.h"
 #include "hr-chart-widget.h"
 #include "hr-compare-view.h"
+#include "hr-locale.h"
 
 struct _HrCompareView
 {
@@ -86,9 +87,9 @@ fill_differences (HrCompareView  *self,
       gboolean total = c == HR_N_CATEGORIES;
       double a = total ? (double) before->total_bytes : (double) before->category_bytes[c];
       double b = total ? (double) after->total_bytes : (double) after->category_bytes[c];
-      g_autofree char *sa = hr_format_bytes (a, units);
-      g_autofree char *sb = hr_format_bytes (b, units);
-      g_autofree char *sd = hr_format_bytes (b - a, units);
+      g_autofree char *sa = hr_locale_bytes (a, units);
+      g_autofree char *sb = hr_locale_bytes (b, units);
+      g_autofree char *sd = hr_locale_bytes (b - a, units);
       g_autofree char *signed_d = g_strdup_printf ("%s%s", b > a ? "+" : "", sd);
 
       gtk_grid_attach (self->diff_grid, diff_label (total ? _("Total") : hr_category_label (c),

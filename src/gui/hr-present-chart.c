@@ -20,6 +20,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-chart.h"
+#include "hr-locale.h"
 #include "hr-present-chart.h"
 
 typedef struct
@@ -141,7 +142,7 @@ static char *
 bar_end_text (const Bar *bar,
               HrUnits    units)
 {
-  g_autofree char *size = hr_format_bytes ((double) ABS (bar->free), units);
+  g_autofree char *size = hr_locale_bytes ((double) ABS (bar->free), units);
 
   /* TRANSLATORS: at the end of a GPU's bar: memory left, or missing */
   return bar->free >= 0 ? g_strdup_printf (_("%s free"), size)
@@ -234,8 +235,8 @@ hr_present_chart_snapshot (GtkWidget   *widget,
     double bottom = legend_h + font + self->bars->len * row_h;
     double cx = X (self->capacity), mx = X (self->capacity - MIN (self->wanted_free,
                                                                  self->capacity));
-    g_autofree char *cap = hr_format_bytes ((double) self->capacity, self->units);
-    g_autofree char *margin = hr_format_bytes ((double) self->wanted_free, self->units);
+    g_autofree char *cap = hr_locale_bytes ((double) self->capacity, self->units);
+    g_autofree char *margin = hr_locale_bytes ((double) self->wanted_free, self->units);
     g_autofree char *cap_text = g_strdup_printf (_("GPU memory %s"), cap);
     g_autofree char *margin_text = g_strdup_printf (_("keep %s free"), margin);
 
@@ -263,7 +264,7 @@ update_description (HrPresentChart *self)
       g_string_append_printf (text, "%s%s: ", i > 0 ? "; " : "", bar->label);
       for (guint c = 0; c < HR_N_CATEGORIES; c++)
         {
-          g_autofree char *size = hr_format_bytes ((double) bar->bytes[c], self->units);
+          g_autofree char *size = hr_locale_bytes ((double) bar->bytes[c], self->units);
 
           g_string_append_printf (text, "%s %s, ", hr_present_category_label (c), size);
         }

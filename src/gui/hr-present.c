@@ -16,6 +16,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-calc.h"
+#include "hr-locale.h"
 #include "hr-present-chart.h"
 #include "hr-present.h"
 
@@ -37,13 +38,6 @@ struct _HrPresent
 
 G_DEFINE_FINAL_TYPE (HrPresent, hr_present, ADW_TYPE_WINDOW)
 
-/* "4,096" in a locale that groups thousands. */
-static char *
-format_whole (guint64 value)
-{
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, value);
-}
-
 /* The verdict for the GPU with the least memory left. */
 static char *
 plain_verdict (const HrScenario *sc,
@@ -51,7 +45,7 @@ plain_verdict (const HrScenario *sc,
                HrUnits           units)
 {
   const HrDevice *d = hr_plan_binding (plan);
-  g_autofree char *size = hr_format_bytes ((double) ABS (d->free_bytes), units);
+  g_autofree char *size = hr_locale_bytes ((double) ABS (d->free_bytes), units);
 
   if (!plan->fits)
     /* TRANSLATORS: %s is an amount of memory, then a GPU ("GPU 0") */
@@ -77,9 +71,9 @@ plain_sentence (const HrScenario *sc)
   g_autofree char *gpu = sc->gpu.name[0] != '\0'
                          ? g_strdup (sc->gpu.name)
                          : g_strdup_printf (_("%.0f GiB"), (double) sc->gpu.memory_mib / 1024.0);
-  g_autofree char *n_gpus = format_whole (gpus);
-  g_autofree char *mb = format_whole (t->micro_batch);
-  g_autofree char *seq = format_whole (t->seq_len);
+  g_autofree char *n_gpus = hr_locale_whole (gpus);
+  g_autofree char *mb = hr_locale_whole (t->micro_batch);
+  g_autofree char *seq = hr_locale_whole (t->seq_len);
   g_autofree char *on = NULL;
   g_autofree char *batch = NULL;
 

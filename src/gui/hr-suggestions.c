@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "hr-locale.h"
 #include "hr-suggestions.h"
 
 /* As many as the list shows. */
@@ -36,13 +37,13 @@ subtitle_for (const HrSuggestion *sg,
               const HrPlan       *plan,
               HrUnits             units)
 {
-  g_autofree char *saves = hr_format_bytes ((double) sg->saves_bytes, units);
+  g_autofree char *saves = hr_locale_bytes ((double) sg->saves_bytes, units);
   int percent = (int) (100.0 * ((double) plan->capacity_bytes - (double) sg->total_bytes)
                        / (double) plan->capacity_bytes);
 
   if (sg->status == HR_STATUS_OOM)
     {
-      g_autofree char *over = hr_format_bytes ((double) sg->total_bytes
+      g_autofree char *over = hr_locale_bytes ((double) sg->total_bytes
                                                - (double) plan->capacity_bytes, units);
 
       /* TRANSLATORS: what a suggestion saves per GPU, how far it stays

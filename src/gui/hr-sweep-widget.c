@@ -12,8 +12,9 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
-#include "hr-sweep-widget.h"
+#include "hr-locale.h"
 #include "hr-sweep-chart.h"
+#include "hr-sweep-widget.h"
 
 struct _HrSweepWidget
 {
@@ -64,11 +65,13 @@ hr_sweep_widget_set_sweep (HrSweepWidget    *self,
   self->has_sweep = scenario != NULL && sweep != NULL;
   if (self->has_sweep)
     {
+      g_autofree char *last = hr_locale_whole (sweep->last_fitting);
+
       self->scenario = *scenario;
       self->sweep = *sweep;
       self->units = units;
-      description = g_strdup_printf (_("Fits with the wanted free memory up to %llu"),
-                                     (unsigned long long) sweep->last_fitting);
+      /* TRANSLATORS: %s is a micro-batch or a sequence length */
+      description = g_strdup_printf (_("Fits with the wanted free memory up to %s"), last);
       gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
                                       description, -1);
     }

@@ -15,6 +15,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-cost.h"
+#include "hr-locale.h"
 #include "hr-measured.h"
 #include "hr-report.h"
 #include "hr-verdict.h"
@@ -81,12 +82,12 @@ hr_verdict_show_plan (HrVerdict        *self,
 {
   const HrDevice *d = hr_plan_binding (plan);
   g_autofree char *summary = hr_plan_summary (sc, plan, units);
-  g_autofree char *params = hr_format_count ((double) plan->params);
-  g_autofree char *trainable = hr_format_count ((double) plan->trainable_params);
-  g_autofree char *allocated = hr_format_bytes ((double) d->allocated_bytes, units);
-  g_autofree char *reserved = hr_format_bytes ((double) d->reserved_bytes, units);
-  g_autofree char *total = hr_format_bytes ((double) d->total_bytes, units);
-  g_autofree char *cap = hr_format_bytes ((double) plan->capacity_bytes, units);
+  g_autofree char *params = hr_locale_count ((double) plan->params);
+  g_autofree char *trainable = hr_locale_count ((double) plan->trainable_params);
+  g_autofree char *allocated = hr_locale_bytes ((double) d->allocated_bytes, units);
+  g_autofree char *reserved = hr_locale_bytes ((double) d->reserved_bytes, units);
+  g_autofree char *total = hr_locale_bytes ((double) d->total_bytes, units);
+  g_autofree char *cap = hr_locale_bytes ((double) plan->capacity_bytes, units);
   g_autofree char *details = NULL;
   const char *icon = plan->status == HR_STATUS_OK ? "✓"
                      : plan->status == HR_STATUS_TIGHT ? "⚠" : "✗";
@@ -122,7 +123,7 @@ hr_verdict_show_plan (HrVerdict        *self,
   }
   if (plan->host_bytes_per_node > 0)
     {
-      g_autofree char *host = hr_format_bytes ((double) plan->host_bytes_per_node, units);
+      g_autofree char *host = hr_locale_bytes ((double) plan->host_bytes_per_node, units);
       g_autofree char *more = g_strdup_printf (_("%s · host RAM per node %s"), details, host);
 
       g_free (details);

@@ -10,9 +10,10 @@
 
 #include "hr-ds-import.h"
 #include "hr-hf-import.h"
-#include "hr-json.h"
-#include "hr-present.h"
 #include "hr-import.h"
+#include "hr-json.h"
+#include "hr-locale.h"
+#include "hr-present.h"
 #include "hr-report.h"
 #include "hr-scenario-io.h"
 #include "hr-scenario-name.h"
@@ -540,7 +541,7 @@ action_apply_suggestion (GSimpleAction *action,
   /* A step of its own, that the toast's Undo takes back. */
   hr_window_record_edit (self);
   self->edit_alone = TRUE;
-  saves = hr_format_bytes ((double) sg->saves_bytes, hr_window_units (self));
+  saves = hr_locale_bytes ((double) sg->saves_bytes, hr_window_units (self));
   /* TRANSLATORS: a toast: the suggestion applied, and what it saves */
   message = g_strdup_printf (_("Applied “%s”: −%s per GPU"), sg->title, saves);
   hr_scenario_model_set_scenario (self->model, &sg->scenario);
