@@ -348,6 +348,19 @@ FW
   || not_ok "training.framework fill: $(grep -c 'repeated' "$tmp/out")"
 expect 2 'training.framework: "keras" is not allowed; allowed: hf-trainer, litgpt' "an unknown training.framework" -- --set training.framework=keras
 
+# The error bar read from the build's summary of the measured runs
+# (measured-errors.json) is the one planning every run gives.
+calibration="$(dirname "$0")/../data/measured-calibration.json"
+same=0
+for preset in default bert-large-finetune-t4 lora-llama-3.1-70b-8xa100 mixtral-8x7b-ep8 \
+              pretrain-llama-3.1-70b-3d qlora-llama-3.1-8b-rtx4090; do
+  a=$("$cli" --preset "$preset" 2>/dev/null | grep '^Error bar')
+  b=$(HEADROOM_CALIBRATION="$calibration" "$cli" --preset "$preset" 2>/dev/null | grep '^Error bar')
+  [ -n "$a" ] && [ "$a" = "$b" ] && same=$((same + 1))
+done
+[ "$same" = 6 ] && ok "error bars from the build's summary equal the planned ones (6 scenarios)" \
+  || not_ok "error bars from the summary differ ($same of 6 the same)"
+
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

@@ -346,6 +346,8 @@ runs_json (GPtrArray *runs,
       json_builder_add_int_value (b, (gint64) (run->measured_bytes + 0.5));
       json_builder_set_member_name (b, "error");
       json_builder_add_double_value (b, run->error);
+      json_builder_set_member_name (b, "kind");
+      json_builder_add_value (b, hr_run_kind_json (&run->kind));
       json_builder_end_object (b);
     }
   json_builder_end_array (b);

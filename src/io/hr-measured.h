@@ -118,6 +118,7 @@ gboolean    hr_measured_error_bar (GPtrArray        *runs,
  * (the kind the figures come from, null when like_this), "runs",
  * "median", "worst"}; framework "none" when none is known. */
 JsonNode   *hr_error_bar_json     (const HrErrorBar *bar);
+JsonNode   *hr_run_kind_json      (const HrRunKind  *kind);
 
 /* "median ±4.6 %, worst ±13.1 %, on 3 measured runs like this (LitGPT,
  * full fine-tuning, ZeRO/FSDP sharded)", or "no measured run like this
