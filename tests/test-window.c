@@ -218,7 +218,7 @@ test_fits_the_screen (void)
   static const struct { int width, height; gboolean folded; const char *name; } sizes[] = {
     { 1280, 800, FALSE, "size-1280x800" },
     { 800, 600, FALSE, "size-800x600" },
-    { 360, 640, TRUE, "size-360x640" },
+    { 360, 640, TRUE, "phone" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
@@ -266,7 +266,7 @@ test_fits_the_screen (void)
           g_assert_cmpfloat (r.origin.x + r.size.width, <=, sizes[i].width);
           n = check_within (form, window, sizes[i].width);
           g_assert_cmpuint (n, >, 10);
-          maybe_screenshot (window, "size-360x640-form");
+          maybe_screenshot (window, "phone-form");
         }
       else
         {
@@ -387,7 +387,7 @@ test_micro_batch_overflow (void)
   g_assert_true (g_str_has_prefix (hr_window_get_summary (window), "✗ Does not fit"));
   g_assert_true (hr_window_get_dirty (window));
   g_assert_cmpuint (count_pixels (window, red.r, red.g, red.b), >, 500);
-  maybe_screenshot (window, "over-capacity");
+  maybe_screenshot (window, "suggestions");
   close_window (window);
 }
 
