@@ -25,7 +25,7 @@ typedef enum
   K_ENUM,      /* guint, an index into names */
   K_BOOL,
   K_DOUBLE,
-  K_STRING,    /* char[size] */
+  K_STRING,    /* char[buffer_size] */
   K_BIT,       /* one bit of training.lora_targets */
   K_DTYPE,     /* one of training.dtypes; setting it marks it overridden */
 } Kind;
@@ -35,7 +35,9 @@ typedef struct
   char              *path;      /* "model.layers" */
   Kind               kind;
   gsize              offset;    /* in HrScenario */
-  gsize              size;      /* K_STRING: buffer size; K_BIT: the bit; K_DTYPE: index */
+  gsize              buffer_size;  /* K_STRING: the buffer's size */
+  guint              bit;          /* K_BIT: its bit of training.lora_targets */
+  guint              dtype_index;  /* K_DTYPE: its bit of training.dtypes_set */
   const HrEnumNames *names;
   char              *property;  /* "model-layers" */
 } ModelField;
@@ -46,15 +48,25 @@ typedef struct
 static ModelField *fields;
 static guint n_fields;
 
+/* AMOUNT is the buffer size of a K_STRING, the bit of a K_BIT and the
+ * dtype's index of a K_DTYPE. */
 static void
-add_field (GArray     *list,
-           const char *path,
-           Kind        kind,
-           gsize       offset,
-           gsize       size,
+add_field (GArray            *list,
+           const char        *path,
+           Kind               kind,
+           gsize              offset,
+           gsize              amount,
            const HrEnumNames *names)
 {
-  ModelField f = { g_strdup (path), kind, offset, size, names, g_strdup (path) };
+  ModelField f = { .path = g_strdup (path), .kind = kind, .offset = offset, .names = names,
+                   .property = g_strdup (path) };
+
+  if (kind == K_STRING)
+    f.buffer_size = amount;
+  else if (kind == K_BIT)
+    f.bit = (guint) amount;
+  else if (kind == K_DTYPE)
+    f.dtype_index = (guint) amount;
 
   g_strdelimit (f.property, "._", '-');
   g_array_append_val (list, f);
@@ -160,7 +172,7 @@ read_field (HrScenarioModel *self,
       g_value_set_string (value, ptr);
       break;
     case K_BIT:
-      g_value_set_boolean (value, (*(guint *) ptr & f->size) != 0);
+      g_value_set_boolean (value, (*(guint *) ptr & f->bit) != 0);
       break;
     default:
       g_assert_not_reached ();
@@ -191,7 +203,7 @@ write_field (HrScenarioModel *self,
       if (*(guint *) ptr == g_value_get_uint (value))
         return FALSE;
       *(guint *) ptr = g_value_get_uint (value);
-      self->scenario.training.dtypes_set |= 1u << f->size;
+      self->scenario.training.dtypes_set |= 1u << f->dtype_index;
       return TRUE;
     case K_BOOL:
       if (*(gboolean *) ptr == g_value_get_boolean (value))
@@ -206,16 +218,16 @@ write_field (HrScenarioModel *self,
     case K_STRING:
       if (g_strcmp0 (ptr, g_value_get_string (value)) == 0)
         return FALSE;
-      hr_copy_string (ptr, f->size, g_value_get_string (value));
+      hr_copy_string (ptr, f->buffer_size, g_value_get_string (value));
       return TRUE;
     case K_BIT:
       {
         guint old = *(guint *) ptr;
 
         if (g_value_get_boolean (value))
-          *(guint *) ptr |= f->size;
+          *(guint *) ptr |= f->bit;
         else
-          *(guint *) ptr &= ~f->size;
+          *(guint *) ptr &= ~f->bit;
         return *(guint *) ptr != old;
       }
     default:
