@@ -582,6 +582,30 @@ test_backward_moments (void)
                     la.total + work);
 }
 
+/* Eager attention with dropout under autocast, as the oracle's hooks see
+ * it: the fp32 softmax output, the dropout's mask and the 16-bit cast of
+ * its output that the matmul with V keeps; the fp32 dropout output itself
+ * is kept by nobody.  a·b·s²·(4 + 1 + 2) bytes. */
+static void
+test_autocast_dropout_scores (void)
+{
+  const double a = 4, b = 4, s = 64;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  oracle_scenario (&sc);
+  sc.model.dropout = TRUE;
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "attention scores (softmax, dropout)"), a * b * s * s * 7, 1e-12);
+  /* In 16 bits, Korthikanti's 5·a·s²·b: softmax, mask, dropout output. */
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "attention scores (softmax, dropout)"), a * b * s * s * 5, 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -602,5 +626,6 @@ main (int   argc,
   g_test_add_func ("/activations/qk-norm", test_qk_norm);
   g_test_add_func ("/activations/moe-routing", test_moe_routing);
   g_test_add_func ("/activations/backward-moments", test_backward_moments);
+  g_test_add_func ("/activations/autocast-dropout-scores", test_autocast_dropout_scores);
   return g_test_run ();
 }

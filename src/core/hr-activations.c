@@ -230,10 +230,12 @@ hr_activations_layer (const HrScenario   *scenario,
     {
       /* Softmax output, and with dropout its mask and output: 5·a·s²·b in
        * 16-bit (Korthikanti).  torch.autocast runs softmax in fp32, so its
-       * output and the dropout's are fp32 and the matmul with V keeps a
-       * 16-bit copy.  Selective recompute drops exactly these. */
+       * output and the dropout's are fp32, and the matmul with V keeps its
+       * own 16-bit cast of the latter instead of it.  Selective recompute
+       * drops exactly these. */
       double probs = autocast ? 4.0 : ab;
-      double scores = probs + (m->dropout ? 1.0 + probs : 0.0) + (autocast ? ab : 0.0);
+      double scores = probs + (m->dropout ? 1.0 : 0.0)
+                      + (autocast ? ab : m->dropout ? probs : 0.0);
 
       double score_bytes = a * b * (s / c) * s * scores;
 
