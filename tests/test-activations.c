@@ -606,6 +606,45 @@ test_autocast_dropout_scores (void)
   hr_assert_close (saved_bytes (&la, "attention scores (softmax, dropout)"), a * b * s * s * 5, 1e-12);
 }
 
+/* LoRA on Q and V of the oracle's fp32 model (eager attention): the
+ * embeddings are frozen, so the first layer's input needs no gradient, and
+ * the oracle's hooks see that layer keep only what its adapters need: no
+ * first norm, the norm's output once (for the adapters' A), K and V (Q·Kᵀ
+ * keeps K for Q's gradient, probs·V keeps V), the probabilities, and every
+ * tensor from the second norm on.  With full checkpointing the input needs
+ * a gradient (enable_input_require_grads) and the first layer is whole. */
+static void
+test_lora_first_layer (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const double T = 256, h = 512, d = 128, a = 4, b = 4, s = 64;
+  HrScenario sc;
+  HrLayerActivations la, first;
+
+  oracle_scenario (&sc);
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  hr_activations_layer (&sc, &la);
+  hr_activations_first_layer (&sc, &first);
+  hr_assert_close (saved_bytes (&first, "norm inputs"), T * h * 4, 1e-12);
+  hr_assert_close (saved_bytes (&la, "norm inputs"), 2 * T * h * 4, 1e-12);
+  hr_assert_close (saved_bytes (&first, "attention input (norm output)"), T * h * 4, 1e-12);
+  hr_assert_close (saved_bytes (&first, "Q, K, V"), T * 2 * a * d * 4, 1e-12);
+  hr_assert_close (saved_bytes (&la, "Q, K, V"), T * 3 * a * d * 4, 1e-12);
+  hr_assert_close (saved_bytes (&first, "attention scores (softmax, dropout)"), a * b * s * s * 4, 1e-12);
+  hr_assert_close (saved_bytes (&first, "gate, up and activation outputs"),
+                   saved_bytes (&la, "gate, up and activation outputs"), 1e-12);
+
+  /* Two layers: the plan holds one whole layer and the first. */
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "norm inputs"), ==, 3 * T * h * 4);
+
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  hr_activations_first_layer (&sc, &first);
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (first.total, la.total, 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -627,5 +666,6 @@ main (int   argc,
   g_test_add_func ("/activations/moe-routing", test_moe_routing);
   g_test_add_func ("/activations/backward-moments", test_backward_moments);
   g_test_add_func ("/activations/autocast-dropout-scores", test_autocast_dropout_scores);
+  g_test_add_func ("/activations/lora-first-layer", test_lora_first_layer);
   return g_test_run ();
 }

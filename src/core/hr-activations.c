@@ -130,9 +130,15 @@ hr_activations_norm_bytes (const HrScenario *scenario)
   return input + copy;
 }
 
-void
-hr_activations_layer (const HrScenario   *scenario,
-                      HrLayerActivations *out)
+/* input_grad: whether the layer's input needs a gradient.  It does but in
+ * the first layer of a model whose embeddings are frozen (LoRA, QLoRA),
+ * where what precedes its first adapter needs none and keeps nothing.
+ * Hugging Face's enable_input_require_grads, which PEFT turns on with
+ * gradient checkpointing (reentrant checkpoints need it), makes it need one. */
+static void
+layer_activations (const HrScenario   *scenario,
+                   gboolean            input_grad,
+                   HrLayerActivations *out)
 {
   const HrModelArch *m = &scenario->model;
   const HrTraining *tr = &scenario->training;
@@ -162,15 +168,24 @@ hr_activations_layer (const HrScenario   *scenario,
    * or LitGPT's one fused QKV; gate and up, or fc1), and the adapters
    * that read it.  A parallel block with one norm feeds both. */
   gboolean base_saves = tr->method != HR_METHOD_LORA;
-  double qkv_readers = (base_saves ? (tr->lora_fused_qkv ? 1.0 : 3.0) : 0.0)
+  gboolean shared_norm = m->parallel_block && hr_model_norms_per_layer (m) == 1;
+  /* Which parts need gradients (all of them, but in a first layer whose
+   * input needs none: then only from the first adapter on).  QLoRA's 4-bit
+   * bases keep their input only when it needs a gradient. */
+  guint lt = lora ? tr->lora_targets : 0;
+  gboolean attn_grad = input_grad || (lt & attn_in);            /* Q, K, V and the core */
+  gboolean attn_out_grad = attn_grad || (lt & HR_LORA_O);
+  gboolean mlp_in_grad = input_grad || (!m->parallel_block && attn_out_grad);
+  gboolean mlp_grad = mlp_in_grad || (lt & (hr_model_gated (m) ? mlp_in : HR_LORA_UP));
+  gboolean mlp_out_grad = mlp_grad || (lt & HR_LORA_DOWN);
+  double qkv_readers = (base_saves && input_grad ? (tr->lora_fused_qkv ? 1.0 : 3.0) : 0.0)
                        + adapter_readers (tr, attn_in);
-  double expert_readers = (base_saves ? (hr_model_gated (m) ? 2.0 : 1.0) : 0.0)
+  double expert_readers = (base_saves && mlp_in_grad ? (hr_model_gated (m) ? 2.0 : 1.0) : 0.0)
                           + adapter_readers (tr, hr_model_gated (m) ? mlp_in : HR_LORA_UP);
   /* An MoE layer's norm output is read by its router; the experts read
    * copies of their tokens (below). */
   double mlp_readers = m->experts > 1 ? (tr->method == HR_METHOD_FULL ? 1.0 : 0.0)
                                       : expert_readers;
-  gboolean shared_norm = m->parallel_block && hr_model_norms_per_layer (m) == 1;
 
   *out = (HrLayerActivations) { 0 };
 
@@ -184,9 +199,17 @@ hr_activations_layer (const HrScenario   *scenario,
     gboolean one_input = m->parallel_block && n_norms > 1
                          && (m->norm == HR_NORM_LAYERNORM || ab == 4.0 || autocast);
 
+    /* In a first layer whose input needs no gradient, a norm of that input
+     * keeps nothing (its weight is frozen); the second norm of a
+     * sequential block keeps its input once the attention needs one. */
+    double needing = input_grad ? n_norms
+                     : !m->parallel_block && n_norms > 1 && attn_out_grad ? n_norms - 1 : 0;
+
     norm_parts (scenario, &input, &copy);
     add (out, N_("norm inputs"), "norms·b·s·h·bytes / c",
-         (one_input ? input + n_norms * copy : n_norms * (input + copy)) * T * h / rep);
+         (needing == 0 ? 0.0
+          : one_input && needing == n_norms ? input + n_norms * copy
+          : needing * (input + copy)) * T * h / rep);
   }
 
   /* Attention.  The norm's output is kept by each linear layer that needs
@@ -202,7 +225,24 @@ hr_activations_layer (const HrScenario   *scenario,
    * and the kernel saves those copies: Hugging Face's repeat_kv, LitGPT's
    * expand + reshape ("flash attention requires it").  FlashAttention-2's
    * own kernel reads the grouped ones. */
-  if (tr->attention == HR_ATTENTION_FLASH || k >= a)
+  if (!attn_grad)
+    ;  /* no adapter before the attention in a first layer: nothing needs a gradient */
+  else if (tr->attention == HR_ATTENTION_EAGER && !input_grad
+           && !((lt & HR_LORA_Q) && (lt & HR_LORA_K)))
+    {
+      /* A first layer's eager attention with adapters on some of Q, K and
+       * V: only their outputs need gradients.  Q·Kᵀ keeps Q for K's
+       * gradient and K for Q's; probs·V keeps V when the scores need a
+       * gradient (derivatives.yaml: mm, bmm save each operand for the
+       * other's gradient only). */
+      double kk = k >= a ? k : a;
+      gboolean qg = (lt & HR_LORA_Q) != 0, kg = (lt & HR_LORA_K) != 0;
+
+      add (out, k >= a ? N_("Q, K, V") : N_("Q, K, V (K, V repeated per head)"),
+           "b·s·(adapted)·d·bytes / (t·c)",
+           T * ((kg ? a : 0.0) + (qg ? kk : 0.0) + (qg || kg ? kk : 0.0)) * d * ab);
+    }
+  else if (tr->attention == HR_ATTENTION_FLASH || k >= a)
     add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
   else if (tr->attention == HR_ATTENTION_SDPA && k == 1)
     /* One K/V head (multi-query): repeat_kv's expand + reshape merges a
@@ -214,11 +254,16 @@ hr_activations_layer (const HrScenario   *scenario,
   /* Q/K norms are RMSNorms over the projections' 16-bit outputs: the fp32
    * copy of their input and, when their weights train, the normalised
    * copy the weight multiplies (hr_activations_norm_bytes). */
-  if (m->qk_norm != HR_QK_NORM_NONE)
+  if (m->qk_norm != HR_QK_NORM_NONE && attn_grad)
     add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·(4 + bytes) / (t·c)",
          T * (a + k) * d * (4.0 + (tr->method == HR_METHOD_FULL ? ab : 0.0)));
 
-  if (tr->attention != HR_ATTENTION_EAGER)
+  if (!attn_grad)
+    {
+      if (needs_input (tr, HR_LORA_O) && lora && (lt & HR_LORA_O))
+        add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
+    }
+  else if (tr->attention != HR_ATTENTION_EAGER)
     {
       /* FlashAttention (and SDPA's flash and memory-efficient kernels)
        * saves its output (also the O projection's input) and
@@ -237,6 +282,17 @@ hr_activations_layer (const HrScenario   *scenario,
       double scores = probs + (m->dropout ? 1.0 : 0.0)
                       + (autocast ? ab : m->dropout ? probs : 0.0);
 
+      /* ... but in a first layer adapting some of Q, K and V: the softmax
+       * and dropout keep theirs when the scores need a gradient (Q or K
+       * adapted), probs·V keeps its probabilities when V needs one. */
+      if (!input_grad)
+        {
+          gboolean sg = (lt & (HR_LORA_Q | HR_LORA_K)) != 0, vg = (lt & HR_LORA_V) != 0;
+
+          scores = (sg ? probs + (m->dropout ? 1.0 : 0.0) : 0.0)
+                   + (vg ? (autocast ? ab : (sg && !m->dropout ? 0.0 : probs)) : 0.0);
+        }
+
       double score_bytes = a * b * (s / c) * s * scores;
 
       if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
@@ -247,17 +303,30 @@ hr_activations_layer (const HrScenario   *scenario,
       if (needs_input (tr, HR_LORA_O))
         add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
     }
-  if (m->dropout)
+  if (m->dropout && attn_out_grad)
     add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
 
   /* MLP. */
   if (!shared_norm)
     add (out, N_("MLP input (norm output)"), "b·s·h·bytes·copies / c",
          input_copies (autocast, mlp_readers) * T * h * ab / rep);
-  if (hr_model_gated (m))
+  if (!mlp_grad)
     {
+      /* Only the down projection's adapter needs a gradient: it keeps its
+       * input (or a dropped-out copy, with the adapters). */
+      if (needs_input (tr, HR_LORA_DOWN) && (lt & HR_LORA_DOWN))
+        add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+    }
+  else if (hr_model_gated (m))
+    {
+      /* act(gate)·up: silu keeps its input, mul each operand for the
+       * other's gradient.  In a first layer adapting gate or up alone,
+       * only the adapted side needs a gradient: gate keeps its output and
+       * up's, up keeps the activation. */
+      double kept = mlp_in_grad ? 3.0 : ((lt & HR_LORA_GATE) ? 2.0 : 0.0) + ((lt & HR_LORA_UP) ? 1.0 : 0.0);
+
       add (out, N_("gate, up and activation outputs"), "3·b·s·k_e·f·bytes / (t·c)",
-           3.0 * T * routed * w * ab);
+           kept * T * routed * w * ab);
       if (needs_input (tr, HR_LORA_DOWN))
         add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
     }
@@ -276,7 +345,7 @@ hr_activations_layer (const HrScenario   *scenario,
         add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
              T * routed * w * ab);
     }
-  if (moe)
+  if (moe && mlp_grad)
     {
       /* Mixtral's sparse MoE block as Hugging Face writes it
        * (MixtralSparseMoeBlock.forward): an fp32 softmax over the router's
@@ -299,7 +368,7 @@ hr_activations_layer (const HrScenario   *scenario,
       add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
            T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0));
     }
-  if (m->dropout)
+  if (m->dropout && mlp_out_grad)
     add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
 
   /* LoRA adapters: the A projection's output feeds B; with dropout each
@@ -364,10 +433,46 @@ hr_activations_layer (const HrScenario   *scenario,
     out->backward_weight = tr->method == HR_METHOD_FULL ? h * w : 0.0;
   }
 
+  /* A matmul keeps its (cast) weight only for its input's gradient: in a
+   * first layer whose input needs none, the frozen Q, K and V read the
+   * norm's output, O the attention's (without adapters on Q, K, V), gate
+   * and up the MLP's input, down the product (without adapters before). */
+  if (!input_grad)
+    {
+      double experts = moe ? (double) m->experts : 1.0;
+
+      out->uncast_weights = h * (a + 2 * k) * d
+                            + (!attn_grad ? a * d * h : 0.0)
+                            + (!mlp_in_grad ? experts * (hr_model_gated (m) ? 2.0 : 1.0) * h * w
+                                              + (moe ? h * (double) m->experts : 0.0) : 0.0)
+                            + (!mlp_grad ? experts * w * h : 0.0);
+    }
+
   /* Full recompute keeps only each layer's input (2·sbh in 16-bit;
    * divided by t with sequence parallelism): the residual stream, which
    * is fp32 under autocast (fp32 embeddings plus 16-bit outputs). */
   out->checkpoint = T * h * (autocast ? 4.0 : ab) / rep;
+}
+
+void
+hr_activations_layer (const HrScenario   *scenario,
+                      HrLayerActivations *out)
+{
+  layer_activations (scenario, TRUE, out);
+}
+
+gboolean
+hr_activations_input_grad (const HrScenario *scenario)
+{
+  return scenario->training.method == HR_METHOD_FULL
+         || scenario->training.checkpointing == HR_CHECKPOINTING_FULL;
+}
+
+void
+hr_activations_first_layer (const HrScenario   *scenario,
+                            HrLayerActivations *out)
+{
+  layer_activations (scenario, hr_activations_input_grad (scenario), out);
 }
 
 /* Layers' worth of activations a pipeline stage holds (Korthikanti §4.2.3,

@@ -32,10 +32,19 @@ typedef struct
   double        backward_work;  /* gradients of activations its backward holds at once */
   double        backward_weight; /* elements of the weight whose gradient it makes
                                   * first (the MLP's down projection), 0 if frozen */
+  double        uncast_weights; /* elements of the linear weights whose input needs
+                                 * no gradient (a first layer's): autocast's casts
+                                 * of them are not kept */
 } HrLayerActivations;
 
 void    hr_activations_layer          (const HrScenario   *scenario,
                                        HrLayerActivations *out);
+/* The model's first layer: the same but when its input needs no
+ * gradient (hr_activations_input_grad: frozen embeddings without full
+ * checkpointing), where it keeps less. */
+void    hr_activations_first_layer    (const HrScenario   *scenario,
+                                       HrLayerActivations *out);
+gboolean hr_activations_input_grad    (const HrScenario   *scenario);
 
 double  hr_activations_norm_bytes     (const HrScenario   *scenario);
 

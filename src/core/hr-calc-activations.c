@@ -13,6 +13,16 @@
 
 #include <glib/gi18n-lib.h>
 
+static double
+saved_bytes (const HrLayerActivations *la,
+             const char               *name)
+{
+  for (guint i = 0; i < la->n; i++)
+    if (g_str_equal (la->saved[i].name, name))
+      return la->saved[i].bytes;
+  return 0;
+}
+
 void
 hr_calc_add_activations (Ctx      *ctx,
                          HrDevice *dev,
@@ -27,6 +37,14 @@ hr_calc_add_activations (Ctx      *ctx,
   double units = hr_pipeline_layer_units (sc->parallel.pp, sc->parallel.vpp,
                                           t->grad_accum, stage, dev->n_layers);
   double in_flight = dev->n_layers > 0 ? units / (double) dev->n_layers : 1.0;
+  /* LoRA without full checkpointing: the embeddings are frozen, so the
+   * first layer's input needs no gradient. */
+  gboolean first_differs = first && !hr_activations_input_grad (sc)
+                           && t->checkpointing != HR_CHECKPOINTING_FULL;
+  HrLayerActivations la0 = { 0 };
+
+  if (first_differs)
+    hr_activations_first_layer (sc, &la0);
 
   /* Activation offloading (torchtune, Megatron) copies each layer's saved
    * tensors to the CPU as the forward pass goes: about two layers' worth
@@ -105,11 +123,21 @@ hr_calc_add_activations (Ctx      *ctx,
       }
     else
       {
+        /* On the first stage the model's first layer keeps less when its
+         * input needs no gradient (hr_activations_first_layer). */
         for (guint i = 0; i < la->n; i++)
           hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                     HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
                     N_("Intermediate results kept from the forward pass for the backward pass."),
-                    units * la->saved[i].bytes);
+                    units * la->saved[i].bytes
+                    - (first_differs ? in_flight * (la->saved[i].bytes
+                                                    - saved_bytes (&la0, la->saved[i].name)) : 0.0));
+        for (guint i = 0; first_differs && i < la0.n; i++)
+          if (saved_bytes (la, la0.saved[i].name) == 0)
+            hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                      HR_LIVE_SAVED, la0.saved[i].name, la0.saved[i].formula,
+                      N_("Intermediate results kept from the forward pass for the backward pass."),
+                      in_flight * la0.saved[i].bytes);
         /* Selective recompute rebuilds one layer's attention scores at a
          * time during the backward pass. */
         hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
@@ -122,7 +150,7 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The backward pass frees saved results layer by layer; the first layer's go last."),
-                  MAX (la->total + work - not_yet, 0.0));
+                  MAX ((first_differs ? la0.total : la->total) + work - not_yet, 0.0));
       }
   }
 
@@ -142,7 +170,7 @@ hr_calc_add_activations (Ctx      *ctx,
               (double) dev->n_layers * la->matmul4_inputs
               + (last && t->quant_lm_head ? ctx->tokens * (double) m->hidden * ctx->act_bytes : 0.0));
 
-  if (first && m->dropout)
+  if (first && m->dropout && !first_differs)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
               HR_LIVE_SAVED, N_("embedding dropout mask"), "b·s·h / c",
               N_("Which embedding values dropout switched off."),

@@ -396,10 +396,18 @@ add_weights (Ctx               *ctx,
                       + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
 
       if (t->checkpointing != HR_CHECKPOINTING_FULL)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                  HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
-                  N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                  (sp->linear + head) * ctx->act_bytes);
+        {
+          /* The first layer's frozen linears whose input needs no gradient
+           * keep no cast (hr_activations_first_layer). */
+          HrLayerActivations first = { 0 };
+
+          if (dev->stage == 0 && !hr_activations_input_grad (sc))
+            hr_activations_first_layer (sc, &first);
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
+                    N_("Half-precision copies of the weights that autocast makes for the forward pass."),
+                    (sp->linear + head - first.uncast_weights) * ctx->act_bytes);
+        }
       else
         {
           /* Checkpointed layers keep no graph, so no cast of theirs is
