@@ -863,6 +863,11 @@ test_locale_numbers (void)
 
   g_assert_cmpstr (c_bytes, ==, "39.2 GiB");
   g_assert_cmpstr (c_whole, ==, "4096");
+  {
+    g_autofree char *c_text = hr_locale_text ("with 39.2 GiB (49 %), Llama 3.1 8B");
+
+    g_assert_cmpstr (c_text, ==, "with 39.2 GiB (49 %), Llama 3.1 8B");
+  }
   for (guint i = 0; i < G_N_ELEMENTS (locales) && found == NULL; i++)
     if (setlocale (LC_NUMERIC, locales[i]) != NULL)
       found = locales[i];
@@ -877,6 +882,8 @@ test_locale_numbers (void)
     g_autofree char *count = hr_locale_count (13015864320.0);
     g_autofree char *whole = hr_locale_whole (4096);
     g_autofree char *word = hr_locale_number ("GPU 0");
+    g_autofree char *text = hr_locale_text ("Fits on 8x H100 SXM 80GB with 39.2 GiB (49 %) to spare; "
+                                            "Llama 3.1 8B, 13.02 B parameters");
 
     g_test_message ("%s: %s, %s, %s, %s", found, bytes, minus, count, whole);
     g_assert_cmpstr (bytes, ==, "39,2 GiB");
@@ -884,6 +891,8 @@ test_locale_numbers (void)
     g_assert_cmpstr (count, ==, "13,02 B");
     g_assert_cmpstr (whole, !=, "4096");   /* grouped: "4 096", "4.096" */
     g_assert_cmpstr (word, ==, "GPU 0");
+    g_assert_cmpstr (text, ==, "Fits on 8x H100 SXM 80GB with 39,2 GiB (49 %) to spare; "
+                               "Llama 3.1 8B, 13,02 B parameters");
   }
   setlocale (LC_NUMERIC, saved);
 }

@@ -137,7 +137,11 @@ update_description (HrChartWidget *self)
   if (!self->has_plan)
     return;
   d = hr_plan_binding (self->plan);
-  summary = hr_plan_summary (&self->scenario, self->plan, self->units);
+  {
+    g_autofree char *ascii = hr_plan_summary (&self->scenario, self->plan, self->units);
+
+    summary = hr_locale_text (ascii);
+  }
   text = g_string_new (summary);
   g_string_append (text, ". ");
   for (guint c = 0; c < HR_N_CATEGORIES; c++)

@@ -15,5 +15,6 @@ char *hr_locale_bytes  (double      bytes,
                         HrUnits     units);
 char *hr_locale_count  (double      count);
 char *hr_locale_whole  (guint64     value);
+char *hr_locale_text   (const char *ascii);
 
 G_END_DECLS

@@ -91,7 +91,8 @@ hr_verdict_show_plan (HrVerdict        *self,
   g_autofree char *details = NULL;
   const char *icon = plan->status == HR_STATUS_OK ? "✓"
                      : plan->status == HR_STATUS_TIGHT ? "⚠" : "✗";
-  g_autofree char *headline = g_strdup_printf ("%s %s", icon, summary);
+  g_autofree char *local = hr_locale_text (summary);
+  g_autofree char *headline = g_strdup_printf ("%s %s", icon, local);
   HrCostEstimate est;
 
   g_return_if_fail (HR_IS_VERDICT (self));
