@@ -284,7 +284,7 @@ add_deepspeed_gradients (Ctx               *ctx,
   if (p->zero == 1)
     {
       hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
-                HR_LIVE (HR_PHASE_BACKWARD_END) | saved, "gradients", "P_trainable·bytes (until reduced)",
+                HR_LIVE (HR_PHASE_BACKWARD_END) | saved, N_("gradients"), "P_trainable·bytes (until reduced)",
                 N_("One gradient per trainable weight, until they are reduced after the backward pass."),
                 trainable * ctx->grad_bytes);
       if (!p->offload_optimizer)
@@ -298,7 +298,7 @@ add_deepspeed_gradients (Ctx               *ctx,
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
               p->zero == 3 ? HR_LIVE_ALWAYS
                            : early | HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP) | saved,
-              "gradients",
+              N_("gradients"),
               p->zero == 3 ? "P_trainable·bytes / N (grad_partitions_flat_buffer)"
                            : "P_trainable·bytes / N (grads_in_partition)",
               p->zero == 3 ? N_("This GPU's share of the gradients, in a buffer DeepSpeed keeps for the whole run.")
@@ -571,7 +571,7 @@ add_gradients (Ctx               *ctx,
     add_deepspeed_gradients (ctx, dev, sp, trainable, trainable / shard_of_trainable);
   else if (!(p->offload_optimizer && p->zero >= 2))
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
-              "gradients",
+              N_("gradients"),
               p->zero < 2 ? "P_trainable·bytes"
               : no_sync && ctx->accumulating ? "P_trainable·bytes (unsharded under no_sync)"
               : "P_trainable·bytes / N (ZeRO-2/3)",
