@@ -416,6 +416,7 @@ test_random_scenarios (void)
           hr_activations_first_layer (&sc, &first);
           if (sc.training.method != HR_METHOD_FULL)
             allowance = la.total - first.total
+                        + first.uncast_weights * hr_dtype_bytes (sc.training.dtypes.activations)
                         + (double) hr_test_item_bytes (&more->devices[0], "embedding dropout mask");
           for (guint d = 0; d < plan->n_devices; d++)
             if ((double) more->devices[d].allocated_bytes

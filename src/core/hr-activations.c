@@ -169,6 +169,7 @@ layer_activations (const HrScenario   *scenario,
    * that read it.  A parallel block with one norm feeds both. */
   gboolean base_saves = tr->method != HR_METHOD_LORA;
   gboolean shared_norm = m->parallel_block && hr_model_norms_per_layer (m) == 1;
+  double mlp_start;
   /* Which parts need gradients (all of them, but in a first layer whose
    * input needs none: then only from the first adapter on).  QLoRA's 4-bit
    * bases keep their input only when it needs a gradient. */
@@ -203,6 +204,8 @@ layer_activations (const HrScenario   *scenario,
      * keeps nothing (its weight is frozen); the second norm of a
      * sequential block keeps its input once the attention needs one. */
     double needing = input_grad ? n_norms
+                     : m->kind == HR_KIND_ENCODER   /* post-norm: after attention, after MLP */
+                       ? (attn_out_grad ? 1.0 : 0.0) + (attn_out_grad || mlp_out_grad ? 1.0 : 0.0)
                      : !m->parallel_block && n_norms > 1 && attn_out_grad ? n_norms - 1 : 0;
 
     norm_parts (scenario, &input, &copy);
@@ -256,7 +259,8 @@ layer_activations (const HrScenario   *scenario,
    * copy the weight multiplies (hr_activations_norm_bytes). */
   if (m->qk_norm != HR_QK_NORM_NONE && attn_grad)
     add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·(4 + bytes) / (t·c)",
-         T * (a + k) * d * (4.0 + (tr->method == HR_METHOD_FULL ? ab : 0.0)));
+         T * (input_grad ? a + k : ((lt & HR_LORA_Q) ? a : 0.0) + ((lt & HR_LORA_K) ? k : 0.0))
+         * d * (4.0 + (tr->method == HR_METHOD_FULL ? ab : 0.0)));
 
   if (!attn_grad)
     {
@@ -307,6 +311,7 @@ layer_activations (const HrScenario   *scenario,
     add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
 
   /* MLP. */
+  mlp_start = out->total;
   if (!shared_norm)
     add (out, N_("MLP input (norm output)"), "b·s·h·bytes·copies / c",
          input_copies (autocast, mlp_readers) * T * h * ab / rep);
@@ -371,6 +376,8 @@ layer_activations (const HrScenario   *scenario,
   if (m->dropout && mlp_out_grad)
     add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
 
+  out->mlp_saved = out->total - mlp_start;
+
   /* LoRA adapters: the A projection's output feeds B; with dropout each
    * adapter also keeps its dropped-out copy of its layer's input and the
    * mask.  The inputs are h wide for Q, K, V, gate and up, a·d for O and f
@@ -424,13 +431,38 @@ layer_activations (const HrScenario   *scenario,
    * the gradients of its output and of its input, a·b·s² each. */
   {
     double per_expert = moe ? routed / (double) m->experts : 1.0;
-    double mlp_work = (hr_model_gated (m) ? 2.0 : 1.0) * T * per_expert * w * ab
+    double mlp_work = ((hr_model_gated (m) ? 2.0 : 1.0)
+                       /* a down adapter's dropout makes its own f-wide
+                        * input gradient beside the base's */
+                       + (lora && tr->lora_dropout > 0 && (tr->lora_targets & HR_LORA_DOWN) ? 1.0 : 0.0))
+                      * T * per_expert * w * ab
                       + (moe ? T * h * ab / rep : 0.0);
-    double attn_work = tr->attention == HR_ATTENTION_EAGER
-                       ? 2.0 * a * b * (s / c) * s * (autocast ? 4.0 : ab) : 0.0;
+    /* The attention's backward makes the gradients of Q, K and V (K and V
+     * repeated to every head where the forward repeated them) while the
+     * gradient of its output exists; eager attention also holds two a·b·s²
+     * gradients at its softmax. */
+    double kk = tr->attention == HR_ATTENTION_FLASH || k >= a ? k : a;
+    double attn_work = T * (2 * a + 2 * kk) * d * ab
+                       + (tr->attention == HR_ATTENTION_EAGER
+                          ? 2.0 * a * b * (s / c) * s * (autocast ? 4.0 : ab) : 0.0);
 
-    out->backward_work = MAX (mlp_work, attn_work);
+    /* RMSNorm's backward runs through its fp32 upcast: the gradients of
+     * the normalised copy and of the fp32 input, the product its sum over
+     * the row reduces and the input's gradient, four T x h tensors at once
+     * (the oracle measures 3 to 4 fp32 ones); LayerNorm's fused backward
+     * makes its input's gradient alone.  The gradient of the residual
+     * stream flows beside all of them. */
+    double norm_work = m->norm == HR_NORM_RMSNORM ? 4.0 * T * h * 4.0 / rep : T * h * ab / rep;
+
+    out->backward_work = MAX (MAX (mlp_work, attn_work), norm_work) + T * h * ab / rep;
+    out->backward_attn_work = MAX (attn_work, norm_work) + T * h * ab / rep;
     out->backward_weight = tr->method == HR_METHOD_FULL ? h * w : 0.0;
+    /* The MLP runs its backward first: once done, its saved tensors are
+     * gone and its weights' gradients made (all experts', the router's). */
+    out->mlp_weights = tr->method != HR_METHOD_FULL ? 0.0
+                       : (moe ? (double) m->experts / MAX (par->ep, 1) : 1.0)
+                         * (hr_model_gated (m) ? 3.0 : 2.0) * h * w
+                         + (moe ? h * (double) m->experts : 0.0);
   }
 
   /* A matmul keeps its (cast) weight only for its input's gradient: in a

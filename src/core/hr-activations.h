@@ -30,6 +30,9 @@ typedef struct
   double        matmul4_inputs; /* of it, the inputs bitsandbytes' 4-bit matmuls
                                  * hold outside autograd's saved tensors */
   double        backward_work;  /* gradients of activations its backward holds at once */
+  double        backward_attn_work; /* ... at its attention, after the MLP's */
+  double        mlp_saved;      /* of total, what its MLP keeps */
+  double        mlp_weights;    /* elements of the MLP's weights that train */
   double        backward_weight; /* elements of the weight whose gradient it makes
                                   * first (the MLP's down projection), 0 if frozen */
   double        uncast_weights; /* elements of the linear weights whose input needs

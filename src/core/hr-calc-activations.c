@@ -76,8 +76,23 @@ hr_calc_add_activations (Ctx      *ctx,
     const HrParallel *p = &sc->parallel;
     gboolean plain_grads = p->zero < 2 && !t->optimizer_in_backward && !p->offload_optimizer;
     gboolean fresh_grads = plain_grads && !ctx->accumulating && t->zero_grad_to_none;
-    double work = la->backward_work + (plain_grads ? la->backward_weight * ctx->grad_bytes : 0.0);
+    /* The layer's largest moment: at its MLP, or, once the MLP's weight
+     * gradients outweigh its saved tensors, at its attention. */
+    double work = MAX (la->backward_work + (plain_grads ? la->backward_weight * ctx->grad_bytes : 0.0),
+                       fresh_grads ? la->mlp_weights * ctx->grad_bytes - la->mlp_saved
+                                     + la->backward_attn_work : 0.0);
     double not_yet = 0;
+    /* Where gradients exist before the pass, the embedding's new gradient,
+     * made last, is added into its own: V·h more, for a moment. */
+    double last_grad = first && plain_grads && !fresh_grads && !ctx->lora
+                       ? (double) (m->vocab * m->hidden / MAX (sc->parallel.tp, 1)) * ctx->grad_bytes : 0.0;
+    /* Under autocast the first layer's weight casts (kept by its graph, or
+     * made again by its recomputation) are there too. */
+    gboolean autocast = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
+    double first_casts = autocast && p->zero != 3
+                         ? ((double) ctx->counts.layer_linear - (first_differs ? la0.uncast_weights : 0.0))
+                           * ctx->act_bytes
+                         : 0.0;
 
     if (fresh_grads)
       not_yet = (ctx->lora ? (double) ctx->counts.layer_lora
@@ -91,7 +106,9 @@ hr_calc_add_activations (Ctx      *ctx,
               "max(2·b·s·f, 2·a·b·s²)·bytes + P_down·grad bytes",
               N_("The backward pass of a layer holds the gradients flowing through it."),
               work);
-    if (last && fresh_grads && !ctx->lora)
+    /* (Where gradients exist before the pass, the head's new one is added
+     * into its own: the same bytes, for a moment.) */
+    if (last && plain_grads && !ctx->lora)
       hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
                 HR_LIVE (HR_PHASE_BACKWARD_START), N_("head gradient (made by the loss's backward)"),
                 "P_head·bytes",
@@ -119,7 +136,7 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The first layer is recomputed last, beside almost every gradient."),
-                  MAX (la->total + work - not_yet, 0.0));
+                  MAX (MAX (la->total + first_casts + work - not_yet, 0.0), last_grad));
       }
     else
       {
@@ -150,7 +167,8 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The backward pass frees saved results layer by layer; the first layer's go last."),
-                  MAX ((first_differs ? la0.total : la->total) + work - not_yet, 0.0));
+                  MAX (MAX ((first_differs ? la0.total : la->total) + first_casts + work - not_yet, 0.0),
+                       last_grad));
       }
   }
 
@@ -179,7 +197,7 @@ hr_calc_add_activations (Ctx      *ctx,
   /* BERT's embeddings end in a LayerNorm (BertEmbeddings.LayerNorm), which
    * keeps its input, the sum of the tables, when the tables train: in fp32
    * under autocast, where that sum is fp32. */
-  if (first && m->kind == HR_KIND_ENCODER && !ctx->lora)
+  if (first && m->kind == HR_KIND_ENCODER && hr_activations_input_grad (sc))
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
               HR_LIVE_SAVED, N_("embedding norm input"), "b·s·h·norm bytes / c",
               N_("The embeddings' sum, kept for their norm's backward pass."),

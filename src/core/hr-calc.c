@@ -428,8 +428,10 @@ add_weights (Ctx               *ctx,
                     "layers·P_trainable linear·bytes",
                     N_("Autocast's cache of half-precision weights, dropped when the forward pass ends."),
                     (double) dev->n_layers * cached * ctx->act_bytes);
+          /* (At the end of the backward pass, with the first layer's saved
+           * tensors: hr-calc-activations.c.) */
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                    HR_LIVE_BACKWARD, N_("16-bit weight copies of the recomputed layer"),
+                    HR_LIVE (HR_PHASE_BACKWARD_START), N_("16-bit weight copies of the recomputed layer"),
                     "P_layer linear·bytes",
                     N_("The recomputed layer's half-precision weights, kept through its backward pass."),
                     layer_linear * ctx->act_bytes);
