@@ -298,11 +298,16 @@ test_gqa_repeat (void)
 
   /* Multi-query attention: repeating one K/V head is a view, which SDPA
    * keeps as it is (the reference oracle's saved-tensor hooks see K and V
-   * at one head's size); eager attention's matmul copies it. */
+   * at one head's size); eager attention's matmul copies it, but for one
+   * sequence, where merging batch and heads for bmm is a view too. */
   sc.model.kv_heads = 1;
   hr_activations_layer (&sc, &la);
   hr_assert_close (saved_bytes (&la, "Q, K, V"), T * (32 + 2) * 128 * 2, 1e-12);
   sc.training.attention = HR_ATTENTION_EAGER;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q, K, V"), T * (32 + 2) * 128 * 2, 1e-12);
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 512;
   hr_activations_layer (&sc, &la);
   hr_assert_close (saved_bytes (&la, "Q, K, V (K, V repeated per head)"), T * 3 * 32 * 128 * 2, 1e-12);
 }
@@ -645,6 +650,44 @@ test_lora_first_layer (void)
   hr_assert_close (first.total, la.total, 1e-12);
 }
 
+/* More of what the oracle's hooks see: an adapter on the LM head with
+ * dropout keeps its dropped-out copy of the final norm's output, the mask
+ * and its A output, not the output itself; under autocast every adapter's
+ * weight is cast too; Gemma 2's sandwich norms normalise the attention's
+ * and the MLP's 16-bit outputs, whose normalised copies stay 16-bit. */
+static void
+test_lora_head_and_sandwich (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const double T = 256, h = 512, r = 8;
+  HrScenario sc;
+  HrLayerActivations la;
+  guint64 casts;
+
+  oracle_scenario (&sc);
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 8;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V | HR_LORA_LM_HEAD;
+  sc.training.lora_dropout = 0.1;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "final norm input and output"), ==,
+                    T * h * 4 + T * h * (4 + 1) + T * r * 4);
+
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  hr_test_plan (&sc, plan);
+  casts = hr_test_item_bytes (&plan->devices[0], "16-bit weight copies of the recomputed layer");
+  g_assert_cmpuint (casts, ==, (4 * h * h + 3 * h * 1376 + 2 * r * (h + h)) * 2);
+
+  oracle_scenario (&sc);
+  sc.model.norms_per_layer = 4;
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "norm inputs"), T * h * (2 * (4 + 4) + 2 * (4 + 2)), 1e-12);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -667,5 +710,6 @@ main (int   argc,
   g_test_add_func ("/activations/backward-moments", test_backward_moments);
   g_test_add_func ("/activations/autocast-dropout-scores", test_autocast_dropout_scores);
   g_test_add_func ("/activations/lora-first-layer", test_lora_first_layer);
+  g_test_add_func ("/activations/lora-head-and-sandwich", test_lora_head_and_sandwich);
   return g_test_run ();
 }

@@ -208,11 +208,17 @@ layer_activations (const HrScenario   *scenario,
                        ? (attn_out_grad ? 1.0 : 0.0) + (attn_out_grad || mlp_out_grad ? 1.0 : 0.0)
                      : !m->parallel_block && n_norms > 1 && attn_out_grad ? n_norms - 1 : 0;
 
+    /* Gemma 2's sandwich norms (four): the two after the attention and
+     * the MLP normalise those 16-bit outputs, so their normalised copy is
+     * 16-bit under autocast too. */
+    double sandwich;
+
     norm_parts (scenario, &input, &copy);
+    sandwich = n_norms == 4 && autocast && copy == 4.0 && input_grad ? 2.0 * (4.0 - ab) : 0.0;
     add (out, N_("norm inputs"), "norms·b·s·h·bytes / c",
-         (needing == 0 ? 0.0
-          : one_input && needing == n_norms ? input + n_norms * copy
-          : needing * (input + copy)) * T * h / rep);
+         ((needing == 0 ? 0.0
+           : one_input && needing == n_norms ? input + n_norms * copy
+           : needing * (input + copy)) - sandwich) * T * h / rep);
   }
 
   /* Attention.  The norm's output is kept by each linear layer that needs
@@ -238,19 +244,20 @@ layer_activations (const HrScenario   *scenario,
        * gradient and K for Q's; probs·V keeps V when the scores need a
        * gradient (derivatives.yaml: mm, bmm save each operand for the
        * other's gradient only). */
-      double kk = k >= a ? k : a;
+      double kk = k >= a || (k == 1 && b == 1) ? k : a;
       gboolean qg = (lt & HR_LORA_Q) != 0, kg = (lt & HR_LORA_K) != 0;
 
-      add (out, k >= a ? N_("Q, K, V") : N_("Q, K, V (K, V repeated per head)"),
+      add (out, kk == k ? N_("Q, K, V") : N_("Q, K, V (K, V repeated per head)"),
            "b·s·(adapted)·d·bytes / (t·c)",
            T * ((kg ? a : 0.0) + (qg ? kk : 0.0) + (qg || kg ? kk : 0.0)) * d * ab);
     }
   else if (tr->attention == HR_ATTENTION_FLASH || k >= a)
     add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
-  else if (tr->attention == HR_ATTENTION_SDPA && k == 1)
+  else if (k == 1 && (tr->attention == HR_ATTENTION_SDPA || b == 1))
     /* One K/V head (multi-query): repeat_kv's expand + reshape merges a
      * dimension of size 1 and returns a view, which SDPA keeps as it is.
-     * Eager attention still copies it (matmul reshapes it for bmm). */
+     * Eager attention's matmul copies it, reshaping batch and heads into
+     * one dimension for bmm, unless one sequence makes that a view too. */
     add (out, N_("Q, K, V"), "b·s·(a + 2)·d·bytes / (t·c)", T * (a + 2) * d * ab);
   else
     add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
@@ -397,15 +404,30 @@ layer_activations (const HrScenario   *scenario,
                         + n_targets (layer_targets & mlp_in) * routed * h
                         + ((layer_targets & HR_LORA_DOWN) ? routed * w : 0.0);
 
+      double in_width_masks;
+
       if (!hr_model_gated (m) && (layer_targets & HR_LORA_GATE))
         {
           adapters -= routed;
           in_width -= routed * h;
         }
+      in_width_masks = in_width;
       add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
+      /* A dropout keeps its mask only when its input needs a gradient: in
+       * a first layer not for the inputs before the first adapter. */
+      if (tr->lora_dropout > 0 && !input_grad)
+        {
+          double no_mask = qkv_inputs * h
+                           + (!attn_grad && (layer_targets & HR_LORA_O) ? a * d : 0.0)
+                           + (!mlp_in_grad ? n_targets (layer_targets & (hr_model_gated (m) ? mlp_in : HR_LORA_UP))
+                                             * routed * h : 0.0)
+                           + (!mlp_grad && (layer_targets & HR_LORA_DOWN) ? routed * w : 0.0);
+
+          in_width_masks = in_width - no_mask;
+        }
       if (tr->lora_dropout > 0)
         add (out, N_("LoRA dropout inputs and masks"), "b·s·Σ d_in·(bytes + 1) / c",
-             T * in_width * (ab + 1.0));
+             T * (in_width * ab + in_width_masks));
     }
 
   /* bitsandbytes' MatMul4Bit keeps its input on ctx.tensors rather than
@@ -431,7 +453,12 @@ layer_activations (const HrScenario   *scenario,
    * the gradients of its output and of its input, a·b·s² each. */
   {
     double per_expert = moe ? routed / (double) m->experts : 1.0;
+    /* (The down projection's input, when it keeps it, is freed once its
+     * backward has run: the activation gradients that follow count beyond
+     * it; a frozen down keeps nothing to free.  ReLU's saved output is the
+     * same tensor, freed only after ReLU's own backward.) */
     double mlp_work = ((hr_model_gated (m) ? 2.0 : 1.0)
+                       + (m->mlp == HR_MLP_RELU || !needs_input (tr, HR_LORA_DOWN) ? 1.0 : 0.0)
                        /* a down adapter's dropout makes its own f-wide
                         * input gradient beside the base's */
                        + (lora && tr->lora_dropout > 0 && (tr->lora_targets & HR_LORA_DOWN) ? 1.0 : 0.0))
@@ -454,15 +481,15 @@ layer_activations (const HrScenario   *scenario,
      * stream flows beside all of them. */
     double norm_work = m->norm == HR_NORM_RMSNORM ? 4.0 * T * h * 4.0 / rep : T * h * ab / rep;
 
-    out->backward_work = MAX (MAX (mlp_work, attn_work), norm_work) + T * h * ab / rep;
+    out->backward_work = MAX (mlp_work, norm_work) + T * h * ab / rep;
     out->backward_attn_work = MAX (attn_work, norm_work) + T * h * ab / rep;
     out->backward_weight = tr->method == HR_METHOD_FULL ? h * w : 0.0;
     /* The MLP runs its backward first: once done, its saved tensors are
      * gone and its weights' gradients made (all experts', the router's). */
-    out->mlp_weights = tr->method != HR_METHOD_FULL ? 0.0
-                       : (moe ? (double) m->experts / MAX (par->ep, 1) : 1.0)
-                         * (hr_model_gated (m) ? 3.0 : 2.0) * h * w
-                         + (moe ? h * (double) m->experts : 0.0);
+    out->mlp_linear = (moe ? (double) m->experts / MAX (par->ep, 1) : 1.0)
+                      * (hr_model_gated (m) ? 3.0 : 2.0) * h * w
+                      + (moe ? h * (double) m->experts : 0.0);
+    out->mlp_weights = tr->method != HR_METHOD_FULL ? 0.0 : out->mlp_linear;
   }
 
   /* A matmul keeps its (cast) weight only for its input's gradient: in a

@@ -33,6 +33,7 @@ typedef struct
   double        backward_attn_work; /* ... at its attention, after the MLP's */
   double        mlp_saved;      /* of total, what its MLP keeps */
   double        mlp_weights;    /* elements of the MLP's weights that train */
+  double        mlp_linear;     /* elements of the MLP's linear weights */
   double        backward_weight; /* elements of the weight whose gradient it makes
                                   * first (the MLP's down projection), 0 if frozen */
   double        uncast_weights; /* elements of the linear weights whose input needs

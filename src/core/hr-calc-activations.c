@@ -77,10 +77,13 @@ hr_calc_add_activations (Ctx      *ctx,
     gboolean plain_grads = p->zero < 2 && !t->optimizer_in_backward && !p->offload_optimizer;
     gboolean fresh_grads = plain_grads && !ctx->accumulating && t->zero_grad_to_none;
     /* The layer's largest moment: at its MLP, or, once the MLP's weight
-     * gradients outweigh its saved tensors, at its attention. */
+     * gradients outweigh its saved tensors (and, under autocast, its weight
+     * casts), at its attention. */
+    gboolean autocast = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
     double work = MAX (la->backward_work + (plain_grads ? la->backward_weight * ctx->grad_bytes : 0.0),
-                       fresh_grads ? la->mlp_weights * ctx->grad_bytes - la->mlp_saved
-                                     + la->backward_attn_work : 0.0);
+                       (fresh_grads ? la->mlp_weights * ctx->grad_bytes : 0.0) - la->mlp_saved
+                       - (autocast && p->zero != 3 ? la->mlp_linear * ctx->act_bytes : 0.0)
+                       + la->backward_attn_work);
     double not_yet = 0;
     /* Where gradients exist before the pass, the embedding's new gradient,
      * made last, is added into its own: V·h more, for a moment. */
@@ -88,9 +91,9 @@ hr_calc_add_activations (Ctx      *ctx,
                        ? (double) (m->vocab * m->hidden / MAX (sc->parallel.tp, 1)) * ctx->grad_bytes : 0.0;
     /* Under autocast the first layer's weight casts (kept by its graph, or
      * made again by its recomputation) are there too. */
-    gboolean autocast = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
     double first_casts = autocast && p->zero != 3
-                         ? ((double) ctx->counts.layer_linear - (first_differs ? la0.uncast_weights : 0.0))
+                         ? ((double) ctx->counts.layer_linear - (first_differs ? la0.uncast_weights : 0.0)
+                            + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0))
                            * ctx->act_bytes
                          : 0.0;
 
@@ -224,7 +227,12 @@ hr_calc_add_activations (Ctx      *ctx,
                           || (m->head == HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
                           || (t->method == HR_METHOD_QLORA && t->quant_lm_head);
     double b = (double) t->micro_batch;
+    /* An adapter on the LM head keeps its A output and, with dropout, its
+     * dropped-out copy of the input and the mask instead of the input. */
+    gboolean head_adapter = ctx->lora && m->head == HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD);
     double head_in = !head_reads ? 0.0
+                     : head_adapter ? T * h * (t->lora_dropout > 0 ? ab + 1.0 : ab)
+                                      + T * (double) t->lora_rank * ab
                      : m->head == HR_HEAD_LM || !autocast ? T * h * ab : b * h * ab;
 
     if (m->kind == HR_KIND_DECODER)

@@ -386,7 +386,7 @@ add_weights (Ctx               *ctx,
    * backward pass: fp32 + 16-bit copies, "1.5x the model" (HF docs,
    * "Efficient training on a single GPU", mixed precision).  The head is a
    * linear layer too: the LM head's matrix (the embedding's, when tied),
-   * or the classifier and pooler. */
+   * or the classifier and pooler; so are LoRA's adapters. */
   if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
     {
       gboolean last = dev->stage + 1 == p->pp;
@@ -406,7 +406,8 @@ add_weights (Ctx               *ctx,
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
                     N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                    (sp->linear + head - first.uncast_weights) * ctx->act_bytes);
+                    (sp->linear + head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0))
+                    * ctx->act_bytes);
         }
       else
         {
@@ -434,7 +435,8 @@ add_weights (Ctx               *ctx,
                     HR_LIVE (HR_PHASE_BACKWARD_START), N_("16-bit weight copies of the recomputed layer"),
                     "P_layer linear·bytes",
                     N_("The recomputed layer's half-precision weights, kept through its backward pass."),
-                    layer_linear * ctx->act_bytes);
+                    (layer_linear + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0))
+                    * ctx->act_bytes);
         }
     }
 
