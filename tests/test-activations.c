@@ -589,6 +589,19 @@ test_backward_moments (void)
   g_assert_cmpuint (hr_test_item_bytes (d, "head gradient (made by the loss's backward)"), ==, V * h * 4);
   g_assert_cmpuint (hr_test_item_bytes (d, "first layer's activations (freed last)"), ==,
                     MAX (la.total + work, V * h * 4));
+
+  /* A chunked loss sums the head's gradients chunk by chunk, two at once;
+   * a tied table's two gradients meet at the end in autograd's input
+   * buffer: the head's, the embedding's and their sum. */
+  sc.training.grad_accum = 1;
+  sc.training.loss = HR_LOSS_CHUNKED;
+  sc.model.tied_embeddings = TRUE;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "head gradient (made by the loss's backward)"), ==,
+                    2 * V * h * 4);
+  g_assert_cmpuint (hr_test_item_bytes (d, "first layer's activations (freed last)"), >=,
+                    2 * V * h * 4);
 }
 
 static void

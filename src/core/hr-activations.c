@@ -357,7 +357,7 @@ layer_activations (const HrScenario   *scenario,
         add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
              T * routed * w * ab);
     }
-  if (moe && mlp_grad)
+  if (moe && mlp_out_grad)
     {
       /* Mixtral's sparse MoE block as Hugging Face writes it
        * (MixtralSparseMoeBlock.forward): an fp32 softmax over the router's
@@ -373,12 +373,19 @@ layer_activations (const HrScenario   *scenario,
        * the fp32 residual's type). */
       double wb = autocast ? 4.0 : ab;
 
-      add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
+      /* (In a first layer whose MLP input needs no gradient, the routing
+       * needs none either: only the index and the weights the experts'
+       * outputs are multiplied by are kept.) */
+      /* (When only the experts' down adapters need gradients, their
+       * inputs are gathered without one.) */
+      if (mlp_in_grad)
+        add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
       add (out, N_("expert inputs, outputs and weighted outputs"),
            "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
-           T * routed * h * (input_copies (autocast, expert_readers) * ab + ab + wb) / rep);
+           T * routed * h * (input_copies (autocast, expert_readers) * ab + (mlp_in_grad ? ab : 0.0) + wb)
+           / rep);
       add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
-           T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0));
+           mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
     }
   if (m->dropout && mlp_out_grad)
     add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);

@@ -85,10 +85,16 @@ hr_calc_add_activations (Ctx      *ctx,
                        - (autocast && p->zero != 3 ? la->mlp_linear * ctx->act_bytes : 0.0)
                        + la->backward_attn_work);
     double not_yet = 0;
-    /* Where gradients exist before the pass, the embedding's new gradient,
-     * made last, is added into its own: V·h more, for a moment. */
-    double last_grad = first && plain_grads && !fresh_grads && !ctx->lora
-                       ? (double) (m->vocab * m->hidden / MAX (sc->parallel.tp, 1)) * ctx->grad_bytes : 0.0;
+    /* The embedding's gradient, made last: where gradients exist before the
+     * pass, it is added into its own, V·h more for a moment.  A table tied
+     * to the head gets two gradients, the head's waiting in autograd's input
+     * buffer since the loss's backward: buffer, new one and their sum at
+     * once (InputBuffer::accumulate, then AccumulateGrad). */
+    double last_grad = first && plain_grads && !ctx->lora
+                       ? (double) (m->vocab * m->hidden / MAX (sc->parallel.tp, 1)) * ctx->grad_bytes
+                         * (m->tied_embeddings && m->head == HR_HEAD_LM ? (fresh_grads ? 2.0 : 3.0)
+                            : fresh_grads ? 0.0 : 1.0)
+                       : 0.0;
     /* Under autocast the first layer's weight casts (kept by its graph, or
      * made again by its recomputation) are there too. */
     double first_casts = autocast && p->zero != 3
@@ -118,7 +124,12 @@ hr_calc_add_activations (Ctx      *ctx,
                 N_("The output layer's gradient, made before the layers' backward pass."),
                 (m->head == HR_HEAD_LM ? T > 0 ? (double) m->vocab * h / tp : 0.0
                                        : (double) ctx->counts.head_linear)
-                * ctx->grad_bytes);
+                * ctx->grad_bytes
+                /* a chunked loss uses the head once per chunk: autograd sums
+                 * the chunks' (transposed) gradients out of place, two at
+                 * once (InputBuffer::accumulate), in the compute type */
+                + (m->head == HR_HEAD_LM && t->loss == HR_LOSS_CHUNKED
+                   ? (double) m->vocab * h / tp * (autocast ? ctx->act_bytes : ctx->grad_bytes) : 0.0));
 
     if (t->checkpointing == HR_CHECKPOINTING_FULL)
       {
