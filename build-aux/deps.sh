@@ -15,6 +15,11 @@ HEADROOM_PACKAGES=(
   # symbolizer every sanitizer report starts with two warnings, and the
   # CLI tests that expect one line of stderr fail.
   clang libclang-rt-14-dev llvm-14
+  # The reference oracle (tests/reference): PyTorch 1.13 for the CPU, about
+  # 70 MB with its dependencies (python3-numpy among them), enough with
+  # --no-install-recommends.  /usr/bin/python3 imports it; run-oracle.sh
+  # looks there when the python3 on PATH cannot.
+  python3-torch
 )
 
 headroom_install_deps () {

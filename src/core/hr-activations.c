@@ -258,7 +258,17 @@ layer_activations (const HrScenario   *scenario,
      * dimension of size 1 and returns a view, which SDPA keeps as it is.
      * Eager attention's matmul copies it, reshaping batch and heads into
      * one dimension for bmm, unless one sequence makes that a view too. */
-    add (out, N_("Q, K, V"), "b·s·(a + 2)·d·bytes / (t·c)", T * (a + 2) * d * ab);
+    {
+      /* ... except when a Q/K norm made K fp32 under autocast (its fp32
+       * weight times the 16-bit normalised input promotes: Qwen3RMSNorm's
+       * weight * hidden_states.to(input_dtype)); the 16-bit cast for the
+       * kernel then copies the repeated view whole (the reference
+       * oracle's case 239 of seed 294901). */
+      double kk = m->qk_norm != HR_QK_NORM_NONE && autocast ? a : 1.0;
+
+      add (out, N_("Q, K, V"), kk == 1.0 ? "b·s·(a + 2)·d·bytes / (t·c)" : "b·s·(2a + 1)·d·bytes / (t·c)",
+           T * (a + kk + 1) * d * ab);
+    }
   else
     add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
   /* Q/K norms are RMSNorms over the projections' 16-bit outputs: the fp32

@@ -661,7 +661,7 @@ add_optimizer (Ctx               *ctx,
               const HrModelArch *m = &sc->model;
               double largest = ctx->lora
                 ? (double) t->lora_rank * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
-                                                        MAX (m->ffn, hr_model_expert_ffn (m)))
+                                                        m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn)
                 : MAX ((double) ctx->counts.largest_linear,
                        MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
                             (double) (m->learned_positions * m->hidden)));

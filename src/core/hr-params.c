@@ -214,7 +214,10 @@ hr_params_count (const HrModelArch *m,
   out->outside_adafactor = (s.V + s.h) * (m->tied_embeddings ? 1 : 2) / t
                            + m->learned_positions * s.h + out->final_norm;
 
-  out->largest_linear = MAX (s.h * s.a * s.d, s.h * MAX (s.f, s.ef)) / t;
+  /* Every layer of a MoE model has experts: no dense MLP of width ffn is
+   * there to be the largest matrix (the reference oracle's case 230 of seed
+   * 294901, where ffn = 2·expert_ffn). */
+  out->largest_linear = MAX (s.h * s.a * s.d, s.h * (s.E > 1 ? s.ef : s.f)) / t;
 
   /* Whole model, unsharded: the same pieces with t = e = 1. */
   attn = attention_params (m, &s, 1, NULL);

@@ -1,0 +1,150 @@
+# headroom.py: an oracle configuration as a Headroom scenario, and its plan
+#
+# Copyright 2026 The Headroom developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The scenario names every field the configuration decides (nothing is
+# left to a preset or a default), on one GPU without ZeRO, with every
+# overhead (CUDA context, NCCL, fragmentation, headroom) at 0: the plan's
+# allocated bytes are then the tensors alone, as the reference measures.
+
+import json
+import os
+import subprocess
+import tempfile
+
+PHASES = ("forward", "loss backward", "backward (first layers)",
+          "backward (last layers)", "optimizer step")
+
+
+def scenario(cfg, layers=None, checkpointing=None):
+    sc = _scenario(cfg, layers, checkpointing)
+    if cfg.get("ranks", 1) > 1:
+        import distributed
+        sc["parallel"].update(distributed.scenario_parallel(cfg))
+    return sc
+
+
+def _scenario(cfg, layers=None, checkpointing=None):
+    lora = cfg["method"] == "lora"
+    ck = checkpointing or cfg["checkpointing"]
+    training = {
+        "method": cfg["method"],
+        "lora": {"rank": cfg["lora_rank"], "targets": list(cfg["lora_targets"]),
+                 "dropout": cfg["lora_dropout"], "fused_qkv": False},
+        "precision": cfg["precision"],
+        "optimizer": cfg["optimizer"],
+        "optimizer_impl": cfg["optimizer_impl"],
+        "micro_batch": cfg["micro_batch"],
+        "seq_len": cfg["seq_len"],
+        "grad_accum": cfg["grad_accum"],
+        "checkpointing": ck,
+        "attention": cfg["attention"],
+        "loss": cfg["loss"],
+        "logits_fp32": cfg["logits_fp32"],
+        "zero_grad_to_none": cfg["zero_grad_to_none"],
+        "optimizer_in_backward": False,
+        "activation_offloading": False,
+        "previous_graph_alive": False,
+    }
+    if not lora:
+        training["lora"] = {"rank": 16, "targets": "all-linear", "dropout": 0}
+    return {
+        "headroom": 1,
+        "name": "oracle",
+        "model": {
+            "name": "oracle model",
+            "kind": cfg["kind"],
+            "layers": layers if layers is not None else cfg["layers"],
+            "hidden": cfg["hidden"],
+            "heads": cfg["heads"],
+            "kv_heads": cfg["kv_heads"],
+            "head_dim": cfg["head_dim"],
+            "ffn": cfg["ffn"],
+            "mlp": cfg["mlp"],
+            "vocab": cfg["vocab"],
+            "tied_embeddings": cfg["tied_embeddings"],
+            "norm": cfg["norm"],
+            "bias": cfg["bias"],
+            "parallel_block": cfg["parallel_block"],
+            "learned_positions": cfg["learned_positions"],
+            "experts": cfg["experts"],
+            "experts_active": cfg["experts_active"],
+            "dropout": cfg["dropout"],
+            "head": cfg["head"],
+            "classes": cfg["classes"],
+            "expert_ffn": cfg["expert_ffn"],
+            "norms_per_layer": cfg["norms_per_layer"],
+            "qk_norm": cfg["qk_norm"],
+            "lm_head_bias": cfg["lm_head_bias"],
+            "token_types": cfg["token_types"],
+            "pooler": cfg["pooler"],
+            "patch_dim": 0,
+        },
+        "training": training,
+        "parallel": {
+            "gpus": 1, "gpus_per_node": 1, "tp": 1, "pp": 1, "vpp": 1, "cp": 1,
+            "ep": 1, "sp": False, "zero": 0, "shard_group": 0,
+            "offload_optimizer": False, "offload_params": False, "no_sync": False,
+        },
+        "gpu": {"name": "oracle GPU", "memory_mib": 1048576},
+        "overhead": {"cuda_context_mib": 0, "comm_buffer_mib": 0,
+                     "fragmentation": 0, "headroom": 0},
+    }
+
+
+class Headroom:
+    def __init__(self, cli, presets):
+        self.cli = cli
+        self.env = dict(os.environ, HEADROOM_PRESETS_DIR=presets, LC_ALL="C.UTF-8")
+        self.dir = tempfile.mkdtemp(prefix="headroom-oracle-")
+        self.n = 0
+
+    def plan(self, sc):
+        self.n += 1
+        path = os.path.join(self.dir, "s%d.json" % (self.n % 4))
+        with open(path, "w") as f:
+            json.dump(sc, f)
+        r = subprocess.run([self.cli, path, "--format", "json"], env=self.env,
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError("headroom-cli: %s" % (r.stderr.strip() or r.stdout.strip()))
+        return Plan(json.loads(r.stdout))
+
+
+class Plan:
+    def __init__(self, data):
+        self.data = data
+        dev = data["devices"][0]
+        self.dev = dev
+        self.params = data["model"]["params"]
+        self.trainable = data["model"]["trainable_params"]
+        self.phase = dev["phase_bytes"]
+        self.allocated = dev["allocated_bytes"]
+        self.items = dev["items"]
+
+    def item(self, name):
+        """Bytes of the listed item(s) whose name starts with name, or None."""
+        found = [i["bytes"] for i in self.items if i["name"].split(" (")[0] == name]
+        return sum(found) if found else None
+
+    def weights(self):
+        return sum(i["bytes"] for i in self.items
+                   if i["category"] == "parameters" and len(i["live_in"]) == len(PHASES)
+                   and i["counted_in"] == "allocated")
+
+    def model_states_in_forward(self):
+        """Items alive both in the forward pass and at the optimizer step:
+        weights, optimizer states and gradients kept between steps.  They
+        are alive in every phase, so the plan always lists them."""
+        return sum(i["bytes"] for i in self.items
+                   if "forward" in i["live_in"] and "optimizer step" in i["live_in"]
+                   and i["counted_in"] == "allocated")
+
+    def forward_extra(self):
+        """What the forward pass leaves alive beyond the model states: the
+        saved activations, the logits and the loss's tensors."""
+        return self.phase["forward"] - self.model_states_in_forward()
+
+    def backward(self):
+        return max(self.phase[p] for p in PHASES[1:4])

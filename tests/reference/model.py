@@ -1,0 +1,538 @@
+# model.py: a plain-PyTorch transformer built from an oracle configuration
+#
+# Copyright 2026 The Headroom developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The reference implementation the oracle measures: written the way the
+# generic PyTorch path writes it (Hugging Face's Llama, GPT-2, BERT and
+# Mixtral modules, PEFT's LoRA layers), with nothing fused, so that the
+# tensors autograd saves are the ones those models save.  A configuration
+# is a flat dict (see oracle.py, CONFIG_KEYS); every size is explicit.
+#
+# Precision:
+#   fp32       fp32 weights and compute
+#   bf16-true  bf16 weights and compute (model.to(bfloat16))
+#   amp-bf16   fp32 weights, torch.autocast(bfloat16); the ops that CUDA's
+#              autocast runs in fp32 (softmax, log_softmax, layer_norm,
+#              cross_entropy) are cast to fp32 here explicitly, because the
+#              CPU autocast of torch 1.13 keeps some of them in bf16.
+#
+# Attention:
+#   eager      matmul, softmax, dropout, matmul; K and V repeated to every
+#              head (Hugging Face's repeat_kv)
+#   flash      FlashLike: a custom autograd function that saves q, k, v, the
+#              output and the fp32 log-sum-exp, with grouped K and V
+#              (FlashAttention-2's flash_attn_func, (b, s, heads, d) layout)
+#   sdpa       the same function fed K and V repeated to every head (SDPA
+#              before enable_gqa)
+
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.utils.checkpoint as torch_checkpoint
+
+DROPOUT_P = 0.1
+LORA_TARGETS = ("q", "k", "v", "o", "gate", "up", "down", "lm_head")
+
+
+def compute_dtype(cfg):
+    return torch.float32 if cfg["precision"] == "fp32" else torch.bfloat16
+
+
+def autocast_on(cfg):
+    return cfg["precision"] == "amp-bf16"
+
+
+def dropout(x, train):
+    """CUDA's fused dropout (at::native_dropout), which keeps a bool mask.
+    F.dropout on the CPU goes through at::_dropout and keeps a float noise
+    tensor of the input's type instead (is_fused_kernel_acceptable is false
+    for CPU tensors)."""
+    if not train:
+        return x
+    return torch.native_dropout(x, DROPOUT_P, True)[0]
+
+
+def to_fp32_if_amp(cfg, x):
+    """CUDA autocast runs softmax, log_softmax and layer_norm in fp32."""
+    return x.float() if autocast_on(cfg) else x
+
+
+# --------------------------------------------------------------------------
+# A hook the sampler installs: FlashLike pauses it over its inner loop, as a
+# fused kernel allocates nothing but its outputs.
+
+class _KernelScope:
+    kernel = None     # a context manager factory, set by measure.py
+
+
+def _kernel():
+    """What a fused kernel allocates inside, and frees before it returns,
+    the meters do not count (FlashLike's Python loop stands for one)."""
+    if _KernelScope.kernel is None:
+        import contextlib
+        return contextlib.nullcontext()
+    return _KernelScope.kernel()
+
+
+class FlashLike(torch.autograd.Function):
+    """Attention that saves only q, k, v, out and the log-sum-exp.
+
+    q: (b, s, a, d); k, v: (b, s, kh, d), kh divides a.  Returns (b, s, a, d)
+    in q's dtype, so that out.reshape(b, s, a*d), the O projection's input,
+    is a view of the saved output, as with flash_attn_func and with SDPA's
+    flash kernel (whose output is allocated (b, s, a, d) and returned
+    transposed)."""
+
+    CHUNK = 32
+
+    @staticmethod
+    def forward(ctx, q, k, v, causal, scale):
+        b, s, a, d = q.shape
+        kh = k.shape[2]
+        g = a // kh
+        with _kernel():
+            out = torch.empty_like(q)
+            lse = torch.empty(b, a, s, dtype=torch.float32, device=q.device)
+            kt = k.permute(0, 2, 1, 3).float()            # (b, kh, s, d)
+            vt = v.permute(0, 2, 1, 3).float()
+            for i in range(0, s, FlashLike.CHUNK):
+                c = min(FlashLike.CHUNK, s - i)
+                qc = q[:, i:i + c].permute(0, 2, 1, 3).float()   # (b, a, c, d)
+                qc = qc.reshape(b, kh, g * c, d)
+                sc = torch.matmul(qc, kt.transpose(-1, -2)) * scale   # (b, kh, g*c, s)
+                if causal:
+                    qpos = torch.arange(i, i + c, device=q.device).repeat(g)
+                    kpos = torch.arange(s, device=q.device)
+                    sc = sc.masked_fill(kpos[None, :] > qpos[:, None], float("-inf"))
+                m = torch.logsumexp(sc, dim=-1, keepdim=True)
+                p = torch.exp(sc - m)
+                oc = torch.matmul(p, vt)                            # (b, kh, g*c, d)
+                out[:, i:i + c] = oc.reshape(b, a, c, d).permute(0, 2, 1, 3).to(q.dtype)
+                lse[:, :, i:i + c] = m.reshape(b, a, c)
+                del qc, sc, m, p, oc
+            del kt, vt
+        ctx.save_for_backward(q, k, v, out, lse)
+        ctx.causal = causal
+        ctx.scale = scale
+        return out
+
+    @staticmethod
+    def backward(ctx, dout):
+        q, k, v, out, lse = ctx.saved_tensors
+        b, s, a, d = q.shape
+        kh = k.shape[2]
+        g = a // kh
+        scale = ctx.scale
+        with _kernel():
+            dq = torch.empty_like(q)
+            dk = torch.empty_like(k)
+            dv = torch.empty_like(v)
+            dk32 = torch.zeros(b, kh, s, d, dtype=torch.float32, device=q.device)
+            dv32 = torch.zeros_like(dk32)
+            kt = k.permute(0, 2, 1, 3).float()
+            vt = v.permute(0, 2, 1, 3).float()
+            for i in range(0, s, FlashLike.CHUNK):
+                c = min(FlashLike.CHUNK, s - i)
+                qc = q[:, i:i + c].permute(0, 2, 1, 3).float().reshape(b, kh, g * c, d)
+                doc = dout[:, i:i + c].permute(0, 2, 1, 3).float().reshape(b, kh, g * c, d)
+                oc = out[:, i:i + c].permute(0, 2, 1, 3).float().reshape(b, kh, g * c, d)
+                m = lse[:, :, i:i + c].reshape(b, kh, g * c, 1)
+                sc = torch.matmul(qc, kt.transpose(-1, -2)) * scale
+                if ctx.causal:
+                    qpos = torch.arange(i, i + c, device=q.device).repeat(g)
+                    kpos = torch.arange(s, device=q.device)
+                    sc = sc.masked_fill(kpos[None, :] > qpos[:, None], float("-inf"))
+                p = torch.exp(sc - m)
+                dv32 += torch.matmul(p.transpose(-1, -2), doc)
+                dp = torch.matmul(doc, vt.transpose(-1, -2))
+                delta = (doc * oc).sum(-1, keepdim=True)
+                ds = p * (dp - delta) * scale
+                dqc = torch.matmul(ds, kt)
+                dk32 += torch.matmul(ds.transpose(-1, -2), qc)
+                dq[:, i:i + c] = dqc.reshape(b, a, c, d).permute(0, 2, 1, 3).to(q.dtype)
+                del qc, doc, oc, m, sc, p, dp, delta, ds, dqc
+            dk.copy_(dk32.permute(0, 2, 1, 3))
+            dv.copy_(dv32.permute(0, 2, 1, 3))
+            del dk32, dv32, kt, vt
+        return dq, dk, dv, None, None
+
+
+def sdpa_cuda(q, k, v, causal, scale):
+    """The --device cuda path: PyTorch's own SDPA kernels (flash where they
+    apply), in the (b, s, heads, d) layout the module uses."""
+    qt, kt, vt = (t.transpose(1, 2) for t in (q, k, v))
+    kwargs = {}
+    if k.shape[2] != q.shape[2]:
+        kwargs["enable_gqa"] = True
+    out = F.scaled_dot_product_attention(qt, kt, vt, is_causal=causal, scale=scale, **kwargs)
+    return out.transpose(1, 2)
+
+
+def sdpa_supports_gqa():
+    import inspect
+    try:
+        return "enable_gqa" in inspect.signature(F.scaled_dot_product_attention).parameters
+    except (AttributeError, ValueError, TypeError):
+        return False
+
+
+# --------------------------------------------------------------------------
+
+class LoRALinear(nn.Module):
+    """PEFT's lora.Linear: base(x) + B(A(dropout(x))) * alpha / r, base frozen."""
+
+    def __init__(self, base, rank, dropout):
+        super().__init__()
+        self.base = base
+        self.base.weight.requires_grad_(False)
+        if self.base.bias is not None:
+            self.base.bias.requires_grad_(False)
+        self.lora_A = nn.Linear(base.in_features, rank, bias=False)
+        self.lora_B = nn.Linear(rank, base.out_features, bias=False)
+        nn.init.normal_(self.lora_B.weight, std=0.02)
+        self.lora_A.weight.is_adapter = True
+        self.lora_B.weight.is_adapter = True
+        self.p = dropout
+        self.scaling = 2.0
+
+    def forward(self, x):
+        xd = torch.native_dropout(x, self.p, True)[0] if self.p > 0 and self.training else x
+        return self.base(x) + self.lora_B(self.lora_A(xd)) * self.scaling
+
+
+class Norm(nn.Module):
+    """Hugging Face's LlamaRMSNorm, or LayerNorm through F.layer_norm."""
+
+    def __init__(self, cfg, width):
+        super().__init__()
+        self.cfg = cfg
+        self.rms = cfg["norm"] == "rmsnorm"
+        self.weight = nn.Parameter(torch.ones(width))
+        self.bias = None if self.rms else nn.Parameter(torch.zeros(width))
+        self.eps = 1e-5
+
+    def forward(self, x):
+        if self.rms:
+            dtype = x.dtype
+            h = x.to(torch.float32)
+            # mean(-1) as sum / n: torch 1.13's MeanBackward1 saves its
+            # whole input (its codegen did not know self.sym_numel()), 2.x
+            # saves only the sizes, as SumBackward1 does in both
+            var = h.pow(2).sum(-1, keepdim=True) * (1.0 / h.shape[-1])
+            h = h * torch.rsqrt(var + self.eps)
+            return self.weight * h.to(dtype)
+        return F.layer_norm(to_fp32_if_amp(self.cfg, x), (x.shape[-1],), self.weight, self.bias, self.eps)
+
+
+def rotate_half(x):
+    x1, x2 = x.chunk(2, dim=-1)
+    return torch.cat((-x2, x1), dim=-1)
+
+
+class Attention(nn.Module):
+    def __init__(self, cfg, causal):
+        super().__init__()
+        self.cfg = cfg
+        h, a, kh, d = cfg["hidden"], cfg["heads"], cfg["kv_heads"], cfg["head_dim"]
+        self.a, self.kh, self.d = a, kh, d
+        self.causal = causal
+        qkv_bias = cfg["bias"] in ("qkv", "all")
+        self.q = nn.Linear(h, a * d, bias=qkv_bias)
+        self.k = nn.Linear(h, kh * d, bias=qkv_bias)
+        self.v = nn.Linear(h, kh * d, bias=qkv_bias)
+        self.o = nn.Linear(a * d, h, bias=cfg["bias"] == "all")
+        self.qk_norm = cfg["qk_norm"]
+        if self.qk_norm == "head":
+            self.q_norm = Norm(dict(cfg, norm="rmsnorm"), d)
+            self.k_norm = Norm(dict(cfg, norm="rmsnorm"), d)
+        elif self.qk_norm == "full":
+            self.q_norm = Norm(dict(cfg, norm="rmsnorm"), a * d)
+            self.k_norm = Norm(dict(cfg, norm="rmsnorm"), kh * d)
+        self.attn_drop = cfg["dropout"]
+
+    def forward(self, x, rope):
+        cfg = self.cfg
+        b, s, _ = x.shape
+        a, kh, d = self.a, self.kh, self.d
+        q = self.q(x)
+        k = self.k(x)
+        v = self.v(x)
+        if self.qk_norm == "full":
+            q = self.q_norm(q)
+            k = self.k_norm(k)
+        q = q.view(b, s, a, d)
+        k = k.view(b, s, kh, d)
+        v = v.view(b, s, kh, d)
+        if self.qk_norm == "head":
+            q = self.q_norm(q)
+            k = self.k_norm(k)
+        if rope is not None:
+            cos, sin = rope
+            q = q * cos + rotate_half(q) * sin
+            k = k * cos + rotate_half(k) * sin
+        mode = cfg["attention"]
+        scale = 1.0 / math.sqrt(d)
+        if mode != "flash" or cfg.get("device") == "cuda" and not sdpa_supports_gqa():
+            if kh != a:
+                # repeat_kv: expand + reshape, a copy per head
+                g = a // kh
+                k = k[:, :, :, None, :].expand(b, s, kh, g, d).reshape(b, s, a, d)
+                v = v[:, :, :, None, :].expand(b, s, kh, g, d).reshape(b, s, a, d)
+        if mode == "eager":
+            qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+            scores = torch.matmul(qt, kt.transpose(-1, -2)) / math.sqrt(d)
+            if self.causal:
+                scores = scores.masked_fill(self.causal_mask[:s, :s], float("-inf"))
+            probs = F.softmax(to_fp32_if_amp(cfg, scores), dim=-1)
+            if self.attn_drop:
+                probs = dropout(probs, self.training)
+            ctx = torch.matmul(probs, vt)           # autocast casts probs back
+            ctx = ctx.transpose(1, 2).reshape(b, s, a * d)
+        else:
+            if cfg.get("device") == "cuda":
+                out = sdpa_cuda(q, k, v, self.causal, scale)
+            else:
+                if autocast_on(cfg):
+                    # CUDA's autocast casts SDPA's inputs to 16 bits (it is
+                    # on the lower-precision list); fp32 Q and K come from
+                    # Q/K norms, whose fp32 weights promote their output
+                    q, k, v = (t.to(torch.bfloat16) for t in (q, k, v))
+                out = FlashLike.apply(q, k, v, self.causal, scale)
+            ctx = out.reshape(b, s, a * d)
+        return self.o(ctx)
+
+
+class MLP(nn.Module):
+    def __init__(self, cfg, width):
+        super().__init__()
+        h = cfg["hidden"]
+        self.kind = cfg["mlp"]
+        self.gated = self.kind in ("swiglu", "geglu")
+        bias = cfg["bias"] == "all"
+        if self.gated:
+            self.gate = nn.Linear(h, width, bias=bias)
+        self.up = nn.Linear(h, width, bias=bias)
+        self.down = nn.Linear(width, h, bias=bias)
+
+    def act(self, x):
+        if self.kind == "swiglu":
+            return F.silu(x)
+        if self.kind == "relu":
+            return F.relu(x)
+        return F.gelu(x)
+
+    def forward(self, x):
+        if self.gated:
+            return self.down(self.act(self.gate(x)) * self.up(x))
+        return self.down(self.act(self.up(x)))
+
+
+class MoE(nn.Module):
+    """Mixtral's sparse MoE block (Hugging Face MixtralSparseMoeBlock): an
+    fp32 softmax over the router logits, top-k, renormalised weights, and
+    each expert run on the tokens routed to it."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        self.E = cfg["experts"]
+        self.k = cfg["experts_active"]
+        self.router = nn.Linear(cfg["hidden"], self.E, bias=False)
+        self.experts = nn.ModuleList(MLP(cfg, cfg["expert_ffn"] or cfg["ffn"]) for _ in range(self.E))
+
+    def forward(self, x):
+        b, s, h = x.shape
+        x = x.reshape(-1, h)
+        logits = self.router(x)
+        w = F.softmax(logits, dim=1, dtype=torch.float)
+        w, idx = torch.topk(w, self.k, dim=-1)
+        w = w / w.sum(dim=-1, keepdim=True)
+        w = w.to(x.dtype)
+        out = torch.zeros((b * s, h), dtype=x.dtype, device=x.device)
+        mask = F.one_hot(idx, num_classes=self.E).permute(2, 1, 0)
+        for e in range(self.E):
+            slot, tok = torch.where(mask[e])
+            if tok.numel() == 0:
+                continue
+            y = self.experts[e](x[None, tok].reshape(-1, h)) * w[tok, slot, None]
+            out.index_add_(0, tok, y.to(x.dtype))
+        return out.reshape(b, s, h)
+
+
+class Block(nn.Module):
+    def __init__(self, cfg, index):
+        super().__init__()
+        self.cfg = cfg
+        self.index = index
+        self.encoder = cfg["kind"] == "encoder"
+        self.parallel = cfg["parallel_block"]
+        self.norm1 = Norm(cfg, cfg["hidden"])
+        n_norms = cfg["norms_per_layer"] or (1 if self.parallel else 2)
+        self.norm2 = Norm(cfg, cfg["hidden"]) if n_norms >= 2 else None
+        # Gemma 2's sandwich: norms after the attention and after the MLP too
+        self.post_norms = (Norm(cfg, cfg["hidden"]), Norm(cfg, cfg["hidden"])) if n_norms == 4 else None
+        if self.post_norms:
+            self.post_attn_norm, self.post_mlp_norm = self.post_norms
+        self.attn = Attention(cfg, causal=not self.encoder)
+        self.mlp = MoE(cfg) if cfg["experts"] > 1 else MLP(cfg, cfg["ffn"])
+        self.dropout = cfg["dropout"]
+
+    def drop(self, x):
+        return dropout(x, self.training) if self.dropout else x
+
+    def forward(self, x, rope):
+        if self.encoder:
+            # BERT: post-norm
+            x = self.norm1(x + self.drop(self.attn(x, rope)))
+            return self.norm2(x + self.drop(self.mlp(x)))
+        if self.parallel:
+            xn = self.norm1(x)
+            xm = self.norm2(x) if self.norm2 is not None else xn
+            return x + self.drop(self.attn(xn, rope)) + self.drop(self.mlp(xm))
+        if self.post_norms:
+            x = x + self.drop(self.post_attn_norm(self.attn(self.norm1(x), rope)))
+            return x + self.drop(self.post_mlp_norm(self.mlp(self.norm2(x))))
+        x = x + self.drop(self.attn(self.norm1(x), rope))
+        return x + self.drop(self.mlp(self.norm2(x)))
+
+
+class Model(nn.Module):
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        h, V, s = cfg["hidden"], cfg["vocab"], cfg["seq_len"]
+        self.decoder = cfg["kind"] == "decoder"
+        self.embed = nn.Embedding(V, h)
+        self.pos = nn.Embedding(cfg["learned_positions"], h) if cfg["learned_positions"] else None
+        self.token_type = nn.Embedding(cfg["token_types"], h) if cfg["token_types"] else None
+        self.embed_norm = Norm(cfg, h) if not self.decoder else None
+        self.layers = nn.ModuleList(Block(cfg, i) for i in range(cfg["layers"]))
+        self.final_norm = Norm(cfg, h) if self.decoder else None
+        self.lm = cfg["head"] == "lm"
+        if self.lm:
+            if cfg["tied_embeddings"]:
+                self.head = nn.Linear(h, V, bias=cfg["lm_head_bias"])
+                self.head.weight = self.embed.weight
+            else:
+                self.head = nn.Linear(h, V, bias=cfg["lm_head_bias"])
+        else:
+            self.pooler = nn.Linear(h, h) if cfg["pooler"] else None
+            self.head = nn.Linear(h, cfg["classes"])
+        self.register_buffer("position_ids", torch.arange(s), persistent=False)
+        mask = torch.ones(s, s, dtype=torch.bool).triu(1)
+        for layer in self.layers:
+            layer.attn.register_buffer("causal_mask", mask, persistent=False)
+        self.rope = None
+        if self.decoder and not cfg["learned_positions"]:
+            d = cfg["head_dim"]
+            inv = 1.0 / (10000 ** (torch.arange(0, d, 2).float() / d))
+            f = torch.outer(torch.arange(s).float(), inv)
+            emb = torch.cat((f, f), dim=-1)[None, :, None, :]     # (1, s, 1, d)
+            self.register_buffer("rope_cos", emb.cos(), persistent=False)
+            self.register_buffer("rope_sin", emb.sin(), persistent=False)
+            self.rope = True
+        self.layer_hook = None     # measure.py: called with the layer index
+
+    def set_rope_dtype(self, dtype):
+        if self.rope:
+            self.rope_cos = self.rope_cos.to(dtype)
+            self.rope_sin = self.rope_sin.to(dtype)
+
+    def _layer(self, i, layer, x, rope):
+        if self.layer_hook is not None:
+            self.layer_hook(i)
+        every = self.cfg["checkpoint_every"]
+        if self.cfg["checkpointing"] == "full" and i % every == 0:
+            return torch_checkpoint.checkpoint(layer, x, rope)
+        return layer(x, rope)
+
+    def forward(self, tokens, token_types=None):
+        cfg = self.cfg
+        b, s = tokens.shape
+        if self.layer_hook is not None:
+            self.layer_hook("embed")
+        x = self.embed(tokens)
+        if cfg["input_requires_grad"] and not x.requires_grad:
+            # Hugging Face's enable_input_require_grads (a forward hook on the
+            # token embedding), which PEFT turns on with gradient
+            # checkpointing: without it reentrant checkpoints of frozen
+            # layers pass no gradient to the adapters.
+            x.requires_grad_(True)
+        if self.pos is not None:
+            x = x + self.pos(self.position_ids[:s])
+        if self.token_type is not None:
+            x = x + self.token_type(token_types)
+        if self.embed_norm is not None:
+            x = self.embed_norm(x)
+        if cfg["dropout"]:
+            x = dropout(x, self.training)
+        rope = (self.rope_cos[:, :s], self.rope_sin[:, :s]) if self.rope else None
+        for i, layer in enumerate(self.layers):
+            x = self._layer(i, layer, x, rope)
+        if self.layer_hook is not None:
+            self.layer_hook("head")
+        if self.final_norm is not None:
+            x = self.final_norm(x)
+        if not self.lm:
+            x = x[:, -1] if self.decoder else x[:, 0]
+            if self.pooler is not None:
+                x = torch.tanh(self.pooler(x))
+            return self.head(x)
+        if cfg["loss"] == "chunked":
+            # LitGPT's lm_head_chunk_size: the head applied chunk by chunk,
+            # one logits tensor per chunk
+            return [self.head(c) for c in x.split(cfg["loss_chunk"], dim=1)]
+        return self.head(x)
+
+
+def loss_fn(cfg, logits, targets):
+    """Cross-entropy as Hugging Face's and LitGPT's loops compute it."""
+    if cfg["head"] != "lm":
+        return F.cross_entropy(to_fp32_if_amp(cfg, logits), targets)
+    V = cfg["vocab"]
+    fp32 = cfg["logits_fp32"] or autocast_on(cfg)   # autocast: cross_entropy is an fp32 op
+    if cfg["loss"] == "chunked":
+        chunks = targets.split(cfg["loss_chunk"], dim=1)
+        losses = [F.cross_entropy((c.float() if fp32 else c).reshape(-1, V), t.reshape(-1), reduction="none")
+                  for c, t in zip(logits, chunks)]
+        return torch.cat(losses).sum() / targets.numel()
+    return F.cross_entropy((logits.float() if fp32 else logits).reshape(-1, V), targets.reshape(-1))
+
+
+def apply_lora(model, cfg):
+    targets = set(cfg["lora_targets"])
+    for p in model.parameters():
+        p.requires_grad_(False)
+    rank, drop = cfg["lora_rank"], cfg["lora_dropout"]
+
+    def wrap(parent, name):
+        setattr(parent, name, LoRALinear(getattr(parent, name), rank, drop))
+
+    for layer in model.layers:
+        for t in ("q", "k", "v", "o"):
+            if t in targets:
+                wrap(layer.attn, t)
+        mlps = layer.mlp.experts if cfg["experts"] > 1 else [layer.mlp]
+        for mlp in mlps:
+            for t in ("gate", "up", "down"):
+                if t in targets and hasattr(mlp, t):
+                    wrap(mlp, t)
+    if "lm_head" in targets and model.lm:
+        wrap(model, "head")
+
+
+def build(cfg, device="cpu"):
+    model = Model(cfg)
+    if cfg["method"] == "lora":
+        apply_lora(model, cfg)
+    if cfg["precision"] == "bf16-true":
+        model = model.to(torch.bfloat16)
+        model.set_rope_dtype(torch.bfloat16)
+    elif cfg["precision"] == "amp-bf16":
+        model.set_rope_dtype(torch.bfloat16)
+    model = model.to(device)
+    model.train()
+    return model

@@ -1,0 +1,34 @@
+#!/bin/sh
+# run-oracle.sh: the reference oracle as a TAP test (meson suite 'oracle')
+#
+# Copyright 2026 The Headroom developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   run-oracle.sh HEADROOM_CLI PRESETS_DIR [oracle.py options]
+#
+# Runs tests/reference/oracle.py with the first Python that can import
+# torch (Debian's python3-torch installs into /usr/bin/python3, which a
+# pyenv or venv python3 earlier on PATH does not see); prints a TAP skip
+# when none can, a failure under build-aux/test (which installs it).
+# HEADROOM_ORACLE_SEED replays a run, HEADROOM_ORACLE_COUNT changes the
+# number of random configurations (300).
+cli="$1"
+presets="$2"
+shift 2
+here="$(cd "$(dirname "$0")" && pwd)"
+for py in "${HEADROOM_ORACLE_PYTHON:-}" python3 /usr/bin/python3; do
+  [ -n "$py" ] || continue
+  if "$py" -c "import torch" >/dev/null 2>&1; then
+    set -- --count "${HEADROOM_ORACLE_COUNT:-300}" "$@"
+    [ -n "${HEADROOM_ORACLE_SEED:-}" ] && set -- --seed "$HEADROOM_ORACLE_SEED" "$@"
+    exec "$py" -u "$here/oracle.py" --cli "$cli" --presets "$presets" "$@"
+  fi
+done
+# build-aux/test installs python3-torch and sets HEADROOM_ORACLE_REQUIRED:
+# there a missing torch is a broken install, not a reason to skip.
+if [ -n "${HEADROOM_ORACLE_REQUIRED:-}" ]; then
+  echo "1..1"
+  echo "not ok 1 - no python3 here can import torch, and build-aux/test requires it (apt-get install python3-torch)"
+  exit 1
+fi
+echo "1..0 # SKIP no python3 here can import torch (apt-get install python3-torch)"
