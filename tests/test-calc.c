@@ -157,6 +157,56 @@ test_pipeline_stages (void)
                     hr_test_item_bytes (&plan->devices[3], "Q, K, V"));
 }
 
+/* training.checkpoint_every: of 40 layers, N = 3 wraps the 3rd, 6th, ...
+ * 39th (13 of them, torchtitan's `_count % ac_freq == 0`); the other 27
+ * keep what checkpointing none keeps.  N = 1 is plain full checkpointing,
+ * N above the layer count wraps none. */
+static void
+test_checkpoint_every (void)
+{
+  g_autoptr(HrPlan) full = hr_plan_new ();
+  g_autoptr(HrPlan) none = hr_plan_new ();
+  g_autoptr(HrPlan) every = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+
+  hr_test_load (&sc, "default");
+  g_assert_cmpuint (sc.model.layers, ==, 40);
+  g_assert_cmpuint (sc.training.checkpoint_every, ==, 1);
+  hr_test_plan (&sc, full);
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  hr_test_plan (&sc, none);
+
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  sc.training.checkpoint_every = 3;
+  hr_test_plan (&sc, every);
+  d = &every->devices[0];
+  hr_assert_close ((double) hr_test_item_bytes (d, "layer inputs (checkpoints)"),
+                   13.0 / 40.0 * (double) hr_test_item_bytes (&full->devices[0], "layer inputs (checkpoints)"),
+                   1e-9);
+  hr_assert_close ((double) hr_test_item_bytes (d, "Q, K, V"),
+                   27.0 / 40.0 * (double) hr_test_item_bytes (&none->devices[0], "Q, K, V"), 1e-9);
+  /* 40 is not a multiple of 3: the last layer keeps its tensors, and no
+   * recomputation comes before its backward. */
+  g_assert_cmpuint (hr_test_item_bytes (d, "one layer recomputed for backward"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (d, "first layer recomputed (freed last)"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (d, "first layer's activations (freed last)"), >, 0);
+  g_assert_cmpuint (d->total_bytes, >, full->devices[0].total_bytes);
+  g_assert_cmpuint (d->total_bytes, <, none->devices[0].total_bytes);
+
+  /* N = 4 divides 40: the last layer is wrapped and recomputed first. */
+  sc.training.checkpoint_every = 4;
+  hr_test_plan (&sc, every);
+  g_assert_cmpuint (hr_test_item_bytes (&every->devices[0], "one layer recomputed for backward"), ==,
+                    hr_test_item_bytes (&full->devices[0], "one layer recomputed for backward"));
+
+  sc.training.checkpoint_every = 41;
+  hr_test_plan (&sc, every);
+  g_assert_cmpuint (hr_test_item_bytes (&every->devices[0], "layer inputs (checkpoints)"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&every->devices[0], "Q, K, V"), ==,
+                    hr_test_item_bytes (&none->devices[0], "Q, K, V"));
+}
+
 /* LoRA never needs more than full fine-tuning, QLoRA less than LoRA. */
 static void
 test_lora_less_than_full (void)
@@ -549,6 +599,7 @@ main (int   argc,
   g_test_add_func ("/calc/default", test_default_scenario);
   g_test_add_func ("/calc/context-parallel-shards", test_context_parallel_shards);
   g_test_add_func ("/calc/pipeline", test_pipeline_stages);
+  g_test_add_func ("/calc/checkpoint-every", test_checkpoint_every);
   g_test_add_func ("/calc/lora-less-than-full", test_lora_less_than_full);
   g_test_add_func ("/calc/monotonic", test_monotonic);
   g_test_add_func ("/calc/solvers", test_solvers);

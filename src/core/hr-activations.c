@@ -537,6 +537,22 @@ hr_activations_layer (const HrScenario   *scenario,
   layer_activations (scenario, TRUE, out);
 }
 
+/* torchtitan's _apply_ac_to_transformer_block counts the blocks it is
+ * given from 1 and wraps one when `_count % ac_freq == 0`
+ * (torchtitan/models/llama3/infra/parallelize.py; torchtune's
+ * apply_selective_activation_checkpointing is the same code).  A rank
+ * applies it to its own stage's blocks, so the count is per device. */
+guint64
+hr_activations_checkpointed (const HrScenario *scenario,
+                             guint64           n_layers)
+{
+  const HrTraining *t = &scenario->training;
+
+  if (t->checkpointing != HR_CHECKPOINTING_FULL)
+    return 0;
+  return n_layers / MAX (t->checkpoint_every, 1);
+}
+
 gboolean
 hr_activations_input_grad (const HrScenario *scenario)
 {

@@ -49,6 +49,11 @@ void    hr_activations_layer          (const HrScenario   *scenario,
 void    hr_activations_first_layer    (const HrScenario   *scenario,
                                        HrLayerActivations *out);
 gboolean hr_activations_input_grad    (const HrScenario   *scenario);
+/* How many of a device's n_layers full checkpointing wraps: all of them,
+ * or with training.checkpoint_every = N the N-th, 2N-th, ... (counted from
+ * 1, so the last is wrapped when N divides n_layers); none without it. */
+guint64 hr_activations_checkpointed   (const HrScenario   *scenario,
+                                       guint64             n_layers);
 
 double  hr_activations_norm_bytes     (const HrScenario   *scenario);
 

@@ -42,6 +42,12 @@ hr_calc_add_activations (Ctx      *ctx,
   gboolean first_differs = first && !hr_activations_input_grad (sc)
                            && t->checkpointing != HR_CHECKPOINTING_FULL;
   HrLayerActivations la0 = { 0 };
+  /* Full checkpointing wraps every layer, or every N-th: the wrapped keep
+   * their input, the others all they save. */
+  guint64 n_ck = hr_activations_checkpointed (sc, dev->n_layers);
+  double ck_share = dev->n_layers > 0 ? (double) n_ck / (double) dev->n_layers : 0.0;
+  gboolean all_ck = n_ck > 0 && n_ck == dev->n_layers;
+  gboolean last_ck = n_ck > 0 && dev->n_layers % MAX (t->checkpoint_every, 1) == 0;
 
   if (first_differs)
     hr_activations_first_layer (sc, &la0);
@@ -51,8 +57,7 @@ hr_calc_add_activations (Ctx      *ctx,
    * stay on the GPU (the one computed, the one in transfer). */
   if (t->activation_offloading && units > 2)
     {
-      ctx->host_bytes += (units - 2) * (t->checkpointing == HR_CHECKPOINTING_FULL
-                                        ? la->checkpoint : la->total);
+      ctx->host_bytes += (units - 2) * (ck_share * la->checkpoint + (1.0 - ck_share) * la->total);
       units = 2;
     }
 
@@ -131,36 +136,42 @@ hr_calc_add_activations (Ctx      *ctx,
                 + (m->head == HR_HEAD_LM && t->loss == HR_LOSS_CHUNKED
                    ? (double) m->vocab * h / tp * (autocast ? ctx->act_bytes : ctx->grad_bytes) : 0.0));
 
-    if (t->checkpointing == HR_CHECKPOINTING_FULL)
+    if (n_ck > 0)
       {
         hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                   HR_LIVE_SAVED, N_("layer inputs (checkpoints)"),
-                  "layers·in-flight·b·s·h·bytes / c",
+                  all_ck ? "layers·in-flight·b·s·h·bytes / c" : "(layers / N)·in-flight·b·s·h·bytes / c",
                   N_("With full checkpointing only each layer's input is kept; the rest is recomputed."),
-                  units * la->checkpoint);
+                  ck_share * units * la->checkpoint);
         /* Recomputing a layer rebuilds its whole working set (§4 of
          * CALC-REFERENCE: "full recompute still needs one layer's"), whose
-         * input is the checkpoint already counted. */
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                  HR_LIVE (HR_PHASE_BACKWARD_START), N_("one layer recomputed for backward"),
-                  "one layer's saved tensors - its input",
-                  N_("During the backward pass one layer at a time is recomputed in full."),
-                  la->total - la->checkpoint);
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                  HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
-                  "one layer's saved tensors + gradients in flight - gradients still to come",
-                  N_("The first layer is recomputed last, beside almost every gradient."),
-                  MAX (MAX (la->total + first_casts + work - not_yet, 0.0), last_grad));
+         * input is the checkpoint already counted.  Where the last layer
+         * is not wrapped, the first recomputation comes after its saved
+         * tensors are freed, below the backward's start. */
+        if (last_ck)
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE (HR_PHASE_BACKWARD_START), N_("one layer recomputed for backward"),
+                    "one layer's saved tensors - its input",
+                    N_("During the backward pass one layer at a time is recomputed in full."),
+                    la->total - la->checkpoint);
+        if (all_ck)
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
+                    "one layer's saved tensors + gradients in flight - gradients still to come",
+                    N_("The first layer is recomputed last, beside almost every gradient."),
+                    MAX (MAX (la->total + first_casts + work - not_yet, 0.0), last_grad));
       }
-    else
+    if (!all_ck)
       {
+        double plain = (1.0 - ck_share) * units;
+
         /* On the first stage the model's first layer keeps less when its
          * input needs no gradient (hr_activations_first_layer). */
         for (guint i = 0; i < la->n; i++)
           hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                     HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
                     N_("Intermediate results kept from the forward pass for the backward pass."),
-                    units * la->saved[i].bytes
+                    plain * la->saved[i].bytes
                     - (first_differs ? in_flight * (la->saved[i].bytes
                                                     - saved_bytes (&la0, la->saved[i].name)) : 0.0));
         for (guint i = 0; first_differs && i < la0.n; i++)
@@ -176,7 +187,8 @@ hr_calc_add_activations (Ctx      *ctx,
                   "one layer's a·b·s² terms",
                   N_("Selective recomputation rebuilds one layer's attention scores at a time."),
                   la->recomputed);
-        /* The backward frees them layer by layer; the first layer's go last. */
+        /* The backward frees them layer by layer; the first layer's go last
+         * (never wrapped when only every N-th is, N > 1). */
         hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
@@ -193,13 +205,12 @@ hr_calc_add_activations (Ctx      *ctx,
    * 4-bit matmuls hold on ctx.tensors is not (hr-activations.c): those
    * inputs sit beside the new forward's activations.  Reentrant full
    * checkpointing runs the forward without a graph, so nothing stays. */
-  if (t->method == HR_METHOD_QLORA && t->previous_graph_alive
-      && t->checkpointing != HR_CHECKPOINTING_FULL)
+  if (t->method == HR_METHOD_QLORA && t->previous_graph_alive && !all_ck)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
               HR_LIVE (HR_PHASE_FORWARD), N_("previous micro-batch's 4-bit matmul inputs"),
               "layers·(attention, O, MLP and down inputs) + head input",
               N_("The last micro-batch's inputs to the 4-bit layers, held until this forward ends."),
-              (double) dev->n_layers * la->matmul4_inputs
+              (double) (dev->n_layers - n_ck) * la->matmul4_inputs
               + (last && t->quant_lm_head ? ctx->tokens * (double) m->hidden * ctx->act_bytes : 0.0));
 
   if (first && m->dropout && !first_differs)

@@ -230,8 +230,10 @@ add_deepspeed_gathered (Ctx               *ctx,
                         double             bytes_per_weight)
 {
   const HrScenario *sc = ctx->sc;
+  /* (Each wrapped layer's forward runs twice: 2 + the wrapped share.) */
+  double layers = (double) MAX (sc->model.layers, 1);
   double window = DS_MAX_REUSE_DISTANCE
-                  / (sc->training.checkpointing == HR_CHECKPOINTING_FULL ? 3.0 : 2.0);
+                  / (2.0 + (double) hr_activations_checkpointed (sc, sc->model.layers) / layers);
   double prefetch = MIN (DS_PREFETCH_BUCKET_SIZE, MAX (DS_MAX_LIVE_PARAMETERS - window, 0.0));
   double gathered = MIN (sp->dense + sp->experts, window + prefetch);
 
@@ -395,7 +397,9 @@ add_weights (Ctx               *ctx,
                     : (double) ctx->counts.head_linear
                       + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
 
-      if (t->checkpointing != HR_CHECKPOINTING_FULL)
+      guint64 n_ck = hr_activations_checkpointed (sc, dev->n_layers);
+
+      if (n_ck == 0)
         {
           /* The first layer's frozen linears whose input needs no gradient
            * keep no cast (hr_activations_first_layer). */
@@ -416,22 +420,29 @@ add_weights (Ctx               *ctx,
            * weights until the forward's autocast region ends (cached_cast
            * caches leaf tensors that require grad, under no_grad too).
            * Each layer's recomputation casts its weights again and keeps
-           * them through its backward; the head keeps its own. */
+           * them through its backward; the head keeps its own, and so do
+           * the layers that are not wrapped (checkpoint_every > 1). */
           double layer_linear = (double) ctx->counts.layer_linear;
           double cached = ctx->lora ? (double) ctx->counts.layer_lora : layer_linear;
+          double plain = dev->n_layers > 0 ? (double) (dev->n_layers - n_ck) / (double) dev->n_layers
+                                           : 0.0;
 
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_head·bytes",
+                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
+                    plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes" : "P_head·bytes",
                     N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                    head * ctx->act_bytes);
+                    (head + plain * (sp->linear + (ctx->lora ? sp->lora : 0.0))) * ctx->act_bytes);
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
-                    "layers·P_trainable linear·bytes",
+                    "wrapped layers·P_trainable linear·bytes",
                     N_("Autocast's cache of half-precision weights, dropped when the forward pass ends."),
-                    (double) dev->n_layers * cached * ctx->act_bytes);
+                    (double) n_ck * cached * ctx->act_bytes);
           /* (At the end of the backward pass, with the first layer's saved
-           * tensors: hr-calc-activations.c.) */
-          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+           * tensors: hr-calc-activations.c.)  As the recomputed layer's
+           * working set, at the backward's start where the last layer is
+           * wrapped. */
+          if (dev->n_layers % MAX (t->checkpoint_every, 1) == 0)
+            hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE (HR_PHASE_BACKWARD_START), N_("16-bit weight copies of the recomputed layer"),
                     "P_layer linear·bytes",
                     N_("The recomputed layer's half-precision weights, kept through its backward pass."),

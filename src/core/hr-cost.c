@@ -5,12 +5,15 @@
  *
  * Training takes about 6·N FLOPs per token (2·N forward, 4·N backward;
  * Kaplan et al. 2020, "Scaling Laws", §2.1), 8·N when full recomputation
- * runs the forward pass again; N counts the active parameters of an MoE.
+ * runs the forward pass again (of the wrapped layers: checkpoint_every);
+ * N counts the active parameters of an MoE.
  * The wall time divides the FLOPs by the GPUs' dense bf16 peak times the
  * model FLOPs utilisation the user expects.
  */
 
 #include "hr-cost.h"
+
+#include "hr-activations.h"
 
 void
 hr_cost_estimate (const HrScenario *sc,
@@ -20,7 +23,9 @@ hr_cost_estimate (const HrScenario *sc,
   double rate;
 
   *out = (HrCostEstimate) { 0 };
-  out->flops_per_token_param = sc->training.checkpointing == HR_CHECKPOINTING_FULL ? 8.0 : 6.0;
+  /* 6·N, and 2·N more for each wrapped layer's second forward pass. */
+  out->flops_per_token_param = 6.0 + 2.0 * (double) hr_activations_checkpointed (sc, sc->model.layers)
+                                     / (double) MAX (sc->model.layers, 1);
   out->flops = out->flops_per_token_param * (double) plan->active_params * sc->cost.tokens;
   rate = (double) sc->parallel.gpus * sc->gpu.bf16_tflops * 1e12 * sc->cost.mfu;
   out->known = sc->cost.tokens > 0 && rate > 0;

@@ -99,6 +99,12 @@ applies_offload_params_device (const HrScenario *sc)
 }
 
 static gboolean
+applies_full_checkpointing (const HrScenario *sc)
+{
+  return sc->training.checkpointing == HR_CHECKPOINTING_FULL;
+}
+
+static gboolean
 applies_no_sync (const HrScenario *sc)
 {
   return sc->parallel.zero >= 2 && sc->training.grad_accum > 1;
@@ -194,6 +200,9 @@ const Field hr_training_fields[] = {
         N_("Micro-batches per optimizer step")),
   CHOICE (HrTraining, checkpointing, hr_checkpointing_names, checkpointing_choices,
           N_("Activation checkpointing"), NULL),
+  SPIN (HrTraining, checkpoint_every, 1, HR_MAX_LAYERS, 1, N_("Checkpoint every"),
+        N_("Every N-th layer only; the others keep all they save"), OPTIONAL (1),
+        .applies = applies_full_checkpointing),
   CHOICE (HrTraining, attention, hr_attention_names, attention_choices, N_("Attention"), NULL),
   CHOICE (HrTraining, loss, hr_loss_names, loss_choices, N_("Loss"), NULL),
   SWITCH (HrTraining, logits_fp32, N_("fp32 logits for the loss"), N_("Hugging Face upcasts them"),

@@ -138,6 +138,7 @@ hr_scenario_init_default (HrScenario *scenario)
   t->seq_len = 4096;
   t->grad_accum = 1;
   t->checkpointing = HR_CHECKPOINTING_FULL;
+  t->checkpoint_every = 1;
   t->attention = HR_ATTENTION_FLASH;
   t->loss = HR_LOSS_STANDARD;
   t->logits_fp32 = TRUE;

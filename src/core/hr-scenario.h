@@ -88,6 +88,7 @@ typedef struct
   guint64         seq_len;
   guint64         grad_accum;
   HrCheckpointing checkpointing;
+  guint64         checkpoint_every;  /* with full: every N-th layer only (1 = all) */
   HrAttention     attention;
   HrLoss          loss;
   gboolean        logits_fp32;       /* extension: upcast logits for the loss */

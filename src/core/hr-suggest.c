@@ -36,9 +36,10 @@ typedef struct
 static gboolean
 full_checkpointing (HrScenario *sc, char *title, gsize size)
 {
-  if (sc->training.checkpointing == HR_CHECKPOINTING_FULL)
+  if (sc->training.checkpointing == HR_CHECKPOINTING_FULL && sc->training.checkpoint_every == 1)
     return FALSE;
   sc->training.checkpointing = HR_CHECKPOINTING_FULL;
+  sc->training.checkpoint_every = 1;
   TITLE ("%s", _("Full activation checkpointing"));
   return TRUE;
 }

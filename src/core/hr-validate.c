@@ -122,7 +122,8 @@ validate_training (const HrScenario  *sc,
 
   if (!check_range ("training.micro_batch", t->micro_batch, 1, HR_MAX_MICRO_BATCH, error)
       || !check_range ("training.seq_len", t->seq_len, 1, HR_MAX_SEQ_LEN, error)
-      || !check_range ("training.grad_accum", t->grad_accum, 1, HR_MAX_MICRO_BATCH, error))
+      || !check_range ("training.grad_accum", t->grad_accum, 1, HR_MAX_MICRO_BATCH, error)
+      || !check_range ("training.checkpoint_every", t->checkpoint_every, 1, HR_MAX_LAYERS, error))
     return FALSE;
 
   if (t->method != HR_METHOD_FULL)

@@ -387,6 +387,7 @@ build_training (HrForm    *self,
   add_solver_button (self, "training.seq_len", HR_SOLVE_MAX_SEQ_LEN, _("Max"),
                      _("The longest sequence that leaves the wanted free memory"));
   hr_form_field_row (self, group, "training.checkpointing");
+  hr_form_field_row (self, group, "training.checkpoint_every");
   hr_form_field_row (self, group, "training.attention");
   hr_form_field_row (self, group, "training.loss");
   hr_form_field_row (self, group, "training.logits_fp32");

@@ -565,7 +565,7 @@ def measure(cfg, device="cpu", sampler="allocator"):
     cast_cache = max(0, marks["forward_end"][-1] - marks["after_autocast"][-1])
     layer_tag = cfg["layers"] - 1
     ck = [i for i in range(cfg["layers"])
-          if cfg["checkpointing"] == "full" and i % cfg["checkpoint_every"] == 0]
+          if cfg["checkpointing"] == "full" and (i + 1) % cfg["checkpoint_every"] == 0]
     out = dict(counts)
     out.update({
         "state_bytes": state_bytes,

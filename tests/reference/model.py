@@ -444,8 +444,10 @@ class Model(nn.Module):
     def _layer(self, i, layer, x, rope):
         if self.layer_hook is not None:
             self.layer_hook(i)
+        # every N-th layer counted from 1, as torchtitan's
+        # _apply_ac_to_transformer_block (`_count % ac_freq == 0`)
         every = self.cfg["checkpoint_every"]
-        if self.cfg["checkpointing"] == "full" and i % every == 0:
+        if self.cfg["checkpointing"] == "full" and (i + 1) % every == 0:
             return torch_checkpoint.checkpoint(layer, x, rope)
         return layer(x, rope)
 
