@@ -155,6 +155,39 @@ test_flash_and_checkpointing (void)
     }
   g_assert_cmpuint (act[HR_CHECKPOINTING_SELECTIVE], <=, act[HR_CHECKPOINTING_NONE]);
   g_assert_cmpuint (act[HR_CHECKPOINTING_FULL], <, act[HR_CHECKPOINTING_SELECTIVE]);
+  g_assert_cmpuint (act[HR_CHECKPOINTING_FULL], <, act[HR_CHECKPOINTING_OP]);
+  g_assert_cmpuint (act[HR_CHECKPOINTING_OP], <, act[HR_CHECKPOINTING_NONE]);
+}
+
+/* Per-op checkpointing (torchtitan's SelectiveAC) of the default Llama 2
+ * 13B layer (h 5120, 40 heads of 128, f 13824, no biases, bf16 weights
+ * and activations, flash attention), micro-batch 4 x 4096 = 16384 tokens:
+ * the mms in forward order are Q, K, V, O, gate, up, down; the 1st, 3rd,
+ * 5th and 7th keep their outputs (Q, V, gate, down), the attention its
+ * output and fp32 log-sum-exp, the layer its input.  It runs again K, O and up:
+ * (h·h + h·h + h·f) / (4·h·h + 3·h·f) of the layer's matmul FLOPs. */
+static void
+test_per_op_checkpointing (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  HrLayerActivations la;
+  const double T = 16384, h = 5120, f = 13824;
+
+  hr_scenario_init_default (&sc);
+  sc.training.checkpointing = HR_CHECKPOINTING_OP;
+  g_assert_cmpuint (sc.training.micro_batch * sc.training.seq_len, ==, (guint64) T);
+  g_assert_cmpuint (sc.training.attention, ==, HR_ATTENTION_FLASH);
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (la.op_saved,
+                   T * h * 2 + T * h * 2 + T * h * 2 + T * f * 2 + T * h * 2 + T * 40 * (128 * 2 + 4),
+                   1e-12);
+  hr_assert_close (la.op_recomputed_flops, (h * h + h * h + h * f) / (4 * h * h + 3 * h * f), 1e-12);
+
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0],
+                                                "saved matmul and attention outputs (per-op checkpoints)"),
+                   40 * la.op_saved, 1e-9);
 }
 
 /* 1F1B: stage i holds min(p - i, m) micro-batches. */
@@ -709,6 +742,7 @@ main (int   argc,
   g_test_add_func ("/activations/korthikanti-figure1", test_figure1);
   g_test_add_func ("/activations/plan", test_plan_carries_them);
   g_test_add_func ("/activations/table2", test_table2);
+  g_test_add_func ("/activations/per-op-checkpointing", test_per_op_checkpointing);
   g_test_add_func ("/activations/flash-and-checkpointing", test_flash_and_checkpointing);
   g_test_add_func ("/activations/pipeline", test_pipeline_in_flight);
   g_test_add_func ("/activations/qlora-bitsandbytes", test_qlora_bitsandbytes);

@@ -149,6 +149,10 @@ expect 2 "binary.json" "binary file" -- "$tmp/binary.json"
 expect 2 "no-such-file.json" "missing file" -- "$tmp/no-such-file.json"
 expect 2 "--set training.precision: \"bf17\"" "--set bad enum" -- --set training.precision=bf17
 expect 2 "--set: \"nonsense\" is not allowed" "--set without =" -- --set nonsense
+expect 2 "--set training.checkpoint_every: 0 is out of range; allowed: 1 to 100000" "checkpoint_every 0" -- \
+  --set training.checkpoint_every=0
+expect 2 "--set training.checkpointing: \"op\" (torchtitan's per-op checkpointing) is for full training" \
+  "per-op checkpointing with LoRA" -- --set training.method=lora --set training.checkpointing=op
 expect 2 "--format: \"xml\"" "bad format" -- --format xml
 expect 2 "--solve: \"max-gpus\"" "bad solve" -- --solve max-gpus
 expect 2 "--list: \"cats\"" "bad list" -- --list cats

@@ -528,6 +528,58 @@ layer_activations (const HrScenario   *scenario,
    * divided by t with sequence parallelism): the residual stream, which
    * is fp32 under autocast (fp32 embeddings plus 16-bit outputs). */
   out->checkpoint = T * h * (autocast ? 4.0 : ab) / rep;
+
+  /* Per-op selective checkpointing (training.checkpointing "op"):
+   * torchtitan's SelectiveAC (torchtitan/distributed/
+   * activation_checkpoint.py, _wrap_block's policy) keeps the outputs of
+   * the compute-intensive ops (torch/_functorch/partitioners.py,
+   * get_default_op_list: mm, addmm, bmm, the SDPA kernels), of topk and of
+   * reduce-scatter, but recomputes every second mm of the layer, counted in
+   * forward order; the layer's input is its checkpoint.  The order is Q,
+   * K, V, O, then gate, up, down (fc1, fc2); a linear with a bias is an
+   * addmm, kept and not counted.  The router's gate is recomputed
+   * (force_recompute_mm_shapes_by_fqns: "moe.router.gate"). */
+  {
+    gboolean gated = hr_model_gated (m);
+    double widths[7] = { a * d, k * d, k * d, h,
+                         routed * w, routed * w, routed * h };
+    gboolean biased[7] = { m->bias != HR_BIAS_NONE, m->bias != HR_BIAS_NONE, m->bias != HR_BIAS_NONE,
+                           m->bias == HR_BIAS_ALL, m->bias == HR_BIAS_ALL,
+                           m->bias == HR_BIAS_ALL, m->bias == HR_BIAS_ALL };
+    double inputs[7] = { h, h, h, a * d, h, h, w };
+    double flops = 0, again = 0;
+    guint mm = 0;
+
+    out->op_saved = out->checkpoint;
+    out->op_only = 0;
+    for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+      {
+        if (i == 4 && !gated)
+          continue;   /* no gate: fc1 (up), fc2 (down) */
+        flops += inputs[i] * widths[i];
+        if (!biased[i] && ++mm % 2 == 0)
+          again += inputs[i] * widths[i];
+        else
+          {
+            out->op_saved += T * widths[i] * ab;
+            /* O's and down's outputs are kept by no backward of theirs */
+            if (i == 3 || i == 6)
+              out->op_only += T * widths[i] * ab;
+          }
+      }
+    out->op_recomputed_flops = flops > 0 ? again / flops : 0.0;
+    if (tr->attention == HR_ATTENTION_EAGER)
+      out->op_saved += a * b * (s / c) * s * ab + T * a * d * ab;   /* Q·Kᵀ, probs·V (bmm) */
+    else
+      out->op_saved += T * a * (d * ab + 4.0);                        /* output, log-sum-exp */
+    if (moe)
+      out->op_saved += T * routed * (8.0 + ab);                       /* topk: indices, values */
+    if (par->tp > 1 && par->sp)
+      {
+        out->op_saved += 2.0 * T * h * ab / rep;                      /* two reduce-scatters */
+        out->op_only += 2.0 * T * h * ab / rep;
+      }
+  }
 }
 
 void
@@ -537,9 +589,10 @@ hr_activations_layer (const HrScenario   *scenario,
   layer_activations (scenario, TRUE, out);
 }
 
-/* torchtitan's _apply_ac_to_transformer_block counts the blocks it is
- * given from 1 and wraps one when `_count % ac_freq == 0`
- * (torchtitan/models/llama3/infra/parallelize.py; torchtune's
+/* torchtitan's layer-frequency option counted the blocks it was given
+ * from 1 and wrapped one when `_layer_sac_count % ac_freq == 0`
+ * (torchtitan/distributed/activation_checkpoint.py, _apply_layer_sac, until
+ * #2357 removed it in March 2026; torchtune's
  * apply_selective_activation_checkpointing is the same code).  A rank
  * applies it to its own stage's blocks, so the count is per device. */
 guint64
@@ -551,6 +604,14 @@ hr_activations_checkpointed (const HrScenario *scenario,
   if (t->checkpointing != HR_CHECKPOINTING_FULL)
     return 0;
   return n_layers / MAX (t->checkpoint_every, 1);
+}
+
+guint64
+hr_activations_wrapped (const HrScenario *scenario,
+                        guint64           n_layers)
+{
+  return scenario->training.checkpointing == HR_CHECKPOINTING_OP
+         ? n_layers : hr_activations_checkpointed (scenario, n_layers);
 }
 
 gboolean

@@ -26,6 +26,9 @@ typedef struct
   HrSavedTensor saved[HR_MAX_SAVED];
   double        total;        /* what the layer keeps without recompute */
   double        checkpoint;   /* what it keeps with full recompute */
+  double        op_saved;     /* what it keeps with per-op checkpointing (its input too) */
+  double        op_only;      /* of op_saved, outputs autograd itself keeps nowhere */
+  double        op_recomputed_flops; /* share of the layer's matmul FLOPs it runs again */
   double        recomputed;   /* what selective recompute rebuilds in backward */
   double        matmul4_inputs; /* of it, the inputs bitsandbytes' 4-bit matmuls
                                  * hold outside autograd's saved tensors */
@@ -53,6 +56,10 @@ gboolean hr_activations_input_grad    (const HrScenario   *scenario);
  * or with training.checkpoint_every = N the N-th, 2N-th, ... (counted from
  * 1, so the last is wrapped when N divides n_layers); none without it. */
 guint64 hr_activations_checkpointed   (const HrScenario   *scenario,
+                                       guint64             n_layers);
+/* ... and how many run inside a checkpoint of either kind, full or per op
+ * (whose graphs keep no weight casts). */
+guint64 hr_activations_wrapped        (const HrScenario   *scenario,
                                        guint64             n_layers);
 
 double  hr_activations_norm_bytes     (const HrScenario   *scenario);

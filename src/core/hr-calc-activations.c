@@ -57,7 +57,8 @@ hr_calc_add_activations (Ctx      *ctx,
    * stay on the GPU (the one computed, the one in transfer). */
   if (t->activation_offloading && units > 2)
     {
-      ctx->host_bytes += (units - 2) * (ck_share * la->checkpoint + (1.0 - ck_share) * la->total);
+      ctx->host_bytes += (units - 2) * (t->checkpointing == HR_CHECKPOINTING_OP ? la->op_saved
+                                        : ck_share * la->checkpoint + (1.0 - ck_share) * la->total);
       units = 2;
     }
 
@@ -136,7 +137,28 @@ hr_calc_add_activations (Ctx      *ctx,
                 + (m->head == HR_HEAD_LM && t->loss == HR_LOSS_CHUNKED
                    ? (double) m->vocab * h / tp * (autocast ? ctx->act_bytes : ctx->grad_bytes) : 0.0));
 
-    if (n_ck > 0)
+    if (t->checkpointing == HR_CHECKPOINTING_OP)
+      {
+        /* Per-op: every layer keeps its input and the outputs its policy
+         * saves (hr-activations.c); its recomputation rebuilds the rest of
+         * what its backward needs. */
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                  HR_LIVE_SAVED, N_("saved matmul and attention outputs (per-op checkpoints)"),
+                  "layers·in-flight·(input + every 2nd mm + attention outputs)",
+                  N_("Per-op checkpointing keeps each layer's input, half of its matrix products and the attention's output."),
+                  units * la->op_saved);
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                  HR_LIVE (HR_PHASE_BACKWARD_START), N_("one layer recomputed for backward"),
+                  "one layer's saved tensors - what per-op checkpointing kept",
+                  N_("During the backward pass one layer at a time is recomputed in full."),
+                  MAX (la->total - (la->op_saved - la->op_only), 0.0));
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                  HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
+                  "one layer's saved tensors + gradients in flight - gradients still to come",
+                  N_("The first layer is recomputed last, beside almost every gradient."),
+                  MAX (MAX (la->total + la->op_only + first_casts + work - not_yet, 0.0), last_grad));
+      }
+    else if (n_ck > 0)
       {
         hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                   HR_LIVE_SAVED, N_("layer inputs (checkpoints)"),
@@ -161,7 +183,7 @@ hr_calc_add_activations (Ctx      *ctx,
                     N_("The first layer is recomputed last, beside almost every gradient."),
                     MAX (MAX (la->total + first_casts + work - not_yet, 0.0), last_grad));
       }
-    if (!all_ck)
+    if (t->checkpointing != HR_CHECKPOINTING_OP && !all_ck)
       {
         double plain = (1.0 - ck_share) * units;
 

@@ -233,7 +233,7 @@ add_deepspeed_gathered (Ctx               *ctx,
   /* (Each wrapped layer's forward runs twice: 2 + the wrapped share.) */
   double layers = (double) MAX (sc->model.layers, 1);
   double window = DS_MAX_REUSE_DISTANCE
-                  / (2.0 + (double) hr_activations_checkpointed (sc, sc->model.layers) / layers);
+                  / (2.0 + (double) hr_activations_wrapped (sc, sc->model.layers) / layers);
   double prefetch = MIN (DS_PREFETCH_BUCKET_SIZE, MAX (DS_MAX_LIVE_PARAMETERS - window, 0.0));
   double gathered = MIN (sp->dense + sp->experts, window + prefetch);
 
@@ -397,7 +397,7 @@ add_weights (Ctx               *ctx,
                     : (double) ctx->counts.head_linear
                       + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
 
-      guint64 n_ck = hr_activations_checkpointed (sc, dev->n_layers);
+      guint64 n_ck = hr_activations_wrapped (sc, dev->n_layers);
 
       if (n_ck == 0)
         {
@@ -441,7 +441,8 @@ add_weights (Ctx               *ctx,
            * tensors: hr-calc-activations.c.)  As the recomputed layer's
            * working set, at the backward's start where the last layer is
            * wrapped. */
-          if (dev->n_layers % MAX (t->checkpoint_every, 1) == 0)
+          if (t->checkpointing == HR_CHECKPOINTING_OP
+              || dev->n_layers % MAX (t->checkpoint_every, 1) == 0)
             hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE (HR_PHASE_BACKWARD_START), N_("16-bit weight copies of the recomputed layer"),
                     "P_layer linear·bytes",

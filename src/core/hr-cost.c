@@ -23,9 +23,18 @@ hr_cost_estimate (const HrScenario *sc,
   double rate;
 
   *out = (HrCostEstimate) { 0 };
-  /* 6·N, and 2·N more for each wrapped layer's second forward pass. */
-  out->flops_per_token_param = 6.0 + 2.0 * (double) hr_activations_checkpointed (sc, sc->model.layers)
-                                     / (double) MAX (sc->model.layers, 1);
+  /* 6·N, and 2·N more for each wrapped layer's second forward pass; per
+   * op, for the matmuls it runs again. */
+  if (sc->training.checkpointing == HR_CHECKPOINTING_OP)
+    {
+      HrLayerActivations la;
+
+      hr_activations_layer (sc, &la);
+      out->flops_per_token_param = 6.0 + 2.0 * la.op_recomputed_flops;
+    }
+  else
+    out->flops_per_token_param = 6.0 + 2.0 * (double) hr_activations_checkpointed (sc, sc->model.layers)
+                                       / (double) MAX (sc->model.layers, 1);
   out->flops = out->flops_per_token_param * (double) plan->active_params * sc->cost.tokens;
   rate = (double) sc->parallel.gpus * sc->gpu.bf16_tflops * 1e12 * sc->cost.mfu;
   out->known = sc->cost.tokens > 0 && rate > 0;

@@ -24,7 +24,7 @@ TABLE (hr_precision_names, "fp32", "amp-bf16", "amp-fp16", "bf16-mixed",
        "fp16-mixed", "bf16-true", "fp8-mixed");
 TABLE (hr_dtype_names, "fp32", "bf16", "fp16", "fp8", "none");
 TABLE (hr_optimizer_impl_names, "foreach", "fused", "loop");
-TABLE (hr_checkpointing_names, "none", "selective", "full");
+TABLE (hr_checkpointing_names, "none", "selective", "full", "op");
 TABLE (hr_attention_names, "flash", "eager", "sdpa");
 TABLE (hr_loss_names, "standard", "chunked", "fused");
 TABLE (hr_offload_device_names, "cpu", "nvme");

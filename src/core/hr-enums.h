@@ -130,6 +130,7 @@ typedef enum
   HR_CHECKPOINTING_NONE,
   HR_CHECKPOINTING_SELECTIVE,
   HR_CHECKPOINTING_FULL,
+  HR_CHECKPOINTING_OP,          /* contract 1.1: torchtitan's per-op selective */
   HR_N_CHECKPOINTINGS
 } HrCheckpointing;
 

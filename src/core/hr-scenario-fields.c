@@ -130,7 +130,8 @@ static const char * const unpacked_choices[] = { "fp32", "bf16", "fp16", "fp8", 
 static const char * const optimizer_impl_choices[] = {
   N_("For-each (PyTorch default)"), N_("Fused"), N_("Per parameter"), NULL
 };
-static const char * const checkpointing_choices[] = { N_("None"), N_("Selective"), N_("Full"), NULL };
+static const char * const checkpointing_choices[] = { N_("None"), N_("Selective"), N_("Full"),
+                                                      N_("Per op (torchtitan)"), NULL };
 static const char * const attention_choices[] = {
   "FlashAttention", N_("Eager (s × s scores)"), N_("PyTorch SDPA (K, V repeated per head)"), NULL
 };

@@ -126,6 +126,9 @@ validate_training (const HrScenario  *sc,
       || !check_range ("training.checkpoint_every", t->checkpoint_every, 1, HR_MAX_LAYERS, error))
     return FALSE;
 
+  if (t->method != HR_METHOD_FULL && t->checkpointing == HR_CHECKPOINTING_OP)
+    FAIL ("training.checkpointing", "\"op\" (torchtitan's per-op checkpointing) is for full training: "
+          "adapters change which products it keeps; allowed with LoRA and QLoRA: none, selective, full");
   if (t->method != HR_METHOD_FULL)
     {
       if (!check_range ("training.lora.rank", t->lora_rank, 1, HR_MAX_LORA_RANK, error)
