@@ -5,8 +5,9 @@
  *
  * Prints plans per second and the time of one plan for the default
  * scenario and for Llama 3.1 405B in 3D parallelism, and the time of each
- * solver on the 405B model.  Targets: a plan well under 10 µs, any solve
- * under 5 ms.  A benchmark, not a test: it reports, it does not fail.
+ * solver on the 405B model, and a frame of the chart and of the timeline
+ * for both.  Targets: a plan well under 10 µs, any solve under 5 ms, a
+ * frame far under 16 ms.  A benchmark, not a test: it reports, it does not fail.
  */
 
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "hr-suggest.h"
 #include "hr-sweep.h"
 #include "hr-test-util.h"
+#include "hr-timeline-chart.h"
 
 static double
 seconds_now (void)
@@ -136,6 +138,36 @@ bench_draw (const char       *what,
   printf ("%-44s %10.3f ms per frame (a 60 Hz frame is 16.7 ms)\n", what, 1e3 * elapsed / n);
 }
 
+/* The "Over time" view's frame: the binding GPU's step on 1200 x 700. */
+static void
+bench_timeline (const char       *what,
+                const HrScenario *sc)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1200, 700);
+  HrChartStyle style;
+  HrTimelineGeometry geometry;
+  double start, elapsed;
+  guint n = 0;
+
+  hr_test_plan (sc, plan);
+  hr_chart_style_init_light (&style);
+  start = seconds_now ();
+  do
+    {
+      cairo_t *cr = cairo_create (surface);
+
+      hr_timeline_draw (cr, 1200, 700, sc, plan, plan->binding_device, &style, &geometry);
+      cairo_destroy (cr);
+      cairo_surface_flush (surface);
+      n++;
+      elapsed = seconds_now () - start;
+    }
+  while (elapsed < 0.5);
+  cairo_surface_destroy (surface);
+  printf ("%-44s %10.3f ms per frame (a 60 Hz frame is 16.7 ms)\n", what, 1e3 * elapsed / n);
+}
+
 /* What the form does after a change: which framework the scenario
  * matches, field by field. */
 static void
@@ -208,6 +240,8 @@ main (int   argc,
   bench_sweep ("sweep over sequence length, 405B", &big);
   bench_draw ("draw the chart, default scenario", &sc);
   bench_draw ("draw the chart, 405B with 16 stages", &big);
+  bench_timeline ("draw the timeline, default scenario", &sc);
+  bench_timeline ("draw the timeline, 405B with 16 stages", &big);
   bench_frameworks ("which framework matches, default scenario", &sc);
 
   /* headroom-cli from start to exit (meson passes its path). */

@@ -54,6 +54,29 @@ hr_plan_invariant_violation (const HrScenario *scenario,
                                 G_GUINT64_FORMAT, dev->label, live, dev->total_bytes);
       if (memcmp (per_category, dev->category_bytes, sizeof per_category) != 0)
         return g_strdup_printf ("%s: a category differs from its items", dev->label);
+      /* The timeline's peak column is the bar, and each phase's allocator
+       * part is its phase_bytes. */
+      for (guint ph = 0; ph < HR_N_PHASES; ph++)
+        {
+          guint64 at[HR_N_CATEGORIES], allocator = 0;
+          guint64 sum = hr_device_phase_categories (dev, ph, at);
+
+          for (guint i = 0; i < dev->n_items; i++)
+            if (dev->items[i].pool == HR_POOL_ALLOCATOR && (dev->items[i].live & HR_LIVE (ph)))
+              allocator += dev->items[i].bytes;
+          if (allocator != dev->phase_bytes[ph] || allocator > sum)
+            return g_strdup_printf ("%s: phase %s holds %" G_GUINT64_FORMAT " allocator bytes, "
+                                    "phase_bytes says %" G_GUINT64_FORMAT, dev->label,
+                                    hr_phase_name (ph), allocator, dev->phase_bytes[ph]);
+          if (ph == dev->peak_phase
+              && (sum != dev->total_bytes
+                  || memcmp (at, dev->category_bytes, sizeof at) != 0))
+            return g_strdup_printf ("%s: the timeline's peak column differs from the bar",
+                                    dev->label);
+          if (dev->phase_bytes[ph] > dev->allocated_bytes)
+            return g_strdup_printf ("%s: phase %s is above the peak", dev->label,
+                                    hr_phase_name (ph));
+        }
       if (dev->free_bytes != (gint64) plan->capacity_bytes - (gint64) dev->total_bytes)
         return g_strdup_printf ("%s: free is not capacity - total", dev->label);
       if ((dev->free_bytes < 0) != (dev->status == HR_STATUS_OOM))

@@ -294,6 +294,17 @@ expect 0 "" "--png through a symbolic link" -- --png "$tmp/chart-link.png"
 [ -L "$tmp/chart-link.png" ] && [ -s "$tmp/chart.png" ] && ok "the link stays a link, its target has the PNG" || not_ok "the link was replaced"
 [ "$(stat -c %a "$tmp/chart.png")" = 600 ] && ok "the PNG kept mode 600" || not_ok "the PNG's mode changed to $(stat -c %a "$tmp/chart.png")"
 expect 2 "--report: the same file as --png" "--png and --report to one file" -- --png "$tmp/one.png" --report "$tmp/one.png"
+# --chart timeline: --png draws the memory over one step instead of the bars.
+expect 0 "" "--png --chart timeline" -- --png "$tmp/timeline.png" --chart timeline
+expect 0 "" "--png --chart per-gpu" -- --png "$tmp/per-gpu.png" --chart per-gpu
+expect 0 "" "--png alone" -- --png "$tmp/bars.png"
+[ "$(head -c 8 "$tmp/timeline.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] \
+  && ok "the timeline is a PNG" || not_ok "the timeline is not a PNG"
+cmp -s "$tmp/per-gpu.png" "$tmp/bars.png" && ok "--chart per-gpu is the default chart" || not_ok "--chart per-gpu differs from --png alone"
+! cmp -s "$tmp/timeline.png" "$tmp/bars.png" && ok "--chart timeline draws another chart" || not_ok "--chart timeline drew the bars"
+expect 2 '--chart: "pie" is not allowed; allowed: per-gpu or timeline' "--chart pie" -- --png "$tmp/x.png" --chart pie
+expect 2 "--chart: there is no --png" "--chart without --png" -- --chart timeline
+expect 2 "--chart: with --sweep" "--chart with --sweep" -- --sweep micro-batch --png "$tmp/x.png" --chart timeline
 
 # NVMe offload survives --import-deepspeed, which goes through a saved scenario.
 cat > "$tmp/ds-nvme.json" <<'DS'

@@ -41,6 +41,7 @@ typedef struct
   char  **sets;
   char   *format;
   char   *png;
+  char   *chart;
   char   *report;
   char   *solve;
   gboolean check;
@@ -63,6 +64,7 @@ options_clear (Options *o)
   g_strfreev (o->sets);
   g_free (o->format);
   g_free (o->png);
+  g_free (o->chart);
   g_free (o->report);
   g_free (o->solve);
   g_free (o->import_hf);
@@ -237,12 +239,21 @@ check_choices (Options *o,
   static const char * const unit_names[] = { "gib", "gb", NULL };
   static const char * const axes[] = { "micro-batch", "seq-len", NULL };
   static const char * const lists[] = { "models", "gpus", "scenarios", "frameworks", "fields", NULL };
+  static const char * const charts[] = { "per-gpu", "timeline", NULL };
 
   if (!check_choice ("--format", o->format, formats)
       || !check_choice ("--units", o->units, unit_names)
       || !check_choice ("--sweep", o->sweep, axes)
-      || !check_choice ("--list", o->list, lists))
+      || !check_choice ("--list", o->list, lists)
+      || !check_choice ("--chart", o->chart, charts))
     return EXIT_BAD_INPUT;
+  /* --chart says what --png draws; alone, or beside the sweep's own
+   * chart, it would be silently ignored. */
+  if (o->chart != NULL && o->png == NULL)
+    return hr_cli_bad_input ("--chart: there is no --png to draw it in; allowed: with --png FILE");
+  if (o->chart != NULL && o->sweep != NULL)
+    return hr_cli_bad_input ("--chart: with --sweep, --png draws the sweep; allowed: --chart "
+                             "without --sweep");
   *units = g_strcmp0 (o->units, "gb") == 0 ? HR_UNITS_DECIMAL : HR_UNITS_BINARY;
   if (o->solve != NULL && !hr_enum_parse (&hr_solve_names, o->solve, solve))
     {
@@ -455,7 +466,8 @@ build_scenario (Options     *o,
   return EXIT_PLANNED;
 }
 
-/* --png and --report: the chart the window shows and the one-page report. */
+/* --png and --report: the chart the window shows (per GPU, or over one
+ * step with --chart timeline) and the one-page report. */
 static int
 write_pictures (const Options    *o,
                 const HrScenario *sc,
@@ -464,7 +476,15 @@ write_pictures (const Options    *o,
 {
   g_autoptr(GError) error = NULL;
 
-  if (o->png != NULL && !hr_cli_chart_png (o->png, sc, plan, units, &error))
+  if (o->png != NULL && g_strcmp0 (o->chart, "timeline") == 0)
+    {
+      if (!hr_cli_timeline_png (o->png, sc, plan, units, &error))
+        {
+          g_autofree char *msg = g_strdup_printf ("--png: %s", error->message);
+          return hr_cli_bad_input (msg);
+        }
+    }
+  else if (o->png != NULL && !hr_cli_chart_png (o->png, sc, plan, units, &error))
     {
       g_autofree char *msg = g_strdup_printf ("--png: %s", error->message);
       return hr_cli_bad_input (msg);
@@ -584,6 +604,7 @@ main (int   argc,
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override one field, e.g. training.micro_batch=8 (repeatable)", "PATH=VALUE" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, "Output: table (default), json or csv", "FORMAT" },
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &o.png, "Also write the per-GPU chart as a PNG", "FILE" },
+    { "chart", 0, 0, G_OPTION_ARG_STRING, &o.chart, "What --png draws: per-gpu (default) or timeline (memory over one step)", "CHART" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, "Write a one-page report (PNG) for a slide", "FILE" },
     { "solve", 0, 0, G_OPTION_ARG_STRING, &o.solve, "max-micro-batch, max-seq-len or min-gpus", "WHAT" },
     { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, "Exit with status 3 when a GPU is over capacity", NULL },

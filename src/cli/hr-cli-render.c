@@ -64,6 +64,18 @@ hr_cli_chart_png (const char       *path,
 }
 
 gboolean
+hr_cli_timeline_png (const char       *path,
+                     const HrScenario *scenario,
+                     const HrPlan     *plan,
+                     HrUnits           units,
+                     GError          **error)
+{
+  HrRenderPlanPng draw = (HrRenderPlanPng) render_symbol ("hr_render_timeline_png", error);
+
+  return draw != NULL && draw (path, scenario, plan, units, error);
+}
+
+gboolean
 hr_cli_report_png (const char       *path,
                    const HrScenario *scenario,
                    const HrPlan     *plan,

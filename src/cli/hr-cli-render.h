@@ -12,6 +12,8 @@ G_BEGIN_DECLS
 
 gboolean  hr_cli_chart_png   (const char *path, const HrScenario *scenario, const HrPlan *plan,
                               HrUnits units, GError **error);
+gboolean  hr_cli_timeline_png (const char *path, const HrScenario *scenario, const HrPlan *plan,
+                               HrUnits units, GError **error);
 gboolean  hr_cli_report_png  (const char *path, const HrScenario *scenario, const HrPlan *plan,
                               HrUnits units, GError **error);
 gboolean  hr_cli_sweep_png   (const char *path, const HrScenario *scenario, const HrSweep *sweep,

@@ -8,6 +8,7 @@
 #include "hr-format.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 HrPlan *
 hr_plan_new (void)
@@ -53,6 +54,32 @@ hr_item_is_live_at_peak (const HrDevice *device,
                          const HrItem   *item)
 {
   return (item->live & HR_LIVE (device->peak_phase)) != 0;
+}
+
+/* What the device holds in PHASE, category by category: every item alive
+ * then, in any pool, so that at the peak phase the categories are the
+ * bars' (category_bytes) and the phases read as one memory timeline.
+ * Answers their sum. */
+guint64
+hr_device_phase_categories (const HrDevice *device,
+                            HrPhase         phase,
+                            guint64         bytes[HR_N_CATEGORIES])
+{
+  guint64 total = 0;
+
+  g_return_val_if_fail (device != NULL && phase < HR_N_PHASES, 0);
+
+  memset (bytes, 0, HR_N_CATEGORIES * sizeof (guint64));
+  for (guint i = 0; i < device->n_items; i++)
+    {
+      const HrItem *item = &device->items[i];
+
+      if ((item->live & HR_LIVE (phase)) == 0)
+        continue;
+      bytes[item->category] += item->bytes;
+      total += item->bytes;
+    }
+  return total;
 }
 
 /* "weights (bf16)" */

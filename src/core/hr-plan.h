@@ -132,6 +132,9 @@ const HrDevice *hr_plan_binding       (const HrPlan    *plan);
 
 gboolean     hr_item_is_live_at_peak  (const HrDevice  *device,
                                        const HrItem    *item);
+guint64      hr_device_phase_categories (const HrDevice *device,
+                                       HrPhase          phase,
+                                       guint64          bytes[HR_N_CATEGORIES]);
 char        *hr_item_display_name     (const HrItem    *item);
 char        *hr_item_label            (const HrItem    *item);
 const char  *hr_phase_label           (HrPhase          phase);

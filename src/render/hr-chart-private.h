@@ -45,4 +45,12 @@ draw_text (Painter    *p,
                              colour, align_right ? 1.0 : 0.0);
 }
 
+/* The chart's pieces the timeline (hr-timeline-chart.c) draws too. */
+double hr_chart_nice_step   (double   range,
+                             int      n);
+double hr_chart_draw_legend (Painter *p,
+                             double   width,
+                             double   m,
+                             double   y);
+
 G_END_DECLS

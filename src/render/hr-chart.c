@@ -187,9 +187,9 @@ hr_chart_draw_text (cairo_t            *cr,
 }
 
 /* A tick step of 1, 2 or 5 times a power of ten, giving about n ticks. */
-static double
-nice_step (double range,
-           int    n)
+double
+hr_chart_nice_step (double range,
+                    int    n)
 {
   double raw = range / MAX (n, 1);
   double mag = pow (10, floor (log10 (MAX (raw, 1e-9))));
@@ -260,11 +260,11 @@ draw_title (Painter          *p,
 }
 
 /* The categories' colours, wrapped to the width; returns the next y. */
-static double
-draw_legend (Painter *p,
-             double   width,
-             double   m,
-             double   y)
+double
+hr_chart_draw_legend (Painter *p,
+                      double   width,
+                      double   m,
+                      double   y)
 {
   double fs = p->fs, x = m;
 
@@ -345,7 +345,7 @@ draw_axis (Painter    *p,
 {
   cairo_t *cr = p->cr;
   double fs = p->fs, most = plot->most;
-  double step = nice_step (most / plot->unit, 6);
+  double step = hr_chart_nice_step (most / plot->unit, 6);
 
   cairo_set_line_width (cr, 1);
   for (double v = 0; v * plot->unit <= most; v += step)
@@ -513,7 +513,7 @@ hr_chart_draw (cairo_t            *cr,
     }
   if (style->show_title)
     y = draw_title (&p, sc, plan, m, y);
-  y = draw_legend (&p, width, m, y);
+  y = hr_chart_draw_legend (&p, width, m, y);
   if (lay_out_plot (&p, plan, width, height, m, y, &plot))
     {
       draw_axis (&p, &plot);

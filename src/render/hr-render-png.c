@@ -8,6 +8,16 @@
 #include "hr-chart.h"
 #include "hr-report-page.h"
 #include "hr-sweep-chart.h"
+#include "hr-timeline-chart.h"
+
+/* What a picture is painted from. */
+typedef struct
+{
+  const HrScenario *scenario;
+  const HrSweep    *sweep;
+  const HrPlan     *plan;
+  HrUnits           units;
+} Paint;
 
 /* The chart as the window shows it, in the light style, its text a size
  * fit for a slide. */
@@ -34,6 +44,36 @@ hr_render_chart_png (const char        *path,
                              &style, error);
 }
 
+/* The memory over one step of the GPU that binds, as the window's "Over
+ * time" view draws it. */
+static void
+paint_timeline (cairo_t  *cr,
+                double    width,
+                double    height,
+                gpointer  data)
+{
+  const Paint *p = data;
+  HrChartStyle style;
+
+  cli_style (&style, p->units);
+  style.paint_background = TRUE;
+  hr_timeline_draw (cr, width, height, p->scenario, p->plan, p->plan->binding_device, &style,
+                    NULL);
+}
+
+gboolean
+hr_render_timeline_png (const char        *path,
+                        const HrScenario  *scenario,
+                        const HrPlan      *plan,
+                        HrUnits            units,
+                        GError           **error)
+{
+  Paint paint = { scenario, NULL, plan, units };
+
+  return hr_write_png_atomic (path, HR_PNG_WIDTH, HR_PNG_HEIGHT, HR_PNG_SCALE, paint_timeline,
+                              &paint, error);
+}
+
 gboolean
 hr_render_report_png (const char        *path,
                       const HrScenario  *scenario,
@@ -44,20 +84,13 @@ hr_render_report_png (const char        *path,
   return hr_report_write_png (path, scenario, plan, units, error);
 }
 
-typedef struct
-{
-  const HrScenario *scenario;
-  const HrSweep    *sweep;
-  HrUnits           units;
-} SweepPaint;
-
 static void
 paint_sweep (cairo_t  *cr,
              double    width,
              double    height,
              gpointer  data)
 {
-  const SweepPaint *p = data;
+  const Paint *p = data;
   HrChartStyle style;
 
   cli_style (&style, p->units);
@@ -72,7 +105,7 @@ hr_render_sweep_png (const char        *path,
                      HrUnits            units,
                      GError           **error)
 {
-  SweepPaint paint = { scenario, sweep, units };
+  Paint paint = { scenario, sweep, NULL, units };
 
   return hr_write_png_atomic (path, HR_PNG_WIDTH, HR_PNG_HEIGHT, HR_PNG_SCALE, paint_sweep,
                               &paint, error);

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * headroom-cli loads the render layer (cairo, pango, fontconfig: half of
- * its start-up time) only when it draws: these three functions are what
- * it looks up in the headroom-render module (src/cli/hr-cli-render.c).
+ * its start-up time) only when it draws: these functions are what it
+ * looks up in the headroom-render module (src/cli/hr-cli-render.c).
  */
 
 #pragma once
@@ -22,6 +22,11 @@ G_BEGIN_DECLS
 #define HR_PNG_SCALE  2.0
 
 gboolean  hr_render_chart_png   (const char        *path,
+                                 const HrScenario  *scenario,
+                                 const HrPlan      *plan,
+                                 HrUnits            units,
+                                 GError           **error);
+gboolean  hr_render_timeline_png (const char       *path,
                                  const HrScenario  *scenario,
                                  const HrPlan      *plan,
                                  HrUnits            units,
