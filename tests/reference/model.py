@@ -33,6 +33,8 @@ import torch.nn as nn
 import torch.nn.functional as F
 import torch.utils.checkpoint as torch_checkpoint
 
+from opcheckpoint import OpCheckpoint, flash, lin
+
 DROPOUT_P = 0.1
 LORA_TARGETS = ("q", "k", "v", "o", "gate", "up", "down", "lm_head")
 
@@ -89,7 +91,8 @@ class FlashLike(torch.autograd.Function):
     CHUNK = 32
 
     @staticmethod
-    def forward(ctx, q, k, v, causal, scale):
+    def compute(q, k, v, causal, scale):
+        """The kernel: the output and the fp32 log-sum-exp."""
         b, s, a, d = q.shape
         kh = k.shape[2]
         g = a // kh
@@ -114,6 +117,11 @@ class FlashLike(torch.autograd.Function):
                 lse[:, :, i:i + c] = m.reshape(b, a, c)
                 del qc, sc, m, p, oc
             del kt, vt
+        return out, lse
+
+    @staticmethod
+    def forward(ctx, q, k, v, causal, scale):
+        out, lse = FlashLike.compute(q, k, v, causal, scale)
         ctx.save_for_backward(q, k, v, out, lse)
         ctx.causal = causal
         ctx.scale = scale
@@ -257,9 +265,9 @@ class Attention(nn.Module):
         cfg = self.cfg
         b, s, _ = x.shape
         a, kh, d = self.a, self.kh, self.d
-        q = self.q(x)
-        k = self.k(x)
-        v = self.v(x)
+        q = lin(self.q, x)
+        k = lin(self.k, x)
+        v = lin(self.v, x)
         if self.qk_norm == "full":
             q = self.q_norm(q)
             k = self.k_norm(k)
@@ -300,9 +308,9 @@ class Attention(nn.Module):
                     # on the lower-precision list); fp32 Q and K come from
                     # Q/K norms, whose fp32 weights promote their output
                     q, k, v = (t.to(torch.bfloat16) for t in (q, k, v))
-                out = FlashLike.apply(q, k, v, self.causal, scale)
+                out = flash(FlashLike, q, k, v, self.causal, scale)
             ctx = out.reshape(b, s, a * d)
-        return self.o(ctx)
+        return lin(self.o, ctx)
 
 
 class MLP(nn.Module):
@@ -326,8 +334,8 @@ class MLP(nn.Module):
 
     def forward(self, x):
         if self.gated:
-            return self.down(self.act(self.gate(x)) * self.up(x))
-        return self.down(self.act(self.up(x)))
+            return lin(self.down, self.act(lin(self.gate, x)) * lin(self.up, x))
+        return lin(self.down, self.act(lin(self.up, x)))
 
 
 class MoE(nn.Module):
@@ -449,6 +457,9 @@ class Model(nn.Module):
         every = self.cfg["checkpoint_every"]
         if self.cfg["checkpointing"] == "full" and (i + 1) % every == 0:
             return torch_checkpoint.checkpoint(layer, x, rope)
+        if self.cfg["checkpointing"] == "op":
+            # torchtitan's per-op selective checkpointing (opcheckpoint.py)
+            return OpCheckpoint.apply(layer, x, rope)
         return layer(x, rope)
 
     def forward(self, tokens, token_types=None):

@@ -169,6 +169,13 @@ def random_config(rng, index):
         c["checkpoint_every"] = 3 if c["layers"] > 2 and c["layers"] % 2 == 0 else 2
     c["attention"] = rng.choice(("eager", "flash", "sdpa"))
     c["zero_grad_to_none"] = rng.random() < 0.6
+    # torchtitan's per-op checkpointing where it applies (opcheckpoint.py:
+    # full training, no autocast, flash-like attention, a dense MLP), for
+    # every second such configuration (no draw of its own)
+    if (c["checkpointing"] == "full" and c["checkpoint_every"] == 1 and c["method"] == "full"
+            and c["precision"] != "amp-bf16" and c["experts"] == 1 and c["attention"] != "eager"
+            and index % 2 == 0):
+        c["checkpointing"] = "op"
     c["name"] = "random %d" % index
     return finish(c)
 

@@ -10,8 +10,12 @@
 # torch (Debian's python3-torch installs into /usr/bin/python3, which a
 # pyenv or venv python3 earlier on PATH does not see); prints a TAP skip
 # when none can, a failure under build-aux/test (which installs it).
-# HEADROOM_ORACLE_SEED replays a run, HEADROOM_ORACLE_COUNT changes the
-# number of random configurations (300).
+# The seed is fixed (11) so that CI judges the code, not the draw: a new
+# seed now and then finds a configuration no formula covers yet (seed 5150
+# found one, docs/reference-oracle.md), which is work for an issue, not a
+# reason for an unrelated commit to fail.  HEADROOM_ORACLE_SEED=N replays
+# seed N, HEADROOM_ORACLE_SEED=random draws a new one (printed);
+# HEADROOM_ORACLE_COUNT changes the number of random configurations (300).
 cli="$1"
 presets="$2"
 shift 2
@@ -20,7 +24,8 @@ for py in "${HEADROOM_ORACLE_PYTHON:-}" python3 /usr/bin/python3; do
   [ -n "$py" ] || continue
   if "$py" -c "import torch" >/dev/null 2>&1; then
     set -- --count "${HEADROOM_ORACLE_COUNT:-300}" "$@"
-    [ -n "${HEADROOM_ORACLE_SEED:-}" ] && set -- --seed "$HEADROOM_ORACLE_SEED" "$@"
+    seed="${HEADROOM_ORACLE_SEED:-11}"
+    [ "$seed" != random ] && set -- --seed "$seed" "$@"
     exec "$py" -u "$here/oracle.py" --cli "$cli" --presets "$presets" "$@"
   fi
 done
