@@ -21,6 +21,7 @@
 #include "hr-present.h"
 #include "hr-scenario-io.h"
 #include "hr-scenario-name.h"
+#include "hr-timeline-view.h"
 #include "hr-frameworks.h"
 #include "hr-verdict.h"
 #include "hr-window.h"
@@ -60,6 +61,64 @@ close_window (HrWindow *window)
   settle ();
 }
 
+/* A widget as rendered: its pixels, B G R A premultiplied, WIDTH x HEIGHT
+ * with a stride of WIDTH * 4. */
+static guchar *
+render_widget (GtkWidget *widget,
+               int       *width,
+               int       *height)
+{
+  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderNode *node;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  GdkTexture *texture;
+  guchar *pixels;
+
+  *width = gtk_widget_get_width (widget);
+  *height = gtk_widget_get_height (widget);
+  g_assert_cmpint (*width, >, 100);
+  gdk_paintable_snapshot (paintable, snapshot, *width, *height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, *width, *height));
+  pixels = g_malloc ((gsize) *width * 4 * *height);
+  gdk_texture_download (texture, pixels, (gsize) *width * 4);
+  g_object_unref (texture);
+  gsk_render_node_unref (node);
+  g_object_unref (paintable);
+  return pixels;
+}
+
+/* Whether a rendered pixel is opaque and near an RGB colour. */
+static gboolean
+pixel_is (const guchar *p,
+          double        r,
+          double        g,
+          double        b)
+{
+  return p[3] > 200 && fabs (p[2] / 255.0 - r) < 0.06 && fabs (p[1] / 255.0 - g) < 0.06
+         && fabs (p[0] / 255.0 - b) < 0.06;
+}
+
+static guint
+count_widget_pixels (GtkWidget *widget,
+                     double     r,
+                     double     g,
+                     double     b)
+{
+  int width, height;
+  guchar *pixels = render_widget (widget, &width, &height);
+  guint count = 0;
+
+  for (int y = 0; y < height; y++)
+    for (int x = 0; x < width; x++)
+      count += pixel_is (pixels + ((gsize) y * width + x) * 4, r, g, b);
+  g_free (pixels);
+  return count;
+}
+
 /* Pixels of the chart as rendered, counted near an RGB colour. */
 static guint
 count_pixels (HrWindow *window,
@@ -67,39 +126,7 @@ count_pixels (HrWindow *window,
               double    g,
               double    b)
 {
-  GtkWidget *chart = GTK_WIDGET (hr_window_get_chart (window));
-  GdkPaintable *paintable = gtk_widget_paintable_new (chart);
-  int width = gtk_widget_get_width (chart), height = gtk_widget_get_height (chart);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  GskRenderNode *node;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (chart));
-  GdkTexture *texture;
-  guchar *pixels;
-  gsize stride;
-  guint count = 0;
-
-  g_assert_cmpint (width, >, 100);
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  stride = width * 4;
-  pixels = g_malloc (stride * height);
-  gdk_texture_download (texture, pixels, stride);
-  for (int y = 0; y < height; y++)
-    for (int x = 0; x < width; x++)
-      {
-        guchar *p = pixels + y * stride + x * 4;   /* B G R A, premultiplied */
-
-        if (p[3] > 200 && fabs (p[2] / 255.0 - r) < 0.06 && fabs (p[1] / 255.0 - g) < 0.06
-            && fabs (p[0] / 255.0 - b) < 0.06)
-          count++;
-      }
-  g_free (pixels);
-  g_object_unref (texture);
-  gsk_render_node_unref (node);
-  g_object_unref (paintable);
-  return count;
+  return count_widget_pixels (GTK_WIDGET (hr_window_get_chart (window)), r, g, b);
 }
 
 /* With HEADROOM_TEST_SCREENSHOTS=DIR, saves the window as DIR/NAME.png:
@@ -1105,6 +1132,163 @@ test_sweep_view (void)
   close_window (window);
 }
 
+/* The topmost pixel of any category's colour in column X, or -1. */
+static int
+band_top (const guchar *pixels,
+          int           width,
+          int           height,
+          int           x)
+{
+  for (int y = 0; y < height; y++)
+    for (guint c = 0; c < HR_N_CATEGORIES; c++)
+      {
+        HrRgb rgb = hr_chart_category_colour (c, FALSE);
+
+        if (pixel_is (pixels + ((gsize) y * width + x) * 4, rgb.r, rgb.g, rgb.b))
+          return y;
+      }
+  return -1;
+}
+
+/* The "Over time" view of the seed's example (Llama 2 13B, ZeRO-3, full
+ * checkpointing, bf16, micro-batch 4, 8 GPUs): the peak is the phase with
+ * the most live allocator memory, its column is the tallest on screen and
+ * holds the bar's total; each band is drawn in its category's colour
+ * where the chart says; the CSV has a row per phase.  An invalid input
+ * greys it and draws no band, as on the plan's chart; a pipeline offers
+ * its stages. */
+static void
+test_timeline_view (void)
+{
+  HrWindow *window = open_window ();
+  AdwViewStack *views = hr_window_get_views (window);
+  const HrScenario *sc = hr_scenario_model_get_scenario (hr_window_get_model (window));
+  const HrDevice *d = hr_plan_binding (hr_window_get_plan (window));
+  g_autofree char *dir = g_dir_make_tmp ("headroom-timeline-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "timeline.csv", NULL);
+  g_autofree char *png = g_build_filename (dir, "timeline.png", NULL);
+  g_autoptr(GFile) csv_file = g_file_new_for_path (csv);
+  g_autoptr(GFile) png_file = g_file_new_for_path (png);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  HrTimelineView *view;
+  GtkWidget *timeline;
+  const HrTimelineGeometry *g;
+  HrRgb orange = hr_chart_category_colour (HR_CATEGORY_ACTIVATIONS, FALSE);
+  guint peak = 0;
+  int width, height, tops[HR_N_PHASES];
+  guchar *pixels;
+
+  g_assert_cmpstr (sc->name, ==, "Llama 2 13B, ZeRO-3, 8x H100");
+  g_assert_cmpuint (sc->parallel.zero, ==, 3);
+  g_assert_cmpuint (sc->training.micro_batch, ==, 4);
+  g_assert_cmpuint (sc->parallel.gpus, ==, 8);
+  for (guint ph = 1; ph < HR_N_PHASES; ph++)
+    if (d->phase_bytes[ph] > d->phase_bytes[peak])
+      peak = ph;
+
+  adw_view_stack_set_visible_child_name (views, "timeline");
+  settle ();
+  view = HR_TIMELINE_VIEW (adw_view_stack_get_visible_child (views));
+  timeline = GTK_WIDGET (hr_timeline_view_get_widget (view));
+  g_assert_true (gtk_widget_get_mapped (timeline));
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (
+    GTK_WIDGET (hr_timeline_view_get_device_choice (view)))));   /* one kind of GPU */
+  maybe_screenshot (window, "timeline");
+  g = hr_timeline_widget_get_geometry (HR_TIMELINE_WIDGET (timeline));
+  g_assert_true (g->drawn);
+  g_assert_cmpuint (g->peak_phase, ==, peak);
+  g_assert_cmpuint (g->columns[peak].total, ==, d->total_bytes);
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    g_assert_cmpuint (g->columns[peak].bytes[c], ==, d->category_bytes[c]);
+
+  /* On screen: the peak's column rises highest, each column's top is
+   * where the chart put it, and each band at the peak has its colour. */
+  pixels = render_widget (timeline, &width, &height);
+  for (guint ph = 0; ph < HR_N_PHASES; ph++)
+    {
+      int x = (int) (g->columns[ph].x + g->columns[ph].width * 0.8);
+
+      tops[ph] = band_top (pixels, width, height, x);
+      g_test_message ("%s: top at y = %d, drawn at %.1f", hr_phase_name (ph), tops[ph],
+                      g->columns[ph].top);
+      g_assert_cmpint (tops[ph], >=, 0);
+      g_assert_cmpfloat (fabs (tops[ph] - g->columns[ph].top), <=, 2.0);
+    }
+  for (guint ph = 0; ph < HR_N_PHASES; ph++)
+    if (ph != peak)
+      g_assert_cmpint (tops[peak], <, tops[ph]);
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    {
+      const HrTimelineColumn *col = &g->columns[peak];
+      HrRgb rgb = hr_chart_category_colour (c, FALSE);
+      int x = (int) (col->x + col->width * 0.8), y = (int) (col->segment_y[c] + col->segment_h[c] / 2);
+
+      if (col->segment_h[c] < 4)
+        continue;
+      g_assert_true (pixel_is (pixels + ((gsize) y * width + x) * 4, rgb.r, rgb.g, rgb.b));
+    }
+  g_free (pixels);
+  g_assert_cmpuint (count_widget_pixels (timeline, orange.r, orange.g, orange.b), >, 2000);
+
+  g_assert_true (hr_window_export_csv (window, csv_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (hr_window_export_png (window, png_file, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  lines = g_strsplit (text, "\r\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + HR_N_PHASES + 1);
+  g_assert_cmpstr (lines[0], ==, "device,phase,parameters,gradients,optimizer,activations,"
+                                 "overhead,total,peak");
+  {
+    g_autofree char *row = g_strdup_printf (",%" G_GUINT64_FORMAT ",true", d->total_bytes);
+
+    g_assert_true (g_str_has_suffix (lines[1 + peak], row));
+    g_assert_true (g_str_has_prefix (lines[1 + peak], "GPU 0-7,"));
+  }
+
+  /* Invalid: no plan, greyed, no band drawn; valid again: drawn again. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.heads")), 48);
+  settle ();
+  g_assert_false (hr_window_get_plan_valid (window));
+  g_assert_nonnull (hr_window_get_message (window));
+  g_assert_null (hr_timeline_widget_get_plan (HR_TIMELINE_WIDGET (timeline)));
+  g_assert_true (gtk_widget_has_css_class (timeline, "stale"));
+  g_assert_cmpuint (count_widget_pixels (timeline, orange.r, orange.g, orange.b), ==, 0);
+  maybe_screenshot (window, "timeline-invalid");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.heads")), 40);
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_false (gtk_widget_has_css_class (timeline, "stale"));
+  g_assert_cmpuint (count_widget_pixels (timeline, orange.r, orange.g, orange.b), >, 2000);
+
+  /* Two pipeline stages hold different memory: both can be shown. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "parallel.pp")), 2);
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_window_get_plan (window)->n_devices, ==, 2);
+  {
+    GtkDropDown *choice = hr_timeline_view_get_device_choice (view);
+    const HrPlan *plan = hr_window_get_plan (window);
+    guint other = plan->binding_device == 0 ? 1 : 0;
+
+    g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (choice))));
+    g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (choice)), ==, 2);
+    g_assert_cmpuint (gtk_drop_down_get_selected (choice), ==, plan->binding_device);
+    gtk_drop_down_set_selected (choice, other);
+    settle ();
+    g_assert_cmpuint (g->device, ==, other);
+    g_assert_cmpuint (g->columns[g->peak_phase].total, ==, plan->devices[other].total_bytes);
+    maybe_screenshot (window, "timeline-stages");
+  }
+
+  g_remove (csv);
+  g_remove (png);
+  g_rmdir (dir);
+  close_window (window);
+}
+
 /* Pin, change the micro-batch: the comparison shows both, one scale,
  * and the differences add up. */
 static void
@@ -1469,6 +1653,7 @@ main (int   argc,
   g_test_add_func ("/window/files", test_files);
   g_test_add_func ("/window/invalid-file", test_invalid_file);
   g_test_add_func ("/window/non-local-files", test_non_local_files);
+  g_test_add_func ("/window/timeline-view", test_timeline_view);
   g_test_add_func ("/window/sweep-view", test_sweep_view);
   g_test_add_func ("/window/compare-view", test_compare_view);
   g_test_add_func ("/window/import-report-present", test_import_report_present);

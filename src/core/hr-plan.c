@@ -42,6 +42,28 @@ hr_plan_reserve_devices (HrPlan *plan,
   plan->devices_allocated = n_devices;
 }
 
+/* DEST becomes a copy of SRC, in DEST's own device array: a widget keeps
+ * what it shows without holding on to the window's plan. */
+void
+hr_plan_copy_into (HrPlan       *dest,
+                   const HrPlan *src)
+{
+  HrDevice *devices;
+  guint allocated;
+
+  g_return_if_fail (dest != NULL && src != NULL);
+
+  if (dest == src)
+    return;
+  hr_plan_reserve_devices (dest, MAX (src->n_devices, 1));
+  devices = dest->devices;
+  allocated = dest->devices_allocated;
+  *dest = *src;
+  dest->devices = devices;
+  dest->devices_allocated = allocated;
+  memcpy (devices, src->devices, src->n_devices * sizeof (HrDevice));
+}
+
 const HrDevice *
 hr_plan_binding (const HrPlan *plan)
 {

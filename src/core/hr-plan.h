@@ -128,6 +128,8 @@ HrPlan      *hr_plan_new              (void);
 void         hr_plan_free             (HrPlan          *plan);
 void         hr_plan_reserve_devices  (HrPlan          *plan,
                                        guint            n_devices);
+void         hr_plan_copy_into        (HrPlan          *dest,
+                                       const HrPlan    *src);
 const HrDevice *hr_plan_binding       (const HrPlan    *plan);
 
 gboolean     hr_item_is_live_at_peak  (const HrDevice  *device,

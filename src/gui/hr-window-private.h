@@ -5,8 +5,9 @@
  *
  * hr-window.c holds the document (the model, its plan, its file) and the
  * recompute; hr-window-actions.c the actions on it.  The views and the
- * result panel are widgets of their own (hr-plan-view.c, hr-sweep-view.c,
- * hr-compare-view.c, hr-verdict.c, hr-suggestions.c).
+ * result panel are widgets of their own (hr-plan-view.c,
+ * hr-timeline-view.c, hr-sweep-view.c, hr-compare-view.c, hr-verdict.c,
+ * hr-suggestions.c).
  */
 
 #pragma once
@@ -17,6 +18,7 @@
 #include "hr-presets.h"
 #include "hr-suggestions.h"
 #include "hr-sweep-view.h"
+#include "hr-timeline-view.h"
 #include "hr-verdict.h"
 #include "hr-window.h"
 
@@ -41,6 +43,7 @@ struct _HrWindow
   HrVerdict           *verdict;
   AdwViewStack        *views;
   HrPlanView          *plan_view;
+  HrTimelineView      *timeline_view;
   HrSweepView         *sweep_view;
   HrCompareView       *compare_view;
   HrSuggestions       *suggestions;

@@ -164,6 +164,7 @@ show_invalid (HrWindow     *self,
                          ? _("Change the value marked in the form to see the plan again.")
                          : NULL);
   hr_view_clear (HR_VIEW (self->plan_view));
+  hr_view_clear (HR_VIEW (self->timeline_view));
   hr_view_clear (HR_VIEW (self->sweep_view));
   hr_view_clear (HR_VIEW (self->compare_view));
   hr_suggestions_clear (self->suggestions);
@@ -597,6 +598,7 @@ hr_window_class_init (HrWindowClass *klass)
 
   g_type_ensure (HR_TYPE_VERDICT);
   g_type_ensure (HR_TYPE_PLAN_VIEW);
+  g_type_ensure (HR_TYPE_TIMELINE_VIEW);
   g_type_ensure (HR_TYPE_SWEEP_VIEW);
   g_type_ensure (HR_TYPE_COMPARE_VIEW);
   g_type_ensure (HR_TYPE_SUGGESTIONS);
@@ -613,6 +615,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, verdict);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, views);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, plan_view);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, timeline_view);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sweep_view);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_view);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, suggestions);

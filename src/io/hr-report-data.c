@@ -250,3 +250,32 @@ hr_report_csv (const HrPlan *plan)
     append_csv_row (out, &plan->devices[i], "total", "total", plan->devices[i].total_bytes);
   return g_string_free (out, FALSE);
 }
+
+/* One device's step over time, the "Over time" view's numbers: a row per
+ * phase with each category alive then and their total, bytes as
+ * integers. */
+char *
+hr_report_timeline_csv (const HrDevice *device)
+{
+  GString *out = g_string_new ("device,phase");
+
+  g_return_val_if_fail (device != NULL, NULL);
+
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    g_string_append_printf (out, ",%s", hr_enum_name (&hr_category_names, c));
+  g_string_append (out, ",total,peak\r\n");
+  for (guint ph = 0; ph < HR_N_PHASES; ph++)
+    {
+      guint64 bytes[HR_N_CATEGORIES];
+      guint64 total = hr_device_phase_categories (device, ph, bytes);
+
+      append_csv_field (out, device->label);
+      g_string_append_c (out, ',');
+      append_csv_field (out, hr_phase_name (ph));
+      for (guint c = 0; c < HR_N_CATEGORIES; c++)
+        g_string_append_printf (out, ",%" G_GUINT64_FORMAT, bytes[c]);
+      g_string_append_printf (out, ",%" G_GUINT64_FORMAT ",%s\r\n", total,
+                              ph == device->peak_phase ? "true" : "false");
+    }
+  return g_string_free (out, FALSE);
+}

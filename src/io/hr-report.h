@@ -18,6 +18,7 @@ JsonNode *hr_report_json     (const HrScenario *scenario,
 char     *hr_report_json_text (const HrScenario *scenario,
                                const HrPlan     *plan);
 char     *hr_report_csv      (const HrPlan     *plan);
+char     *hr_report_timeline_csv (const HrDevice *device);
 char     *hr_report_table    (const HrScenario *scenario,
                               const HrPlan     *plan,
                               HrUnits           units);
