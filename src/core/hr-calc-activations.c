@@ -12,6 +12,7 @@
 #include "hr-calc-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 
 static double
 saved_bytes (const HrLayerActivations *la,
@@ -328,5 +329,27 @@ hr_calc_add_activations (Ctx      *ctx,
                   "2·b·s·V·bytes / (t·c)",
                   N_("The backward pass of the loss briefly needs two more logits-sized tensors."),
                   2.0 * logits * lp);
+      /* A chunked loss's backward runs chunk by chunk: the autograd engine
+       * takes the node made last first, so each chunk's loss backward runs
+       * to its logits' gradient before the next starts, and at the first,
+       * beside every chunk's log-probabilities, the gradients of one
+       * chunk's log-probabilities and logits exist (the reference oracle's
+       * case 31 of seed 5150).  LitGPT chunks each sequence by 128 tokens
+       * (litgpt/utils.py chunked_cross_entropy, chunk_size=128, with the
+       * head's lm_head_chunk_size=128), torchtune into 8 chunks
+       * (CEWithChunkedOutputLoss, num_output_chunks=8). */
+      else if (t->loss == HR_LOSS_CHUNKED)
+        {
+          double s = (double) t->seq_len;
+          double chunk = t->loss_chunks > 0 ? ceil (s / (double) t->loss_chunks)
+                                            : MIN (s, (double) t->loss_chunk_tokens);
+
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
+                    fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
+                    HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients (one chunk)"),
+                    "2·b·chunk·V·bytes / (t·c)",
+                    N_("The backward pass of a chunked loss needs two tensors of one chunk's logits' size at a time."),
+                    2.0 * logits * MIN (chunk / s, 1.0) * lp);
+        }
     }
 }

@@ -63,6 +63,12 @@ applies_logits_fp32 (const HrScenario *sc)
 }
 
 static gboolean
+applies_chunked_loss (const HrScenario *sc)
+{
+  return sc->model.head == HR_HEAD_LM && sc->training.loss == HR_LOSS_CHUNKED;
+}
+
+static gboolean
 applies_pipeline (const HrScenario *sc)
 {
   return sc->parallel.pp > 1;
@@ -206,6 +212,12 @@ const Field hr_training_fields[] = {
         .applies = applies_full_checkpointing),
   CHOICE (HrTraining, attention, hr_attention_names, attention_choices, N_("Attention"), NULL),
   CHOICE (HrTraining, loss, hr_loss_names, loss_choices, N_("Loss"), NULL),
+  SPIN (HrTraining, loss_chunk_tokens, 1, HR_MAX_SEQ_LEN, 16, N_("Loss chunk"),
+        N_("Tokens of each sequence per chunk (LitGPT: 128)"), OPTIONAL (128),
+        .applies = applies_chunked_loss),
+  SPIN (HrTraining, loss_chunks, 0, HR_MAX_SEQ_LEN, 1, N_("Loss chunks"),
+        N_("Chunks per sequence instead (torchtune: 8); 0: by tokens"), OPTIONAL (0),
+        .applies = applies_chunked_loss),
   SWITCH (HrTraining, logits_fp32, N_("fp32 logits for the loss"), N_("Hugging Face upcasts them"),
           .applies = applies_logits_fp32),
   SWITCH (HrTraining, zero_grad_to_none, N_("Free gradients after each step"),

@@ -139,6 +139,8 @@ hr_scenario_init_default (HrScenario *scenario)
   t->grad_accum = 1;
   t->checkpointing = HR_CHECKPOINTING_FULL;
   t->checkpoint_every = 1;
+  t->loss_chunk_tokens = 128;
+  t->loss_chunks = 0;
   t->attention = HR_ATTENTION_FLASH;
   t->loss = HR_LOSS_STANDARD;
   t->logits_fp32 = TRUE;

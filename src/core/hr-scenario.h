@@ -91,6 +91,8 @@ typedef struct
   guint64         checkpoint_every;  /* with full: every N-th layer only (1 = all) */
   HrAttention     attention;
   HrLoss          loss;
+  guint64         loss_chunk_tokens; /* extension: chunked loss, tokens per chunk */
+  guint64         loss_chunks;       /* extension: ... or chunks per sequence (0: by tokens) */
   gboolean        logits_fp32;       /* extension: upcast logits for the loss */
   gboolean        zero_grad_to_none; /* extension: gradients freed after each step */
   gboolean        optimizer_in_backward;  /* extension: torchtune's optimizer_in_bwd */

@@ -123,7 +123,9 @@ validate_training (const HrScenario  *sc,
   if (!check_range ("training.micro_batch", t->micro_batch, 1, HR_MAX_MICRO_BATCH, error)
       || !check_range ("training.seq_len", t->seq_len, 1, HR_MAX_SEQ_LEN, error)
       || !check_range ("training.grad_accum", t->grad_accum, 1, HR_MAX_MICRO_BATCH, error)
-      || !check_range ("training.checkpoint_every", t->checkpoint_every, 1, HR_MAX_LAYERS, error))
+      || !check_range ("training.checkpoint_every", t->checkpoint_every, 1, HR_MAX_LAYERS, error)
+      || !check_range ("training.loss_chunk_tokens", t->loss_chunk_tokens, 1, HR_MAX_SEQ_LEN, error)
+      || !check_range ("training.loss_chunks", t->loss_chunks, 0, HR_MAX_SEQ_LEN, error))
     return FALSE;
 
   if (t->method != HR_METHOD_FULL && t->checkpointing == HR_CHECKPOINTING_OP)

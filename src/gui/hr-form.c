@@ -390,6 +390,8 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.checkpoint_every");
   hr_form_field_row (self, group, "training.attention");
   hr_form_field_row (self, group, "training.loss");
+  hr_form_field_row (self, group, "training.loss_chunk_tokens");
+  hr_form_field_row (self, group, "training.loss_chunks");
   hr_form_field_row (self, group, "training.logits_fp32");
   hr_form_field_row (self, group, "training.optimizer_in_backward");
   hr_form_field_row (self, group, "training.activation_offloading");

@@ -41,6 +41,7 @@ def _scenario(cfg, layers=None, checkpointing=None):
         "checkpointing": ck,
         "attention": cfg["attention"],
         "loss": cfg["loss"],
+        "loss_chunk_tokens": cfg["loss_chunk"],
         "logits_fp32": cfg["logits_fp32"],
         "zero_grad_to_none": cfg["zero_grad_to_none"],
         "optimizer_in_backward": False,

@@ -185,6 +185,7 @@ def random_config(rng, index):
 REGRESSIONS = (
     (294901, 230, "the optimizer loop's largest matrix: an all-MoE model's ffn counted, not its experts'"),
     (294901, 239, "a Q/K norm under autocast makes K fp32: its 16-bit cast copies the repeated K"),
+    (5150, 31, "a chunked loss's backward holds the gradients of one chunk's log-probabilities and logits"),
 )
 
 

@@ -12,8 +12,8 @@
 # when none can, a failure under build-aux/test (which installs it).
 # The seed is fixed (11) so that CI judges the code, not the draw: a new
 # seed now and then finds a configuration no formula covers yet (seed 5150
-# found one, docs/reference-oracle.md), which is work for an issue, not a
-# reason for an unrelated commit to fail.  HEADROOM_ORACLE_SEED=N replays
+# found one, since corrected), which is work for an issue, not a reason for
+# an unrelated commit to fail.  HEADROOM_ORACLE_SEED=N replays
 # seed N, HEADROOM_ORACLE_SEED=random draws a new one (printed);
 # HEADROOM_ORACLE_COUNT changes the number of random configurations (300).
 cli="$1"
