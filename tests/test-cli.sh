@@ -376,6 +376,40 @@ done
 [ "$same" = 6 ] && ok "error bars from the build's summary equal the planned ones (6 scenarios)" \
   || not_ok "error bars from the summary differ ($same of 6 the same)"
 
+# Translated: the table, --help and the verdict follow a Russian locale,
+# with this build's catalogues (HEADROOM_LOCALEDIR); JSON and CSV stay
+# English, keys and words.  The locale: an installed ru_RU.UTF-8, else one
+# built with localedef, else LANGUAGE=ru (which glibc reads unless the
+# locale is C).
+ru_env="LC_ALL=ru_RU.UTF-8"
+if ! locale -a 2>/dev/null | grep -qi '^ru_RU\.utf-\?8$'; then
+  if localedef -i ru_RU -f UTF-8 "$tmp/ru_RU.UTF-8" >/dev/null 2>&1; then
+    ru_env="LOCPATH=$tmp LC_ALL=ru_RU.UTF-8"
+  else
+    ru_env="LANGUAGE=ru LC_ALL=C.UTF-8"
+  fi
+fi
+cyrillic () { grep -qP '[\x{0400}-\x{04FF}]' "$1"; }
+ru () { env $ru_env "$cli" "$@" >"$tmp/ru-out" 2>&1 </dev/null; }
+[ -f "${HEADROOM_LOCALEDIR:-/nonexistent}/ru/LC_MESSAGES/headroom.mo" ] \
+  && ok "the build's Russian catalogue is in HEADROOM_LOCALEDIR" || not_ok "no ru catalogue in '${HEADROOM_LOCALEDIR:-}'"
+ru && grep -q '^Помещается на 8x H100 SXM 80GB с запасом 36.8 GiB (46 %) на каждом GPU\.$' "$tmp/ru-out" \
+  && ok "ru: the verdict in Russian ($ru_env)" || not_ok "ru: the verdict: $(tail -2 "$tmp/ru-out")"
+grep -q '^Модель    Llama 2 13B: ' "$tmp/ru-out" && grep -qE '^      обратный проход функции потерь +38\.6 GiB   <- пик$' "$tmp/ru-out" \
+  && ok "ru: the table's headings and phases" || not_ok "ru: the table: $(head -4 "$tmp/ru-out")"
+ru --help && grep -q 'Спланировать встроенный или пользовательский сценарий' "$tmp/ru-out" \
+  && grep -q -- '--chart=CHART' "$tmp/ru-out" && ok "ru: --help" || not_ok "ru: --help: $(head -3 "$tmp/ru-out")"
+ru --suggest --set training.micro_batch=32 && grep -q 'на GPU, помещается' "$tmp/ru-out" \
+  && ok "ru: the suggestions" || not_ok "ru: the suggestions: $(head -2 "$tmp/ru-out")"
+ru --format json && json_ok "$tmp/ru-out" && grep -q '"capacity_bytes" : 85520809984' "$tmp/ru-out" \
+  && grep -q '"peak_phase" : "loss backward"' "$tmp/ru-out" && ! cyrillic "$tmp/ru-out" \
+  && ok "ru: JSON keys and words stay English" || not_ok "ru: the JSON is translated"
+ru --format csv && head -1 "$tmp/ru-out" | grep -q '^device,ranks,stage,category,item,bytes,gib' \
+  && ! cyrillic "$tmp/ru-out" && ok "ru: CSV stays English" || not_ok "ru: the CSV is translated"
+ru --suggest --format json --set training.micro_batch=32 && grep -q '"title" : "Micro-batch 32' "$tmp/ru-out" \
+  && ! cyrillic "$tmp/ru-out" && ok "ru: the suggestions' JSON stays English" || not_ok "ru: suggestions JSON translated"
+"$cli" >"$tmp/out" 2>&1 </dev/null; ! cyrillic "$tmp/out" && ok "C.UTF-8: the table stays English" || not_ok "C.UTF-8: translated"
+
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
 [ "$failed" = 0 ]

@@ -532,7 +532,8 @@ print_plan (const Options    *o,
     {
       g_autofree char *sentence = hr_error_bar_sentence (&bar);
 
-      printf ("Error bar: %s; headroom-cli --validate lists the runs.\n", sentence);
+      /* TRANSLATORS: %s is how far the plans of similar measured runs were off */
+      printf (_("Error bar: %s; headroom-cli --validate lists the runs.\n"), sentence);
     }
 }
 
@@ -596,42 +597,53 @@ main (int   argc,
       char *argv[])
 {
   Options o = { 0 };
+  const char *localedir = g_getenv ("HEADROOM_LOCALEDIR");
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
   int status;
   GOptionEntry entries[] = {
-    { "preset", 0, 0, G_OPTION_ARG_STRING, &o.preset, "Plan a bundled or user scenario preset", "ID" },
-    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, "Override one field, e.g. training.micro_batch=8 (repeatable)", "PATH=VALUE" },
-    { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, "Output: table (default), json or csv", "FORMAT" },
-    { "png", 0, 0, G_OPTION_ARG_FILENAME, &o.png, "Also write the per-GPU chart as a PNG", "FILE" },
-    { "chart", 0, 0, G_OPTION_ARG_STRING, &o.chart, "What --png draws: per-gpu (default) or timeline (memory over one step)", "CHART" },
-    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, "Write a one-page report (PNG) for a slide", "FILE" },
-    { "solve", 0, 0, G_OPTION_ARG_STRING, &o.solve, "max-micro-batch, max-seq-len or min-gpus", "WHAT" },
-    { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, "Exit with status 3 when a GPU is over capacity", NULL },
-    { "import-hf", 0, 0, G_OPTION_ARG_FILENAME, &o.import_hf, "Use a Hugging Face config.json as the model", "CONFIG.json" },
-    { "import-deepspeed", 0, 0, G_OPTION_ARG_FILENAME, &o.import_ds, "Apply a DeepSpeed config JSON (ZeRO stage, offload, batch, precision)", "DS_CONFIG.json" },
-    { "framework", 0, 0, G_OPTION_ARG_STRING, &o.framework, "Plan what a framework's code does (a profile: --list frameworks)", "ID" },
-    { "list", 0, 0, G_OPTION_ARG_STRING, &o.list, "List presets (models, gpus, scenarios, frameworks) or the scenario fields (fields)", "WHAT" },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, "Table units: gib (default) or gb", "UNITS" },
-    { "sweep", 0, 0, G_OPTION_ARG_STRING, &o.sweep, "Memory against micro-batch or seq-len (with --png: the sweep chart)", "AXIS" },
-    { "suggest", 0, 0, G_OPTION_ARG_NONE, &o.suggest, "List the changes that make the plan fit, ranked", NULL },
-    { "validate", 0, 0, G_OPTION_ARG_FILENAME, &o.validate, "Compare plans with measured runs (measured-calibration.json format)", "FILE" },
-    { "version", 0, 0, G_OPTION_ARG_NONE, &o.version, "Print the version", NULL },
+    { "preset", 0, 0, G_OPTION_ARG_STRING, &o.preset, N_("Plan a bundled or user scenario preset"), "ID" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o.sets, N_("Override one field, e.g. training.micro_batch=8 (repeatable)"), "PATH=VALUE" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &o.format, N_("Output: table (default), json or csv"), "FORMAT" },
+    { "png", 0, 0, G_OPTION_ARG_FILENAME, &o.png, N_("Also write the per-GPU chart as a PNG"), "FILE" },
+    { "chart", 0, 0, G_OPTION_ARG_STRING, &o.chart, N_("What --png draws: per-gpu (default) or timeline (memory over one step)"), "CHART" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o.report, N_("Write a one-page report (PNG) for a slide"), "FILE" },
+    { "solve", 0, 0, G_OPTION_ARG_STRING, &o.solve, N_("max-micro-batch, max-seq-len or min-gpus"), "WHAT" },
+    { "check", 0, 0, G_OPTION_ARG_NONE, &o.check, N_("Exit with status 3 when a GPU is over capacity"), NULL },
+    { "import-hf", 0, 0, G_OPTION_ARG_FILENAME, &o.import_hf, N_("Use a Hugging Face config.json as the model"), "CONFIG.json" },
+    { "import-deepspeed", 0, 0, G_OPTION_ARG_FILENAME, &o.import_ds, N_("Apply a DeepSpeed config JSON (ZeRO stage, offload, batch, precision)"), "DS_CONFIG.json" },
+    { "framework", 0, 0, G_OPTION_ARG_STRING, &o.framework, N_("Plan what a framework's code does (a profile: --list frameworks)"), "ID" },
+    { "list", 0, 0, G_OPTION_ARG_STRING, &o.list, N_("List presets (models, gpus, scenarios, frameworks) or the scenario fields (fields)"), "WHAT" },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &o.units, N_("Table units: gib (default) or gb"), "UNITS" },
+    { "sweep", 0, 0, G_OPTION_ARG_STRING, &o.sweep, N_("Memory against micro-batch or seq-len (with --png: the sweep chart)"), "AXIS" },
+    { "suggest", 0, 0, G_OPTION_ARG_NONE, &o.suggest, N_("List the changes that make the plan fit, ranked"), NULL },
+    { "validate", 0, 0, G_OPTION_ARG_FILENAME, &o.validate, N_("Compare plans with measured runs (measured-calibration.json format)"), "FILE" },
+    { "version", 0, 0, G_OPTION_ARG_NONE, &o.version, N_("Print the version"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &o.files, NULL, "[SCENARIO.json]" },
     { NULL }
   };
 
+  /* The table, the messages and --help in the user's language;
+   * HEADROOM_LOCALEDIR points at a build tree's translations (the tests). */
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir
+                                                                            : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
 
-  context = g_option_context_new ("- plan GPU memory for a training run");
+  /* GOption translates these, and every entry's description, in the
+   * domain given here. */
+  context = g_option_context_new (N_("- plan GPU memory for a training run"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context,
-                                "Plans a scenario (docs/scenario-format.md): with no file and no --preset,\n"
-                                "the default scenario. Exit status: 0 planned, 2 bad input, 3 over\n"
-                                "capacity with --check.");
+                                N_("Plans a scenario (docs/scenario-format.md): with no file and no --preset,\n"
+                                   "the default scenario. Exit status: 0 planned, 2 bad input, 3 over\n"
+                                   "capacity with --check."));
   g_option_context_set_description (context,
-                                    "--format json and csv with --validate and --sweep (planning: docs/outputs.md):\n"
+                                    /* TRANSLATORS: the quoted keys and the words in
+                                     * parentheses after "csv:" are what programs read:
+                                     * keep them in English */
+                                    N_("--format json and csv with --validate and --sweep (planning: docs/outputs.md):\n"
                                     "  --validate json: {\"runs\": [{\"id\", \"metric\", \"method\", \"predicted_bytes\",\n"
                                     "    \"measured_bytes\", \"error\"}], \"skipped\": [messages], \"median_abs_error\",\n"
                                     "    \"worst_abs_error\"}; errors are fractions ((predicted - measured) / measured),\n"
@@ -641,13 +653,19 @@ main (int   argc,
                                     "    (0: none fits), \"capacity_bytes\", \"headroom\", \"points\": [{\"value\",\n"
                                     "    \"parameters\", \"gradients\", \"optimizer\", \"activations\", \"overhead\",\n"
                                     "    \"total_bytes\", \"status\"}]}, sizes in bytes.  csv: micro_batch or seq_len,\n"
-                                    "    the five categories, total, status.\n");
+                                    "    the five categories, total, status.\n"));
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {
       options_clear (&o);
       return hr_cli_bad_input (error->message);
     }
+
+  /* JSON and CSV are for programs: their keys and their words stay
+   * English whatever the locale (CONTRACT.md sections 4 and 5), so that a
+   * script reads the same output on every machine. */
+  if (g_strcmp0 (o.format, "json") == 0 || g_strcmp0 (o.format, "csv") == 0)
+    setlocale (LC_MESSAGES, "C");
 
   status = run (&o);
   options_clear (&o);

@@ -9,6 +9,8 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -108,17 +110,19 @@ hr_cli_print_solve (const HrScenario *sc,
     printf ("solve,value\r\n%s,%" G_GUINT64_FORMAT "\r\n", name, value);
   else
     {
-      static const char * const what[] = { "Largest micro-batch", "Longest sequence",
-                                           "Fewest GPUs" };
+      static const char * const what[] = { N_("Largest micro-batch"), N_("Longest sequence"),
+                                           N_("Fewest GPUs") };
       int percent = (int) (sc->overhead.headroom * 100 + 0.5);
 
       g_autofree char *gpu = hr_cli_shown (sc->gpu.name);
 
       if (value == 0)
-        printf ("%s: none leaves %d %% free on %s\n", what[solve], percent, gpu);
+        /* TRANSLATORS: %s is "Largest micro-batch", "Longest sequence" or
+         * "Fewest GPUs", then the wanted free share and the GPU */
+        printf (_("%s: none leaves %d %% free on %s\n"), _(what[solve]), percent, gpu);
       else
-        printf ("%s that leaves %d %% free: %" G_GUINT64_FORMAT "\n", what[solve], percent,
-                value);
+        printf (_("%s that leaves %d %% free: %llu\n"), _(what[solve]), percent,
+                (unsigned long long) value);
     }
 
   if (check)
@@ -186,20 +190,24 @@ hr_cli_print_suggestions (const HrScenario *sc,
       g_autofree char *now = hr_format_bytes ((double) d->total_bytes, units);
       g_autofree char *cap = hr_format_bytes ((double) work->capacity_bytes, units);
 
-      printf ("%s now needs %s of %s.\n", d->label, now, cap);
+      /* TRANSLATORS: a GPU, its memory and its capacity */
+      printf (_("%s now needs %s of %s.\n"), d->label, now, cap);
       if (n == 0)
-        printf ("No change that Headroom knows lowers it.\n");
+        printf (_("No change that Headroom knows lowers it.\n"));
       for (guint i = 0; i < n; i++)
         {
           g_autofree char *saves = hr_format_bytes ((double) list[i].saves_bytes, units);
           gint64 free_bytes = (gint64) work->capacity_bytes - (gint64) list[i].total_bytes;
           int percent = (int) (100.0 * (double) free_bytes / (double) work->capacity_bytes);
-          const char *verdict = list[i].status == HR_STATUS_OK ? "fits"
-                                : list[i].status == HR_STATUS_TIGHT ? "tight" : "still over";
+          const char *verdict = list[i].status == HR_STATUS_OK ? _("fits")
+                                : list[i].status == HR_STATUS_TIGHT ? _("tight")
+                                : _("still over");
           g_autofree char *title = hr_cli_shown (list[i].title);
           g_autofree char *cost = hr_cli_shown (list[i].cost);
 
-          printf ("%2u. %s: -%s per GPU, %s (%d %% free). Cost: %s.\n", i + 1, title,
+          /* TRANSLATORS: a ranked suggestion: its number, what to change,
+           * what it saves, "fits", "tight" or "still over", and its cost */
+          printf (_("%2u. %s: -%s per GPU, %s (%d %% free). Cost: %s.\n"), i + 1, title,
                   saves, verdict, percent, cost);
         }
     }
@@ -300,8 +308,9 @@ hr_cli_print_sweep (const HrScenario *sc,
       print_json (root);
       return EXIT_PLANNED;
     }
+  /* The columns' names are the CSV's: what a script would grep for. */
   printf ("%-12s %12s  %s\n", axis == HR_SWEEP_MICRO_BATCH ? "micro-batch" : "seq-len",
-          "fullest GPU", "status");
+          _("fullest GPU"), _("status"));
   for (guint i = 0; i < sweep->n_points; i++)
     {
       g_autofree char *size = hr_format_bytes ((double) sweep->points[i].total_bytes, units);
@@ -309,7 +318,8 @@ hr_cli_print_sweep (const HrScenario *sc,
       printf ("%-12" G_GUINT64_FORMAT " %12s  %s\n", sweep->points[i].value, size,
               hr_enum_name (&hr_status_names, sweep->points[i].status));
     }
-  printf ("Fits with the wanted headroom up to %" G_GUINT64_FORMAT ".\n", sweep->last_fitting);
+  printf (_("Fits with the wanted headroom up to %llu.\n"),
+          (unsigned long long) sweep->last_fitting);
   return EXIT_PLANNED;
 }
 

@@ -16,9 +16,13 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(HrApplication) app = NULL;
+  const char *localedir = g_getenv ("HEADROOM_LOCALEDIR");
 
+  /* HEADROOM_LOCALEDIR: a build tree's translations, as headroom-cli reads
+   * them (screenshots of a translated window without installing). */
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bindtextdomain (GETTEXT_PACKAGE, localedir != NULL && *localedir != '\0' ? localedir
+                                                                            : LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

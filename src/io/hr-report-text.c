@@ -22,13 +22,14 @@ status_word (HrStatus status)
   switch (status)
     {
     case HR_STATUS_OK:
-      return "OK";
+      /* TRANSLATORS: a GPU's status at the end of headroom-cli's table */
+      return _("OK");
     case HR_STATUS_TIGHT:
-      return "TIGHT";
+      return _("TIGHT");
     case HR_STATUS_OOM:
     case HR_N_STATUSES:
     default:
-      return "OUT OF MEMORY";
+      return _("OUT OF MEMORY");
     }
 }
 
@@ -131,6 +132,28 @@ hr_cost_sentence (const HrScenario     *sc,
                           (unsigned long long) sc->parallel.gpus, mfu, hours, cost);
 }
 
+/* A category's name in the table, in the user's language. */
+static const char *
+category_word (HrCategory category)
+{
+  static const char * const words[HR_N_CATEGORIES] = {
+    N_("parameters"), N_("gradients"), N_("optimizer"), N_("activations"), N_("overhead"),
+  };
+
+  return _(words[MIN (category, HR_N_CATEGORIES - 1)]);
+}
+
+/* "Model     ..." : a heading padded to ten characters, then its text. */
+static void
+append_heading (GString    *out,
+                const char *heading,
+                const char *text)
+{
+  glong width = g_utf8_strlen (heading, -1);
+
+  g_string_append_printf (out, "%s%*s%s\n", heading, (int) MAX (10 - width, 1), "", text);
+}
+
 static void
 append_row (GString    *out,
             const char *indent,
@@ -158,10 +181,10 @@ append_phases (GString        *out,
                const HrDevice *d,
                HrUnits         units)
 {
-  g_string_append (out, "  live in each phase of the step (allocator)\n");
+  g_string_append_printf (out, "  %s\n", _("live in each phase of the step (allocator)"));
   for (guint ph = 0; ph < HR_N_PHASES; ph++)
-    append_row (out, "      ", hr_phase_name (ph), (double) d->phase_bytes[ph],
-                ph == d->peak_phase ? "<- peak" : NULL, units);
+    append_row (out, "      ", hr_phase_label (ph), (double) d->phase_bytes[ph],
+                ph == d->peak_phase ? _("<- peak") : NULL, units);
 }
 
 static void
@@ -178,13 +201,15 @@ append_device (GString          *out,
 
   g_string_append_printf (out, "%s (x%" G_GUINT64_FORMAT ")", d->label, d->ranks);
   if (sc->parallel.pp > 1)
-    g_string_append_printf (out, ", layers %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT,
-                            d->first_layer, d->first_layer + d->n_layers - 1);
-  g_string_append_printf (out, ", peak during the %s\n", hr_phase_name (d->peak_phase));
+    g_string_append_printf (out, _(", layers %llu-%llu"), (unsigned long long) d->first_layer,
+                            (unsigned long long) (d->first_layer + d->n_layers - 1));
+  /* TRANSLATORS: %s is a phase of the training step, "loss backward" */
+  g_string_append_printf (out, _(", peak during the %s"), hr_phase_label (d->peak_phase));
+  g_string_append_c (out, '\n');
 
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     {
-      append_row (out, "  ", hr_enum_name (&hr_category_names, c),
+      append_row (out, "  ", category_word (c),
                   (double) d->category_bytes[c], NULL, units);
       for (guint i = 0; i < d->n_items; i++)
         {
@@ -195,28 +220,30 @@ append_device (GString          *out,
 
           if (item->category != c || !hr_item_is_live_at_peak (d, item))
             continue;
-          name = hr_item_display_name (item);
-          span = hr_live_span (item->live, FALSE);
-          note = g_strdup_printf ("%s%s · %s", item == largest ? "<- largest  " : "",
-                                  item->formula, span);
+          name = hr_item_label (item);
+          span = hr_live_span (item->live, TRUE);
+          note = g_strdup_printf ("%s%s%s · %s", item == largest ? _("<- largest") : "",
+                                  item == largest ? "  " : "", item->formula, span);
           append_row (out, "      ", name, (double) item->bytes, note, units);
         }
     }
 
   append_phases (out, d, units);
   g_string_append (out, "  --------------------------------------------------------\n");
-  append_row (out, "  ", "allocated (torch max_memory_allocated)", (double) d->allocated_bytes,
-              NULL, units);
-  append_row (out, "  ", "reserved (torch max_memory_reserved)", (double) d->reserved_bytes,
+  append_row (out, "  ", _("allocated (torch max_memory_allocated)"),
+              (double) d->allocated_bytes, NULL, units);
+  append_row (out, "  ", _("reserved (torch max_memory_reserved)"), (double) d->reserved_bytes,
               NULL, units);
   {
-    g_autofree char *of = g_strdup_printf ("of %s", cap);
+    /* TRANSLATORS: after the total, %s is the GPU's capacity */
+    g_autofree char *of = g_strdup_printf (_("of %s"), cap);
 
-    append_row (out, "  ", "total (as nvidia-smi shows)", (double) d->total_bytes, of, units);
+    append_row (out, "  ", _("total (as nvidia-smi shows)"), (double) d->total_bytes, of,
+                units);
   }
   free_pct = hr_format_double (100.0 * (double) d->free_bytes / (double) plan->capacity_bytes, 0);
   free_note = g_strdup_printf ("%s %%   %s", free_pct, status_word (d->status));
-  append_row (out, "  ", "free", (double) d->free_bytes, free_note, units);
+  append_row (out, "  ", _("free"), (double) d->free_bytes, free_note, units);
   g_string_append_c (out, '\n');
 }
 
@@ -238,23 +265,35 @@ hr_report_table (const HrScenario *sc,
   const HrDevice *binding = hr_plan_binding (plan);
 
   g_string_append_printf (out, "%s\n\n", name);
-  g_string_append_printf (out, "Model     %s: %s parameters, %s trainable (%s)\n",
-                          model_name, params, trainable,
-                          hr_enum_name (&hr_method_names, sc->training.method));
-  g_string_append_printf (out, "Training  %s, %s, micro-batch %" G_GUINT64_FORMAT
-                          " x %" G_GUINT64_FORMAT " tokens, %s checkpointing\n",
-                          hr_enum_name (&hr_precision_names, sc->training.precision),
-                          hr_enum_name (&hr_optimizer_names, sc->training.optimizer),
-                          sc->training.micro_batch, sc->training.seq_len,
-                          hr_enum_name (&hr_checkpointing_names, sc->training.checkpointing));
-  g_string_append_printf (out, "Parallel  %" G_GUINT64_FORMAT " GPUs: data %" G_GUINT64_FORMAT
-                          ", tensor %" G_GUINT64_FORMAT ", pipeline %" G_GUINT64_FORMAT
-                          ", context %" G_GUINT64_FORMAT ", ZeRO stage %" G_GUINT64_FORMAT "\n",
-                          sc->parallel.gpus, hr_parallel_dp_degree (&sc->parallel),
-                          sc->parallel.tp, sc->parallel.pp, sc->parallel.cp,
-                          sc->parallel.zero);
-  g_string_append_printf (out, "GPU       %s, %s each; wanted free: %d %% (%s)\n\n",
-                          gpus, cap, (int) (sc->overhead.headroom * 100 + 0.5), wanted);
+  {
+    /* The words of the file's values (full, bf16-mixed, adamw) stay as
+     * the file writes them. */
+    g_autofree char *model = g_strdup_printf (_("%s: %s parameters, %s trainable (%s)"),
+                                              model_name, params, trainable,
+                                              hr_enum_name (&hr_method_names,
+                                                            sc->training.method));
+    g_autofree char *training = g_strdup_printf (
+      _("%s, %s, micro-batch %llu x %llu tokens, %s checkpointing"),
+      hr_enum_name (&hr_precision_names, sc->training.precision),
+      hr_enum_name (&hr_optimizer_names, sc->training.optimizer),
+      (unsigned long long) sc->training.micro_batch, (unsigned long long) sc->training.seq_len,
+      hr_enum_name (&hr_checkpointing_names, sc->training.checkpointing));
+    g_autofree char *parallel = g_strdup_printf (
+      _("%llu GPUs: data %llu, tensor %llu, pipeline %llu, context %llu, ZeRO stage %llu"),
+      (unsigned long long) sc->parallel.gpus,
+      (unsigned long long) hr_parallel_dp_degree (&sc->parallel),
+      (unsigned long long) sc->parallel.tp, (unsigned long long) sc->parallel.pp,
+      (unsigned long long) sc->parallel.cp, (unsigned long long) sc->parallel.zero);
+    g_autofree char *gpu = g_strdup_printf (_("%s, %s each; wanted free: %d %% (%s)"), gpus, cap,
+                                            (int) (sc->overhead.headroom * 100 + 0.5), wanted);
+
+    /* TRANSLATORS: headings of headroom-cli's table, at most nine letters */
+    append_heading (out, _("Model"), model);
+    append_heading (out, _("Training"), training);
+    append_heading (out, _("Parallel"), parallel);
+    append_heading (out, _("GPU"), gpu);
+    g_string_append_c (out, '\n');
+  }
 
   /* The binding device first, then the others in stage order. */
   append_device (out, sc, plan, binding, units);
@@ -266,13 +305,15 @@ hr_report_table (const HrScenario *sc,
     {
       g_autofree char *host = hr_format_bytes ((double) plan->host_bytes_per_node, units);
 
-      g_string_append_printf (out, "Host RAM per node for offloading: %s\n", host);
+      g_string_append_printf (out, _("Host RAM per node for offloading: %s"), host);
+      g_string_append_c (out, '\n');
     }
   for (guint i = 0; i < plan->n_warnings; i++)
     {
       g_autofree char *message = hr_plan_warning_message (plan, sc, i);
 
-      g_string_append_printf (out, "Warning: %s\n", message);
+      g_string_append_printf (out, _("Warning: %s"), message);
+      g_string_append_c (out, '\n');
     }
   {
     HrCostEstimate est;
