@@ -207,6 +207,56 @@ test_checkpoint_every (void)
                     hr_test_item_bytes (&none->devices[0], "Q, K, V"));
 }
 
+/* parallel.fsdp on Llama 3 8B (V 128256, h 4096, untied, bf16 weights),
+ * ZeRO-3 on 8 GPUs without DeepSpeed.  FSDP1's root unit keeps embeddings
+ * and head gathered and joins their gradients into one flat tensor at the
+ * end of the backward; FSDP2 (torchtitan's units) keeps the output layer
+ * gathered (V·h + h for its norm) and gathers the embeddings (V·h) again
+ * for their backward only, with no join.  Under pipelining with 8
+ * micro-batches, FSDP2 keeps the whole stage gathered and its unsharded
+ * gradients in fp32 until the last micro-batch. */
+static void
+test_fsdp_versions (void)
+{
+  g_autoptr(HrPlan) one = hr_plan_new ();
+  g_autoptr(HrPlan) two = hr_plan_new ();
+  HrScenario sc;
+  const double V = 128256, h = 4096;
+
+  hr_test_load (&sc, "default");
+  hr_test_model (&sc, "llama-3-8b");
+  sc.parallel.deepspeed = FALSE;
+  sc.parallel.zero = 3;
+  sc.parallel.gpus = 8;
+  g_assert_cmpuint (sc.parallel.fsdp, ==, 2);
+  g_assert_cmpuint (sc.training.dtypes.weights, ==, HR_DTYPE_BF16);
+  sc.parallel.fsdp = 1;
+  hr_test_plan (&sc, one);
+  sc.parallel.fsdp = 2;
+  hr_test_plan (&sc, two);
+
+  g_assert_cmpuint (hr_test_item_bytes (&one->devices[0], "root unit's gradients joined (flat)"), >, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&two->devices[0], "root unit's gradients joined (flat)"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&two->devices[0], "head gradient (waits for the root unit)"), ==, 0);
+  hr_assert_close ((double) hr_test_item_bytes (&two->devices[0], "gathered output layer (kept after forward)"),
+                   (V * h + h) * 2, 1e-9);
+  hr_assert_close ((double) hr_test_item_bytes (&two->devices[0], "gathered embeddings (for their backward)"),
+                   V * h * 2, 1e-9);
+  g_assert_cmpuint (two->devices[0].total_bytes, <, one->devices[0].total_bytes);
+
+  /* 32 layers over 4 stages of 8; stage 1 holds 8 layers and nothing else. */
+  sc.parallel.gpus = 32;
+  sc.parallel.pp = 4;
+  sc.training.grad_accum = 8;
+  hr_test_plan (&sc, two);
+  g_assert_cmpuint (two->n_devices, ==, 4);
+  hr_assert_close ((double) hr_test_item_bytes (&two->devices[1], "unsharded gradients (accumulated across micro-batches)"),
+                   (double) two->devices[1].params * 4, 1e-9);
+  hr_assert_close ((double) hr_test_item_bytes (&two->devices[1], "gathered stage weights (kept between micro-batches)"),
+                   (double) two->devices[1].params * 2, 1e-9);
+  g_assert_cmpuint (hr_test_item_bytes (&two->devices[1], "gathered layers (current + prefetch)"), ==, 0);
+}
+
 /* LoRA never needs more than full fine-tuning, QLoRA less than LoRA. */
 static void
 test_lora_less_than_full (void)
@@ -600,6 +650,7 @@ main (int   argc,
   g_test_add_func ("/calc/context-parallel-shards", test_context_parallel_shards);
   g_test_add_func ("/calc/pipeline", test_pipeline_stages);
   g_test_add_func ("/calc/checkpoint-every", test_checkpoint_every);
+  g_test_add_func ("/calc/fsdp-versions", test_fsdp_versions);
   g_test_add_func ("/calc/lora-less-than-full", test_lora_less_than_full);
   g_test_add_func ("/calc/monotonic", test_monotonic);
   g_test_add_func ("/calc/solvers", test_solvers);

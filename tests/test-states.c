@@ -234,9 +234,9 @@ test_paged_states_fp32 (void)
                     plan->params * 8);
 }
 
-/* FSDP's root unit (embeddings, head, final norm) assembles its flat
+/* FSDP1's root unit (embeddings, head, final norm) assembles its flat
  * gradient only when the embedding's gradient arrives at the end of the
- * backward pass.  Gemma 2B as LitGPT trains it (untied: V·h embedding and
+ * backward pass.  Gemma 2B as LitGPT trains it (FSDP1) (untied: V·h embedding and
  * V·h head, h final norm; V 256000, h 2048), bf16 gradients: the head's
  * gradient V·h·2 waits through the backward, and at its end 2·P_outside·2
  * bytes exist in all.  LoRA trains neither, so neither item exists. */
@@ -255,6 +255,7 @@ test_fsdp_root_gradients (void)
   hr_training_apply_precision (&sc.training);
   sc.parallel.gpus = 4;
   sc.parallel.zero = 3;
+  sc.parallel.fsdp = 1;
   hr_test_plan (&sc, plan);
   d = &plan->devices[0];
   g_assert_cmpfloat (hr_test_item_bytes (d, "head gradient (waits for the root unit)"), ==,

@@ -478,6 +478,72 @@ add_weights (Ctx               *ctx,
   return trainable;
 }
 
+/* FSDP2 (fully_shard, per-parameter DTensors) as torchtitan applies it
+ * (torchtitan/distributed/fsdp.py, apply_fsdp_to_decoder): each block its
+ * own unit, resharded after its forward; the token embeddings a unit of
+ * their own, resharded likewise; the final norm and the head one unit that
+ * is not ("FSDP would prefetch them immediately"); tied embeddings and head
+ * one unit, not resharded.  A unit's gradients are reduce-scattered as soon
+ * as its backward is done: there is no flat root whose gradients wait for
+ * one another.  Under pipeline parallelism nothing is resharded after the
+ * forward (get_fsdp_reshard_after_forward_policy: "default" is
+ * `not pp_enabled`) nor, but after the last micro-batch, after the backward
+ * (torch/distributed/pipelining/stage.py, backward_maybe_with_nosync:
+ * set_reshard_after_backward (False)): the stage's weights stay gathered
+ * through the step's forward and backward passes. */
+static void
+add_fsdp2_gathered (Ctx               *ctx,
+                    HrDevice          *dev,
+                    const StageParams *sp)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  double wb = ctx->weight_bytes;
+  double embedding = dev->stage == 0 ? (double) ctx->counts.embedding : 0.0;
+  double output = sp->outside - embedding;
+  gboolean tied = sc->model.tied_embeddings && sc->model.head == HR_HEAD_LM && sc->parallel.pp == 1;
+  double layer_w = ctx->lora && t->method == HR_METHOD_QLORA
+                   ? (double) ctx->counts.layer_linear * ctx->quant_bytes
+                     + (sp->layer - (double) ctx->counts.layer_linear) * wb
+                   : sp->layer * wb;
+
+  if (sc->parallel.pp > 1)
+    {
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_FWD_BWD, N_("gathered stage weights (kept between micro-batches)"),
+                "P_stage·bytes (FSDP2 under pipelining)",
+                N_("Under pipelining FSDP2 keeps the stage's weights reassembled from the first forward to the last backward."),
+                (double) dev->n_layers * layer_w + sp->outside * wb);
+      return;
+    }
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+            HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
+            "2·P_layer·bytes",
+            N_("ZeRO-3 briefly reassembles a whole layer's weights to compute with it."),
+            2.0 * layer_w);
+  if (tied)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+              HR_LIVE_FWD_BWD, N_("gathered embeddings and head (one unit, kept)"),
+              "P_outside·bytes",
+              N_("Tied embeddings and output layer are one unit that stays reassembled during the step."),
+              sp->outside * wb);
+  else
+    {
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_FWD_BWD, N_("gathered output layer (kept after forward)"),
+                "(P_head + P_final norm)·bytes",
+                N_("The output layer stays reassembled from its forward to its backward pass."),
+                output * wb);
+      /* (The embeddings are gathered again for their backward, the last.) */
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE (HR_PHASE_BACKWARD_END), N_("gathered embeddings (for their backward)"),
+                "P_embedding·bytes",
+                N_("The embedding table is reassembled once more for its backward pass, the last."),
+                embedding * wb);
+    }
+}
+
 /* ZeRO-3 and FSDP: the weights gathered to compute with, and FSDP's root
  * unit, whose gradients join only at the end of the backward pass. */
 static void
@@ -501,6 +567,8 @@ add_gathered_weights (Ctx               *ctx,
 
       add_deepspeed_gathered (ctx, dev, sp, sp->layer > 0 ? layer_w / sp->layer : ctx->weight_bytes);
     }
+  else if (zero3 && ctx->sc->parallel.fsdp == 2)
+    add_fsdp2_gathered (ctx, dev, sp);
   else if (zero3)
     {
       double layer_w = ctx->lora && t->method == HR_METHOD_QLORA
@@ -508,6 +576,8 @@ add_gathered_weights (Ctx               *ctx,
                          + (sp->layer - (double) ctx->counts.layer_linear) * ctx->weight_bytes
                        : sp->layer * ctx->weight_bytes;
 
+      /* FSDP1 (FullyShardedDataParallel): flat parameters, and a root unit
+       * holding what no layer's unit does. */
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                 HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
                 "2·P_layer·bytes",
@@ -593,7 +663,19 @@ add_gradients (Ctx               *ctx,
               : "P_trainable·bytes / N (ZeRO-2/3)",
               N_("One gradient per trainable weight, produced by the backward pass."),
               grads_here * ctx->grad_bytes);
-  if (p->zero >= 2 && !ds)
+  /* FSDP2 under pipelining: the schedule turns gradient sync off for all
+   * but the last micro-batch (backward_maybe_with_nosync:
+   * set_requires_gradient_sync (False)), so each weight's unsharded
+   * gradient accumulates, in the reduce type (torchtitan's
+   * mixed_precision_reduce, fp32: FSDPParam.to_accumulated_grad_if_needed),
+   * from the first micro-batch's backward to the last's. */
+  if (p->zero >= 2 && !ds && p->fsdp == 2 && p->pp > 1 && t->grad_accum > 1)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
+              HR_LIVE_FWD_BWD, N_("unsharded gradients (accumulated across micro-batches)"),
+              "P_trainable·4 (FSDP2 under pipelining)",
+              N_("Under pipelining FSDP2 reduces the gradients only after the last micro-batch."),
+              trainable * 4.0);
+  else if (p->zero >= 2 && !ds)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
               HR_LIVE_BACKWARD, N_("unsharded gradients of one layer (reduce-scatter)"),
               "P_layer·bytes",

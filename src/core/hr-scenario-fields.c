@@ -87,6 +87,12 @@ applies_sharded (const HrScenario *sc)
 }
 
 static gboolean
+applies_fsdp (const HrScenario *sc)
+{
+  return sc->parallel.zero >= 1 && !sc->parallel.deepspeed;
+}
+
+static gboolean
 applies_offload_params (const HrScenario *sc)
 {
   return sc->parallel.zero == 3 || sc->parallel.offload_params;
@@ -282,6 +288,9 @@ const Field hr_parallel_fields[] = {
   SWITCH (HrParallel, deepspeed, N_("DeepSpeed engine"),
           N_("Its flat gradient partition and reduce buckets, at DeepSpeed's defaults"),
           OPTIONAL (FALSE), .applies = applies_sharded),
+  SPIN (HrParallel, fsdp, 1, 2, 1, N_("FSDP version"),
+        N_("1: flat parameters (FSDP1); 2: per-parameter, fully_shard (FSDP2)"), OPTIONAL (2),
+        .applies = applies_fsdp),
 };
 
 const Field hr_gpu_fields[] = {

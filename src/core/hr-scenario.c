@@ -152,6 +152,7 @@ hr_scenario_init_default (HrScenario *scenario)
   p->sp = FALSE;
   p->zero = 3;
   p->shard_group = 0;
+  p->fsdp = 2;
 
   hr_copy_string (scenario->gpu.preset, sizeof scenario->gpu.preset,
                   "h100-sxm-80gb");

@@ -120,6 +120,8 @@ typedef struct
   gboolean        no_sync;   /* extension: accumulate without reducing (FSDP no_sync) */
   gboolean        deepspeed; /* extension: ZeRO by DeepSpeed's engine (its gradient
                               * partition and buckets, at DeepSpeed's defaults) */
+  guint64         fsdp;      /* contract 1.1: which FSDP shards without DeepSpeed:
+                              * 1 (flat parameters) or 2 (per-parameter DTensors) */
   /* contract 1.1: the layers of each (virtual) pipeline stage, uneven
    * splits as torchtitan and Megatron allow; 0 entries = an even split */
   guint32         n_stage_layers;

@@ -173,6 +173,7 @@ validate_parallel (const HrScenario  *sc,
 
   if (!check_range ("parallel.gpus", p->gpus, 1, HR_MAX_GPUS, error)
       || !check_range ("parallel.gpus_per_node", p->gpus_per_node, 1, 1024, error)
+      || !check_range ("parallel.fsdp", p->fsdp, 1, 2, error)
       || !check_range ("parallel.tp", p->tp, 1, HR_MAX_HEADS, error)
       || !check_range ("parallel.pp", p->pp, 1, MIN (HR_MAX_PP, m->layers), error)
       || !check_range ("parallel.vpp", p->vpp, 1, 64, error)

@@ -418,6 +418,7 @@ build_parallel (HrForm    *self,
   hr_form_field_row (self, group, "parallel.gpus_per_node");
   hr_form_combo_row (self, group, "parallel.zero", _("ZeRO stage / FSDP"), NULL, zero_t);
   hr_form_field_row (self, group, "parallel.shard_group");
+  hr_form_field_row (self, group, "parallel.fsdp");
   hr_form_field_row (self, group, "parallel.tp");
   hr_form_field_row (self, group, "parallel.sp");
   hr_form_field_row (self, group, "parallel.pp");
