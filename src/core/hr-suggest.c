@@ -116,6 +116,42 @@ halve_micro_batch (HrScenario *sc, char *title, gsize size)
   return TRUE;
 }
 
+/* The largest micro-batch that leaves the wanted headroom while the
+ * optimizer step sees the same tokens: micro-batch x accumulation steps
+ * stays b·a, so the micro-batch is a divisor of b·a (32 x 1 becomes 16 x 2
+ * or 8 x 4; 12 x 3 would be 36).  Tried from the largest divisor down,
+ * each planned: with pipeline parallelism the accumulation steps are the
+ * schedule's micro-batches, which change what is in flight. */
+static gboolean
+fitting_micro_batch (HrScenario *sc, char *title, gsize size)
+{
+  g_autoptr(HrPlan) plan = NULL;
+  guint64 from = sc->training.micro_batch, steps = from * sc->training.grad_accum;
+
+  if (from < 2 || steps / sc->training.grad_accum != from)
+    return FALSE;
+  plan = hr_plan_new ();
+  for (guint64 b = from - 1; b >= 1; b--)
+    {
+      HrScenario trial = *sc;
+
+      if (steps % b != 0)
+        continue;
+      trial.training.micro_batch = b;
+      trial.training.grad_accum = steps / b;
+      if (hr_calc_plan (&trial, plan, NULL) && plan->status == HR_STATUS_OK)
+        {
+          *sc = trial;
+          /* TRANSLATORS: the micro-batch and how many of them make one
+           * optimizer step */
+          TITLE (_("Micro-batch %llu with %llu accumulation steps (same tokens per step)"),
+                 (unsigned long long) b, (unsigned long long) trial.training.grad_accum);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
 static gboolean
 tensor_parallel_up (HrScenario *sc, char *title, gsize size)
 {
@@ -282,7 +318,10 @@ more_gpus (HrScenario *sc, char *title, gsize size)
   return TRUE;
 }
 
+/* The first change of an equal outcome names it: the micro-batch that
+ * fits comes before the halving that may give the same scenario. */
 static const Change changes[] = {
+  { fitting_micro_batch, 1, N_("the same tokens per step in more, smaller micro-batches") },
   { flash_attention, 0, N_("none, where the GPU supports it") },
   { chunked_loss, 0, N_("none: the loss is computed chunk by chunk (LitGPT, torchtune)") },
   { release_previous_graph, 0, N_("none: `del loss, logits` after backward() frees the last graph") },
@@ -319,27 +358,56 @@ fullest (const HrPlan *plan)
   return hr_plan_binding (plan)->total_bytes;
 }
 
+/* What the scenario itself needs, to compare each change with. */
+typedef struct
+{
+  guint64 fullest;
+  guint64 host_bytes;
+} Before;
+
+/* Plans the change; its cost names the host RAM only when the change
+ * changes it (an offload), not again under every suggestion of a plan
+ * that offloads already: the plan's own verdict says that once. */
 static gboolean
 evaluate (const HrScenario *trial,
           HrPlan           *work,
-          guint64           before,
+          const Before     *before,
           Candidate        *c)
 {
   if (!hr_calc_plan (trial, work, NULL))
     return FALSE;
   c->s.scenario = *trial;
   c->s.total_bytes = fullest (work);
-  c->s.saves_bytes = (gint64) before - (gint64) c->s.total_bytes;
+  c->s.saves_bytes = (gint64) before->fullest - (gint64) c->s.total_bytes;
   c->s.status = work->status;
   if (work->host_bytes_per_node > 0)
     {
       g_autofree char *host = hr_format_bytes ((double) work->host_bytes_per_node, HR_UNITS_BINARY);
+      g_autofree char *was = hr_format_bytes ((double) before->host_bytes, HR_UNITS_BINARY);
       gsize len = strlen (c->s.cost);
 
-      g_snprintf (c->s.cost + len, sizeof c->s.cost - len, _("; needs %s of host RAM per node"),
-                  host);
+      if (before->host_bytes == 0)
+        g_snprintf (c->s.cost + len, sizeof c->s.cost - len,
+                    _("; needs %s of host RAM per node"), host);
+      else if (!g_str_equal (host, was))   /* unchanged in words: nothing to say */
+        /* TRANSLATORS: the host RAM an offload needs, before and after */
+        g_snprintf (c->s.cost + len, sizeof c->s.cost - len, _("; host RAM per node %s → %s"),
+                    was, host);
     }
   return c->s.saves_bytes > 0;
+}
+
+/* Two changes that make the same scenario are one suggestion.  Every
+ * trial is a copy of the one scenario with fields set, so its bytes,
+ * padding included, compare. */
+static gboolean
+already_found (GArray           *found,
+               const HrScenario *trial)
+{
+  for (guint i = 0; i < found->len; i++)
+    if (memcmp (&g_array_index (found, Candidate, i).s.scenario, trial, sizeof *trial) == 0)
+      return TRUE;
+  return FALSE;
 }
 
 static int
@@ -367,7 +435,7 @@ hr_suggest (const HrScenario  *scenario,
             GError           **error)
 {
   g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Candidate));
-  guint64 before;
+  Before before;
   gboolean single_fits = FALSE;
   guint n = 0;
 
@@ -375,7 +443,8 @@ hr_suggest (const HrScenario  *scenario,
 
   if (!hr_calc_plan (scenario, work, error))
     return 0;
-  before = fullest (work);
+  before.fullest = fullest (work);
+  before.host_bytes = work->host_bytes_per_node;
 
   for (guint i = 0; i < G_N_ELEMENTS (changes); i++)
     {
@@ -387,7 +456,7 @@ hr_suggest (const HrScenario  *scenario,
       g_strlcpy (c.s.cost, _(changes[i].cost), sizeof c.s.cost);
       c.expense = changes[i].expense;
       c.n_changes = 1;
-      if (evaluate (&trial, work, before, &c))
+      if (evaluate (&trial, work, &before, &c) && !already_found (found, &trial))
         {
           single_fits |= c.s.status == HR_STATUS_OK;
           g_array_append_val (found, c);
@@ -410,7 +479,8 @@ hr_suggest (const HrScenario  *scenario,
           g_snprintf (c.s.cost, sizeof c.s.cost, "%s; %s", _(changes[i].cost), _(changes[j].cost));
           c.expense = MAX (changes[i].expense, changes[j].expense);
           c.n_changes = 2;
-          if (evaluate (&trial, work, before, &c) && c.s.status == HR_STATUS_OK)
+          if (evaluate (&trial, work, &before, &c) && c.s.status == HR_STATUS_OK
+              && !already_found (found, &trial))
             g_array_append_val (found, c);
         }
 
