@@ -1289,6 +1289,44 @@ test_timeline_view (void)
   close_window (window);
 }
 
+/* On a phone's 360 points the timeline is drawn within its width, and in
+ * the dark style its bands take the dark palette. */
+static void
+test_timeline_phone_dark (void)
+{
+  HrWindow *window = open_window_sized (360, 640);
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  HrTimelineView *view;
+  GtkWidget *timeline;
+  const HrTimelineGeometry *g;
+  HrRgb light = hr_chart_category_colour (HR_CATEGORY_ACTIVATIONS, FALSE);
+  HrRgb dark = hr_chart_category_colour (HR_CATEGORY_ACTIVATIONS, TRUE);
+  graphene_rect_t r;
+
+  adw_view_stack_set_visible_child_name (hr_window_get_views (window), "timeline");
+  settle ();
+  view = HR_TIMELINE_VIEW (adw_view_stack_get_visible_child (hr_window_get_views (window)));
+  timeline = GTK_WIDGET (hr_timeline_view_get_widget (view));
+  g = hr_timeline_widget_get_geometry (HR_TIMELINE_WIDGET (timeline));
+  g_assert_true (bounds_in_window (timeline, window, &r));
+  g_assert_cmpfloat (r.origin.x + r.size.width, <=, 360);
+  g_assert_true (g->drawn);
+  g_assert_cmpfloat (g->left, >, 0);
+  g_assert_cmpfloat (g->right, <=, gtk_widget_get_width (timeline));
+  g_assert_cmpfloat (g->columns[HR_N_PHASES - 1].x + g->columns[HR_N_PHASES - 1].width, <=,
+                     g->right);
+  maybe_screenshot (window, "timeline-phone");
+
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_DARK);
+  settle ();
+  g_assert_cmpuint (count_widget_pixels (timeline, dark.r, dark.g, dark.b), >, 500);
+  g_assert_cmpuint (count_widget_pixels (timeline, light.r, light.g, light.b), <, 100);
+  maybe_screenshot (window, "timeline-dark");
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  settle ();
+  close_window (window);
+}
+
 /* Pin, change the micro-batch: the comparison shows both, one scale,
  * and the differences add up. */
 static void
@@ -1654,6 +1692,7 @@ main (int   argc,
   g_test_add_func ("/window/invalid-file", test_invalid_file);
   g_test_add_func ("/window/non-local-files", test_non_local_files);
   g_test_add_func ("/window/timeline-view", test_timeline_view);
+  g_test_add_func ("/window/timeline-phone-dark", test_timeline_phone_dark);
   g_test_add_func ("/window/sweep-view", test_sweep_view);
   g_test_add_func ("/window/compare-view", test_compare_view);
   g_test_add_func ("/window/import-report-present", test_import_report_present);

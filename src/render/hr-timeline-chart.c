@@ -104,6 +104,29 @@ measure (Painter    *p,
   return w;
 }
 
+/* Text on a ground of the background's colour, for a label that may
+ * cross a line or a band; its left edge at x (its right with
+ * align_right).  Answers its width. */
+static double
+draw_on_ground (Painter    *p,
+                const char *text,
+                double      x,
+                double      y,
+                double      size,
+                gboolean    bold,
+                HrRgb       colour,
+                gboolean    align_right)
+{
+  double w = measure (p, text, size, bold), fs = p->fs;
+  double left = align_right ? x - w : x;
+
+  set_rgb (p->cr, p->style->background, 0.85);
+  cairo_rectangle (p->cr, left - 2 * fs, y - (size / 2 + 2) * fs, w + 4 * fs, (size + 4) * fs);
+  cairo_fill (p->cr);
+  draw_text (p, text, left, y, size, bold, colour, FALSE);
+  return w;
+}
+
 /* The top of band C (the bottom of the plot for -1) across the phases,
  * left to right or back, as part of the current path: flat over each
  * column, sloping from one phase to the next. */
@@ -243,12 +266,15 @@ draw_margin_band (Painter                  *p,
 }
 
 /* The capacity as a solid line and the wanted-headroom margin dashed
- * below it, each named at the right. */
+ * below it, each named at the right of the plot or, where that leaves the
+ * plot too little room (a phone), inside it: the capacity's above its
+ * line, the margin's below its own. */
 static void
 draw_limits (Painter                  *p,
              const HrScenario         *sc,
              const HrPlan             *plan,
-             const HrTimelineGeometry *g)
+             const HrTimelineGeometry *g,
+             gboolean                  inside)
 {
   cairo_t *cr = p->cr;
   double fs = p->fs;
@@ -273,16 +299,24 @@ draw_limits (Painter                  *p,
       cairo_line_to (cr, g->right, g->margin_y);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
-      draw_text (p, text, g->right + 6 * fs, label_y, 10, FALSE, amber, FALSE);
+      if (inside)
+        draw_on_ground (p, text, g->right - 4 * fs, g->margin_y + 10 * fs, 10, FALSE, amber,
+                        TRUE);
+      else
+        draw_text (p, text, g->right + 6 * fs, label_y, 10, FALSE, amber, FALSE);
     }
 
   set_rgb (cr, p->style->foreground, 0.9);
   cairo_set_line_width (cr, 2 * fs);
   cairo_move_to (cr, g->left, g->capacity_y);
-  cairo_line_to (cr, g->right + 2 * fs, g->capacity_y);
+  cairo_line_to (cr, g->right + (inside ? 0 : 2 * fs), g->capacity_y);
   cairo_stroke (cr);
-  draw_text (p, cap_text, g->right + 6 * fs, g->capacity_y, 10, TRUE, p->style->foreground,
-             FALSE);
+  if (inside)
+    draw_on_ground (p, cap_text, g->right - 4 * fs, g->capacity_y - 10 * fs, 10, TRUE,
+                    p->style->foreground, TRUE);
+  else
+    draw_text (p, cap_text, g->right + 6 * fs, g->capacity_y, 10, TRUE, p->style->foreground,
+               FALSE);
 }
 
 /* Each phase's total above its column; the peak's in bold, marked with a
@@ -302,16 +336,15 @@ draw_totals (Painter                  *p,
     {
       const HrTimelineColumn *col = &g->columns[ph];
       g_autofree char *size = hr_format_bytes ((double) col->total, p->style->units);
-      double cx = col->x + col->width / 2;
+      gboolean peak = ph == d->peak_phase;
+      double w = measure (p, size, 10, peak);
 
-      double w = measure (p, size, 10, ph == d->peak_phase);
-
-      /* On a ground of its own, as it may cross the limits' lines. */
-      set_rgb (cr, p->style->background, 0.85);
-      cairo_rectangle (cr, cx - w / 2 - 2 * fs, col->top - 16 * fs, w + 4 * fs, 13 * fs);
-      cairo_fill (cr);
-      draw_text (p, size, cx - w / 2, col->top - 9 * fs, 10, ph == d->peak_phase,
-                 p->style->foreground, FALSE);
+      /* Narrow columns (a phone) keep the peak's total only: the others
+       * would run into each other. */
+      if (!peak && w > col->width + (g->right - g->left) / HR_N_PHASES * 0.18 - 6 * fs)
+        continue;
+      draw_on_ground (p, size, col->x + col->width / 2 - w / 2, col->top - 9 * fs, 10, peak,
+                      p->style->foreground, FALSE);
     }
 
   {
@@ -320,10 +353,7 @@ draw_totals (Painter                  *p,
     double cx = col->x + col->width / 2, w = measure (p, label, 11, TRUE);
     double x = CLAMP (cx - w / 2, m, MAX (m, width - m - w)), y = col->top - 24 * fs;
 
-    set_rgb (cr, p->style->background, 0.85);
-    cairo_rectangle (cr, x - 3 * fs, y - 8 * fs, w + 6 * fs, 16 * fs);
-    cairo_fill (cr);
-    draw_text (p, label, x, y, 11, TRUE, status, FALSE);
+    draw_on_ground (p, label, x, y, 11, TRUE, status, FALSE);
 
     set_rgb (cr, p->style->background, 1.0);
     cairo_arc (cr, cx, col->top, 5 * fs, 0, 2 * G_PI);
@@ -375,6 +405,7 @@ hr_timeline_draw (cairo_t            *cr,
   HrTimelineGeometry *g = geometry != NULL ? geometry : &local;
   const HrDevice *d;
   double fs, m, y, ymax, most = 0, right_w;
+  gboolean inside;
   g_autofree char *heading = NULL;
   g_autofree char *cap_text = NULL;
   g_autofree char *margin_text = NULL;
@@ -435,7 +466,10 @@ hr_timeline_draw (cairo_t            *cr,
                                      (int) (sc->overhead.headroom * 100 + 0.5));
       right_w = MAX (right_w, measure (&p, margin_text, 10, FALSE));
     }
-  right_w = MIN (right_w + 12 * fs, width * 0.3);
+  right_w += 12 * fs;
+  inside = right_w > width * 0.3;
+  if (inside)
+    right_w = 0;
 
   g->left = m + 40 * fs;
   g->right = width - m - right_w;
@@ -457,7 +491,7 @@ hr_timeline_draw (cairo_t            *cr,
       draw_bands (&p, g, ymax);
       if (most > (double) plan->capacity_bytes)
         draw_overflow (&p, g, hr_chart_status_colour (HR_STATUS_OOM, style->dark));
-      draw_limits (&p, sc, plan, g);
+      draw_limits (&p, sc, plan, g, inside);
       label_peak_bands (&p, d, g);
       draw_totals (&p, d, g, width, m);
       for (guint ph = 0; ph < HR_N_PHASES; ph++)
