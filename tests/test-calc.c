@@ -257,6 +257,29 @@ test_fsdp_versions (void)
   g_assert_cmpuint (hr_test_item_bytes (&two->devices[1], "gathered layers (current + prefetch)"), ==, 0);
 }
 
+/* Where the logits are upcast: transformers before 4.46 did it in the
+ * model, whose output is then the fp32 copy (hf-trainer-4.45); from 4.46
+ * the loss does, and the 16-bit logits are what stays (hf-trainer).
+ * Llama 2 13B's V 32000, 16384 tokens on one GPU, bf16 activations. */
+static void
+test_logits_upcast (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  const double T = 16384, V = 32000;
+
+  hr_test_load (&sc, "default");
+  sc.training.loss = HR_LOSS_STANDARD;
+  sc.training.logits_fp32 = TRUE;
+  g_assert_cmpuint (sc.model.vocab, ==, (guint64) V);
+  g_assert_false (sc.training.logits_fp32_in_model);
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "logits"), T * V * 2, 1e-12);
+  sc.training.logits_fp32_in_model = TRUE;
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "logits"), T * V * 4, 1e-12);
+}
+
 /* LoRA never needs more than full fine-tuning, QLoRA less than LoRA. */
 static void
 test_lora_less_than_full (void)
@@ -651,6 +674,7 @@ main (int   argc,
   g_test_add_func ("/calc/pipeline", test_pipeline_stages);
   g_test_add_func ("/calc/checkpoint-every", test_checkpoint_every);
   g_test_add_func ("/calc/fsdp-versions", test_fsdp_versions);
+  g_test_add_func ("/calc/logits-upcast", test_logits_upcast);
   g_test_add_func ("/calc/lora-less-than-full", test_lora_less_than_full);
   g_test_add_func ("/calc/monotonic", test_monotonic);
   g_test_add_func ("/calc/solvers", test_solvers);

@@ -434,22 +434,28 @@ test_zero_stage (void)
 }
 
 /* Choosing a framework sets what its code does; changing one of those
- * fields turns the drop-down back to "Custom". */
+ * fields turns the drop-down back to "Custom".  The example, which names
+ * no framework, shows the profile it matches: DeepSpeed's engine. */
 static void
 test_framework (void)
 {
   HrWindow *window = open_window ();
   GtkDropDown *dropdown = GTK_DROP_DOWN (control (window, "training.framework"));
   const HrScenario *sc;
-  guint litgpt = 0;
+  guint litgpt = 0, deepspeed = 0;
 
   /* The drop-down lists "Custom", then the profiles in id order. */
   for (guint i = 0; i < hr_frameworks_count (); i++)
-    if (g_strcmp0 (hr_framework_get (i)->id, "litgpt") == 0)
-      litgpt = i + 1;
+    {
+      if (g_strcmp0 (hr_framework_get (i)->id, "litgpt") == 0)
+        litgpt = i + 1;
+      if (g_strcmp0 (hr_framework_get (i)->id, "deepspeed") == 0)
+        deepspeed = i + 1;
+    }
   g_assert_cmpuint (litgpt, >, 0);
+  g_assert_cmpuint (deepspeed, >, 0);
   settle ();
-  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, deepspeed);
   gtk_drop_down_set_selected (dropdown, litgpt);
   settle ();
   sc = hr_scenario_model_get_scenario (hr_window_get_model (window));

@@ -308,11 +308,19 @@ hr_calc_add_activations (Ctx      *ctx,
        * computed (compute_loss returns the loss alone); a loop that keeps
        * its variables (previous_graph_alive) holds them until the next
        * forward has returned. */
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+      /* transformers before 4.46 upcast them in the model's forward
+       * (LlamaForCausalLM.forward: logits = logits.float()), so its output
+       * is the fp32 copy; 4.46 moved the upcast into the loss
+       * (loss/loss_utils.py ForCausalLMLoss), whose fp32 copy is gone
+       * once the loss is computed. */
+      gboolean fp32_out = t->logits_fp32_in_model && t->logits_fp32;
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
+                fp32_out ? HR_DTYPE_FP32 : t->dtypes.activations,
                 t->previous_graph_alive ? HR_LIVE_ALWAYS : HR_LIVE (HR_PHASE_FORWARD),
-                N_("logits"), "b·s·V·bytes / (t·c)",
+                N_("logits"), fp32_out ? "b·s·V·4 / (t·c)" : "b·s·V·bytes / (t·c)",
                 N_("The model's score for every word of the vocabulary at every position."),
-                logits * ctx->act_bytes);
+                logits * (fp32_out ? 4.0 : ctx->act_bytes));
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
                 fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
                 HR_LIVE_LOSS, N_("log-probabilities (saved by the loss)"),

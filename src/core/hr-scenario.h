@@ -94,6 +94,8 @@ typedef struct
   guint64         loss_chunk_tokens; /* extension: chunked loss, tokens per chunk */
   guint64         loss_chunks;       /* extension: ... or chunks per sequence (0: by tokens) */
   gboolean        logits_fp32;       /* extension: upcast logits for the loss */
+  gboolean        logits_fp32_in_model; /* extension: ... in the model's forward, which
+                                         * returns them (transformers < 4.46) */
   gboolean        zero_grad_to_none; /* extension: gradients freed after each step */
   gboolean        optimizer_in_backward;  /* extension: torchtune's optimizer_in_bwd */
   gboolean        activation_offloading;  /* extension: saved activations go to the CPU */

@@ -139,17 +139,24 @@ on_preset_chosen (GtkDropDown *dropdown,
 
 /* --- the framework drop-down ------------------------------------------------ */
 
-/* Shows the framework whose values the scenario has, or "Custom". */
+/* Shows the framework whose values the scenario has, or "Custom".  A
+ * scenario that names one (training.framework) shows it while it has its
+ * values, else "Custom": several profiles can match one scenario
+ * (DeepSpeed's and Hugging Face's under the Trainer with DeepSpeed), and
+ * the one the user chose is the one to show.  One that names none shows
+ * the first profile it matches. */
 static gboolean
 sync_framework (gpointer user_data)
 {
   HrForm *self = user_data;
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+  gboolean named = sc->training.framework[0] != '\0';
   guint index = 0;
 
   self->framework_idle = 0;
   for (guint i = 0; i < hr_frameworks_count () && index == 0; i++)
-    if (hr_framework_matches (hr_framework_get (i), sc))
+    if ((!named || g_str_equal (hr_framework_get (i)->id, sc->training.framework))
+        && hr_framework_matches (hr_framework_get (i), sc))
       index = i + 1;
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->framework, index);
@@ -393,6 +400,7 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.loss_chunk_tokens");
   hr_form_field_row (self, group, "training.loss_chunks");
   hr_form_field_row (self, group, "training.logits_fp32");
+  hr_form_field_row (self, group, "training.logits_fp32_in_model");
   hr_form_field_row (self, group, "training.optimizer_in_backward");
   hr_form_field_row (self, group, "training.activation_offloading");
   hr_form_field_row (self, group, "training.zero_grad_to_none");

@@ -438,7 +438,7 @@ framework_for (const char *id,
   if (strstr (source, "litgpt") != NULL)
     return hr_framework_find ("litgpt");
   if (strstr (source, "huggingface/transformers") != NULL)
-    return hr_framework_find ("hf-trainer");
+    return hr_framework_find ("hf-trainer-4.45");
   return NULL;
 }
 
