@@ -190,6 +190,38 @@ test_per_op_checkpointing (void)
                    40 * la.op_saved, 1e-9);
 }
 
+/* training.compile on the default Llama 2 13B layer (h 5120 = 40 heads of
+ * 128, 40 K/V heads, f 13824, RMSNorm, bf16 weights and activations,
+ * flash attention), 16384 tokens: two norm inputs with their rstd, Q, K
+ * and V, the kernel's output and log-sum-exp, gate and up.  The compiled
+ * loss keeps the bf16 logits (V 32000) and a log-sum-exp per row. */
+static void
+test_compiled_layer (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  HrLayerActivations eager, compiled;
+  const double T = 16384, h = 5120, f = 13824, V = 32000;
+
+  hr_scenario_init_default (&sc);
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.loss = HR_LOSS_STANDARD;
+  hr_activations_layer (&sc, &eager);
+  sc.training.compile = TRUE;
+  hr_activations_layer (&sc, &compiled);
+  hr_assert_close (compiled.total,
+                   2 * T * (h * 2 + 4) + T * 3 * h * 2 + T * 40 * (128 * 2 + 4) + 2 * T * f * 2,
+                   1e-12);
+  g_assert_cmpfloat (compiled.total, <, eager.total);
+
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0],
+                                                "logits and log-sum-exp (kept by the compiled loss)"),
+                   T * V * 2 + T * 4, 1e-12);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"), ==, 0);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "loss gradients"), T * V * 2, 1e-12);
+}
+
 /* 1F1B: stage i holds min(p - i, m) micro-batches. */
 static void
 test_pipeline_in_flight (void)
@@ -743,6 +775,7 @@ main (int   argc,
   g_test_add_func ("/activations/plan", test_plan_carries_them);
   g_test_add_func ("/activations/table2", test_table2);
   g_test_add_func ("/activations/per-op-checkpointing", test_per_op_checkpointing);
+  g_test_add_func ("/activations/compiled", test_compiled_layer);
   g_test_add_func ("/activations/flash-and-checkpointing", test_flash_and_checkpointing);
   g_test_add_func ("/activations/pipeline", test_pipeline_in_flight);
   g_test_add_func ("/activations/qlora-bitsandbytes", test_qlora_bitsandbytes);

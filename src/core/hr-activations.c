@@ -130,6 +130,76 @@ hr_activations_norm_bytes (const HrScenario *scenario)
   return input + copy;
 }
 
+/* training.compile: what a layer keeps when torch.compile traces it.
+ * AOTAutograd's partitioner (torch/_functorch/partitioners.py,
+ * min_cut_rematerialization_partition) never recomputes the
+ * compute-intensive ops (get_default_op_list: mm, bmm, the SDPA kernels)
+ * and recomputes in the backward the pointwise and reduction ops it can
+ * fuse there, saving what costs least to keep: each norm's input and its
+ * per-row statistics (the normalised copy and the matmuls' 16-bit inputs
+ * are recomputed from them), the projections' outputs (Q, K, V before
+ * RoPE and before K and V are repeated), the attention kernel's output
+ * and log-sum-exp, the gate's and up's outputs (the activation and the
+ * product are recomputed), the dropout masks, and for an MoE its routing.
+ * Full training only: with adapters the partitioner's choices depend on
+ * which matmuls need inputs, and the eager figures stand. */
+static void
+compiled_layer (const HrScenario   *scenario,
+                HrLayerActivations *out)
+{
+  const HrModelArch *m = &scenario->model;
+  const HrTraining *tr = &scenario->training;
+  const HrParallel *par = &scenario->parallel;
+  double t = (double) MAX (par->tp, 1);
+  double c = (double) MAX (par->cp, 1);
+  double rep = par->sp ? t : 1.0;
+  double ab = hr_dtype_bytes (tr->dtypes.activations);
+  double rb = autocast_on (tr) ? 4.0 : ab;   /* the residual stream's type */
+  double h = (double) m->hidden;
+  double d = (double) hr_model_head_dim (m);
+  double a = (double) m->heads / t;
+  double k = par->tp > 1 ? (double) MAX (m->kv_heads / par->tp, 1) : (double) m->kv_heads;
+  double s = (double) tr->seq_len;
+  double b = (double) tr->micro_batch;
+  double T = b * s / c;
+  gboolean moe = m->experts > 1;
+  double routed = moe ? (double) MAX (m->experts_active, 1) : 1.0;
+  double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
+  double norms = m->parallel_block && hr_model_norms_per_layer (m) > 1
+                 ? 1.0 : (double) hr_model_norms_per_layer (m);
+  double stats = m->norm == HR_NORM_RMSNORM ? 4.0 : 8.0;   /* rstd, or mean and rstd */
+
+  out->n = 0;
+  out->total = 0;
+  add (out, N_("norm inputs and statistics (compiled)"), "norms·b·s·(h·bytes / c + stats)",
+       norms * T * (h * rb / rep + stats));
+  add (out, N_("Q, K, V (compiled)"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab
+       + (m->qk_norm != HR_QK_NORM_NONE ? T * (a + k) * 4.0 : 0.0));
+  if (tr->attention == HR_ATTENTION_EAGER)
+    add (out, N_("attention scores (softmax, dropout)"),
+         "a·b·s²·(softmax + dropout mask) / (t·c) + context", a * b * (s / c) * s
+         * ((autocast_on (tr) ? 4.0 : ab) + (m->dropout ? 1.0 : 0.0)) + T * a * d * ab);
+  else
+    add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
+         T * a * (d * ab + 4.0));
+  out->mlp_saved = 0;
+  {
+    double before = out->total;
+
+    add (out, N_("MLP projections' outputs (compiled)"), "(gate + up)·b·s·k_e·f·bytes / (t·c)",
+         (hr_model_gated (m) ? 2.0 : 1.0) * T * routed * w * ab);
+    if (moe)
+      add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
+          T * (routed * (16.0 + 8.0 + 4.0 + rb) + 4.0) + T * (double) m->experts * 4.0);
+    if (moe)
+      add (out, N_("expert inputs, outputs and weighted outputs"), "b·s·k_e·h·bytes / c",
+           T * routed * h * ab / rep);
+    out->mlp_saved = out->total - before;
+  }
+  if (m->dropout)
+    add (out, N_("dropout masks"), "2·b·s·h / c", 2.0 * T * h / rep);
+}
+
 /* input_grad: whether the layer's input needs a gradient.  It does but in
  * the first layer of a model whose embeddings are frozen (LoRA, QLoRA),
  * where what precedes its first adapter needs none and keeps nothing.
@@ -528,6 +598,9 @@ layer_activations (const HrScenario   *scenario,
    * divided by t with sequence parallelism): the residual stream, which
    * is fp32 under autocast (fp32 embeddings plus 16-bit outputs). */
   out->checkpoint = T * h * (autocast ? 4.0 : ab) / rep;
+
+  if (tr->compile && tr->method == HR_METHOD_FULL && input_grad)
+    compiled_layer (scenario, out);
 
   /* Per-op selective checkpointing (training.checkpointing "op"):
    * torchtitan's SelectiveAC (torchtitan/distributed/

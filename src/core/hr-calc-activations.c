@@ -293,7 +293,28 @@ hr_calc_add_activations (Ctx      *ctx,
                 head_in + (m->pooler ? b * h * ab : 0.0));
   }
 
-  if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
+  /* A compiled cross-entropy (torchtitan compiles the loss with the
+   * model: compile.components "model", "loss") fuses the upcast, the
+   * log-softmax and its backward: it keeps the 16-bit logits and one fp32
+   * log-sum-exp per row (the partitioner recomputes the log-probabilities
+   * from them), and its backward makes one logits-sized gradient, in the
+   * logits' type (softmax minus the one-hot target). */
+  if (m->head == HR_HEAD_LM && t->loss == HR_LOSS_STANDARD && t->compile)
+    {
+      double logits = T * (double) m->vocab / tp;
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                t->previous_graph_alive ? HR_LIVE_ALWAYS : HR_LIVE_LOSS,
+                N_("logits and log-sum-exp (kept by the compiled loss)"), "b·s·(V·bytes + 4) / (t·c)",
+                N_("The compiled loss keeps the logits and one number per position for its backward pass."),
+                logits * ctx->act_bytes + T * 4.0);
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients"),
+                "b·s·V·bytes / (t·c) (compiled)",
+                N_("The compiled loss's backward makes one logits-sized gradient."),
+                logits * ctx->act_bytes);
+    }
+  else if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
     {
       double logits = T * (double) m->vocab / tp;
       /* Under autocast the loss is fp32 whatever the loop asks: cross_entropy

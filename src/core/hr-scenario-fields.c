@@ -229,6 +229,8 @@ const Field hr_training_fields[] = {
   SWITCH (HrTraining, logits_fp32_in_model, N_("Model returns fp32 logits"),
           N_("transformers before 4.46 upcast them in the model"), OPTIONAL (FALSE),
           .applies = applies_logits_fp32),
+  SWITCH (HrTraining, compile, N_("torch.compile"),
+          N_("Fused graphs recompute what is cheap; the loss keeps 16-bit logits"), OPTIONAL (FALSE)),
   SWITCH (HrTraining, zero_grad_to_none, N_("Free gradients after each step"),
           N_("zero_grad(set_to_none=True), PyTorch 2's default"), OPTIONAL (TRUE)),
   SWITCH (HrTraining, optimizer_in_backward, N_("Optimizer step in backward"),

@@ -145,6 +145,7 @@ hr_scenario_init_default (HrScenario *scenario)
   t->loss = HR_LOSS_STANDARD;
   t->logits_fp32 = TRUE;
   t->logits_fp32_in_model = FALSE;
+  t->compile = FALSE;
   t->zero_grad_to_none = TRUE;   /* PyTorch >= 2.0's default */
 
   p->gpus = 8;

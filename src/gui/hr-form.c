@@ -401,6 +401,7 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.loss_chunks");
   hr_form_field_row (self, group, "training.logits_fp32");
   hr_form_field_row (self, group, "training.logits_fp32_in_model");
+  hr_form_field_row (self, group, "training.compile");
   hr_form_field_row (self, group, "training.optimizer_in_backward");
   hr_form_field_row (self, group, "training.activation_offloading");
   hr_form_field_row (self, group, "training.zero_grad_to_none");
