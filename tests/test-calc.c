@@ -278,6 +278,16 @@ test_logits_upcast (void)
   sc.training.logits_fp32_in_model = TRUE;
   hr_test_plan (&sc, plan);
   hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "logits"), T * V * 4, 1e-12);
+
+  /* Megatron's vocab-parallel loss: one fp32 softmax, saved; its backward
+   * in place, cast to bf16 for the output layer. */
+  sc.training.loss = HR_LOSS_VOCAB_PARALLEL;
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "softmax (saved by the vocab-parallel loss)"),
+                   T * V * 4, 1e-12);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "loss gradients"), T * V * 2, 1e-12);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "logits"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"), ==, 0);
 }
 
 /* LoRA never needs more than full fine-tuning, QLoRA less than LoRA. */

@@ -314,6 +314,28 @@ hr_calc_add_activations (Ctx      *ctx,
                 N_("The compiled loss's backward makes one logits-sized gradient."),
                 logits * ctx->act_bytes);
     }
+  /* Megatron's vocab-parallel cross-entropy (megatron/core/tensor_parallel/
+   * cross_entropy.py, VocabParallelCrossEntropy) upcasts the logits inside
+   * its forward, turns that fp32 copy into the softmax in place
+   * (torch.exp (..., out=exp_logits)) and saves it; its backward makes the
+   * gradient in the same tensor (grad_input = softmax, mul_), which autograd
+   * then casts back to the logits' type for the output layer.  The 16-bit
+   * logits are gone once the model's forward has returned the loss. */
+  else if (m->head == HR_HEAD_LM && t->loss == HR_LOSS_VOCAB_PARALLEL)
+    {
+      double logits = T * (double) m->vocab / tp;
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
+                t->previous_graph_alive ? HR_LIVE_ALWAYS : HR_LIVE_LOSS,
+                N_("softmax (saved by the vocab-parallel loss)"), "b·s·V·4 / (t·c)",
+                N_("Megatron's loss keeps one full-precision softmax and computes its gradient in it."),
+                logits * 4.0);
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients"),
+                "b·s·V·bytes / (t·c) (cast for the output layer)",
+                N_("The loss's gradient, cast back to the logits' type for the output layer."),
+                logits * ctx->act_bytes);
+    }
   else if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
     {
       double logits = T * (double) m->vocab / tp;

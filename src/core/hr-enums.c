@@ -26,7 +26,7 @@ TABLE (hr_dtype_names, "fp32", "bf16", "fp16", "fp8", "none");
 TABLE (hr_optimizer_impl_names, "foreach", "fused", "loop");
 TABLE (hr_checkpointing_names, "none", "selective", "full", "op");
 TABLE (hr_attention_names, "flash", "eager", "sdpa");
-TABLE (hr_loss_names, "standard", "chunked", "fused");
+TABLE (hr_loss_names, "standard", "chunked", "fused", "vocab-parallel");
 TABLE (hr_offload_device_names, "cpu", "nvme");
 TABLE (hr_category_names, "parameters", "gradients", "optimizer",
        "activations", "overhead");

@@ -151,6 +151,7 @@ typedef enum
   HR_LOSS_STANDARD,
   HR_LOSS_CHUNKED,
   HR_LOSS_FUSED,
+  HR_LOSS_VOCAB_PARALLEL,   /* Megatron's cross-entropy: one fp32 softmax, backward in place */
   HR_N_LOSSES
 } HrLoss;
 

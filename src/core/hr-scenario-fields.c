@@ -59,7 +59,8 @@ applies_vocab (const HrScenario *sc)
 static gboolean
 applies_logits_fp32 (const HrScenario *sc)
 {
-  return sc->model.head == HR_HEAD_LM && sc->training.loss != HR_LOSS_FUSED;
+  return sc->model.head == HR_HEAD_LM && sc->training.loss != HR_LOSS_FUSED
+         && sc->training.loss != HR_LOSS_VOCAB_PARALLEL;
 }
 
 static gboolean
@@ -147,7 +148,8 @@ static const char * const checkpointing_choices[] = { N_("None"), N_("Selective"
 static const char * const attention_choices[] = {
   "FlashAttention", N_("Eager (s × s scores)"), N_("PyTorch SDPA (K, V repeated per head)"), NULL
 };
-static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"), NULL };
+static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"),
+                                              N_("Vocab-parallel, in place (Megatron)"), NULL };
 static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
 
 /* --- the tables ------------------------------------------------------------ */
