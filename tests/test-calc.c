@@ -290,6 +290,34 @@ test_logits_upcast (void)
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"), ==, 0);
 }
 
+/* QLoRA under ZeRO-3 with its parameters offloaded: the 4-bit linears leave
+ * the GPU with the rest, and the host holds each rank's shard as the GPU
+ * did, 4-bit linears and 16-bit others (plus the half again for pinned
+ * buffers that host_bytes_per_node adds). */
+static void
+test_qlora_param_offload (void)
+{
+  g_autoptr(HrPlan) on_gpu = hr_plan_new ();
+  g_autoptr(HrPlan) offloaded = hr_plan_new ();
+  HrScenario sc;
+  double shard;
+
+  hr_test_load (&sc, "qlora-llama-3.1-8b-rtx4090");
+  sc.parallel.zero = 3;
+  sc.parallel.gpus = 2;
+  sc.parallel.gpus_per_node = 2;
+  hr_test_plan (&sc, on_gpu);
+  sc.parallel.offload_params = TRUE;
+  hr_test_plan (&sc, offloaded);
+
+  shard = (double) hr_test_item_bytes (&on_gpu->devices[0], "frozen base, quantized linears")
+          + (double) hr_test_item_bytes (&on_gpu->devices[0], "frozen base, other weights");
+  g_assert_cmpfloat (shard, >, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&offloaded->devices[0], "frozen base, quantized linears"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&offloaded->devices[0], "frozen base, other weights"), ==, 0);
+  hr_assert_close ((double) offloaded->host_bytes_per_node, shard * 2 * 1.5, 1e-6);
+}
+
 /* LoRA never needs more than full fine-tuning, QLoRA less than LoRA. */
 static void
 test_lora_less_than_full (void)
@@ -685,6 +713,7 @@ main (int   argc,
   g_test_add_func ("/calc/checkpoint-every", test_checkpoint_every);
   g_test_add_func ("/calc/fsdp-versions", test_fsdp_versions);
   g_test_add_func ("/calc/logits-upcast", test_logits_upcast);
+  g_test_add_func ("/calc/qlora-param-offload", test_qlora_param_offload);
   g_test_add_func ("/calc/lora-less-than-full", test_lora_less_than_full);
   g_test_add_func ("/calc/monotonic", test_monotonic);
   g_test_add_func ("/calc/solvers", test_solvers);

@@ -356,7 +356,13 @@ add_weights (Ctx               *ctx,
       double frozen_here = weights_here;
       double linear_here = zero3 ? sp->linear / ctx->shard : sp->linear;
 
-      if (t->method == HR_METHOD_QLORA)
+      /* Offloaded parameters leave the GPU whole, the 4-bit ones too: FSDP
+       * shards and offloads QLoRA's packed weights like any other
+       * (bitsandbytes' quant_storage makes them FSDP's flat parameters, as
+       * Answer.AI's FSDP-QLoRA and torchtune's QLoRA under FSDP run them);
+       * each layer's are gathered back for its forward and backward
+       * (add_gathered_weights), the host holds the shard (add_model_states). */
+      if (t->method == HR_METHOD_QLORA && !p->offload_params)
         {
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                     HR_LIVE_ALWAYS, N_("frozen base, quantized linears"),
@@ -811,7 +817,14 @@ add_model_states (Ctx               *ctx,
   trainable_here = add_gradients (ctx, dev, sp, trainable);
   add_optimizer (ctx, dev, sp, trainable, trainable_here);
   if (p->offload_params && p->offload_params_device != HR_OFFLOAD_DEVICE_NVME)
-    ctx->host_bytes += sharded (ctx, sp, p->zero == 3) * ctx->weight_bytes;
+    {
+      double here = sharded (ctx, sp, p->zero == 3);
+      /* (QLoRA's linears are 4-bit on the host as on the GPU.) */
+      double linear_here = ctx->sc->training.method == HR_METHOD_QLORA
+                           ? (p->zero == 3 ? sp->linear / ctx->shard : sp->linear) : 0.0;
+
+      ctx->host_bytes += (here - linear_here) * ctx->weight_bytes + linear_here * ctx->quant_bytes;
+    }
 }
 
 static void
