@@ -318,6 +318,28 @@ test_qlora_param_offload (void)
   hr_assert_close ((double) offloaded->host_bytes_per_node, shard * 2 * 1.5, 1e-6);
 }
 
+/* fp8: Transformer Engine's fp8 copies of the linear weights (one byte
+ * each, sharded under ZeRO-3), torchao's none. */
+static void
+test_fp8_recipes (void)
+{
+  g_autoptr(HrPlan) te = hr_plan_new ();
+  g_autoptr(HrPlan) ao = hr_plan_new ();
+  HrScenario sc;
+
+  hr_test_load (&sc, "default");
+  sc.training.precision = HR_PRECISION_FP8_MIXED;
+  hr_training_apply_precision (&sc.training);
+  g_assert_cmpint (sc.training.fp8_recipe, ==, HR_FP8_RECIPE_TE);
+  hr_test_plan (&sc, te);
+  sc.training.fp8_recipe = HR_FP8_RECIPE_TORCHAO;
+  hr_test_plan (&sc, ao);
+  g_assert_cmpuint (hr_test_item_bytes (&te->devices[0], "fp8 weight copies"), >, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&ao->devices[0], "fp8 weight copies"), ==, 0);
+  g_assert_cmpuint (te->devices[0].total_bytes - ao->devices[0].total_bytes, >=,
+                    hr_test_item_bytes (&te->devices[0], "fp8 weight copies"));
+}
+
 /* LoRA never needs more than full fine-tuning, QLoRA less than LoRA. */
 static void
 test_lora_less_than_full (void)
@@ -714,6 +736,7 @@ main (int   argc,
   g_test_add_func ("/calc/fsdp-versions", test_fsdp_versions);
   g_test_add_func ("/calc/logits-upcast", test_logits_upcast);
   g_test_add_func ("/calc/qlora-param-offload", test_qlora_param_offload);
+  g_test_add_func ("/calc/fp8-recipes", test_fp8_recipes);
   g_test_add_func ("/calc/lora-less-than-full", test_lora_less_than_full);
   g_test_add_func ("/calc/monotonic", test_monotonic);
   g_test_add_func ("/calc/solvers", test_solvers);

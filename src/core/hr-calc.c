@@ -384,10 +384,15 @@ add_weights (Ctx               *ctx,
                 trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->weight_bytes);
     }
 
-  if (t->precision == HR_PRECISION_FP8_MIXED)
+  /* Transformer Engine keeps an fp8 copy of each linear weight between
+   * steps; torchao's Float8Linear (torchao/float8/float8_linear.py,
+   * matmul_with_hp_or_float8_args) casts input and weight for each matmul,
+   * saves the high-precision ones for the backward and casts them again
+   * there, so it keeps none (torchtitan's float8 converter uses it). */
+  if (t->precision == HR_PRECISION_FP8_MIXED && t->fp8_recipe == HR_FP8_RECIPE_TE)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_FP8,
               HR_LIVE_ALWAYS, N_("fp8 weight copies"), "P_linear·1 (Transformer Engine)",
-              "8-bit copies of the weights for the fp8 matrix units.",
+              N_("8-bit copies of the weights for the fp8 matrix units."),
               (zero3 ? sp->linear / ctx->shard : sp->linear) * 1.0);
 
   /* torch.autocast casts each weight to 16 bits and keeps the copy for the

@@ -164,6 +164,15 @@ typedef enum
   HR_N_OFFLOAD_DEVICES
 } HrOffloadDevice;
 
+/* Whose fp8 training: Transformer Engine keeps fp8 copies of the weights;
+ * torchao's Float8Linear casts them for each matmul and keeps none. */
+typedef enum
+{
+  HR_FP8_RECIPE_TE,
+  HR_FP8_RECIPE_TORCHAO,
+  HR_N_FP8_RECIPES
+} HrFp8Recipe;
+
 typedef enum
 {
   HR_CATEGORY_PARAMETERS,
@@ -229,6 +238,7 @@ extern const HrEnumNames hr_checkpointing_names;
 extern const HrEnumNames hr_attention_names;
 extern const HrEnumNames hr_loss_names;
 extern const HrEnumNames hr_offload_device_names;
+extern const HrEnumNames hr_fp8_recipe_names;
 extern const HrEnumNames hr_category_names;
 extern const HrEnumNames hr_status_names;
 extern const HrEnumNames hr_lora_target_names;

@@ -64,6 +64,12 @@ applies_logits_fp32 (const HrScenario *sc)
 }
 
 static gboolean
+applies_fp8 (const HrScenario *sc)
+{
+  return sc->training.precision == HR_PRECISION_FP8_MIXED;
+}
+
+static gboolean
 applies_chunked_loss (const HrScenario *sc)
 {
   return sc->model.head == HR_HEAD_LM && sc->training.loss == HR_LOSS_CHUNKED;
@@ -151,6 +157,7 @@ static const char * const attention_choices[] = {
 static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"),
                                               N_("Vocab-parallel, in place (Megatron)"), NULL };
 static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
+static const char * const fp8_recipe_choices[] = { N_("Transformer Engine"), N_("torchao Float8Linear"), NULL };
 
 /* --- the tables ------------------------------------------------------------ */
 
@@ -204,6 +211,9 @@ const Field hr_training_fields[] = {
   CHOICE (HrTraining, dequant_dtype, hr_dtype_names, unpacked_choices, N_("4-bit weights unpack to"),
           N_("Lightning quantizes from fp16"), OPTIONAL (HR_DTYPE_NONE), .applies = applies_qlora),
   CHOICE (HrTraining, precision, hr_precision_names, precision_choices, N_("Precision"), NULL),
+  CHOICE (HrTraining, fp8_recipe, hr_fp8_recipe_names, fp8_recipe_choices, N_("fp8 by"),
+          N_("Transformer Engine keeps fp8 weight copies; torchao casts per matmul"),
+          OPTIONAL (HR_FP8_RECIPE_TE), .applies = applies_fp8),
   /* Its choices are labelled by its rows (hr-optimizers.c). */
   CHOICE (HrTraining, optimizer, hr_optimizer_names, NULL, N_("Optimizer"), NULL),
   CHOICE (HrTraining, optimizer_impl, hr_optimizer_impl_names, optimizer_impl_choices,

@@ -146,6 +146,7 @@ hr_scenario_init_default (HrScenario *scenario)
   t->logits_fp32 = TRUE;
   t->logits_fp32_in_model = FALSE;
   t->compile = FALSE;
+  t->fp8_recipe = HR_FP8_RECIPE_TE;
   t->zero_grad_to_none = TRUE;   /* PyTorch >= 2.0's default */
 
   p->gpus = 8;

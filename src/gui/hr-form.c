@@ -375,6 +375,7 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.dequant_dtype");
   hr_form_field_row (self, group, "training.previous_graph_alive");
   hr_form_field_row (self, group, "training.precision");
+  hr_form_field_row (self, group, "training.fp8_recipe");
 
   dt = hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
                      _("Override single parts of the recipe"));
