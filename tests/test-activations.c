@@ -766,6 +766,60 @@ test_lora_head_and_sandwich (void)
   hr_assert_close (saved_bytes (&la, "norm inputs"), T * h * (2 * (4 + 4) + 2 * (4 + 2)), 1e-12);
 }
 
+/* An encoder-decoder model (T5-base, bf16-mixed, eager attention, b = 2,
+ * 512 source and 128 target tokens): a decoder layer is a layer of the
+ * target's length plus its cross-attention, whose tensors are the
+ * self-attention's with K and V over the source (modeling_t5.py,
+ * T5LayerCrossAttention), and the layer standing for both stacks adds up
+ * to them. */
+static void
+test_encoder_decoder_layers (void)
+{
+  HrScenario sc, target;
+  HrLayerActivations enc, dec, plain, avg;
+  double T_t = 2 * 128, T_s = 2 * 512, h = 768, a = 12, d = 64;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "t5-base");
+  sc.training.attention = HR_ATTENTION_EAGER;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 512;
+  sc.training.target_len = 128;
+  target = sc;
+  target.training.seq_len = 128;
+
+  hr_activations_encoder_layer (&sc, &enc);
+  hr_activations_decoder_layer (&sc, &dec);
+  hr_activations_layer (&target, &plain);
+
+  /* scores a·b·s_t·s_s, bf16 softmax output, no dropout: 3,145,728 */
+  g_assert_cmpfloat (saved_bytes (&dec, "cross-attention scores (softmax, dropout)"), ==,
+                     a * 2 * 128 * 512 * 2);
+  /* Q over the target, K and V over the source: (256·12 + 2·1024·12)·64·2 */
+  g_assert_cmpfloat (saved_bytes (&dec, "cross-attention Q, K, V"), ==,
+                     (T_t * a + 2 * T_s * a) * d * 2);
+  /* its norm (RMSNorm: fp32 input + bf16 copy), Q's input, O's input */
+  g_assert_cmpfloat (dec.total - plain.total, ==,
+                     (4 + 2) * T_t * h + T_t * h * 2 + (T_t * a + 2 * T_s * a) * d * 2
+                     + a * 2 * 128 * 512 * 2 + T_t * a * d * 2);
+  /* no autocast: K and V share the encoder's output, kept by the stack */
+  g_assert_cmpfloat (saved_bytes (&dec, "cross-attention K, V inputs (casts of the encoder output)"), ==, 0);
+
+  hr_activations_stack_average (&enc, 12, &dec, 12, &avg);
+  g_assert_cmpfloat (fabs (24 * avg.total - (12 * enc.total + 12 * dec.total)), <, 1e-3);
+  g_assert_cmpfloat (fabs (24 * saved_bytes (&avg, "Q, K, V")
+                           - 12 * (saved_bytes (&enc, "Q, K, V") + saved_bytes (&dec, "Q, K, V"))), <, 1e-3);
+
+  /* Under autocast each K and V linear keeps its own 16-bit cast of the
+   * encoder's fp32 output. */
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  hr_activations_decoder_layer (&sc, &dec);
+  g_assert_cmpfloat (saved_bytes (&dec, "cross-attention K, V inputs (casts of the encoder output)"), ==,
+                     2 * T_s * h * 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -791,5 +845,6 @@ main (int   argc,
   g_test_add_func ("/activations/autocast-dropout-scores", test_autocast_dropout_scores);
   g_test_add_func ("/activations/lora-first-layer", test_lora_first_layer);
   g_test_add_func ("/activations/lora-head-and-sandwich", test_lora_head_and_sandwich);
+  g_test_add_func ("/activations/encoder-decoder", test_encoder_decoder_layers);
   return g_test_run ();
 }

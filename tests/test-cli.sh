@@ -153,6 +153,20 @@ expect 2 "--set training.checkpoint_every: 0 is out of range; allowed: 1 to 1000
   --set training.checkpoint_every=0
 expect 2 "--set training.checkpointing: \"op\" (torchtitan's per-op checkpointing) is for full training" \
   "per-op checkpointing with LoRA" -- --set training.method=lora --set training.checkpointing=op
+# Encoder-decoder models: refused where the plan would not be theirs.
+expect 2 "--set model.decoder_layers: 0 is out of range; allowed: 1 to 100000" "encoder-decoder without decoder layers" -- \
+  --set model.preset=bart-large --set model.decoder_layers=0
+expect 2 "--set model.layers: 0 is out of range; allowed: 1 to 100000" "encoder-decoder without encoder layers" -- \
+  --set model.preset=bart-large --set model.layers=0
+expect 2 "training.attention: flash cannot add T5's relative position bias (model.position_buckets > 0); allowed: eager" \
+  "T5's bias needs eager attention" -- --set model.preset=t5-base
+expect 2 "--set training.method: lora is not planned for an encoder-decoder model yet" "encoder-decoder with LoRA" -- \
+  --set model.preset=bart-large --set training.method=lora
+expect 2 "--set training.target_len: -1" "negative target length" -- --set model.preset=bart-large --set training.target_len=-1
+expect 0 "" "T5 with eager attention" -- --set model.preset=t5-base --set training.attention=eager --format json
+grep -q '"params" : 222903552' "$tmp/out" && ok "json params of T5-base" || not_ok "json params of T5-base"
+expect 0 "" "BART with a target length" -- --set model.preset=bart-large --set training.target_len=128 --format json
+grep -q '"params" : 406291456' "$tmp/out" && ok "json params of BART-large" || not_ok "json params of BART-large"
 expect 2 "--format: \"xml\"" "bad format" -- --format xml
 expect 2 "--solve: \"max-gpus\"" "bad solve" -- --solve max-gpus
 expect 2 "--list: \"cats\"" "bad list" -- --list cats

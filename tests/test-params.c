@@ -81,6 +81,105 @@ test_reference_table (void)
     }
 }
 
+/* Encoder-decoder models, counted as Hugging Face's
+ * T5ForConditionalGeneration and BartForConditionalGeneration hold them
+ * (model.num_parameters()); each total is also the arithmetic of the
+ * preset's notes:
+ *   T5-base: encoder 12·(4·768² + 2·768·3072 + 2·768) = 84,953,088,
+ *     decoder 12·(8·768² + 2·768·3072 + 3·768) = 113,273,856, the shared
+ *     table 32128·768 = 24,674,304, two final norms 1,536, two relative
+ *     biases 2·32·12 = 768: 222,903,552 (keras-hub's t5_base preset);
+ *   Flan-T5-base: d_ff 2048 gated (3·768·2048 = 2·768·3072, the same
+ *     layers), untied head +24,674,304: 247,577,856;
+ *   BART-large: encoder 12·(4·(1024² + 1024) + 2·1024·4096 + 4096 + 1024
+ *     + 2·2048) = 151,154,688, decoder 12·(8·(1024² + 1024) + 2·1024·4096
+ *     + 4096 + 1024 + 3·2048) = 201,560,064, the table 50265·1024 =
+ *     51,471,360, two position tables 2·1026·1024 = 2,101,248, two
+ *     embedding LayerNorms 4,096: 406,291,456 (facebook/bart-large). */
+typedef struct
+{
+  const char *name;
+  guint64 layers, decoder_layers, hidden, heads, ffn, vocab;
+  gboolean tied;
+  HrMlp mlp;
+  HrNorm norm;
+  HrBias bias;
+  guint64 positions, buckets;
+  gboolean post_norm;
+  guint64 params;
+} Seq2SeqReference;
+
+static const Seq2SeqReference seq2seq_references[] = {
+  { "T5-base", 12, 12, 768, 12, 3072, 32128, TRUE, HR_MLP_RELU, HR_NORM_RMSNORM, HR_BIAS_NONE,
+    0, 32, FALSE, 222903552 },
+  { "Flan-T5-base", 12, 12, 768, 12, 2048, 32128, FALSE, HR_MLP_GEGLU, HR_NORM_RMSNORM, HR_BIAS_NONE,
+    0, 32, FALSE, 247577856 },
+  { "BART-large", 12, 12, 1024, 16, 4096, 50265, TRUE, HR_MLP_GELU, HR_NORM_LAYERNORM, HR_BIAS_ALL,
+    1026, 0, TRUE, 406291456 },
+};
+
+static void
+arch_from_seq2seq (const Seq2SeqReference *r,
+                   HrModelArch            *m)
+{
+  hr_model_arch_init_default (m);
+  m->kind = HR_KIND_ENCODER_DECODER;
+  m->layers = r->layers;
+  m->decoder_layers = r->decoder_layers;
+  m->hidden = r->hidden;
+  m->heads = m->kv_heads = r->heads;
+  m->head_dim = 0;
+  m->ffn = r->ffn;
+  m->vocab = r->vocab;
+  m->tied_embeddings = r->tied;
+  m->mlp = r->mlp;
+  m->norm = r->norm;
+  m->bias = r->bias;
+  m->learned_positions = r->positions;
+  m->position_buckets = r->buckets;
+  m->post_norm = r->post_norm;
+}
+
+static void
+test_seq2seq_table (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (seq2seq_references); i++)
+    {
+      const Seq2SeqReference *r = &seq2seq_references[i];
+      HrModelArch m;
+      HrParamCounts c, split;
+
+      arch_from_seq2seq (r, &m);
+      hr_params_count (&m, NULL, 1, 1, &c);
+      g_test_message ("%-16s %" G_GUINT64_FORMAT, r->name, c.total);
+      g_assert_cmpuint (c.total, ==, r->params);
+      g_assert_cmpuint (c.active, ==, c.total);
+      /* The pieces the plan adds up per stage give the same total: the
+       * layers of both stacks, each decoder layer's cross-attention, and
+       * what lies outside the layers. */
+      g_assert_cmpuint ((m.layers + m.decoder_layers) * c.layer_dense
+                        + m.decoder_layers * c.decoder_extra
+                        + c.embedding + c.head + c.final_norm, ==, r->params);
+      /* Tensor parallelism splits the cross-attention as it splits the
+       * self-attention: 4 matrices by t, its norm (and BART's O bias)
+       * replicated. */
+      hr_params_count (&m, NULL, 4, 1, &split);
+      g_assert_cmpuint (split.decoder_extra_linear * 4, ==, c.decoder_extra_linear);
+      g_assert_cmpuint (c.decoder_extra_linear, ==, 4 * m.hidden * m.hidden);
+    }
+
+  /* The same model read as a decoder-only one counts neither the decoder
+   * stack nor the second position table (the issue's T5 planned as a
+   * 109.6 M decoder). */
+  {
+    HrModelArch m;
+
+    arch_from_seq2seq (&seq2seq_references[0], &m);
+    m.kind = HR_KIND_DECODER;
+    g_assert_cmpuint (hr_params_total (&m), ==, 84953088 + 24674304 + 768);
+  }
+}
+
 /* The presets of the same models give the same counts. */
 static void
 test_presets_match_reference (void)
@@ -93,6 +192,7 @@ test_presets_match_reference (void)
     { "llama-3.2-1b", 1235814400 }, { "llama-3.2-3b", 3212749824 },
     { "mistral-7b-v0.1", 7241732096 }, { "mixtral-8x7b", 46702792704 },
     { "qwen2.5-7b", 7615616512 },
+    { "t5-base", 222903552 }, { "flan-t5-base", 247577856 }, { "bart-large", 406291456 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
@@ -182,6 +282,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/params/reference-table", test_reference_table);
+  g_test_add_func ("/params/encoder-decoder", test_seq2seq_table);
   g_test_add_func ("/params/presets-match-reference", test_presets_match_reference);
   g_test_add_func ("/params/every-preset", test_every_preset_count);
   g_test_add_func ("/params/lora", test_lora_count);

@@ -17,7 +17,7 @@ typedef struct
   double      bytes;
 } HrSavedTensor;
 
-#define HR_MAX_SAVED 16
+#define HR_MAX_SAVED 20   /* an encoder-decoder's decoder layer lists 16 */
 
 /* One layer, one micro-batch, on one tensor/context-parallel rank. */
 typedef struct
@@ -63,6 +63,19 @@ guint64 hr_activations_wrapped        (const HrScenario   *scenario,
                                        guint64             n_layers);
 
 double  hr_activations_norm_bytes     (const HrScenario   *scenario);
+
+/* An encoder-decoder model's layers (hr-activations-seq2seq.c): an
+ * encoder layer over the source, a decoder layer over the target with its
+ * cross-attention, and one layer that stands for both stacks' sum. */
+void    hr_activations_encoder_layer  (const HrScenario   *scenario,
+                                       HrLayerActivations *out);
+void    hr_activations_decoder_layer  (const HrScenario   *scenario,
+                                       HrLayerActivations *out);
+void    hr_activations_stack_average  (const HrLayerActivations *encoder,
+                                       guint64                   encoder_layers,
+                                       const HrLayerActivations *decoder,
+                                       guint64                   decoder_layers,
+                                       HrLayerActivations       *out);
 
 double  hr_pipeline_layer_units       (guint64             pp,
                                        guint64             vpp,

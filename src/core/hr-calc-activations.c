@@ -176,13 +176,13 @@ hr_calc_add_activations (Ctx      *ctx,
                     HR_LIVE (HR_PHASE_BACKWARD_START), N_("one layer recomputed for backward"),
                     "one layer's saved tensors - its input",
                     N_("During the backward pass one layer at a time is recomputed in full."),
-                    la->total - la->checkpoint);
+                    ctx->last_recompute);
         if (all_ck)
           hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
                     "one layer's saved tensors + gradients in flight - gradients still to come",
                     N_("The first layer is recomputed last, beside almost every gradient."),
-                    MAX (MAX (la->total + first_casts + work - not_yet, 0.0), last_grad));
+                    MAX (MAX (ctx->first_total + first_casts + work - not_yet, 0.0), last_grad));
       }
     if (t->checkpointing != HR_CHECKPOINTING_OP && !all_ck)
       {
@@ -216,7 +216,7 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The backward pass frees saved results layer by layer; the first layer's go last."),
-                  MAX (MAX ((first_differs ? la0.total : la->total) + first_casts + work - not_yet, 0.0),
+                  MAX (MAX ((first_differs ? la0.total : ctx->first_total) + first_casts + work - not_yet, 0.0),
                        last_grad));
       }
   }
@@ -280,7 +280,9 @@ hr_calc_add_activations (Ctx      *ctx,
                                       + T * (double) t->lora_rank * ab
                      : m->head == HR_HEAD_LM || !autocast ? T * h * ab : b * h * ab;
 
-    if (m->kind == HR_KIND_DECODER)
+    /* (An encoder-decoder's decoder ends as a decoder does, in T5's final
+     * norm, or as BART's post-norm layers do, in its last layer's norm.) */
+    if (m->kind == HR_KIND_DECODER || (m->kind == HR_KIND_ENCODER_DECODER && !m->post_norm))
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_LOSS, N_("final norm input and output"),
                 "b·s·h·(norm bytes + head input bytes) / c",

@@ -137,15 +137,21 @@ stage_params (const Ctx   *ctx,
   gboolean last = stage + 1 == sc->parallel.pp;
   double L = (double) n_layers;
 
-  sp->dense = L * (double) c->layer_dense;
+  /* An encoder-decoder model's decoder layers (all on this one stage)
+   * each add a cross-attention; the largest layer is one of them. */
+  double L_dec = sc->model.kind == HR_KIND_ENCODER_DECODER ? (double) sc->model.decoder_layers : 0.0;
+
+  sp->dense = L * (double) c->layer_dense + L_dec * (double) c->decoder_extra;
   sp->experts = L * (double) c->layer_experts;
-  sp->layer = (double) (c->layer_dense + c->layer_experts);
-  sp->linear = L * (double) c->layer_linear;
+  sp->layer = (double) (c->layer_dense + c->layer_experts)
+              + (L_dec > 0 ? (double) c->decoder_extra : 0.0);
+  sp->linear = L * (double) c->layer_linear + L_dec * (double) c->decoder_extra_linear;
   /* What is not a linear weight in a layer: its norms, biases, QK norms. */
   sp->small = L * (double) (c->layer_dense + c->layer_experts - c->layer_linear)
+              + L_dec * (double) (c->decoder_extra - c->decoder_extra_linear)
               + (last ? (double) c->final_norm : 0.0);
   sp->lora = L * (double) c->layer_lora;
-  sp->adafactor = L * (double) c->layer_adafactor;
+  sp->adafactor = L * (double) c->layer_adafactor + L_dec * (double) c->decoder_extra_adafactor;
   sp->outside = 0;
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
@@ -967,6 +973,8 @@ hr_calc_plan (const HrScenario  *sc,
   ctx.sc = sc;
   hr_params_count (&sc->model, t, p->tp, p->ep, &ctx.counts);
   hr_activations_layer (sc, &ctx.layer_act);
+  ctx.first_total = ctx.layer_act.total;
+  ctx.last_recompute = ctx.layer_act.total - ctx.layer_act.checkpoint;
   ctx.shard = (double) hr_parallel_shard_degree (p);
   ctx.shard_expert = MAX (ctx.shard / (double) p->ep, 1.0);
   ctx.weight_bytes = hr_dtype_bytes (t->dtypes.weights);
@@ -976,6 +984,8 @@ hr_calc_plan (const HrScenario  *sc,
   ctx.act_bytes = hr_dtype_bytes (t->dtypes.activations);
   ctx.quant_bytes = quant_bytes_per_param (t->quant);
   ctx.tokens = (double) t->micro_batch * (double) t->seq_len / (double) p->cp;
+  if (sc->model.kind == HR_KIND_ENCODER_DECODER)
+    hr_calc_seq2seq_layers (&ctx);
   ctx.lora = t->method != HR_METHOD_FULL;
   ctx.accumulating = t->grad_accum > 1;
 
@@ -990,8 +1000,8 @@ hr_calc_plan (const HrScenario  *sc,
 
   hr_plan_reserve_devices (plan, (guint) p->pp);
   plan->n_devices = (guint) p->pp;
-  base_layers = sc->model.layers / p->pp;
-  extra_layers = p->n_stage_layers > 0 ? 0 : sc->model.layers % p->pp;
+  base_layers = hr_model_stack_layers (&sc->model) / p->pp;
+  extra_layers = p->n_stage_layers > 0 ? 0 : hr_model_stack_layers (&sc->model) % p->pp;
 
   for (guint64 stage = 0; stage < p->pp; stage++)
     {
@@ -1014,6 +1024,8 @@ hr_calc_plan (const HrScenario  *sc,
       dev->params = (guint64) (sp.dense + sp.experts);
       add_model_states (&ctx, dev, &sp);
       hr_calc_add_activations (&ctx, dev, stage);
+      if (sc->model.kind == HR_KIND_ENCODER_DECODER)
+        hr_calc_add_seq2seq (&ctx, dev);
       finish_device (&ctx, dev, plan);
 
       if (dev->free_bytes < least_free)

@@ -12,7 +12,7 @@
   static const char * const var##_list[] = { __VA_ARGS__ };     \
   const HrEnumNames var = { var##_list, G_N_ELEMENTS (var##_list) }
 
-TABLE (hr_kind_names, "decoder", "encoder");
+TABLE (hr_kind_names, "decoder", "encoder", "encoder-decoder");
 TABLE (hr_mlp_names, "swiglu", "geglu", "gelu", "relu");
 TABLE (hr_norm_names, "rmsnorm", "layernorm");
 TABLE (hr_bias_names, "none", "qkv", "all");

@@ -18,6 +18,7 @@ typedef enum
 {
   HR_KIND_DECODER,
   HR_KIND_ENCODER,
+  HR_KIND_ENCODER_DECODER,      /* T5, BART: an encoder stack and a decoder stack */
   HR_N_KINDS
 } HrModelKind;
 

@@ -14,6 +14,19 @@
  * vocabulary are split by t; norms, routers, row-parallel biases and
  * position tables are replicated.  With fewer KV heads than t, each rank
  * keeps one whole KV head.
+ *
+ * Encoder-decoder models (Hugging Face's T5ForConditionalGeneration,
+ * BartForConditionalGeneration): model.layers encoder layers as above,
+ * decoder_layers decoder layers with a cross-attention of the same shape
+ * (Q from the decoder, K and V from the encoder's output, both h wide) and
+ * a third norm; one token table shared by both stacks and, untied, the LM
+ * head.  Each stack has its own learned positions (BART: 1024 + 2, the
+ * offset BartLearnedPositionalEmbedding adds), its own relative attention
+ * bias in its first layer (T5: buckets x heads, T5Attention's
+ * relative_attention_bias, has_relative_attention_bias = i == 0), and its
+ * own final norm (T5, pre-norm) or embedding norm (BART's
+ * layernorm_embedding, post-norm).  BART's final_logits_bias is a buffer,
+ * not a parameter.
  */
 
 #include "hr-params.h"
@@ -40,6 +53,30 @@ shape_from_model (const HrModelArch *m,
   s->V = m->vocab;
   s->norm = m->norm == HR_NORM_LAYERNORM ? 2 * m->hidden : m->hidden;
   s->gated = hr_model_gated (m);
+}
+
+/* An encoder-decoder model has two stacks, each with its own position
+ * table, relative bias and final (or embedding) norm. */
+static guint64
+stacks (const HrModelArch *m)
+{
+  return m->kind == HR_KIND_ENCODER_DECODER ? 2 : 1;
+}
+
+static guint64
+decoder_layers (const HrModelArch *m)
+{
+  return m->kind == HR_KIND_ENCODER_DECODER ? m->decoder_layers : 0;
+}
+
+/* T5's relative attention bias: a buckets x heads table in the first
+ * self-attention of each stack (not split by tensor parallelism). */
+static guint64
+relative_bias (const HrModelArch *m)
+{
+  if (m->kind != HR_KIND_ENCODER_DECODER)
+    return 0;
+  return stacks (m) * m->position_buckets * m->heads;
 }
 
 /* One expert's (or the dense) MLP: matrices and biases, split by t. */
@@ -178,12 +215,28 @@ hr_params_count (const HrModelArch *m,
                                             s.E > 1 ? s.ef : s.f);
   out->layer_lora = lora_layer / t;
 
+  /* An encoder-decoder's decoder layer: a cross-attention (Q, K, V, O as
+   * the self-attention's) and its norm. */
+  if (m->kind == HR_KIND_ENCODER_DECODER)
+    {
+      guint64 cross_linear;
+      guint64 cross = attention_params (m, &s, t, &cross_linear);
+
+      out->decoder_extra = cross + s.norm;
+      out->decoder_extra_linear = cross_linear;
+      out->decoder_extra_adafactor = ((s.h + s.a * s.d) * 2 + (s.h + s.k * s.d) * 2) / t
+                                     + (cross - cross_linear) + s.norm;
+    }
+
   /* Embeddings: token table (vocab-parallel), learned positions, BERT's
-   * segment table and embedding norm, a vision patch projection + CLS. */
-  out->embedding = s.V * s.h / t + m->learned_positions * s.h
-                   + m->token_types * s.h;
-  if (m->kind == HR_KIND_ENCODER)
-    out->embedding += s.norm;
+   * segment table and embedding norm, a vision patch projection + CLS;
+   * an encoder-decoder's stacks each have their own position table,
+   * relative bias and (post-norm) embedding norm. */
+  out->embedding = s.V * s.h / t + stacks (m) * m->learned_positions * s.h
+                   + m->token_types * s.h + relative_bias (m);
+  if (m->kind == HR_KIND_ENCODER
+      || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm))
+    out->embedding += stacks (m) * s.norm;
   if (m->patch_dim > 0)
     out->embedding += m->patch_dim * s.h + s.h + s.h;
 
@@ -208,11 +261,13 @@ hr_params_count (const HrModelArch *m,
   if (m->pooler)
     out->head += s.h * s.h + s.h;
 
-  /* Post-norm encoders (BERT) have no final norm; their embedding norm is
-   * counted above. */
-  out->final_norm = m->kind == HR_KIND_ENCODER ? 0 : s.norm;
+  /* Post-norm encoders (BERT, BART) have no final norm; their embedding
+   * norm is counted above.  T5 closes each stack with one. */
+  out->final_norm = m->kind == HR_KIND_ENCODER
+                    || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm)
+                    ? 0 : stacks (m) * s.norm;
   out->outside_adafactor = (s.V + s.h) * (m->tied_embeddings ? 1 : 2) / t
-                           + m->learned_positions * s.h + out->final_norm;
+                           + stacks (m) * m->learned_positions * s.h + out->final_norm;
 
   /* Every layer of a MoE model has experts: no dense MLP of width ffn is
    * there to be the largest matrix (the reference oracle's case 230 of seed
@@ -221,8 +276,10 @@ hr_params_count (const HrModelArch *m,
 
   /* Whole model, unsharded: the same pieces with t = e = 1. */
   attn = attention_params (m, &s, 1, NULL);
-  outside = s.V * s.h + m->learned_positions * s.h + m->token_types * s.h
-            + (m->kind == HR_KIND_ENCODER ? s.norm : 0)
+  outside = s.V * s.h + stacks (m) * m->learned_positions * s.h + m->token_types * s.h
+            + relative_bias (m)
+            + (m->kind == HR_KIND_ENCODER
+               || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm) ? stacks (m) * s.norm : 0)
             + (m->patch_dim > 0 ? m->patch_dim * s.h + 2 * s.h : 0)
             + out->final_norm;
   if (m->head == HR_HEAD_LM)
@@ -233,10 +290,17 @@ hr_params_count (const HrModelArch *m,
   if (m->pooler)
     outside += s.h * s.h + s.h;
 
-  out->total = m->layers * (attn + norms + layer_mlp_params (m, &s, s.E))
-               + outside;
-  out->active = m->layers * (attn + norms + layer_mlp_params (m, &s, s.K))
-                + outside;
+  {
+    guint64 decoder = decoder_layers (m);
+    guint64 cross = decoder > 0 ? attn + s.norm : 0;
+
+    out->total = m->layers * (attn + norms + layer_mlp_params (m, &s, s.E))
+                 + decoder * (attn + norms + layer_mlp_params (m, &s, s.E) + cross)
+                 + outside;
+    out->active = m->layers * (attn + norms + layer_mlp_params (m, &s, s.K))
+                  + decoder * (attn + norms + layer_mlp_params (m, &s, s.K) + cross)
+                  + outside;
+  }
   out->lora_total = m->layers * lora_layer
                     + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0);
 }

@@ -21,9 +21,16 @@ typedef struct
   guint64 layer_linear;       /* weights of nn.Linear layers (quantizable) */
   guint64 layer_lora;         /* LoRA adapters (trainable) */
   guint64 layer_adafactor;    /* Adafactor's factored second-moment size */
+  /* what a decoder layer of an encoder-decoder model has beyond an encoder
+   * layer (layer_* above): its cross-attention and that sub-layer's norm */
+  guint64 decoder_extra;
+  guint64 decoder_extra_linear;
+  guint64 decoder_extra_adafactor;
 
   /* outside the layers, per rank */
-  guint64 embedding;          /* token (+ position, segment, patch) tables */
+  guint64 embedding;          /* token (+ position, segment, patch) tables; an
+                               * encoder-decoder's both stacks' position tables,
+                               * relative biases and embedding norms */
   guint64 head;               /* untied LM head, or pooler + classifier */
   guint64 head_linear;        /* the part of head that is an nn.Linear */
   guint64 head_lora;

@@ -76,6 +76,12 @@ applies_chunked_loss (const HrScenario *sc)
 }
 
 static gboolean
+applies_encoder_decoder (const HrScenario *sc)
+{
+  return sc->model.kind == HR_KIND_ENCODER_DECODER;
+}
+
+static gboolean
 applies_pipeline (const HrScenario *sc)
 {
   return sc->parallel.pp > 1;
@@ -131,7 +137,8 @@ applies_no_sync (const HrScenario *sc)
 
 /* --- how choices read in the form, in the order of their names ------------ */
 
-static const char * const kind_choices[] = { N_("Decoder (GPT, Llama)"), N_("Encoder (BERT, ViT)"), NULL };
+static const char * const kind_choices[] = { N_("Decoder (GPT, Llama)"), N_("Encoder (BERT, ViT)"),
+                                              N_("Encoder-decoder (T5, BART)"), NULL };
 static const char * const mlp_choices[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", NULL };
 static const char * const norm_choices[] = { "RMSNorm", "LayerNorm", NULL };
 static const char * const bias_choices[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"), NULL };
@@ -197,6 +204,15 @@ const Field hr_model_fields[] = {
   SWITCH (HrModelArch, pooler, N_("Pooler"), N_("BERT's pooled output layer"), OPTIONAL (FALSE)),
   SPIN (HrModelArch, patch_dim, 0, HR_MAX_HIDDEN, 1, N_("Patch size"),
         N_("Vision transformers: pixels per patch × channels"), OPTIONAL (0)),
+  SPIN (HrModelArch, decoder_layers, 0, HR_MAX_LAYERS, 1, N_("Decoder layers"),
+        N_("The decoder stack's; the layers above are the encoder's"), OPTIONAL (0),
+        .applies = applies_encoder_decoder),
+  SPIN (HrModelArch, position_buckets, 0, HR_MAX_POSITION_BUCKETS, 1, N_("Relative position buckets"),
+        N_("T5's attention bias: buckets × heads in each stack's first layer"), OPTIONAL (0),
+        .applies = applies_encoder_decoder),
+  SWITCH (HrModelArch, post_norm, N_("Norm after each sub-layer"),
+          N_("BART: post-norm layers, a norm on each stack's embeddings"), OPTIONAL (FALSE),
+          .applies = applies_encoder_decoder),
 };
 
 const Field hr_training_fields[] = {
@@ -221,6 +237,9 @@ const Field hr_training_fields[] = {
   SPIN (HrTraining, micro_batch, 1, HR_MAX_MICRO_BATCH, 1, N_("Micro-batch"),
         N_("Sequences per GPU per step")),
   SPIN (HrTraining, seq_len, 1, HR_MAX_SEQ_LEN, 128, N_("Sequence length"), N_("Tokens")),
+  SPIN (HrTraining, target_len, 0, HR_MAX_SEQ_LEN, 128, N_("Target length"),
+        N_("The decoder's tokens; 0: the sequence length"), OPTIONAL (0),
+        .applies = applies_encoder_decoder),
   SPIN (HrTraining, grad_accum, 1, HR_MAX_MICRO_BATCH, 1, N_("Gradient accumulation"),
         N_("Micro-batches per optimizer step")),
   CHOICE (HrTraining, checkpointing, hr_checkpointing_names, checkpointing_choices,

@@ -232,3 +232,23 @@ hr_model_gated (const HrModelArch *model)
 {
   return model->mlp == HR_MLP_SWIGLU || model->mlp == HR_MLP_GEGLU;
 }
+
+/* The layers of both stacks: an encoder-decoder model runs its encoder's
+ * model.layers and its decoder's decoder_layers, one after the other. */
+guint64
+hr_model_stack_layers (const HrModelArch *model)
+{
+  if (model->kind == HR_KIND_ENCODER_DECODER)
+    return model->layers + model->decoder_layers;
+  return model->layers;
+}
+
+/* The decoder's tokens per sequence of an encoder-decoder model (the
+ * labels' length); 0 in the file means as long as the source. */
+guint64
+hr_training_target_len (const HrScenario *scenario)
+{
+  if (scenario->training.target_len > 0)
+    return scenario->training.target_len;
+  return scenario->training.seq_len;
+}

@@ -56,6 +56,10 @@ typedef struct
   guint64     token_types;       /* BERT's segment embeddings */
   gboolean    pooler;            /* BERT's pooler (h x h + h) */
   guint64     patch_dim;         /* vision: channels x patch^2, 0 = text */
+  /* encoder-decoder (T5, BART): layers counts the encoder's layers */
+  guint64     decoder_layers;    /* the decoder stack's layers */
+  guint64     position_buckets;  /* T5's relative attention bias: buckets, 0 = none */
+  gboolean    post_norm;         /* BART: a norm after each sub-layer */
 } HrModelArch;
 
 typedef struct
@@ -86,6 +90,8 @@ typedef struct
   HrOptimizerImpl optimizer_impl;    /* extension */
   guint64         micro_batch;
   guint64         seq_len;
+  guint64         target_len;        /* extension: encoder-decoder, the decoder's
+                                      * tokens per sequence; 0 = seq_len */
   guint64         grad_accum;
   HrCheckpointing checkpointing;
   guint64         checkpoint_every;  /* with full: every N-th layer only (1 = all) */
@@ -179,6 +185,8 @@ guint64  hr_parallel_shard_degree  (const HrParallel *parallel);
 guint64  hr_model_head_dim         (const HrModelArch *model);
 guint64  hr_model_expert_ffn       (const HrModelArch *model);
 guint64  hr_model_norms_per_layer  (const HrModelArch *model);
+guint64  hr_model_stack_layers     (const HrModelArch *model);
+guint64  hr_training_target_len    (const HrScenario  *scenario);
 gboolean hr_model_gated            (const HrModelArch *model);
 
 void     hr_copy_string            (char             *dest,

@@ -76,7 +76,11 @@ validate_model (const HrModelArch  *m,
       || !check_range ("model.classes", m->classes, 0, HR_MAX_VOCAB, error)
       || !check_range ("model.norms_per_layer", m->norms_per_layer, 0, 8, error)
       || !check_range ("model.token_types", m->token_types, 0, 1024, error)
-      || !check_range ("model.patch_dim", m->patch_dim, 0, HR_MAX_HIDDEN, error))
+      || !check_range ("model.patch_dim", m->patch_dim, 0, HR_MAX_HIDDEN, error)
+      || !check_range ("model.decoder_layers", m->decoder_layers,
+                       m->kind == HR_KIND_ENCODER_DECODER ? 1 : 0, HR_MAX_LAYERS, error)
+      || !check_range ("model.position_buckets", m->position_buckets, 0,
+                       HR_MAX_POSITION_BUCKETS, error))
     return FALSE;
 
   if (m->hidden % m->heads != 0)
@@ -104,7 +108,9 @@ validate_model (const HrModelArch  *m,
     double h = m->hidden, f = MAX (m->ffn, m->expert_ffn), E = m->experts;
     double d = m->head_dim > 0 ? m->head_dim : (double) m->hidden / m->heads;
 
+    /* (a decoder layer's cross-attention is a fifth and sixth 2·h·a·d) */
     params = (double) m->layers * (4.0 * h * m->heads * d + 3.0 * h * f * E + h * E)
+             + (double) m->decoder_layers * (8.0 * h * m->heads * d + 3.0 * h * f)
              + 2.0 * (double) m->vocab * h + (double) m->learned_positions * h
              + (double) m->patch_dim * h + (double) m->classes * h;
   }
@@ -122,6 +128,7 @@ validate_training (const HrScenario  *sc,
 
   if (!check_range ("training.micro_batch", t->micro_batch, 1, HR_MAX_MICRO_BATCH, error)
       || !check_range ("training.seq_len", t->seq_len, 1, HR_MAX_SEQ_LEN, error)
+      || !check_range ("training.target_len", t->target_len, 0, HR_MAX_SEQ_LEN, error)
       || !check_range ("training.grad_accum", t->grad_accum, 1, HR_MAX_MICRO_BATCH, error)
       || !check_range ("training.checkpoint_every", t->checkpoint_every, 1, HR_MAX_LAYERS, error)
       || !check_range ("training.loss_chunk_tokens", t->loss_chunk_tokens, 1, HR_MAX_SEQ_LEN, error)
@@ -245,6 +252,67 @@ validate_parallel (const HrScenario  *sc,
   return TRUE;
 }
 
+/* What an encoder-decoder plan covers: T5, Flan-T5 and BART as Hugging
+ * Face writes them (full multi-head attention in both stacks, a dense MLP,
+ * an LM head), trained in full on one pipeline stage.  The rest is refused
+ * rather than planned as something it is not. */
+static gboolean
+validate_encoder_decoder (const HrScenario  *sc,
+                          GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+
+  if (m->kind != HR_KIND_ENCODER_DECODER)
+    return TRUE;
+  if (m->head != HR_HEAD_LM)
+    FAIL ("model.head", "classifier is not planned for an encoder-decoder model; "
+          "allowed with model.kind = encoder-decoder: lm");
+  if (m->kv_heads != m->heads)
+    FAIL ("model.kv_heads", "%" G_GUINT64_FORMAT " (grouped K/V) is not planned for an "
+          "encoder-decoder model; allowed: %" G_GUINT64_FORMAT " (model.heads)",
+          m->kv_heads, m->heads);
+  if (m->experts > 1)
+    FAIL ("model.experts", "%" G_GUINT64_FORMAT " is not planned for an encoder-decoder "
+          "model; allowed with model.kind = encoder-decoder: 1", m->experts);
+  if (m->parallel_block || m->norms_per_layer != 0 || m->qk_norm != HR_QK_NORM_NONE)
+    FAIL (m->parallel_block ? "model.parallel_block" : m->norms_per_layer != 0
+          ? "model.norms_per_layer" : "model.qk_norm",
+          "is not planned for an encoder-decoder model; allowed with model.kind = "
+          "encoder-decoder: parallel_block false, norms_per_layer 0, qk_norm none");
+  if (m->patch_dim != 0 || m->token_types != 0 || m->pooler)
+    FAIL (m->patch_dim != 0 ? "model.patch_dim" : m->token_types != 0 ? "model.token_types"
+          : "model.pooler", "is not planned for an encoder-decoder model; allowed with "
+          "model.kind = encoder-decoder: patch_dim 0, token_types 0, pooler false");
+  if (t->method != HR_METHOD_FULL)
+    FAIL ("training.method", "%s is not planned for an encoder-decoder model yet; "
+          "allowed with model.kind = encoder-decoder: full",
+          hr_enum_name (&hr_method_names, t->method));
+  if (t->checkpointing != HR_CHECKPOINTING_NONE && t->checkpointing != HR_CHECKPOINTING_SELECTIVE
+      && t->checkpointing != HR_CHECKPOINTING_FULL)
+    FAIL ("training.checkpointing", "%s is not planned for an encoder-decoder model; "
+          "allowed with model.kind = encoder-decoder: none, selective, full",
+          hr_enum_name (&hr_checkpointing_names, t->checkpointing));
+  if (t->checkpointing == HR_CHECKPOINTING_FULL && t->checkpoint_every != 1)
+    FAIL ("training.checkpoint_every", "%" G_GUINT64_FORMAT " is not planned for an "
+          "encoder-decoder model; allowed with model.kind = encoder-decoder: 1",
+          t->checkpoint_every);
+  /* T5Attention adds its bias to eager scores (modeling_t5.py,
+   * T5Attention.forward: matmul, + position_bias, softmax): FlashAttention
+   * takes no additive bias, and SDPA's kernels with a bias that trains
+   * keep more than Headroom plans. */
+  if (m->position_buckets > 0 && t->attention != HR_ATTENTION_EAGER)
+    FAIL ("training.attention", "%s cannot add T5's relative position bias "
+          "(model.position_buckets > 0); allowed: eager",
+          hr_enum_name (&hr_attention_names, t->attention));
+  if (p->pp != 1 || p->cp != 1)
+    FAIL (p->pp != 1 ? "parallel.pp" : "parallel.cp", "%" G_GUINT64_FORMAT " is not planned "
+          "for an encoder-decoder model yet; allowed with model.kind = encoder-decoder: 1",
+          p->pp != 1 ? p->pp : p->cp);
+  return TRUE;
+}
+
 /* prefix is "gpu." in a scenario, "" in a GPU preset file, whose keys
  * are at the top. */
 gboolean
@@ -292,6 +360,7 @@ hr_scenario_validate (const HrScenario  *scenario,
 
   return validate_model (&scenario->model, error)
          && validate_training (scenario, error)
+         && validate_encoder_decoder (scenario, error)
          && validate_parallel (scenario, error)
          && validate_other (scenario, error);
 }

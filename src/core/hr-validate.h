@@ -26,6 +26,7 @@ G_BEGIN_DECLS
 #define HR_MAX_PP           4096
 #define HR_MAX_MEMORY_MIB   (1u << 24)
 #define HR_MAX_LORA_RANK    65536
+#define HR_MAX_POSITION_BUCKETS 65536
 
 gboolean hr_scenario_validate (const HrScenario  *scenario,
                                GError           **error);
