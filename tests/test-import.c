@@ -33,6 +33,13 @@ test_hf_configs (void)
     { "phi-2.json", 2779683840 },
     { "falcon-7b.json", 6921720704 },
     { "tinyllama-1.1b.json", 1100048384 },
+    /* Encoder-decoder models (test-params.c has the arithmetic); their
+     * config.json as published on the Hub (google-t5/t5-base,
+     * google/flan-t5-base, facebook/bart-large), the label maps and
+     * task_specific_params left out. */
+    { "t5-base.json", 222903552 },
+    { "flan-t5-base.json", 247577856 },
+    { "bart-large.json", 406291456 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
@@ -333,9 +340,10 @@ static void
 test_hf_unsupported_refused (void)
 {
   static const struct { const char *config; const char *says; } cases[] = {
-    { "{\"model_type\": \"t5\", \"d_model\": 768, \"num_layers\": 12, \"num_decoder_layers\": 12,"
-      " \"num_heads\": 12, \"d_ff\": 3072, \"vocab_size\": 32128}",
-      "model_type \"t5\": this architecture (an encoder-decoder model) is not supported yet" },
+    { "{\"model_type\": \"umt5\", \"d_model\": 768, \"num_layers\": 12, \"num_decoder_layers\": 12,"
+      " \"num_heads\": 12, \"d_ff\": 2048, \"vocab_size\": 256384}",
+      "model_type \"umt5\": this architecture (an encoder-decoder model with a relative bias in "
+      "every layer) is not supported yet" },
     { "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 7168, \"num_hidden_layers\": 61,"
       " \"num_attention_heads\": 128, \"kv_lora_rank\": 512, \"n_routed_experts\": 256}",
       "(multi-head latent attention, shared experts and dense first layers)" },
@@ -346,7 +354,7 @@ test_hf_unsupported_refused (void)
       "(a state-space model)" },
     { "{\"model_type\": \"xyz\", \"hidden_size\": 768, \"num_hidden_layers\": 12,"
       " \"num_attention_heads\": 12}",
-      "model_type \"xyz\": this architecture is not supported; supported: bert, " },
+      "model_type \"xyz\": this architecture is not supported; supported: bart, bert, " },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -363,6 +371,55 @@ test_hf_unsupported_refused (void)
         g_error ("\"%s\" does not say \"%s\"", error->message, cases[i].says);
       g_assert_true (g_str_has_prefix (error->message, "config.json: model_type "));
     }
+}
+
+/* T5 and BART map exactly or not at all: what their configs can say and
+ * the plan does not cover is refused, naming the key. */
+static void
+test_hf_seq2seq_refused (void)
+{
+  static const struct { const char *config; const char *says; } cases[] = {
+    { "{\"model_type\": \"bart\", \"normalize_before\": true}",
+      "config.json: normalize_before: true describes mBART's pre-norm layers" },
+    { "{\"model_type\": \"bart\", \"decoder_ffn_dim\": 2048}",
+      "config.json: decoder_attention_heads 16 and decoder_ffn_dim 2048 differ from the encoder's" },
+    { "{\"model_type\": \"bart\", \"activation_function\": \"tanh\"}",
+      "config.json: activation_function: \"tanh\" is not supported for BART; allowed: gelu, relu" },
+    { "{\"model_type\": \"t5\", \"feed_forward_proj\": \"gated-tanh\"}",
+      "config.json: feed_forward_proj: \"gated-tanh\" is not supported" },
+    { "{\"model_type\": \"t5\", \"num_decoder_layers\": 0}",
+      "config.json: model.decoder_layers: 0 is out of range; allowed: 1 to 100000" },
+    { "{\"model_type\": \"t5\", \"num_layers\": 0, \"num_decoder_layers\": 6}",
+      "config.json: model.layers: 0 is out of range; allowed: 1 to 100000" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = hr_json_load_data (cases[i].config, -1, "config.json", &error);
+      HrScenario sc;
+
+      g_assert_no_error (error);
+      hr_scenario_init_default (&sc);
+      g_assert_false (hr_hf_import_node (&sc.model, node, "config.json", NULL, &error));
+      g_assert_error (error, HR_ERROR, HR_ERROR_INVALID);
+      if (strstr (error->message, cases[i].says) == NULL)
+        g_error ("\"%s\" does not say \"%s\"", error->message, cases[i].says);
+    }
+
+  /* T5Config's defaults (t5-small's shape): 6 + 6 layers of 8 heads,
+   * d_model 512, d_ff 2048 relu, vocab 32128, tied: 60,506,624. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) node = hr_json_load_data ("{\"model_type\": \"t5\"}", -1, "config.json", &error);
+    HrScenario sc;
+
+    hr_scenario_init_default (&sc);
+    g_assert_true (hr_hf_import_node (&sc.model, node, "config.json", NULL, &error));
+    g_assert_cmpuint (sc.model.kind, ==, HR_KIND_ENCODER_DECODER);
+    g_assert_cmpuint (sc.model.decoder_layers, ==, 6);
+    g_assert_cmpuint (hr_params_total (&sc.model), ==, 60506624);
+  }
 }
 
 /* A checkpoint's index beside the config checks the count: Llama 2 7B's
@@ -446,6 +503,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/import/importer-detects-its-format", test_importer_detects_its_format);
   g_test_add_func ("/import/hf-unsupported-refused", test_hf_unsupported_refused);
+  g_test_add_func ("/import/hf-seq2seq-refused", test_hf_seq2seq_refused);
   g_test_add_func ("/import/hf-safetensors-index", test_hf_safetensors_index);
   g_test_add_func ("/import/hf-configs", test_hf_configs);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);

@@ -360,6 +360,19 @@ apply_import (JsonObject  *root,
   json_object_set_member (root, "model",
                           json_node_copy (json_object_get_member (json_node_get_object (node),
                                                                   "model")));
+  /* T5's bias takes eager attention, which the import chose (hf_apply). */
+  if (sc.model.position_buckets > 0)
+    {
+      JsonObject *training = json_object_has_member (root, "training")
+                             ? json_object_get_object_member (root, "training") : NULL;
+
+      if (training == NULL)
+        {
+          training = json_object_new ();
+          json_object_set_object_member (root, "training", training);
+        }
+      json_object_set_string_member (training, "attention", "eager");
+    }
   for (guint i = 0; i < unmapped->len; i++)
     hr_cli_note ("%s: not mapped: %s", path, (char *) g_ptr_array_index (unmapped, i));
   return TRUE;

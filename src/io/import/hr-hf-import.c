@@ -129,9 +129,9 @@ in_list (const char          *value,
 /* The model types this importer maps exactly: each family's parameter
  * count matches its published total (test-import, test-params). */
 static const char * const supported_types[] = {
-  "bert", "distilbert", "electra", "falcon", "gemma", "gemma2", "gpt2", "gpt_neox", "llama",
-  "mistral", "mixtral", "olmo2", "phi", "phi3", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe",
-  "roberta", "stablelm", "vit", "xlm-roberta", NULL
+  "bart", "bert", "distilbert", "electra", "falcon", "gemma", "gemma2", "gpt2", "gpt_neox",
+  "llama", "mistral", "mixtral", "mt5", "olmo2", "phi", "phi3", "qwen2", "qwen2_moe", "qwen3",
+  "qwen3_moe", "roberta", "stablelm", "t5", "vit", "xlm-roberta", NULL
 };
 
 /* Types known not to fit the model description, and why: planned as a
@@ -142,10 +142,11 @@ static const struct
   const char *type;
   const char *what;
 } unsupported_types[] = {
-  { "t5", "an encoder-decoder model" }, { "mt5", "an encoder-decoder model" },
-  { "umt5", "an encoder-decoder model" }, { "bart", "an encoder-decoder model" },
-  { "mbart", "an encoder-decoder model" }, { "marian", "an encoder-decoder model" },
-  { "pegasus", "an encoder-decoder model" }, { "whisper", "an encoder-decoder speech model" },
+  { "umt5", "an encoder-decoder model with a relative bias in every layer" },
+  { "mbart", "an encoder-decoder model with pre-norm layers and embedding norms" },
+  { "marian", "an encoder-decoder model with sinusoidal positions" },
+  { "pegasus", "an encoder-decoder model with sinusoidal positions" },
+  { "whisper", "an encoder-decoder speech model" },
   { "llava", "a vision-language model" }, { "llava_next", "a vision-language model" },
   { "qwen2_vl", "a vision-language model" }, { "qwen2_5_vl", "a vision-language model" },
   { "mllama", "a vision-language model" }, { "idefics2", "a vision-language model" },
@@ -190,6 +191,197 @@ check_supported (const char  *type,
   return FALSE;
 }
 
+/* T5 (and mT5, T5 v1.1's layout) and BART, as transformers' T5Config and
+ * BartConfig name them and default them (configuration_t5.py,
+ * configuration_bart.py).  What these models can be and the plan does not
+ * cover stays refused, naming the key: unequal stacks' widths or heads,
+ * BART with pre-norm layers (normalize_before, mBART's layout) or final
+ * norms, a T5 activation other than relu, gelu and their gated forms. */
+static gboolean
+import_seq2seq (Reader      *r,
+                const char  *type,
+                HrModelArch *out,
+                GPtrArray   *unmapped,
+                GError     **error)
+{
+  JsonObject *obj = r->obj;
+  guint64 v;
+
+  out->kind = HR_KIND_ENCODER_DECODER;
+  if (strcmp (type, "bart") == 0)
+    {
+      guint64 dec_heads = 16, dec_ffn = 4096;
+      const char *act = get_string (obj, "activation_function");
+
+      /* BartConfig's defaults: d_model 1024, 12 + 12 layers of 16 heads,
+       * 4096 wide, gelu, 1024 positions, vocab 50265. */
+      out->hidden = 1024;
+      out->layers = out->decoder_layers = 12;
+      out->heads = 16;
+      out->ffn = 4096;
+      out->vocab = 50265;
+      out->learned_positions = 1024;
+      get_uint (r, "d_model", 1, HR_MAX_HIDDEN, &out->hidden);
+      get_uint (r, "encoder_layers", 0, HR_MAX_LAYERS, &out->layers);
+      get_uint (r, "decoder_layers", 0, HR_MAX_LAYERS, &out->decoder_layers);
+      get_uint (r, "encoder_attention_heads", 1, HR_MAX_HEADS, &out->heads);
+      if (!get_uint (r, "decoder_attention_heads", 1, HR_MAX_HEADS, &dec_heads))
+        dec_heads = out->heads;
+      get_uint (r, "encoder_ffn_dim", 1, HR_MAX_FFN, &out->ffn);
+      if (!get_uint (r, "decoder_ffn_dim", 1, HR_MAX_FFN, &dec_ffn))
+        dec_ffn = out->ffn;
+      get_uint (r, "vocab_size", 1, HR_MAX_VOCAB, &out->vocab);
+      get_uint (r, "max_position_embeddings", 1, HR_MAX_SEQ_LEN - 2, &out->learned_positions);
+      if (r->error != NULL)
+        return TRUE;
+      /* BartLearnedPositionalEmbedding keeps 2 rows more (its offset). */
+      out->learned_positions += 2;
+      out->kv_heads = out->heads;
+      out->norm = HR_NORM_LAYERNORM;
+      out->bias = HR_BIAS_ALL;
+      out->post_norm = TRUE;
+      out->tied_embeddings = get_bool (obj, "tie_word_embeddings", TRUE);
+      if (dec_heads != out->heads || dec_ffn != out->ffn)
+        {
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: decoder_attention_heads %"
+                       G_GUINT64_FORMAT " and decoder_ffn_dim %" G_GUINT64_FORMAT " differ from "
+                       "the encoder's; allowed: stacks of the same heads (%" G_GUINT64_FORMAT
+                       ") and width (%" G_GUINT64_FORMAT ")", r->origin, dec_heads, dec_ffn,
+                       out->heads, out->ffn);
+          return FALSE;
+        }
+      if (get_bool (obj, "normalize_before", FALSE) || get_bool (obj, "add_final_layer_norm", FALSE))
+        {
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: %s: true describes mBART's "
+                       "pre-norm layers, which are not supported yet; allowed: BART's post-norm "
+                       "(normalize_before and add_final_layer_norm false)", r->origin,
+                       get_bool (obj, "normalize_before", FALSE) ? "normalize_before"
+                                                                 : "add_final_layer_norm");
+          return FALSE;
+        }
+      if (act == NULL || strcmp (act, "gelu") == 0)
+        out->mlp = HR_MLP_GELU;
+      else if (strcmp (act, "relu") == 0)
+        out->mlp = HR_MLP_RELU;
+      else
+        {
+          g_autofree char *shown = hr_text_for_message (act, 40);
+
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: activation_function: \"%s\" is "
+                       "not supported for BART; allowed: gelu, relu", r->origin, shown);
+          return FALSE;
+        }
+      if (unmapped != NULL)
+        g_ptr_array_add (unmapped, g_strdup ("dropout: BART's residual dropout is not planned "
+                                             "(model.dropout also drops attention "
+                                             "probabilities)"));
+    }
+  else
+    {
+      const char *proj = get_string (obj, "feed_forward_proj");
+
+      /* T5Config's defaults: d_model 512, d_kv 64, d_ff 2048, 6 layers of
+       * 8 heads, num_decoder_layers = num_layers, 32 buckets, relu, vocab
+       * 32128, tied embeddings. */
+      out->hidden = 512;
+      out->head_dim = 64;
+      out->ffn = 2048;
+      out->layers = 6;
+      out->heads = 8;
+      out->vocab = 32128;
+      out->position_buckets = 32;
+      get_uint (r, "d_model", 1, HR_MAX_HIDDEN, &out->hidden);
+      get_uint (r, "d_kv", 1, HR_MAX_HIDDEN, &out->head_dim);
+      get_uint (r, "d_ff", 1, HR_MAX_FFN, &out->ffn);
+      get_uint (r, "num_layers", 0, HR_MAX_LAYERS, &out->layers);
+      out->decoder_layers = out->layers;
+      get_uint (r, "num_decoder_layers", 0, HR_MAX_LAYERS, &out->decoder_layers);
+      get_uint (r, "num_heads", 1, HR_MAX_HEADS, &out->heads);
+      get_uint (r, "vocab_size", 1, HR_MAX_VOCAB, &out->vocab);
+      get_uint (r, "relative_attention_num_buckets", 0, HR_MAX_POSITION_BUCKETS,
+                &out->position_buckets);
+      if (r->error != NULL)
+        return TRUE;
+      out->kv_heads = out->heads;
+      if (out->heads > 0 && out->head_dim == out->hidden / out->heads)
+        out->head_dim = 0;
+      out->norm = HR_NORM_RMSNORM;   /* T5LayerNorm: a scale, no mean, no bias */
+      out->bias = HR_BIAS_NONE;
+      out->tied_embeddings = get_bool (obj, "tie_word_embeddings", TRUE);
+      /* T5Config: "gated-" + an activation, or the activation alone. */
+      if (proj == NULL || strcmp (proj, "relu") == 0)
+        out->mlp = HR_MLP_RELU;
+      else if (strcmp (proj, "gated-gelu") == 0)
+        out->mlp = HR_MLP_GEGLU;
+      else if (strcmp (proj, "gated-silu") == 0)
+        out->mlp = HR_MLP_SWIGLU;
+      else if (strcmp (proj, "gelu") == 0)
+        out->mlp = HR_MLP_GELU;
+      else
+        {
+          g_autofree char *shown = hr_text_for_message (proj, 40);
+
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: feed_forward_proj: \"%s\" is "
+                       "not supported; allowed: relu, gelu, gated-gelu, gated-silu", r->origin, shown);
+          return FALSE;
+        }
+      if (unmapped != NULL && json_object_has_member (obj, "dropout_rate"))
+        g_ptr_array_add (unmapped, g_strdup ("dropout_rate: T5's dropout (inside the MLP too) "
+                                             "is not planned"));
+    }
+  if (get_uint (r, "num_key_value_heads", 1, HR_MAX_HEADS, &v) && v != out->heads)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: num_key_value_heads: %" G_GUINT64_FORMAT
+                   " is not supported for model_type \"%s\"; allowed: %" G_GUINT64_FORMAT,
+                   r->origin, v, type, out->heads);
+      return FALSE;
+    }
+  out->experts = out->experts_active = 1;
+  out->head = HR_HEAD_LM;
+  return TRUE;
+}
+
+/* The model's name, the first bad value, and the same checks as a
+ * scenario's model, named after the config file. */
+static gboolean
+finish_model (HrModelArch *m,
+              HrModelArch *out,
+              JsonObject  *obj,
+              const char  *type,
+              const char  *origin,
+              Reader      *r,
+              GError     **error)
+{
+  const char *name = get_string (obj, "_name_or_path");
+  HrScenario check;
+  g_autoptr(GError) local = NULL;
+
+  hr_copy_string (out->name, sizeof out->name,
+                  name != NULL && *name != '\0' ? name : (type != NULL ? type : "Imported model"));
+  if (r->error != NULL)
+    {
+      g_propagate_error (error, r->error);
+      r->error = NULL;
+      return FALSE;
+    }
+
+  hr_scenario_init_default (&check);
+  check.model = *out;
+  check.parallel.gpus = 1;
+  check.parallel.zero = 0;
+  /* (T5's bias needs eager attention, a training choice checked when it
+   * is planned.) */
+  check.training.attention = HR_ATTENTION_EAGER;
+  if (!hr_scenario_validate (&check, &local))
+    {
+      g_set_error (error, HR_ERROR, local->code, "%s: %s", origin, local->message);
+      return FALSE;
+    }
+
+  *m = *out;
+  return TRUE;
+}
+
 gboolean
 hr_hf_import_node (HrModelArch  *m,
                    JsonNode     *root,
@@ -230,6 +422,13 @@ hr_hf_import_node (HrModelArch  *m,
                                          "transformer"));
 
   memset (&out, 0, sizeof out);
+  if (type != NULL && (strcmp (type, "t5") == 0 || strcmp (type, "mt5") == 0
+                       || strcmp (type, "bart") == 0))
+    {
+      if (!import_seq2seq (&r, type, &out, unmapped, error))
+        return FALSE;
+      return finish_model (m, &out, obj, type, origin, &r, error);
+    }
   out.kind = in_list (type, encoders) ? HR_KIND_ENCODER : HR_KIND_DECODER;
   out.experts = out.experts_active = 1;
   out.head = HR_HEAD_LM;
@@ -359,37 +558,7 @@ hr_hf_import_node (HrModelArch  *m,
                                              "under Training"));
     }
 
-  {
-    const char *name = get_string (obj, "_name_or_path");
-
-    hr_copy_string (out.name, sizeof out.name,
-                    name != NULL && *name != '\0' ? name : (type != NULL ? type : "Imported model"));
-  }
-
-  if (r.error != NULL)
-    {
-      g_propagate_error (error, r.error);
-      return FALSE;
-    }
-
-  /* The same checks as a scenario's model, named after the config file. */
-  {
-    HrScenario check;
-    g_autoptr(GError) local = NULL;
-
-    hr_scenario_init_default (&check);
-    check.model = out;
-    check.parallel.gpus = 1;
-    check.parallel.zero = 0;
-    if (!hr_scenario_validate (&check, &local))
-      {
-        g_set_error (error, HR_ERROR, local->code, "%s: %s", origin, local->message);
-        return FALSE;
-      }
-  }
-
-  *m = out;
-  return TRUE;
+  return finish_model (m, &out, obj, type, origin, &r, error);
 }
 
 /* A Hugging Face config.json: a model type or a layer count at its top. */
@@ -459,6 +628,16 @@ hf_apply (HrScenario  *scenario,
   if (!hr_hf_import_node (&scenario->model, root, origin, unmapped, error))
     return FALSE;
   scenario->model.preset[0] = '\0';
+  /* transformers runs T5Attention eagerly, its bias added to the scores:
+   * the plan follows, and says so. */
+  if (scenario->model.position_buckets > 0 && scenario->training.attention != HR_ATTENTION_EAGER)
+    {
+      scenario->training.attention = HR_ATTENTION_EAGER;
+      if (unmapped != NULL)
+        g_ptr_array_add (unmapped, g_strdup ("relative_attention_num_buckets: training.attention "
+                                             "set to eager (T5Attention adds its bias to eager "
+                                             "scores)"));
+    }
   mismatch = check_safetensors_index (&scenario->model, json_node_get_object (root), origin);
   if (mismatch != NULL && unmapped != NULL)
     g_ptr_array_add (unmapped, g_steal_pointer (&mismatch));
