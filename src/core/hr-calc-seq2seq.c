@@ -110,6 +110,26 @@ hr_calc_add_seq2seq (Ctx      *ctx,
                   (double) m->heads * positions * ctx->weight_bytes);
     }
 
+  /* Every layer of a stack adds its scores' gradient, summed over the
+   * batch, into the bias's: autograd's input buffer holds the sum and the
+   * new one at once (InputBuffer::accumulate) through the stack's backward
+   * pass, the decoder's at the backward's start, the encoder's at its end. */
+  if (m->position_buckets > 0)
+    {
+      double a = (double) m->heads;
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE (HR_PHASE_BACKWARD_START), N_("relative position bias gradients (decoder)"),
+                "2·a·s_t²·weight bytes",
+                N_("The decoder's attention bias gradient, summed over its layers."),
+                2.0 * a * s_t * s_t * ctx->weight_bytes);
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE (HR_PHASE_BACKWARD_END), N_("relative position bias gradients (encoder)"),
+                "2·a·s_s²·weight bytes",
+                N_("The encoder's attention bias gradient, summed over its layers."),
+                2.0 * a * s_s * s_s * ctx->weight_bytes);
+    }
+
   /* The backward pass sums the encoder output's gradient over the decoder
    * layers' cross-attentions (autograd's input buffer) until it reaches
    * the encoder. */

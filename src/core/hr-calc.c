@@ -441,6 +441,11 @@ add_weights (Ctx               *ctx,
            * the layers that are not wrapped (checkpoint_every > 1). */
           double layer_linear = (double) ctx->counts.layer_linear;
           double cached = ctx->lora ? (double) ctx->counts.layer_lora : layer_linear;
+          /* An encoder-decoder's decoder layers (every one wrapped) cast
+           * their cross-attention's weights too; the last of them is the
+           * first recomputed. */
+          double cross = sc->model.kind == HR_KIND_ENCODER_DECODER
+                         ? (double) ctx->counts.decoder_extra_linear : 0.0;
           double plain = dev->n_layers > 0 ? (double) (dev->n_layers - n_ck) / (double) dev->n_layers
                                            : 0.0;
 
@@ -453,7 +458,8 @@ add_weights (Ctx               *ctx,
                     HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
                     "wrapped layers·P_trainable linear·bytes",
                     N_("Autocast's cache of half-precision weights, dropped when the forward pass ends."),
-                    (double) n_ck * cached * ctx->act_bytes);
+                    ((double) n_ck * cached + (double) sc->model.decoder_layers * cross)
+                    * ctx->act_bytes);
           /* (At the end of the backward pass, with the first layer's saved
            * tensors: hr-calc-activations.c.)  As the recomputed layer's
            * working set, at the backward's start where the last layer is
@@ -464,7 +470,7 @@ add_weights (Ctx               *ctx,
                     HR_LIVE (HR_PHASE_BACKWARD_START), N_("16-bit weight copies of the recomputed layer"),
                     "P_layer linear·bytes",
                     N_("The recomputed layer's half-precision weights, kept through its backward pass."),
-                    (layer_linear + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0))
+                    (layer_linear + cross + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0))
                     * ctx->act_bytes);
         }
     }

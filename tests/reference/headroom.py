@@ -37,6 +37,7 @@ def _scenario(cfg, layers=None, checkpointing=None):
         "optimizer_impl": cfg["optimizer_impl"],
         "micro_batch": cfg["micro_batch"],
         "seq_len": cfg["seq_len"],
+        "target_len": cfg.get("target_len", 0),
         "grad_accum": cfg["grad_accum"],
         "checkpointing": ck,
         "attention": cfg["attention"],
@@ -81,6 +82,9 @@ def _scenario(cfg, layers=None, checkpointing=None):
             "token_types": cfg["token_types"],
             "pooler": cfg["pooler"],
             "patch_dim": 0,
+            "decoder_layers": cfg.get("decoder_layers", 0),
+            "position_buckets": cfg.get("position_buckets", 0),
+            "post_norm": cfg.get("post_norm", False),
         },
         "training": training,
         "parallel": {

@@ -311,7 +311,12 @@ def make_batch(cfg, device, gen):
     tokens = torch.randint(0, cfg["vocab"], (b, s), generator=gen).to(device)
     types = (torch.randint(0, cfg["token_types"], (b, s), generator=gen).to(device)
              if cfg["token_types"] else None)
-    if cfg["head"] == "lm":
+    if cfg["kind"] == "encoder-decoder":
+        # the decoder's input tokens take the place of the token types
+        st = cfg["target_len"] or s
+        types = torch.randint(0, cfg["vocab"], (b, st), generator=gen).to(device)
+        targets = torch.randint(0, cfg["vocab"], (b, st), generator=gen).to(device)
+    elif cfg["head"] == "lm":
         targets = torch.randint(0, cfg["vocab"], (b, s), generator=gen).to(device)
     else:
         targets = torch.randint(0, cfg["classes"], (b,), generator=gen).to(device)
@@ -566,12 +571,27 @@ def measure(cfg, device="cpu", sampler="allocator"):
     layer_tag = cfg["layers"] - 1
     ck = [i for i in range(cfg["layers"])
           if cfg["checkpointing"] == "full" and (i + 1) % cfg["checkpoint_every"] == 0]
+    cast_share = cast_cache // len(ck) if ck else 0
+    seq2seq = {}
+    if cfg["kind"] == "encoder-decoder":
+        # every layer of both stacks is checkpointed or none: the cache of
+        # weight casts splits by the layers' linear weights, a decoder
+        # layer's cross-attention adding four h x a·d matrices
+        h, ad, f = cfg["hidden"], cfg["heads"] * cfg["head_dim"], cfg["ffn"]
+        enc_w = 4 * h * ad + (3 if cfg["mlp"] in ("swiglu", "geglu") else 2) * h * f
+        dec_w = enc_w + 4 * h * ad
+        Le, Ld = cfg["layers"], cfg["decoder_layers"]
+        total_w = Le * enc_w + Ld * dec_w
+        cast_share = cast_cache * enc_w // total_w if ck else 0
+        seq2seq["saved_decoder_layer"] = (saved.total("dec%d" % (Ld - 1))
+                                          + (cast_cache * dec_w // total_w if ck else 0))
     out = dict(counts)
+    out.update(seq2seq)
     out.update({
         "state_bytes": state_bytes,
         "grad_bytes": grad_bytes,
         "saved_total": saved.total() + cast_cache,
-        "saved_layer": saved.total(layer_tag) + (cast_cache // len(ck) if layer_tag in ck else 0),
+        "saved_layer": saved.total(layer_tag) + (cast_share if layer_tag in ck else 0),
         "saved_detail": saved.seen,
         "cast_cache": cast_cache,
         "forward_end": exact + max(marks["forward_end"]),

@@ -94,7 +94,7 @@ class FlashLike(torch.autograd.Function):
     def compute(q, k, v, causal, scale):
         """The kernel: the output and the fp32 log-sum-exp."""
         b, s, a, d = q.shape
-        kh = k.shape[2]
+        kh, sk = k.shape[2], k.shape[1]     # sk: the encoder's length in a cross-attention
         g = a // kh
         with _kernel():
             out = torch.empty_like(q)
@@ -108,7 +108,7 @@ class FlashLike(torch.autograd.Function):
                 sc = torch.matmul(qc, kt.transpose(-1, -2)) * scale   # (b, kh, g*c, s)
                 if causal:
                     qpos = torch.arange(i, i + c, device=q.device).repeat(g)
-                    kpos = torch.arange(s, device=q.device)
+                    kpos = torch.arange(sk, device=q.device)
                     sc = sc.masked_fill(kpos[None, :] > qpos[:, None], float("-inf"))
                 m = torch.logsumexp(sc, dim=-1, keepdim=True)
                 p = torch.exp(sc - m)
@@ -131,14 +131,14 @@ class FlashLike(torch.autograd.Function):
     def backward(ctx, dout):
         q, k, v, out, lse = ctx.saved_tensors
         b, s, a, d = q.shape
-        kh = k.shape[2]
+        kh, sk = k.shape[2], k.shape[1]
         g = a // kh
         scale = ctx.scale
         with _kernel():
             dq = torch.empty_like(q)
             dk = torch.empty_like(k)
             dv = torch.empty_like(v)
-            dk32 = torch.zeros(b, kh, s, d, dtype=torch.float32, device=q.device)
+            dk32 = torch.zeros(b, kh, sk, d, dtype=torch.float32, device=q.device)
             dv32 = torch.zeros_like(dk32)
             kt = k.permute(0, 2, 1, 3).float()
             vt = v.permute(0, 2, 1, 3).float()
@@ -151,7 +151,7 @@ class FlashLike(torch.autograd.Function):
                 sc = torch.matmul(qc, kt.transpose(-1, -2)) * scale
                 if ctx.causal:
                     qpos = torch.arange(i, i + c, device=q.device).repeat(g)
-                    kpos = torch.arange(s, device=q.device)
+                    kpos = torch.arange(sk, device=q.device)
                     sc = sc.masked_fill(kpos[None, :] > qpos[:, None], float("-inf"))
                 p = torch.exp(sc - m)
                 dv32 += torch.matmul(p.transpose(-1, -2), doc)
@@ -261,19 +261,24 @@ class Attention(nn.Module):
             self.k_norm = Norm(dict(cfg, norm="rmsnorm"), kh * d)
         self.attn_drop = cfg["dropout"]
 
-    def forward(self, x, rope):
+    def forward(self, x, rope, kv=None, bias=None):
+        """kv: the encoder's output, which K and V read in a cross-attention
+        (T5LayerCrossAttention, BART's encoder_attn); bias: T5's relative
+        position bias, added to the eager scores (T5Attention.forward)."""
         cfg = self.cfg
         b, s, _ = x.shape
+        src = x if kv is None else kv
+        sk = src.shape[1]
         a, kh, d = self.a, self.kh, self.d
         q = lin(self.q, x)
-        k = lin(self.k, x)
-        v = lin(self.v, x)
+        k = lin(self.k, src)
+        v = lin(self.v, src)
         if self.qk_norm == "full":
             q = self.q_norm(q)
             k = self.k_norm(k)
         q = q.view(b, s, a, d)
-        k = k.view(b, s, kh, d)
-        v = v.view(b, s, kh, d)
+        k = k.view(b, sk, kh, d)
+        v = v.view(b, sk, kh, d)
         if self.qk_norm == "head":
             q = self.q_norm(q)
             k = self.k_norm(k)
@@ -287,11 +292,13 @@ class Attention(nn.Module):
             if kh != a:
                 # repeat_kv: expand + reshape, a copy per head
                 g = a // kh
-                k = k[:, :, :, None, :].expand(b, s, kh, g, d).reshape(b, s, a, d)
-                v = v[:, :, :, None, :].expand(b, s, kh, g, d).reshape(b, s, a, d)
+                k = k[:, :, :, None, :].expand(b, sk, kh, g, d).reshape(b, sk, a, d)
+                v = v[:, :, :, None, :].expand(b, sk, kh, g, d).reshape(b, sk, a, d)
         if mode == "eager":
             qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
             scores = torch.matmul(qt, kt.transpose(-1, -2)) / math.sqrt(d)
+            if bias is not None:
+                scores = scores + bias                # add keeps nothing
             if self.causal:
                 scores = scores.masked_fill(self.causal_mask[:s, :s], float("-inf"))
             probs = F.softmax(to_fp32_if_amp(cfg, scores), dim=-1)
@@ -501,6 +508,134 @@ class Model(nn.Module):
         return self.head(x)
 
 
+class Seq2SeqBlock(nn.Module):
+    """T5Block / BartEncoderLayer, BartDecoderLayer: self-attention, in the
+    decoder a cross-attention over the encoder's output, the MLP; each
+    sub-layer with its norm, before it (T5) or after its residual sum
+    (BART, post_norm)."""
+
+    def __init__(self, cfg, decoder):
+        super().__init__()
+        self.cfg = cfg
+        self.post = cfg["post_norm"]
+        h = cfg["hidden"]
+        self.norm1 = Norm(cfg, h)
+        self.attn = Attention(cfg, causal=decoder)
+        self.cross = Attention(cfg, causal=False) if decoder else None
+        self.norm_c = Norm(cfg, h) if decoder else None
+        self.norm2 = Norm(cfg, h)
+        self.mlp = MLP(cfg, cfg["ffn"])
+        self.dropout = cfg["dropout"]
+
+    def drop(self, x):
+        return dropout(x, self.training) if self.dropout else x
+
+    def forward(self, x, enc, bias):
+        if self.post:
+            x = self.norm1(x + self.drop(self.attn(x, None, bias=bias)))
+            if self.cross is not None:
+                x = self.norm_c(x + self.drop(self.cross(x, None, kv=enc)))
+            return self.norm2(x + self.drop(self.mlp(x)))
+        x = x + self.drop(self.attn(self.norm1(x), None, bias=bias))
+        if self.cross is not None:
+            x = x + self.drop(self.cross(self.norm_c(x), None, kv=enc))
+        return x + self.drop(self.mlp(self.norm2(x)))
+
+
+class Seq2SeqModel(nn.Module):
+    """T5ForConditionalGeneration / BartForConditionalGeneration: one token
+    table for both stacks (and, tied, the head); per stack a learned
+    position table, T5's relative bias table (buckets x heads, one bucket
+    index per query and key position, computed at each forward as
+    T5Attention.compute_bias does, and added to every layer's eager scores)
+    and a final norm (T5) or an embedding norm (BART).  Layers are tagged
+    0.. (encoder) and "dec0".. (decoder) for the per-layer figures."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        self.cfg = cfg
+        h, V, a = cfg["hidden"], cfg["vocab"], cfg["heads"]
+        self.lm = True
+        self.embed = nn.Embedding(V, h)
+        P, B = cfg["learned_positions"], cfg["position_buckets"]
+        self.enc_pos = nn.Embedding(P, h) if P else None
+        self.dec_pos = nn.Embedding(P, h) if P else None
+        self.enc_bias = nn.Embedding(B, a) if B else None
+        self.dec_bias = nn.Embedding(B, a) if B else None
+        post = cfg["post_norm"]
+        self.enc_embed_norm = Norm(cfg, h) if post else None
+        self.dec_embed_norm = Norm(cfg, h) if post else None
+        self.layers = nn.ModuleList(Seq2SeqBlock(cfg, False) for _ in range(cfg["layers"]))
+        self.dec_layers = nn.ModuleList(Seq2SeqBlock(cfg, True) for _ in range(cfg["decoder_layers"]))
+        self.enc_norm = Norm(cfg, h) if not post else None
+        self.dec_norm = Norm(cfg, h) if not post else None
+        self.head = nn.Linear(h, V, bias=False)
+        if cfg["tied_embeddings"]:
+            self.head.weight = self.embed.weight
+        st = cfg["target_len"] or cfg["seq_len"]
+        for n, layers in ((cfg["seq_len"], self.layers), (st, self.dec_layers)):
+            mask = torch.ones(n, n, dtype=torch.bool).triu(1)
+            for layer in layers:
+                for attn in (layer.attn, layer.cross):
+                    if attn is not None:
+                        attn.register_buffer("causal_mask", mask, persistent=False)
+        self.layer_hook = None
+
+    def set_rope_dtype(self, dtype):
+        pass
+
+    def _hook(self, tag):
+        if self.layer_hook is not None:
+            self.layer_hook(tag)
+
+    def _bias(self, table, n, bidirectional):
+        """(1, heads, n, n), from a fresh int64 index per position pair."""
+        if table is None:
+            return None
+        pos = torch.arange(n, device=table.weight.device)
+        rel = pos[None, :] - pos[:, None]
+        B = table.num_embeddings
+        if not bidirectional:
+            rel = torch.clamp(rel, max=0)
+        buckets = torch.clamp(rel + B // 2, 0, B - 1)
+        return table(buckets).permute(2, 0, 1)[None]
+
+    def _stack(self, x, pos, embed_norm, bias, layers, enc, tags):
+        cfg = self.cfg
+        if pos is not None:
+            x = x + pos(torch.arange(x.shape[1], device=x.device))
+        if embed_norm is not None:
+            x = embed_norm(x)
+        if cfg["dropout"]:
+            x = dropout(x, self.training)
+        for tag, layer in zip(tags, layers):
+            self._hook(tag)
+            if cfg["checkpointing"] == "full":
+                x = torch_checkpoint.checkpoint(layer, x, enc, bias)
+            else:
+                x = layer(x, enc, bias)
+        return x
+
+    def forward(self, tokens, dec_tokens):
+        cfg = self.cfg
+        self._hook("embed")
+        x = self.embed(tokens)
+        bias = self._bias(self.enc_bias, tokens.shape[1], True)
+        x = self._stack(x, self.enc_pos, self.enc_embed_norm, bias, self.layers, None,
+                        range(len(self.layers)))
+        self._hook("enc_out")
+        enc = self.enc_norm(x) if self.enc_norm is not None else x
+        self._hook("dec_embed")
+        y = self.embed(dec_tokens)
+        bias = self._bias(self.dec_bias, dec_tokens.shape[1], False)
+        y = self._stack(y, self.dec_pos, self.dec_embed_norm, bias, self.dec_layers, enc,
+                        ["dec%d" % i for i in range(len(self.dec_layers))])
+        self._hook("head")
+        if self.dec_norm is not None:
+            y = self.dec_norm(y)
+        return self.head(y)
+
+
 def loss_fn(cfg, logits, targets):
     """Cross-entropy as Hugging Face's and LitGPT's loops compute it."""
     if cfg["head"] != "lm":
@@ -538,7 +673,7 @@ def apply_lora(model, cfg):
 
 
 def build(cfg, device="cpu"):
-    model = Model(cfg)
+    model = Seq2SeqModel(cfg) if cfg["kind"] == "encoder-decoder" else Model(cfg)
     if cfg["method"] == "lora":
         apply_lora(model, cfg)
     if cfg["precision"] == "bf16-true":

@@ -62,6 +62,7 @@ def base_config():
         "checkpointing": "none", "checkpoint_every": 1, "attention": "eager",
         "loss": "standard", "loss_chunk": 16, "logits_fp32": True, "zero_grad_to_none": True,
         "input_requires_grad": False, "seed": 0,
+        "decoder_layers": 0, "position_buckets": 0, "post_norm": False, "target_len": 0,
     }
 
 
@@ -180,6 +181,55 @@ def random_config(rng, index):
     return finish(c)
 
 
+def seq2seq_config(rng, index):
+    """An encoder-decoder model (T5's pre-norm layers with or without its
+    relative bias, or BART's post-norm ones), in the space Headroom plans
+    for it (hr-validate.c, validate_encoder_decoder): multi-head attention,
+    a dense MLP, an LM head, full training, every layer checkpointed or
+    none.  Two layers or more per stack, so that the last layer of each is
+    neither the one that saves the stack's shared inputs nor the first."""
+    c = base_config()
+    c["seed"] = rng.randrange(1 << 30)
+    c["kind"] = "encoder-decoder"
+    c["layers"] = rng.choice((2, 3))
+    c["decoder_layers"] = rng.choice((2, 3))
+    a, d = rng.choice(((2, 32), (4, 16), (4, 32), (8, 8), (8, 16)))
+    c["heads"] = c["kv_heads"] = a
+    c["head_dim"] = d
+    c["hidden"] = h = a * d
+    c["mlp"] = rng.choice(("swiglu", "geglu", "gelu", "relu"))
+    gated = c["mlp"] in ("swiglu", "geglu")
+    c["ffn"] = (8 * (8 * h // 3 // 8)) if gated else 4 * h
+    c["vocab"] = rng.choice((128, 256, 512))
+    c["tied_embeddings"] = rng.random() < 0.5
+    c["post_norm"] = rng.random() < 0.4
+    s = rng.choice((16, 32, 64))
+    c["seq_len"] = s
+    c["target_len"] = rng.choice((8, 16, 32, 0))
+    st = c["target_len"] or s
+    c["micro_batch"] = min(rng.choice((1, 2, 4)), 128 // max(s, st))
+    c["grad_accum"] = rng.choice((1, 1, 2))
+    if c["post_norm"]:
+        c["norm"] = "layernorm"
+        c["bias"] = rng.choice(("all", "none"))
+        c["learned_positions"] = max(s, st) + 2
+    else:
+        c["norm"] = rng.choice(("rmsnorm", "rmsnorm", "layernorm"))
+        c["bias"] = rng.choice(("none", "none", "qkv", "all"))
+        if rng.random() < 0.5:
+            c["position_buckets"] = rng.choice((8, 32))
+    c["attention"] = "eager" if c["position_buckets"] else rng.choice(("eager", "flash", "sdpa"))
+    c["dropout"] = rng.random() < 0.3
+    c["logits_fp32"] = rng.random() < 0.6
+    c["precision"] = rng.choice(("fp32", "bf16-true", "amp-bf16"))
+    c["optimizer"] = rng.choice(("adamw", "adamw", "sgd", "sgd-momentum"))
+    c["optimizer_impl"] = rng.choice(("foreach", "loop", "fused"))
+    c["checkpointing"] = rng.choice(("none", "full"))
+    c["zero_grad_to_none"] = rng.random() < 0.6
+    c["name"] = "encoder-decoder %d" % index
+    return finish(c)
+
+
 # Configurations that once failed, replayed on every run beside the random
 # ones: (seed, number, the Headroom formula the failure corrected).
 REGRESSIONS = (
@@ -248,6 +298,14 @@ def preset_configs(presets_dir):
         c["precision"] = "amp-bf16"
         c["attention"] = "flash" if c["kind"] == "decoder" else "sdpa"
         c["optimizer_impl"] = "fused"
+        if c["kind"] == "encoder-decoder":
+            # 2 + 2 layers, a 32-token target; T5's bias needs eager attention
+            c["decoder_layers"] = 2
+            c["target_len"] = 32
+            c["post_norm"] = m.get("post_norm", False)
+            c["position_buckets"] = min(m.get("position_buckets", 0), 32)
+            c["learned_positions"] = 66 if m.get("learned_positions") else 0
+            c["attention"] = "eager" if c["position_buckets"] else "flash"
         out.append(finish(c))
     return out
 
@@ -340,6 +398,12 @@ def compare(cfg, hr, device, fields, sampler="allocator"):
     first_differs = cfg["method"] == "lora" and cfg["checkpointing"] != "full"
     if layer is not None and (L >= 2 or not first_differs):
         chk.near("layer saved", layer, ref["saved_layer"], TOL_SAVED, SLACK_SAVED)
+    if cfg["kind"] == "encoder-decoder":
+        # one more decoder layer: its self-attention, cross-attention and MLP
+        more = headroom.scenario(cfg)
+        more["model"]["decoder_layers"] += 1
+        dec_layer = hr.plan(more).forward_extra() - p.forward_extra()
+        chk.near("decoder layer saved", dec_layer, ref["saved_decoder_layer"], TOL_SAVED, SLACK_SAVED)
     chk.near("model saved", whole, ref["saved_total"], TOL_SAVED, SLACK_SAVED)
     if direct:
         chk.near("forward", p.phase["forward"], ref["forward_end"], TOL_PHASE, SLACK_PHASE)
@@ -382,6 +446,7 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=None,
                     help="seed of the random configurations (default: from the time, printed)")
     ap.add_argument("--count", type=int, default=300, help="random configurations")
+    ap.add_argument("--seq2seq", type=int, default=30, help="random encoder-decoder configurations")
     ap.add_argument("--widths", default="1,4",
                     help="width factors each configuration is run at (default 1,4)")
     ap.add_argument("--no-presets", action="store_true", help="leave out the preset list")
@@ -413,6 +478,10 @@ def main(argv=None):
     seed = args.seed if args.seed is not None else int(time.time()) % 1000000
     rng = random.Random(seed)
     configs = [random_config(rng, i) for i in range(args.count)]
+    # encoder-decoder models from a generator of their own, so that a
+    # seed's other configurations stay as they were
+    rng2 = random.Random(seed * 7919 + 1)
+    configs += [seq2seq_config(rng2, i) for i in range(args.seq2seq)]
     if not args.no_presets:
         configs += regression_configs() + preset_configs(args.presets)
     widths = [int(w) for w in args.widths.split(",")]
