@@ -943,6 +943,34 @@ test_custom_model (void)
   close_window (window);
 }
 
+/* An encoder-decoder preset loads and plans: BART as it is, T5 once its
+ * relative bias has the eager attention it needs (the form says why until
+ * then); the decoder's rows appear with it. */
+static void
+test_encoder_decoder_preset (void)
+{
+  HrWindow *window = open_window ();
+  GtkWidget *models = control (window, "model.preset");
+  GtkWidget *attention = control (window, "training.attention");
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "BART large"));
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 406291456);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (control (window, "model.decoder_layers")))
+                 || gtk_widget_get_visible (control (window, "model.decoder_layers")));
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "T5 base"));
+  settle ();
+  g_assert_false (hr_window_get_plan_valid (window));
+  /* attention's choices: flash, eager, sdpa (hr_attention_names) */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (attention), HR_ATTENTION_EAGER);
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 222903552);
+  close_window (window);
+}
+
 /* Save, change, open: the saved scenario comes back; exports write files
  * with the right content. */
 static void
@@ -1686,6 +1714,7 @@ main (int   argc,
   g_test_add_func ("/window/one-recompute-per-turn", test_one_recompute_per_turn);
   g_test_add_func ("/window/invalid-value", test_invalid_value);
   g_test_add_func ("/window/custom-model", test_custom_model);
+  g_test_add_func ("/window/encoder-decoder-preset", test_encoder_decoder_preset);
   g_test_add_func ("/window/comm-buffers-automatic", test_comm_buffers_automatic);
   g_test_add_func ("/window/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/window/locale-numbers", test_locale_numbers);
