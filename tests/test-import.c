@@ -407,6 +407,24 @@ test_hf_seq2seq_refused (void)
         g_error ("\"%s\" does not say \"%s\"", error->message, cases[i].says);
     }
 
+  /* google/mt5-base's config.json: T5 v1.1's layout over a 250112-token
+   * vocabulary, untied: 2·250112·768 + the layers of Flan-T5-base
+   * (84,953,088 + 113,273,856) + norms 1,536 + biases 768 = 582,401,280,
+   * the count a public parameter script records for models/mt5-base. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) node = hr_json_load_data (
+      "{\"model_type\": \"mt5\", \"d_ff\": 2048, \"d_kv\": 64, \"d_model\": 768,"
+      " \"feed_forward_proj\": \"gated-gelu\", \"num_decoder_layers\": 12, \"num_heads\": 12,"
+      " \"num_layers\": 12, \"relative_attention_num_buckets\": 32,"
+      " \"tie_word_embeddings\": false, \"vocab_size\": 250112}", -1, "config.json", &error);
+    HrScenario sc;
+
+    hr_scenario_init_default (&sc);
+    g_assert_true (hr_hf_import_node (&sc.model, node, "config.json", NULL, &error));
+    g_assert_cmpuint (hr_params_total (&sc.model), ==, 582401280);
+  }
+
   /* T5Config's defaults (t5-small's shape): 6 + 6 layers of 8 heads,
    * d_model 512, d_ff 2048 relu, vocab 32128, tied: 60,506,624. */
   {
