@@ -793,16 +793,18 @@ test_encoder_decoder_layers (void)
   hr_activations_decoder_layer (&sc, &dec);
   hr_activations_layer (&target, &plain);
 
-  /* scores a·b·s_t·s_s, bf16 softmax output, no dropout: 3,145,728 */
+  /* scores a·b·s_t·s_s, no dropout; T5Attention's softmax is fp32 in any
+   * type (softmax(scores.float()).type_as(scores)): its fp32 output and
+   * the bf16 copy the matmul with V keeps, 12·2·128·512·(4 + 2) */
   g_assert_cmpfloat (saved_bytes (&dec, "cross-attention scores (softmax, dropout)"), ==,
-                     a * 2 * 128 * 512 * 2);
+                     a * 2 * 128 * 512 * (4 + 2));
   /* Q over the target, K and V over the source: (256·12 + 2·1024·12)·64·2 */
   g_assert_cmpfloat (saved_bytes (&dec, "cross-attention Q, K, V"), ==,
                      (T_t * a + 2 * T_s * a) * d * 2);
   /* its norm (RMSNorm: fp32 input + bf16 copy), Q's input, O's input */
   g_assert_cmpfloat (dec.total - plain.total, ==,
                      (4 + 2) * T_t * h + T_t * h * 2 + (T_t * a + 2 * T_s * a) * d * 2
-                     + a * 2 * 128 * 512 * 2 + T_t * a * d * 2);
+                     + a * 2 * 128 * 512 * (4 + 2) + T_t * a * d * 2);
   /* no autocast: K and V share the encoder's output, kept by the stack */
   g_assert_cmpfloat (saved_bytes (&dec, "cross-attention K, V inputs (casts of the encoder output)"), ==, 0);
 
@@ -818,6 +820,20 @@ test_encoder_decoder_layers (void)
   hr_activations_decoder_layer (&sc, &dec);
   g_assert_cmpfloat (saved_bytes (&dec, "cross-attention K, V inputs (casts of the encoder output)"), ==,
                      2 * T_s * h * 2);
+
+  /* In pure bf16 too, in both attentions. */
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  hr_activations_decoder_layer (&sc, &dec);
+  g_assert_cmpfloat (saved_bytes (&dec, "cross-attention scores (softmax, dropout)"), ==,
+                     a * 2 * 128 * 512 * (4 + 2));
+  g_assert_cmpfloat (saved_bytes (&dec, "attention scores (softmax, dropout)"), ==,
+                     a * 2 * 128 * 128 * (4 + 2));
+  /* BART's attention (no buckets) keeps its bf16 softmax alone. */
+  sc.model.position_buckets = 0;
+  hr_activations_decoder_layer (&sc, &dec);
+  g_assert_cmpfloat (saved_bytes (&dec, "cross-attention scores (softmax, dropout)"), ==,
+                     a * 2 * 128 * 512 * 2);
 }
 
 int

@@ -54,6 +54,22 @@ saved_bytes (const HrLayerActivations *la,
   return 0;
 }
 
+/* Whether eager attention's softmax output is fp32 with a 16-bit copy
+ * beside it: under torch.autocast, and in T5's attention (the one with
+ * relative position buckets), which upcasts its scores itself:
+ * softmax(scores.float(), dim=-1).type_as(scores) (modeling_t5.py,
+ * T5Attention.forward).  In fp32 the copy is the output itself. */
+gboolean
+hr_activations_fp32_softmax (const HrScenario *scenario)
+{
+  const HrTraining *t = &scenario->training;
+  gboolean autocast = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
+
+  return autocast
+         || (scenario->model.kind == HR_KIND_ENCODER_DECODER && scenario->model.position_buckets > 0
+             && hr_dtype_bytes (t->dtypes.activations) < 4.0);
+}
+
 void
 hr_activations_encoder_layer (const HrScenario   *scenario,
                               HrLayerActivations *out)
@@ -109,9 +125,10 @@ hr_activations_decoder_layer (const HrScenario   *scenario,
       /* As the self-attention's scores (hr-activations.c), s_t x s_s of
        * them: softmax output, dropout mask and output, or autocast's fp32
        * softmax and its 16-bit cast. */
-      double probs = autocast ? 4.0 : ab;
+      gboolean fp32_softmax = hr_activations_fp32_softmax (scenario);
+      double probs = fp32_softmax ? 4.0 : ab;
       double per = probs + (m->dropout ? 1.0 : 0.0)
-                   + (autocast ? ab : m->dropout ? probs : 0.0);
+                   + (fp32_softmax ? ab : m->dropout ? probs : 0.0);
       double scores = a * b * s_t * s_s * per;
 
       if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
@@ -129,7 +146,7 @@ hr_activations_decoder_layer (const HrScenario   *scenario,
    * s_t x s_s gradients. */
   cross_work = (2.0 * T_t * a + 2.0 * T_s * k) * d * ab
                + (tr->attention == HR_ATTENTION_EAGER
-                  ? 2.0 * a * b * s_t * s_s * (autocast ? 4.0 : ab) : 0.0)
+                  ? 2.0 * a * b * s_t * s_s * (hr_activations_fp32_softmax (scenario) ? 4.0 : ab) : 0.0)
                + T_t * h * ab / rep;
   out->backward_attn_work = MAX (out->backward_attn_work, cross_work);
 }

@@ -368,10 +368,14 @@ layer_activations (const HrScenario   *scenario,
        * 16-bit (Korthikanti).  torch.autocast runs softmax in fp32, so its
        * output and the dropout's are fp32, and the matmul with V keeps its
        * own 16-bit cast of the latter instead of it.  Selective recompute
-       * drops exactly these. */
-      double probs = autocast ? 4.0 : ab;
+       * drops exactly these.  T5Attention (modeling_t5.py) runs its
+       * softmax in fp32 whatever the type, softmax(scores.float())
+       * .type_as(scores): an fp32 output and the 16-bit copy the matmul with
+       * V keeps, as under autocast (hr_activations_fp32_softmax). */
+      gboolean fp32_softmax = hr_activations_fp32_softmax (scenario);
+      double probs = fp32_softmax ? 4.0 : ab;
       double scores = probs + (m->dropout ? 1.0 : 0.0)
-                      + (autocast ? ab : m->dropout ? probs : 0.0);
+                      + (fp32_softmax ? ab : m->dropout ? probs : 0.0);
 
       /* ... but in a first layer adapting some of Q, K and V: the softmax
        * and dropout keep theirs when the scores need a gradient (Q or K
@@ -558,7 +562,8 @@ layer_activations (const HrScenario   *scenario,
     double kk = tr->attention == HR_ATTENTION_FLASH || k >= a ? k : a;
     double attn_work = T * (2 * a + 2 * kk) * d * ab
                        + (tr->attention == HR_ATTENTION_EAGER
-                          ? 2.0 * a * b * (s / c) * s * (autocast ? 4.0 : ab) : 0.0);
+                          ? 2.0 * a * b * (s / c) * s
+                            * (hr_activations_fp32_softmax (scenario) ? 4.0 : ab) : 0.0);
 
     /* RMSNorm's backward runs through its fp32 upcast: the gradients of
      * the normalised copy and of the fp32 input, the product its sum over

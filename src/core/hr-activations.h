@@ -67,6 +67,7 @@ double  hr_activations_norm_bytes     (const HrScenario   *scenario);
 /* An encoder-decoder model's layers (hr-activations-seq2seq.c): an
  * encoder layer over the source, a decoder layer over the target with its
  * cross-attention, and one layer that stands for both stacks' sum. */
+gboolean hr_activations_fp32_softmax  (const HrScenario   *scenario);
 void    hr_activations_encoder_layer  (const HrScenario   *scenario,
                                        HrLayerActivations *out);
 void    hr_activations_decoder_layer  (const HrScenario   *scenario,

@@ -260,6 +260,9 @@ class Attention(nn.Module):
             self.q_norm = Norm(dict(cfg, norm="rmsnorm"), a * d)
             self.k_norm = Norm(dict(cfg, norm="rmsnorm"), kh * d)
         self.attn_drop = cfg["dropout"]
+        # T5Attention upcasts its scores for the softmax itself and casts
+        # the probabilities back: softmax(scores.float()).type_as(scores)
+        self.fp32_softmax = cfg["kind"] == "encoder-decoder" and cfg.get("position_buckets", 0) > 0
 
     def forward(self, x, rope, kv=None, bias=None):
         """kv: the encoder's output, which K and V read in a cross-attention
@@ -301,7 +304,10 @@ class Attention(nn.Module):
                 scores = scores + bias                # add keeps nothing
             if self.causal:
                 scores = scores.masked_fill(self.causal_mask[:s, :s], float("-inf"))
-            probs = F.softmax(to_fp32_if_amp(cfg, scores), dim=-1)
+            if self.fp32_softmax:
+                probs = F.softmax(scores.float(), dim=-1).type_as(scores)
+            else:
+                probs = F.softmax(to_fp32_if_amp(cfg, scores), dim=-1)
             if self.attn_drop:
                 probs = dropout(probs, self.training)
             ctx = torch.matmul(probs, vt)           # autocast casts probs back
