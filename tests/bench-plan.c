@@ -233,6 +233,17 @@ main (int   argc,
   big.training.seq_len = 4096;
   bench_plan ("plan: Llama 3.1 405B, TP 8 x PP 16 x DP 8, 4k", &big);
 
+  {
+    /* An encoder-decoder model plans two kinds of layers and averages them */
+    HrScenario t5;
+
+    hr_test_load (&t5, "default");
+    hr_test_model (&t5, "t5-base");
+    t5.training.attention = HR_ATTENTION_EAGER;
+    t5.training.target_len = 512;
+    bench_plan ("plan: T5-base, eager, 4k source, 512 target", &t5);
+  }
+
   bench_solve ("solve max-micro-batch, 405B", &big, HR_SOLVE_MAX_MICRO_BATCH);
   bench_solve ("solve max-seq-len, 405B", &big, HR_SOLVE_MAX_SEQ_LEN);
   bench_solve ("solve min-gpus, 405B", &big, HR_SOLVE_MIN_GPUS);
