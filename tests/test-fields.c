@@ -178,6 +178,108 @@ test_error_names_its_field (void)
   g_assert_cmpstr (hr_error_reason (error), ==, error->message);
 }
 
+/* Every number's range and every enum's names are the validator's,
+ * from the table: one past a field's bound is refused, naming that field
+ * and its bounds; the bound itself is in range (other checks may still
+ * object: 65536 heads do not divide the hidden size). */
+static void
+test_ranges_come_from_the_table (void)
+{
+  guint checked = 0;
+
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    {
+      const HrFieldSection *section = &hr_field_sections[s];
+
+      for (guint f = 0; f < *section->n_fields; f++)
+        {
+          const Field *field = &section->fields[f];
+          g_autofree char *path = g_strconcat (section->path, ".", field->key, NULL);
+          g_autoptr(GError) error = NULL;
+          HrScenario sc;
+          gpointer ptr;
+
+          if (field->kind != F_UINT && field->kind != F_DOUBLE && field->kind != F_ENUM)
+            continue;
+          hr_scenario_init_default (&sc);
+          sc.training.method = HR_METHOD_LORA;   /* the LoRA rows apply */
+          ptr = G_STRUCT_MEMBER_P (&sc, section->offset + field->offset);
+          if (field->kind == F_UINT)
+            *(guint64 *) ptr = (guint64) field->max + 1;
+          else if (field->kind == F_DOUBLE)
+            *(double *) ptr = field->max * 2 + 1;
+          else
+            *(guint *) ptr = field->names->n_names;
+          g_assert_false (hr_scenario_validate (&sc, &error));
+          g_assert_cmpstr (hr_error_field (error), ==, path);
+          if (field->kind == F_UINT)
+            {
+              g_autofree char *bounds = g_strdup_printf ("allowed: %" G_GUINT64_FORMAT " to %"
+                                                         G_GUINT64_FORMAT, (guint64) field->min,
+                                                         (guint64) field->max);
+              g_assert_nonnull (strstr (error->message, bounds));
+              g_clear_error (&error);
+              *(guint64 *) ptr = (guint64) field->max;
+              if (!hr_scenario_validate (&sc, &error) && g_strcmp0 (hr_error_field (error), path) == 0)
+                {
+                  g_test_message ("at its bound: %s", error->message);
+                  g_assert_null (strstr (error->message, bounds));
+                }
+            }
+          checked++;
+        }
+    }
+  g_test_message ("%u ranges and choices checked", checked);
+  /* The model's, training's, LoRA's, dtypes', parallel's, GPU's, cost's
+   * and overheads' numbers and choices: a table that lost its rows fails. */
+  g_assert_cmpuint (checked, >=, 60);
+
+  /* A LoRA row applies only to adapters: a full fine-tune's file may
+   * carry any rank (HR_FIELD_RANGE_WHERE_APPLIES). */
+  {
+    HrScenario sc;
+
+    hr_scenario_init_default (&sc);
+    sc.training.lora_rank = 0;
+    g_assert_true (hr_scenario_validate (&sc, NULL));
+    sc.training.method = HR_METHOD_LORA;
+    g_assert_false (hr_scenario_validate (&sc, NULL));
+  }
+}
+
+/* The default scenario's optional fields start on the table's `absent`
+ * values, where a file that leaves them out starts: the one place those
+ * defaults are written.  Two optional fields have other defaults, said in
+ * hr-scenario.c: Llama 2 13B's head_dim and the H100's bf16 TFLOPS. */
+static void
+test_optional_defaults (void)
+{
+  HrScenario sc;
+  guint other = 0;
+
+  hr_scenario_init_default (&sc);
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    {
+      const HrFieldSection *section = &hr_field_sections[s];
+      gconstpointer base = G_STRUCT_MEMBER_P (&sc, section->offset);
+
+      for (guint f = 0; f < *section->n_fields; f++)
+        if ((section->fields[f].flags & HR_FIELD_OPTIONAL)
+            && !hr_field_is_absent (&section->fields[f], base))
+          {
+            g_test_message ("%s.%s is not on its absent value", section->path,
+                            section->fields[f].key);
+            other++;
+          }
+    }
+  g_assert_cmpuint (other, ==, 2);
+  g_assert_cmpuint (sc.training.checkpoint_every, ==, 1);
+  g_assert_cmpuint (sc.training.loss_chunk_tokens, ==, 128);
+  g_assert_cmpuint (sc.parallel.fsdp, ==, 2);
+  g_assert_cmpfloat (sc.overhead.comm_buffer_mib, ==, -1);
+  g_assert_true (sc.training.zero_grad_to_none);
+}
+
 /* The optimizers' names and labels are their rows' (hr-optimizers.c),
  * read through a strided name table. */
 static void
@@ -333,6 +435,8 @@ main (int   argc,
   g_test_add_func ("/fields/table-is-consistent", test_table_is_consistent);
   g_test_add_func ("/fields/every-field-round-trips", test_every_field_round_trips);
   g_test_add_func ("/fields/error-names-its-field", test_error_names_its_field);
+  g_test_add_func ("/fields/ranges-come-from-the-table", test_ranges_come_from_the_table);
+  g_test_add_func ("/fields/optional-defaults", test_optional_defaults);
   g_test_add_func ("/fields/optimizer-rows", test_optimizer_rows);
   g_test_add_func ("/fields/framework-profiles", test_framework_profiles);
   g_test_add_func ("/fields/stage-layers", test_stage_layers);

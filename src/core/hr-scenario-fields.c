@@ -277,10 +277,11 @@ const Field hr_training_fields[] = {
  * read and written by hand (hr-scenario-reader.c, hr-scenario-writer.c). */
 const Field hr_lora_fields[] = {
   { .key = "rank", .kind = F_UINT, .offset = G_STRUCT_OFFSET (HrTraining, lora_rank),
-    .min = 1, .max = HR_MAX_LORA_RANK, .step = 1, .label = N_("LoRA rank"), .applies = applies_lora },
+    .min = 1, .max = HR_MAX_LORA_RANK, .step = 1, .label = N_("LoRA rank"),
+    .flags = HR_FIELD_RANGE_WHERE_APPLIES, .applies = applies_lora },
   { .key = "dropout", .kind = F_DOUBLE, .offset = G_STRUCT_OFFSET (HrTraining, lora_dropout),
     .min = 0, .max = 0.99, .step = 0.05, .digits = 2, .label = N_("LoRA dropout"),
-    OPTIONAL (0), .applies = applies_lora },
+    .flags = HR_FIELD_OPTIONAL | HR_FIELD_RANGE_WHERE_APPLIES, .absent = 0, .applies = applies_lora },
   { .key = "fused_qkv", .kind = F_BOOL, .offset = G_STRUCT_OFFSET (HrTraining, lora_fused_qkv),
     .label = N_("One input for Q, K, V adapters"), .help = N_("LitGPT's fused QKV layer drops it out once"),
     OPTIONAL (FALSE), .applies = applies_lora },
@@ -479,5 +480,22 @@ hr_field_set_absent (const Field *field,
     case F_SKIP:
     default:
       break;
+    }
+}
+
+/* Every optional field of SCENARIO on its "not written" value: where a
+ * new scenario starts, so that the table's `absent` is each optional
+ * field's default and is written once. */
+void
+hr_fields_set_all_absent (HrScenario *scenario)
+{
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    {
+      const HrFieldSection *section = &hr_field_sections[s];
+      gpointer base = G_STRUCT_MEMBER_P (scenario, section->offset);
+
+      for (guint f = 0; f < *section->n_fields; f++)
+        if (section->fields[f].flags & HR_FIELD_OPTIONAL)
+          hr_field_set_absent (&section->fields[f], base);
     }
 }

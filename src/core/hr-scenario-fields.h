@@ -37,6 +37,10 @@ typedef enum
  * it holds something else than `absent`, and a custom model starts on
  * `absent` for it rather than on the default model's value. */
 #define HR_FIELD_OPTIONAL (1u << 0)
+/* A field whose range is checked only where it applies (the LoRA rows: a
+ * full fine-tune's file may carry any rank); every other field's range is
+ * checked always, since the plan may read it. */
+#define HR_FIELD_RANGE_WHERE_APPLIES (1u << 1)
 
 typedef struct _Field Field;
 
@@ -48,10 +52,10 @@ struct _Field
   FieldKind           kind;
   gsize               offset;    /* in the section's struct */
   const HrEnumNames  *names;     /* F_ENUM: the names in files */
-  guint               flags;     /* HR_FIELD_OPTIONAL */
+  guint               flags;     /* HR_FIELD_OPTIONAL, HR_FIELD_RANGE_WHERE_APPLIES */
   double              absent;    /* HR_FIELD_OPTIONAL: the value that is not written */
   gsize               size;      /* F_NAME: the buffer's size */
-  double              min, max;  /* the form's range (validation checks the same bounds) */
+  double              min, max;  /* its range: the form's, and the one hr-validate.c checks */
   double              step;
   guint               digits;
   HrFieldUnit         unit;
@@ -108,6 +112,7 @@ gboolean     hr_field_is_absent     (const Field      *field,
                                      gconstpointer     base);
 void         hr_field_set_absent    (const Field      *field,
                                      gpointer          base);
+void         hr_fields_set_all_absent (HrScenario     *scenario);
 
 extern const Field hr_model_fields[];
 extern const guint hr_model_fields_count;

@@ -5,6 +5,7 @@
  */
 
 #include "hr-scenario.h"
+#include "hr-scenario-fields.h"
 #include "hr-text.h"
 
 #include <string.h>
@@ -119,6 +120,10 @@ hr_scenario_init_default (HrScenario *scenario)
   HrParallel *p = &scenario->parallel;
 
   memset (scenario, 0, sizeof *scenario);
+  /* The optional fields' defaults are the field table's `absent` values
+   * (checkpoint_every 1, loss_chunk_tokens 128, fsdp 2, comm_buffer_mib
+   * automatic, ...): what a file that leaves them out means. */
+  hr_fields_set_all_absent (scenario);
   hr_copy_string (scenario->name, sizeof scenario->name,
                   "Llama 2 13B, ZeRO-3, 8x H100");
   hr_model_arch_init_default (&scenario->model);
@@ -126,9 +131,7 @@ hr_scenario_init_default (HrScenario *scenario)
   t->method = HR_METHOD_FULL;
   t->lora_rank = 16;
   t->lora_targets = HR_LORA_ALL_LINEAR;
-  t->lora_dropout = 0.0;
   t->quant = HR_QUANT_NF4_DQ;
-  t->dequant_dtype = HR_DTYPE_NONE;
   t->precision = HR_PRECISION_BF16_MIXED;
   t->dtypes_set = 0;
   hr_training_apply_precision (t);
@@ -138,16 +141,9 @@ hr_scenario_init_default (HrScenario *scenario)
   t->seq_len = 4096;
   t->grad_accum = 1;
   t->checkpointing = HR_CHECKPOINTING_FULL;
-  t->checkpoint_every = 1;
-  t->loss_chunk_tokens = 128;
-  t->loss_chunks = 0;
   t->attention = HR_ATTENTION_FLASH;
   t->loss = HR_LOSS_STANDARD;
   t->logits_fp32 = TRUE;
-  t->logits_fp32_in_model = FALSE;
-  t->compile = FALSE;
-  t->fp8_recipe = HR_FP8_RECIPE_TE;
-  t->zero_grad_to_none = TRUE;   /* PyTorch >= 2.0's default */
 
   p->gpus = 8;
   p->gpus_per_node = 8;
@@ -155,7 +151,6 @@ hr_scenario_init_default (HrScenario *scenario)
   p->sp = FALSE;
   p->zero = 3;
   p->shard_group = 0;
-  p->fsdp = 2;
 
   hr_copy_string (scenario->gpu.preset, sizeof scenario->gpu.preset,
                   "h100-sxm-80gb");
@@ -165,7 +160,6 @@ hr_scenario_init_default (HrScenario *scenario)
   scenario->gpu.bf16_tflops = 989;   /* H100 SXM, dense (torchtitan get_peak_flops) */
 
   scenario->overhead.cuda_context_mib = 600;
-  scenario->overhead.comm_buffer_mib = -1;   /* automatic, see hr-calc.c */
   scenario->overhead.fragmentation = 0.08;
   scenario->overhead.headroom = 0.10;
 

@@ -5,12 +5,16 @@
  *
  * Each check names the field, its value and what is allowed, in the words
  * the scenario file uses (CONTRACT.md section 1).  The reader checks types
- * and names; this checks ranges and how fields must agree.
+ * and names; this checks ranges and how fields must agree.  Each field's
+ * own range is its row's in the field table (hr-scenario-fields.c), the
+ * bounds the form's spin buttons offer; the checks below are the bounds
+ * that depend on other fields.
  */
 
 #include "hr-validate.h"
 #include "hr-error.h"
 #include "hr-params.h"
+#include "hr-scenario-fields.h"
 
 #include <string.h>
 
@@ -54,33 +58,99 @@ check_double (const char *path,
   return TRUE;
 }
 
+/* One number's range from its row, or an enum's value among its names
+ * (the reader checks a file's names, but --set, the window and the solver
+ * write the struct directly).  SECTION.KEY is built only for the message:
+ * the solver validates every trial and must not allocate. */
+static gboolean
+check_field (const char    *section,
+             const Field   *field,
+             gconstpointer  base,
+             GError       **error)
+{
+  gconstpointer ptr = G_STRUCT_MEMBER_P (base, field->offset);
+  char path[64];
+
+  switch (field->kind)
+    {
+    case F_UINT:
+      {
+        guint64 value = *(const guint64 *) ptr;
+
+        if (value >= field->min && value <= field->max)
+          return TRUE;
+        g_snprintf (path, sizeof path, "%s%s%s", section, *section != '\0' ? "." : "", field->key);
+        return check_range (path, value, (guint64) field->min, (guint64) field->max, error);
+      }
+    case F_DOUBLE:
+      {
+        double value = *(const double *) ptr;
+
+        if (value >= field->min && value <= field->max)
+          return TRUE;
+        g_snprintf (path, sizeof path, "%s%s%s", section, *section != '\0' ? "." : "", field->key);
+        return check_double (path, value, field->min, field->max, error);
+      }
+    case F_ENUM:
+      {
+        guint value = *(const guint *) ptr;
+
+        if (value < field->names->n_names)
+          return TRUE;
+        g_snprintf (path, sizeof path, "%s%s%s", section, *section != '\0' ? "." : "", field->key);
+        FAIL (path, "%u names no choice; allowed: %s to %s", value,
+              hr_enum_name (field->names, 0),
+              hr_enum_name (field->names, field->names->n_names - 1));
+      }
+    case F_BOOL:
+    case F_NAME:
+    case F_SKIP:
+    default:
+      return TRUE;
+    }
+}
+
+/* Every field's own range, from the field table (hr-scenario-fields.c). */
+static gboolean
+validate_field_ranges (const HrScenario  *sc,
+                       GError           **error)
+{
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    {
+      const HrFieldSection *section = &hr_field_sections[s];
+      gconstpointer base = G_STRUCT_MEMBER_P (sc, section->offset);
+
+      /* The GPU's are hr_gpu_validate's, which GPU preset files share. */
+      if (section->fields == hr_gpu_fields)
+        continue;
+      for (guint f = 0; f < *section->n_fields; f++)
+        {
+          const Field *field = &section->fields[f];
+
+          if ((field->flags & HR_FIELD_RANGE_WHERE_APPLIES) && field->applies != NULL
+              && !field->applies (sc))
+            continue;
+          if (!check_field (section->path, field, base, error))
+            return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 static gboolean
 validate_model (const HrModelArch  *m,
                 GError            **error)
 {
   double params;
 
-  if (!check_range ("model.layers", m->layers, 1, HR_MAX_LAYERS, error)
-      || !check_range ("model.hidden", m->hidden, 1, HR_MAX_HIDDEN, error)
-      || !check_range ("model.heads", m->heads, 1, HR_MAX_HEADS, error)
-      || !check_range ("model.kv_heads", m->kv_heads, 1, m->heads, error)
-      || !check_range ("model.head_dim", m->head_dim, 0, HR_MAX_HIDDEN, error)
-      /* The experts before the widths: whether ffn may be 0 depends on them. */
-      || !check_range ("model.experts", m->experts, 1, HR_MAX_EXPERTS, error)
+  /* The bounds that depend on other fields; the experts before the
+   * widths, since whether ffn may be 0 depends on them. */
+  if (!check_range ("model.kv_heads", m->kv_heads, 1, m->heads, error)
       || !check_range ("model.experts_active", m->experts_active, 1, m->experts, error)
       || !check_range ("model.ffn", m->ffn, m->experts > 1 && m->expert_ffn > 0 ? 0 : 1,
                        HR_MAX_FFN, error)
-      || !check_range ("model.expert_ffn", m->expert_ffn, 0, HR_MAX_FFN, error)
-      || !check_range ("model.vocab", m->vocab, 0, HR_MAX_VOCAB, error)
-      || !check_range ("model.learned_positions", m->learned_positions, 0, HR_MAX_SEQ_LEN, error)
-      || !check_range ("model.classes", m->classes, 0, HR_MAX_VOCAB, error)
-      || !check_range ("model.norms_per_layer", m->norms_per_layer, 0, 8, error)
-      || !check_range ("model.token_types", m->token_types, 0, 1024, error)
-      || !check_range ("model.patch_dim", m->patch_dim, 0, HR_MAX_HIDDEN, error)
       || !check_range ("model.decoder_layers", m->decoder_layers,
-                       m->kind == HR_KIND_ENCODER_DECODER ? 1 : 0, HR_MAX_LAYERS, error)
-      || !check_range ("model.position_buckets", m->position_buckets, 0,
-                       HR_MAX_POSITION_BUCKETS, error))
+                       m->kind == HR_KIND_ENCODER_DECODER ? 1 : 0, HR_MAX_LAYERS, error))
     return FALSE;
 
   if (m->hidden % m->heads != 0)
@@ -126,23 +196,11 @@ validate_training (const HrScenario  *sc,
 {
   const HrTraining *t = &sc->training;
 
-  if (!check_range ("training.micro_batch", t->micro_batch, 1, HR_MAX_MICRO_BATCH, error)
-      || !check_range ("training.seq_len", t->seq_len, 1, HR_MAX_SEQ_LEN, error)
-      || !check_range ("training.target_len", t->target_len, 0, HR_MAX_SEQ_LEN, error)
-      || !check_range ("training.grad_accum", t->grad_accum, 1, HR_MAX_MICRO_BATCH, error)
-      || !check_range ("training.checkpoint_every", t->checkpoint_every, 1, HR_MAX_LAYERS, error)
-      || !check_range ("training.loss_chunk_tokens", t->loss_chunk_tokens, 1, HR_MAX_SEQ_LEN, error)
-      || !check_range ("training.loss_chunks", t->loss_chunks, 0, HR_MAX_SEQ_LEN, error))
-    return FALSE;
-
   if (t->method != HR_METHOD_FULL && t->checkpointing == HR_CHECKPOINTING_OP)
     FAIL ("training.checkpointing", "\"op\" (torchtitan's per-op checkpointing) is for full training: "
           "adapters change which products it keeps; allowed with LoRA and QLoRA: none, selective, full");
   if (t->method != HR_METHOD_FULL)
     {
-      if (!check_range ("training.lora.rank", t->lora_rank, 1, HR_MAX_LORA_RANK, error)
-          || !check_double ("training.lora.dropout", t->lora_dropout, 0.0, 0.99, error))
-        return FALSE;
       if ((t->lora_targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD)) == 0)
         FAIL ("training.lora.targets", "[] names no layer; allowed: any of q, k, v, "
               "o, gate, up, down, lm_head, or \"all-linear\"");
@@ -178,16 +236,8 @@ validate_parallel (const HrScenario  *sc,
   const HrModelArch *m = &sc->model;
   guint64 mp, dp;
 
-  if (!check_range ("parallel.gpus", p->gpus, 1, HR_MAX_GPUS, error)
-      || !check_range ("parallel.gpus_per_node", p->gpus_per_node, 1, 1024, error)
-      || !check_range ("parallel.fsdp", p->fsdp, 1, 2, error)
-      || !check_range ("parallel.tp", p->tp, 1, HR_MAX_HEADS, error)
-      || !check_range ("parallel.pp", p->pp, 1, MIN (HR_MAX_PP, m->layers), error)
-      || !check_range ("parallel.vpp", p->vpp, 1, 64, error)
-      || !check_range ("parallel.cp", p->cp, 1, HR_MAX_GPUS, error)
-      || !check_range ("parallel.ep", p->ep, 1, m->experts, error)
-      || !check_range ("parallel.zero", p->zero, 0, 3, error)
-      || !check_range ("parallel.shard_group", p->shard_group, 0, HR_MAX_GPUS, error))
+  if (!check_range ("parallel.pp", p->pp, 1, MIN (HR_MAX_PP, m->layers), error)
+      || !check_range ("parallel.ep", p->ep, 1, m->experts, error))
     return FALSE;
 
   mp = p->tp * p->pp * p->cp;
@@ -313,41 +363,18 @@ validate_encoder_decoder (const HrScenario  *sc,
   return TRUE;
 }
 
-/* prefix is "gpu." in a scenario, "" in a GPU preset file, whose keys
+/* section is "gpu" in a scenario, "" in a GPU preset file, whose keys
  * are at the top. */
 gboolean
 hr_gpu_validate (const HrGpu  *gpu,
-                 const char   *prefix,
+                 const char   *section,
                  GError      **error)
 {
-  char memory[32], tflops[32];
+  g_return_val_if_fail (gpu != NULL && section != NULL && strlen (section) < 16, FALSE);
 
-  g_return_val_if_fail (gpu != NULL && prefix != NULL && strlen (prefix) < 16, FALSE);
-
-  /* No allocation: the solver validates every trial. */
-  g_snprintf (memory, sizeof memory, "%smemory_mib", prefix);
-  g_snprintf (tflops, sizeof tflops, "%sbf16_tflops", prefix);
-  return check_range (memory, gpu->memory_mib, 1, HR_MAX_MEMORY_MIB, error)
-         && check_double (tflops, gpu->bf16_tflops, 0, 1e6, error);
-}
-
-static gboolean
-validate_other (const HrScenario  *sc,
-                GError           **error)
-{
-  const HrOverhead *o = &sc->overhead;
-
-  if (!hr_gpu_validate (&sc->gpu, "gpu.", error))
-    return FALSE;
-  if (!check_double ("overhead.cuda_context_mib", o->cuda_context_mib, 0, 1048576, error)
-      || (o->comm_buffer_mib >= 0
-          && !check_double ("overhead.comm_buffer_mib", o->comm_buffer_mib, 0, 1048576, error))
-      || !check_double ("overhead.fragmentation", o->fragmentation, 0, 1, error)
-      || !check_double ("overhead.headroom", o->headroom, 0, 0.95, error)
-      || !check_double ("cost.tokens", sc->cost.tokens, 0, 1e18, error)
-      || !check_double ("cost.mfu", sc->cost.mfu, 0, 1, error)
-      || !check_double ("cost.price_per_gpu_hour", sc->cost.price_per_gpu_hour, 0, 1e6, error))
-    return FALSE;
+  for (guint f = 0; f < hr_gpu_fields_count; f++)
+    if (!check_field (section, &hr_gpu_fields[f], gpu, error))
+      return FALSE;
   return TRUE;
 }
 
@@ -358,9 +385,10 @@ hr_scenario_validate (const HrScenario  *scenario,
   g_return_val_if_fail (scenario != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  return validate_model (&scenario->model, error)
+  return validate_field_ranges (scenario, error)
+         && hr_gpu_validate (&scenario->gpu, "gpu", error)
+         && validate_model (&scenario->model, error)
          && validate_training (scenario, error)
          && validate_encoder_decoder (scenario, error)
-         && validate_parallel (scenario, error)
-         && validate_other (scenario, error);
+         && validate_parallel (scenario, error);
 }

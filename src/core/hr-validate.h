@@ -31,7 +31,7 @@ G_BEGIN_DECLS
 gboolean hr_scenario_validate (const HrScenario  *scenario,
                                GError           **error);
 gboolean hr_gpu_validate      (const HrGpu       *gpu,
-                               const char        *prefix,
+                               const char        *section,
                                GError           **error);
 
 G_END_DECLS
