@@ -37,6 +37,63 @@ typedef struct
   double              too_big;      /* largest device total, for the check */
 } Ctx;
 
+/* Parameters of one stage, per rank, split into dense and expert parts
+ * because ZeRO shards experts over the expert-data-parallel group. */
+typedef struct
+{
+  double dense;
+  double experts;
+  double layer;        /* one layer: what ZeRO-3 gathers at a time */
+  double outside;      /* embeddings, head, final norm: FSDP's root unit */
+  double head_weight;  /* the LM head's matrix on the last stage, tied or not */
+  double linear;       /* quantizable (QLoRA) */
+  double small;        /* norms and biases: tensors of a few thousand elements */
+  double lora;         /* trainable adapters */
+  double adafactor;
+} StageParams;
+
+/* DeepSpeed's defaults, in elements (deepspeed/runtime/zero/config.py,
+ * DeepSpeedZeroConfig, DeepSpeed 0.19.6; the same numbers are
+ * DeepSpeedZeroOptimizer_Stage3.__init__'s keyword defaults in stage3.py).
+ * allgather_bucket_size (5e8) allocates nothing: ZeRO-1/2 gather the
+ * updated partitions straight into the flat 16-bit buffer
+ * (deepspeed/runtime/utils.py, all_gather_dp_groups, which calls
+ * all_gather_into_tensor_dp_groups, or gathers into views of it). */
+#define DS_REDUCE_BUCKET_SIZE          5e8   /* reduce_bucket_size */
+#define DS_PREFETCH_BUCKET_SIZE        5e7   /* stage3_prefetch_bucket_size */
+#define DS_MAX_LIVE_PARAMETERS         1e9   /* stage3_max_live_parameters */
+#define DS_MAX_REUSE_DISTANCE          1e9   /* stage3_max_reuse_distance */
+#define DS_PARAM_PERSISTENCE_THRESHOLD 1e5   /* stage3_param_persistence_threshold */
+#define DS_SUB_GROUP_SIZE              1e9   /* sub_group_size */
+
+/* Whether the DeepSpeed engine runs the sharding (ZeRO-1 to 3). */
+static inline gboolean
+hr_calc_deepspeed_engine (const HrParallel *p)
+{
+  return p->deepspeed && p->zero >= 1;
+}
+
+/* hr-calc-states.c: one stage's parameters, and its model states. */
+void   hr_calc_stage_params             (const Ctx         *ctx,
+                                         guint64            stage,
+                                         guint64            n_layers,
+                                         StageParams       *sp);
+double hr_calc_sharded                  (const Ctx         *ctx,
+                                         const StageParams *sp,
+                                         gboolean           on);
+void   hr_calc_add_model_states         (Ctx               *ctx,
+                                         HrDevice          *dev,
+                                         const StageParams *sp);
+/* hr-calc-gathered.c: what ZeRO-3 and FSDP gather, DeepSpeed's gradients. */
+void   hr_calc_add_gathered_weights     (Ctx               *ctx,
+                                         HrDevice          *dev,
+                                         const StageParams *sp);
+void   hr_calc_add_deepspeed_gradients  (Ctx               *ctx,
+                                         HrDevice          *dev,
+                                         const StageParams *sp,
+                                         double             trainable,
+                                         double             partition);
+
 void hr_calc_add_item        (Ctx        *ctx,
                               HrDevice   *dev,
                               HrCategory  category,

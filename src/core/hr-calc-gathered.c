@@ -1,0 +1,284 @@
+/* hr-calc-gathered.c: what sharding gathers, and DeepSpeed's buffers
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * ZeRO-3 and FSDP keep a shard of each weight and gather whole layers to
+ * compute with them; how many at once, and for how long, is each engine's
+ * own: DeepSpeed's reuse window and prefetch bucket, FSDP1's flat root
+ * unit, FSDP2's per-unit resharding.  DeepSpeed's gradient partition and
+ * reduce buckets are here too.  hr-calc-states.c calls these for each
+ * pipeline stage.
+ */
+
+#include "hr-calc-private.h"
+
+#include <glib/gi18n-lib.h>
+
+/* One layer's weights as they are gathered: QLoRA's linears stay 4-bit,
+ * the rest in the weights' type. */
+static double
+gathered_layer_bytes (const Ctx         *ctx,
+                      const StageParams *sp)
+{
+  double linear = (double) ctx->counts.layer_linear;
+
+  if (ctx->lora && ctx->sc->training.method == HR_METHOD_QLORA)
+    return linear * ctx->quant_bytes + (sp->layer - linear) * ctx->weight_bytes;
+  return sp->layer * ctx->weight_bytes;
+}
+
+/* The largest tensor of a stage, whose gradient autograd makes whole
+ * before DeepSpeed copies it into its bucket. */
+static double
+largest_tensor (const Ctx         *ctx,
+                const StageParams *sp,
+                guint64            stage)
+{
+  double largest = (double) ctx->counts.largest_linear;
+
+  if (ctx->lora)
+    return (double) ctx->counts.layer_lora;
+  largest = MAX (largest, sp->head_weight);
+  if (stage == 0)
+    largest = MAX (largest, (double) ctx->counts.embedding);
+  return largest;
+}
+
+/* DeepSpeed ZeRO-3 gathers the weights module by module
+ * (deepspeed/runtime/zero/partitioned_param_coordinator.py,
+ * PartitionedParameterCoordinator): fetch_sub_module gathers the current
+ * module and prefetches up to stage3_prefetch_bucket_size elements ahead,
+ * no more than stage3_max_live_parameters minus what is already gathered;
+ * release_sub_module frees a module's weights unless they are used again
+ * within the next stage3_max_reuse_distance elements of the trace
+ * (__params_to_release).  A module d elements before the end of the
+ * forward pass is used again after the rest of the forward (d) and the
+ * backward down to it (d, twice that when full checkpointing recomputes
+ * each layer's forward first): the last 1e9 / 2 (or / 3) elements of the
+ * forward stay gathered into the backward.  Weights of at most
+ * stage3_param_persistence_threshold elements (norms, biases) stay whole on
+ * every GPU (parameter_offload.py, DeepSpeedZeRoOffload
+ * .mark_persistent_parameters: ds_persist). */
+static void
+add_deepspeed_gathered (Ctx               *ctx,
+                        HrDevice          *dev,
+                        const StageParams *sp,
+                        double             bytes_per_weight)
+{
+  const HrScenario *sc = ctx->sc;
+  /* (Each wrapped layer's forward runs twice: 2 + the wrapped share.) */
+  double layers = (double) MAX (sc->model.layers, 1);
+  double window = DS_MAX_REUSE_DISTANCE
+                  / (2.0 + (double) hr_activations_wrapped (sc, sc->model.layers) / layers);
+  double prefetch = MIN (DS_PREFETCH_BUCKET_SIZE, MAX (DS_MAX_LIVE_PARAMETERS - window, 0.0));
+  double gathered = MIN (sp->dense + sp->experts, window + prefetch);
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
+            HR_LIVE_FWD_BWD, N_("gathered weights (reuse + prefetch)"),
+            sc->training.checkpointing == HR_CHECKPOINTING_FULL
+              ? "min(P, max_reuse_distance/3 + prefetch)·bytes"
+              : "min(P, max_reuse_distance/2 + prefetch)·bytes",
+            N_("DeepSpeed keeps the weights it will use again soon gathered, and fetches the next ones ahead."),
+            gathered * bytes_per_weight);
+  if ((double) sc->model.hidden < DS_PARAM_PERSISTENCE_THRESHOLD)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
+              HR_LIVE_ALWAYS, N_("small weights kept whole"),
+              "P_norms+biases·bytes·(1 - 1/N) (persistence threshold)",
+              N_("Norms and biases are too small to be worth sharding; every GPU keeps them whole."),
+              sp->small * ctx->weight_bytes * (1.0 - 1.0 / ctx->shard));
+}
+
+/* DeepSpeed's gradients.  ZeRO-3 allocates, once, a flat buffer for this
+ * rank's gradient partition (in the gradient accumulation type, the
+ * model's by default) and one reduce bucket per communication type
+ * (stage3.py, DeepSpeedZeroOptimizer_Stage3.__init__:
+ * grad_partitions_flat_buffer, ipg_buckets[dtype].buffer): both live
+ * through the whole step.  ZeRO-1/2 allocate the bucket, two with
+ * overlap_comm (off by default below stage 3, DeepSpeedZeroConfig
+ * .overlap_comm_valid), when the first gradient arrives and free it at the
+ * end of the backward pass (stage_1_and_2.py, setup_buckets,
+ * _release_ipg_buffers); this rank's partition is copied out of it into
+ * grads_in_partition (copy_grads_in_partition), which averaged_gradients
+ * keeps until the step; it is allocated whole at the first reduction,
+ * once a bucket's worth of gradients has arrived, so within the backward
+ * pass for a model larger than the bucket.  ZeRO-1 reduces after the
+ * backward pass (at the last micro-batch), so the whole gradients exist
+ * until then and only the partition after it
+ * (independent_gradient_partition_epilogue, _clear_param_grad_only). */
+void
+hr_calc_add_deepspeed_gradients (Ctx               *ctx,
+                         HrDevice          *dev,
+                         const StageParams *sp,
+                         double             trainable,
+                         double             partition)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrParallel *p = &sc->parallel;
+  HrDtype dtype = sc->training.dtypes.grads;
+  guint saved = ctx->accumulating ? HR_LIVE_SAVED : 0;
+  guint early = trainable > DS_REDUCE_BUCKET_SIZE ? HR_LIVE (HR_PHASE_BACKWARD_START) : 0;
+  gboolean on_gpu = !(p->offload_optimizer && p->zero >= 2);
+
+  if (p->zero == 1)
+    {
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
+                HR_LIVE (HR_PHASE_BACKWARD_END) | saved, N_("gradients"), "P_trainable·bytes (until reduced)",
+                N_("One gradient per trainable weight, until they are reduced after the backward pass."),
+                trainable * ctx->grad_bytes);
+      if (!p->offload_optimizer)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
+                  HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP),
+                  N_("gradient partition"), "P_trainable·bytes / N (grads_in_partition)",
+                  N_("This GPU's share of the reduced gradients, kept for the step."),
+                  partition * ctx->grad_bytes);
+    }
+  else if (on_gpu)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
+              p->zero == 3 ? HR_LIVE_ALWAYS
+                           : early | HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP) | saved,
+              N_("gradients"),
+              p->zero == 3 ? "P_trainable·bytes / N (grad_partitions_flat_buffer)"
+                           : "P_trainable·bytes / N (grads_in_partition)",
+              p->zero == 3 ? N_("This GPU's share of the gradients, in a buffer DeepSpeed keeps for the whole run.")
+                           : N_("This GPU's share of the gradients, kept from the backward pass to the step."),
+              partition * ctx->grad_bytes);
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
+            p->zero == 3 ? HR_LIVE_ALWAYS : HR_LIVE_BACKWARD,
+            N_("gradient reduce bucket"), "reduce_bucket_size (5e8)·bytes",
+            N_("DeepSpeed copies gradients into this buffer to reduce them in large pieces."),
+            DS_REDUCE_BUCKET_SIZE * ctx->weight_bytes);
+  if (p->zero >= 2)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
+              HR_LIVE_BACKWARD, N_("largest weight's gradient"),
+              "largest tensor·bytes",
+              N_("A weight's whole gradient, until it is copied into the reduce bucket."),
+              largest_tensor (ctx, sp, dev->stage) * ctx->grad_bytes);
+}
+
+/* FSDP2 (fully_shard, per-parameter DTensors) as torchtitan applies it
+ * (torchtitan/distributed/fsdp.py, apply_fsdp_to_decoder): each block its
+ * own unit, resharded after its forward; the token embeddings a unit of
+ * their own, resharded likewise; the final norm and the head one unit that
+ * is not ("FSDP would prefetch them immediately"); tied embeddings and head
+ * one unit, not resharded.  A unit's gradients are reduce-scattered as soon
+ * as its backward is done: there is no flat root whose gradients wait for
+ * one another.  Under pipeline parallelism nothing is resharded after the
+ * forward (get_fsdp_reshard_after_forward_policy: "default" is
+ * `not pp_enabled`) nor, but after the last micro-batch, after the backward
+ * (torch/distributed/pipelining/stage.py, backward_maybe_with_nosync:
+ * set_reshard_after_backward (False)): the stage's weights stay gathered
+ * through the step's forward and backward passes. */
+static void
+add_fsdp2_gathered (Ctx               *ctx,
+                    HrDevice          *dev,
+                    const StageParams *sp)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  double wb = ctx->weight_bytes;
+  double embedding = dev->stage == 0 ? (double) ctx->counts.embedding : 0.0;
+  double output = sp->outside - embedding;
+  gboolean tied = sc->model.tied_embeddings && sc->model.head == HR_HEAD_LM && sc->parallel.pp == 1;
+  double layer_w = gathered_layer_bytes (ctx, sp);
+
+  if (sc->parallel.pp > 1)
+    {
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_FWD_BWD, N_("gathered stage weights (kept between micro-batches)"),
+                "P_stage·bytes (FSDP2 under pipelining)",
+                N_("Under pipelining FSDP2 keeps the stage's weights reassembled from the first forward to the last backward."),
+                (double) dev->n_layers * layer_w + sp->outside * wb);
+      return;
+    }
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+            HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
+            "2·P_layer·bytes",
+            N_("ZeRO-3 briefly reassembles a whole layer's weights to compute with it."),
+            2.0 * layer_w);
+  if (tied)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+              HR_LIVE_FWD_BWD, N_("gathered embeddings and head (one unit, kept)"),
+              "P_outside·bytes",
+              N_("Tied embeddings and output layer are one unit that stays reassembled during the step."),
+              sp->outside * wb);
+  else
+    {
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_FWD_BWD, N_("gathered output layer (kept after forward)"),
+                "(P_head + P_final norm)·bytes",
+                N_("The output layer stays reassembled from its forward to its backward pass."),
+                output * wb);
+      /* (The embeddings are gathered again for their backward, the last.) */
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE (HR_PHASE_BACKWARD_END), N_("gathered embeddings (for their backward)"),
+                "P_embedding·bytes",
+                N_("The embedding table is reassembled once more for its backward pass, the last."),
+                embedding * wb);
+    }
+}
+
+/* ZeRO-3 and FSDP: the weights gathered to compute with, and FSDP's root
+ * unit, whose gradients join only at the end of the backward pass. */
+void
+hr_calc_add_gathered_weights (Ctx               *ctx,
+                      HrDevice          *dev,
+                      const StageParams *sp)
+{
+  const HrTraining *t = &ctx->sc->training;
+  gboolean zero3 = ctx->sc->parallel.zero == 3;
+  gboolean ds = hr_calc_deepspeed_engine (&ctx->sc->parallel);
+
+  /* ZeRO-3 / FSDP gather each layer's full weights just in time, and the
+   * next one ahead (prefetch); FSDP's root unit (embeddings, head) stays
+   * gathered from forward to backward. */
+  if (zero3 && ds)
+    {
+      double layer_w = gathered_layer_bytes (ctx, sp);
+
+      add_deepspeed_gathered (ctx, dev, sp, sp->layer > 0 ? layer_w / sp->layer : ctx->weight_bytes);
+    }
+  else if (zero3 && ctx->sc->parallel.fsdp == 2)
+    add_fsdp2_gathered (ctx, dev, sp);
+  else if (zero3)
+    {
+      double layer_w = gathered_layer_bytes (ctx, sp);
+
+      /* FSDP1 (FullyShardedDataParallel): flat parameters, and a root unit
+       * holding what no layer's unit does. */
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
+                "2·P_layer·bytes",
+                N_("ZeRO-3 briefly reassembles a whole layer's weights to compute with it."),
+                2.0 * layer_w);
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_FWD_BWD, N_("gathered embeddings and head (FSDP root)"),
+                "P_outside·bytes·(1 - 1/N)",
+                N_("The embedding table and output layer stay reassembled during the step."),
+                sp->outside * ctx->weight_bytes * (1.0 - 1.0 / ctx->shard));
+
+      /* FSDP computes a unit's gradients into views of its flat parameter;
+       * autograd joins them into one flat gradient (split's backward) only
+       * when the unit's last gradient has arrived.  For a layer that is
+       * within its own backward; for the root unit the head's gradient comes
+       * first and the embedding's last, so the head's waits through the
+       * whole backward pass and, at its end, the separate gradients and the
+       * joined flat one (2·P_outside) exist together. */
+      if (!ctx->lora && sp->outside > 0)
+        {
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+                    HR_LIVE_BACKWARD, N_("head gradient (waits for the root unit)"),
+                    "P_head·bytes",
+                    N_("The output layer's gradient, kept until the embedding's gradient is ready."),
+                    sp->head_weight * ctx->grad_bytes);
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+                    HR_LIVE (HR_PHASE_BACKWARD_END), N_("root unit's gradients joined (flat)"),
+                    "(2·P_outside - P_head)·bytes",
+                    N_("The embedding and head gradients copied into one flat tensor for sharding."),
+                    (2.0 * sp->outside - sp->head_weight) * ctx->grad_bytes);
+        }
+    }
+
+}

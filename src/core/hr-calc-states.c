@@ -1,0 +1,450 @@
+/* hr-calc-states.c: the model states of one pipeline stage
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Weights, the copies computing with them makes (autocast's casts, fp8
+ * copies, QLoRA's dequantized weight), gradients and optimizer states, on
+ * one GPU of one stage, sharded as ZeRO's stages say (ZeRO paper,
+ * Rajbhandari et al. 2020, §5); what ZeRO-3 and FSDP gather to compute with
+ * is hr-calc-gathered.c's.
+ */
+
+#include "hr-calc-private.h"
+
+#include <glib/gi18n-lib.h>
+#include "hr-optimizers.h"
+
+void
+hr_calc_stage_params (const Ctx   *ctx,
+              guint64      stage,
+              guint64      n_layers,
+              StageParams *sp)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrParamCounts *c = &ctx->counts;
+  gboolean first = stage == 0;
+  gboolean last = stage + 1 == sc->parallel.pp;
+  double L = (double) n_layers;
+
+  /* An encoder-decoder model's decoder layers (all on this one stage)
+   * each add a cross-attention; the largest layer is one of them. */
+  double L_dec = sc->model.kind == HR_KIND_ENCODER_DECODER ? (double) sc->model.decoder_layers : 0.0;
+
+  sp->dense = L * (double) c->layer_dense + L_dec * (double) c->decoder_extra;
+  sp->experts = L * (double) c->layer_experts;
+  sp->layer = (double) (c->layer_dense + c->layer_experts)
+              + (L_dec > 0 ? (double) c->decoder_extra : 0.0);
+  sp->linear = L * (double) c->layer_linear + L_dec * (double) c->decoder_extra_linear;
+  /* What is not a linear weight in a layer: its norms, biases, QK norms. */
+  sp->small = L * (double) (c->layer_dense + c->layer_experts - c->layer_linear)
+              + L_dec * (double) (c->decoder_extra - c->decoder_extra_linear)
+              + (last ? (double) c->final_norm : 0.0);
+  sp->lora = L * (double) c->layer_lora;
+  sp->adafactor = L * (double) c->layer_adafactor + L_dec * (double) c->decoder_extra_adafactor;
+  sp->outside = 0;
+  sp->head_weight = last && sc->model.head == HR_HEAD_LM
+                    ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
+
+  if (first)
+    sp->outside += (double) c->embedding;
+  if (last)
+    {
+      sp->outside += (double) (c->head + c->final_norm);
+      sp->lora += (double) c->head_lora;
+      if (sc->training.quant_lm_head)
+        sp->linear += (double) c->head_linear;
+      /* Megatron keeps a copy of tied embeddings on the last stage. */
+      if (sc->model.tied_embeddings && !first && sc->model.head == HR_HEAD_LM)
+        sp->outside += (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1));
+    }
+  if (first || last)
+    sp->adafactor += (double) c->outside_adafactor / (first && last ? 1.0 : 2.0);
+  sp->dense += sp->outside;
+}
+
+double
+hr_calc_sharded (const Ctx         *ctx,
+         const StageParams *sp,
+         gboolean           on)
+{
+  if (!on)
+    return sp->dense + sp->experts;
+  return sp->dense / ctx->shard + sp->experts / ctx->shard_expert;
+}
+
+/* The weights this GPU holds for the whole run, and the copies computing
+ * with them makes; answers how many parameters train. */
+static double
+add_weights (Ctx               *ctx,
+             HrDevice          *dev,
+             const StageParams *sp)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  gboolean zero3 = p->zero == 3;
+  double all = sp->dense + sp->experts;
+  double weights_here = hr_calc_sharded (ctx, sp, zero3);
+  double trainable;
+
+  if (!ctx->lora)
+    {
+      if (!p->offload_params)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                  HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
+                  N_("The model's weights, which every GPU computes with."),
+                  weights_here * ctx->weight_bytes);
+      trainable = all;
+    }
+  else
+    {
+      double frozen_here = weights_here;
+      double linear_here = zero3 ? sp->linear / ctx->shard : sp->linear;
+
+      /* Offloaded parameters leave the GPU whole, the 4-bit ones too: FSDP
+       * shards and offloads QLoRA's packed weights like any other
+       * (bitsandbytes' quant_storage makes them FSDP's flat parameters, as
+       * Answer.AI's FSDP-QLoRA and torchtune's QLoRA under FSDP run them);
+       * each layer's are gathered back for its forward and backward
+       * (add_gathered_weights), the host holds the shard (add_model_states). */
+      if (t->method == HR_METHOD_QLORA && !p->offload_params)
+        {
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                    HR_LIVE_ALWAYS, N_("frozen base, quantized linears"),
+                    "P_linear·quant bytes (NF4 0.5625, NF4-DQ 0.5159)",
+                    N_("The frozen model, squeezed to 4 bits per weight."),
+                    linear_here * ctx->quant_bytes);
+          frozen_here -= linear_here;
+        }
+      if (!p->offload_params)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                  HR_LIVE_ALWAYS,
+                  t->method == HR_METHOD_QLORA ? N_("frozen base, other weights") : N_("frozen base weights"),
+                  "P_frozen·bytes", N_("The frozen model, which is not trained but computed with."),
+                  frozen_here * ctx->weight_bytes);
+      trainable = sp->lora;
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_ALWAYS, N_("LoRA adapters"), "r·(d_in + d_out) per adapted matrix",
+                N_("The small trainable adapter matrices."),
+                trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->weight_bytes);
+    }
+
+  /* Transformer Engine keeps an fp8 copy of each linear weight between
+   * steps; torchao's Float8Linear (torchao/float8/float8_linear.py,
+   * matmul_with_hp_or_float8_args) casts input and weight for each matmul,
+   * saves the high-precision ones for the backward and casts them again
+   * there, so it keeps none (torchtitan's float8 converter uses it). */
+  if (t->precision == HR_PRECISION_FP8_MIXED && t->fp8_recipe == HR_FP8_RECIPE_TE)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_FP8,
+              HR_LIVE_ALWAYS, N_("fp8 weight copies"), "P_linear·1 (Transformer Engine)",
+              N_("8-bit copies of the weights for the fp8 matrix units."),
+              (zero3 ? sp->linear / ctx->shard : sp->linear) * 1.0);
+
+  /* torch.autocast casts each weight to 16 bits and keeps the copy for the
+   * backward pass: fp32 + 16-bit copies, "1.5x the model" (HF docs,
+   * "Efficient training on a single GPU", mixed precision).  The head is a
+   * linear layer too: the LM head's matrix (the embedding's, when tied),
+   * or the classifier and pooler; so are LoRA's adapters. */
+  if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
+    {
+      gboolean last = dev->stage + 1 == p->pp;
+      double head = !last || t->quant_lm_head ? 0.0
+                    : sc->model.head == HR_HEAD_LM ? sp->head_weight
+                    : (double) ctx->counts.head_linear
+                      + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
+
+      guint64 n_ck = hr_activations_wrapped (sc, dev->n_layers);
+
+      if (n_ck == 0)
+        {
+          /* The first layer's frozen linears whose input needs no gradient
+           * keep no cast (hr_activations_first_layer). */
+          HrLayerActivations first = { 0 };
+
+          if (dev->stage == 0 && !hr_activations_input_grad (sc))
+            hr_activations_first_layer (sc, &first);
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
+                    N_("Half-precision copies of the weights that autocast makes for the forward pass."),
+                    (sp->linear + head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0))
+                    * ctx->act_bytes);
+        }
+      else
+        {
+          /* Checkpointed layers keep no graph, so no cast of theirs is
+           * saved; autocast's cache still holds the casts of trainable
+           * weights until the forward's autocast region ends (cached_cast
+           * caches leaf tensors that require grad, under no_grad too).
+           * Each layer's recomputation casts its weights again and keeps
+           * them through its backward; the head keeps its own, and so do
+           * the layers that are not wrapped (checkpoint_every > 1). */
+          double layer_linear = (double) ctx->counts.layer_linear;
+          double cached = ctx->lora ? (double) ctx->counts.layer_lora : layer_linear;
+          /* An encoder-decoder's decoder layers (every one wrapped) cast
+           * their cross-attention's weights too; the last of them is the
+           * first recomputed. */
+          double cross = sc->model.kind == HR_KIND_ENCODER_DECODER
+                         ? (double) ctx->counts.decoder_extra_linear : 0.0;
+          double plain = dev->n_layers > 0 ? (double) (dev->n_layers - n_ck) / (double) dev->n_layers
+                                           : 0.0;
+
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
+                    plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes" : "P_head·bytes",
+                    N_("Half-precision copies of the weights that autocast makes for the forward pass."),
+                    (head + plain * (sp->linear + (ctx->lora ? sp->lora : 0.0))) * ctx->act_bytes);
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
+                    "wrapped layers·P_trainable linear·bytes",
+                    N_("Autocast's cache of half-precision weights, dropped when the forward pass ends."),
+                    ((double) n_ck * cached + (double) sc->model.decoder_layers * cross)
+                    * ctx->act_bytes);
+          /* (At the end of the backward pass, with the first layer's saved
+           * tensors: hr-calc-activations.c.)  As the recomputed layer's
+           * working set, at the backward's start where the last layer is
+           * wrapped. */
+          if (t->checkpointing == HR_CHECKPOINTING_OP
+              || dev->n_layers % MAX (t->checkpoint_every, 1) == 0)
+            hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                    HR_LIVE (HR_PHASE_BACKWARD_START), N_("16-bit weight copies of the recomputed layer"),
+                    "P_layer linear·bytes",
+                    N_("The recomputed layer's half-precision weights, kept through its backward pass."),
+                    (layer_linear + cross + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0))
+                    * ctx->act_bytes);
+        }
+    }
+
+  /* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
+   * largest may be the LM head when it is quantized too.  dequantize_4bit
+   * returns the type the weight was quantized from (QuantState.dtype) and
+   * MatMul4Bit casts that to the input's type: Lightning's plugin quantizes
+   * from fp16 (_Linear4bit._quantize_weight), so under bf16 both copies
+   * exist at once. */
+  if (t->method == HR_METHOD_QLORA)
+    {
+      HrDtype unpacked = t->dequant_dtype == HR_DTYPE_NONE ? t->dtypes.activations
+                                                            : t->dequant_dtype;
+      double per_weight = hr_dtype_bytes (unpacked)
+                          + (unpacked != t->dtypes.activations ? ctx->act_bytes : 0.0);
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, unpacked,
+                HR_LIVE_FWD_BWD, N_("dequantized weight (one at a time)"),
+                unpacked != t->dtypes.activations
+                  ? "largest quantized linear·(unpacked + compute bytes)"
+                  : "largest quantized linear·bytes",
+                N_("A 4-bit weight unpacked to 16 bits just for its matrix multiply."),
+                (double) MAX (ctx->counts.largest_linear,
+                              t->quant_lm_head ? ctx->counts.head_linear : 0) * per_weight);
+    }
+
+  return trainable;
+}
+
+/* One gradient per trainable parameter, sharded from ZeRO-2 on; answers
+ * how many parameters' optimizer states this GPU keeps. */
+static double
+add_gradients (Ctx               *ctx,
+               HrDevice          *dev,
+               const StageParams *sp,
+               double             trainable)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  gboolean ds = hr_calc_deepspeed_engine (p);
+  /* DeepSpeed refuses no_sync under ZeRO-2/3 (engine.py,
+   * DeepSpeedEngine.no_sync: "incompatible with gradient partitioning"). */
+  gboolean no_sync = p->no_sync && !(ds && p->zero >= 2);
+  double all = sp->dense + sp->experts;
+  double shard_of_trainable, grads_here;
+  /* Gradients live from the backward pass to the step, and through the
+   * next forward when micro-batches accumulate or when zero_grad() only
+   * zeroes them (set_to_none=False, PyTorch's default before 2.0). */
+  guint grads_live = HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP)
+                     | (ctx->accumulating || !t->zero_grad_to_none ? HR_LIVE_SAVED : 0);
+
+  shard_of_trainable = ctx->lora ? ctx->shard
+                                 : (all > 0 ? all / MAX (hr_calc_sharded (ctx, sp, TRUE), 1e-9) : 1.0);
+  /* Accumulating under FSDP's no_sync keeps every gradient unsharded
+   * until the last micro-batch ("can use more GPU memory", FSDP docs). */
+  grads_here = p->zero >= 2 && !(no_sync && ctx->accumulating)
+               ? trainable / shard_of_trainable : trainable;
+  /* ZeRO-Offload moves the gradient partitions to the CPU as they are
+   * reduced (Ren et al. 2021 §4); only the layer being reduced stays. */
+  /* With the optimizer step in the backward pass (torchtune's
+   * optimizer_in_bwd), each gradient is applied and freed at once: only a
+   * layer's worth exists at a time. */
+  if (t->optimizer_in_backward)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+              HR_LIVE_BACKWARD, N_("gradients of one layer (stepped in backward)"),
+              "P_layer·bytes",
+              N_("Each layer's gradients are applied and freed during the backward pass."),
+              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
+  else if (ds)
+    hr_calc_add_deepspeed_gradients (ctx, dev, sp, trainable, trainable / shard_of_trainable);
+  else if (!(p->offload_optimizer && p->zero >= 2))
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
+              N_("gradients"),
+              p->zero < 2 ? "P_trainable·bytes"
+              : no_sync && ctx->accumulating ? "P_trainable·bytes (unsharded under no_sync)"
+              : "P_trainable·bytes / N (ZeRO-2/3)",
+              N_("One gradient per trainable weight, produced by the backward pass."),
+              grads_here * ctx->grad_bytes);
+  /* FSDP2 under pipelining: the schedule turns gradient sync off for all
+   * but the last micro-batch (backward_maybe_with_nosync:
+   * set_requires_gradient_sync (False)), so each weight's unsharded
+   * gradient accumulates, in the reduce type (torchtitan's
+   * mixed_precision_reduce, fp32: FSDPParam.to_accumulated_grad_if_needed),
+   * from the first micro-batch's backward to the last's. */
+  if (p->zero >= 2 && !ds && p->fsdp == 2 && p->pp > 1 && t->grad_accum > 1)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
+              HR_LIVE_FWD_BWD, N_("unsharded gradients (accumulated across micro-batches)"),
+              "P_trainable·4 (FSDP2 under pipelining)",
+              N_("Under pipelining FSDP2 reduces the gradients only after the last micro-batch."),
+              trainable * 4.0);
+  else if (p->zero >= 2 && !ds)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+              HR_LIVE_BACKWARD, N_("unsharded gradients of one layer (reduce-scatter)"),
+              "P_layer·bytes",
+              N_("A layer's full gradients before they are split across the GPUs."),
+              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
+
+  return p->zero >= 1 ? trainable / shard_of_trainable : trainable;
+}
+
+/* The fp32 master copy (counted here, as in the ZeRO paper), the
+ * optimizer's states and what its step makes, for TRAINABLE_HERE
+ * parameters, or their bytes on the host when offloaded. */
+static void
+add_optimizer (Ctx               *ctx,
+               HrDevice          *dev,
+               const StageParams *sp,
+               double             trainable,
+               double             trainable_here)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  gboolean zero3 = p->zero == 3;
+  gboolean ds = hr_calc_deepspeed_engine (p);
+  const HrOptimizerInfo *optimizer = hr_optimizer_info (t->optimizer);
+  gboolean paged = optimizer->paged;
+  double state_bytes;
+
+  if (optimizer->factored)
+    state_bytes = (ctx->lora ? trainable : sp->adafactor) / MAX (trainable, 1.0)
+                  * ctx->state_dtype_bytes;
+  else
+    state_bytes = hr_optimizer_state_bytes (t->optimizer, t->dtypes.optimizer);
+
+  if (p->offload_optimizer)
+    {
+      /* On NVMe (ZeRO-Infinity) the master weights and states take no
+       * host RAM; the fp32 gradient partition the CPU steps on stays in
+       * pinned host memory (DeepSpeed stage3.py grad_partitions_flat_buffer). */
+      ctx->host_bytes += trainable_here
+                         * (p->offload_optimizer_device == HR_OFFLOAD_DEVICE_NVME
+                            ? 4.0 : ctx->master_bytes + state_bytes + 4.0);
+    }
+  else
+    {
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
+                HR_LIVE_ALWAYS, N_("master weights"),
+                p->zero >= 1 ? "P_trainable·bytes / N (ZeRO-1+)" : "P_trainable·bytes",
+                N_("A full-precision copy of the weights that the optimizer updates."),
+                trainable_here * ctx->master_bytes);
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
+                optimizer->quantized ? HR_DTYPE_NONE
+                  : optimizer->fixed_bytes == 4.0 ? HR_DTYPE_FP32 : t->dtypes.optimizer,
+                HR_LIVE_ALWAYS,
+                paged ? N_("optimizer states (paged)") : N_("optimizer states"),
+                p->zero >= 1 ? "P_trainable·state bytes / N (ZeRO-1+)" : "P_trainable·state bytes",
+                N_("The optimizer's running statistics, e.g. Adam's two averages per weight."),
+                trainable_here * state_bytes);
+
+      /* The step's temporaries: PyTorch's foreach path materialises one
+       * state-sized tensor for all parameters at once (torch.optim.adamw
+       * _multi_tensor_adamw: exp_avg_sq.sqrt()); fused kernels none; the
+       * per-parameter loop one parameter's worth. */
+      if (optimizer->step_scratch && !paged)
+        {
+          double temp = 0;
+
+          if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH)
+            temp = trainable_here * ctx->state_dtype_bytes;
+          else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP || optimizer->factored)
+            {
+              /* One tensor at a time, the largest trainable one: a weight
+               * matrix, the vocabulary table, or an adapter's matrix.
+               * Adam's single-tensor step makes two at once (torch/optim/
+               * adamw.py, _single_tensor_adamw: denom = (exp_avg_sq.sqrt()
+               * / bias_correction2_sqrt).add_(eps)). */
+              const HrModelArch *m = &sc->model;
+              double largest = ctx->lora
+                ? (double) t->lora_rank * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
+                                                        m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn)
+                : MAX ((double) ctx->counts.largest_linear,
+                       MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
+                            (double) (m->learned_positions * m->hidden)));
+
+              temp = (optimizer->states == 2 && !optimizer->factored ? 2.0 : 1.0)
+                     * largest * ctx->state_dtype_bytes;
+            }
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
+                    HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
+                    t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH ? "P_trainable·state bytes (foreach)"
+                                                                   : "largest tensor·state bytes",
+                    N_("Scratch space the optimizer needs while it updates the weights."),
+                    MIN (temp, trainable_here * ctx->state_dtype_bytes));
+        }
+
+      /* Mixed precision steps on fp32 gradients: DeepSpeed converts its
+       * 16-bit gradient partition to fp32 for the step.  It first
+       * flattens the partition's gradients into a new tensor and converts
+       * that: ZeRO-1/2 the whole partition at once (stage_1_and_2.py,
+       * DeepSpeedZeroOptimizer.step: flatten (averaged_gradients), .to ()),
+       * ZeRO-3 one sub-group of at most sub_group_size elements at a time,
+       * freeing its fp32 gradients after its step (stage3.py,
+       * _prepare_fp32_grad_for_sub_group, _release_sub_group). */
+      double converted = ds && zero3 ? MIN (trainable_here, DS_SUB_GROUP_SIZE) : trainable_here;
+
+      if (ds)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.grads,
+                  HR_LIVE (HR_PHASE_STEP), N_("flattened gradient partition (step)"),
+                  zero3 ? "min(P_trainable / N, sub_group_size)·bytes" : "P_trainable·bytes / N",
+                  N_("DeepSpeed copies the gradient partition into one flat tensor before converting it."),
+                  converted * ctx->grad_bytes);
+      if (t->dtypes.master != HR_DTYPE_NONE && t->dtypes.grads != t->dtypes.master)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
+                  HR_LIVE (HR_PHASE_STEP), N_("fp32 gradients for the step"),
+                  ds && zero3 ? "min(P_trainable / N, sub_group_size)·4" : "P_trainable·4 / N",
+                  N_("Gradients converted to full precision for the update."),
+                  converted * ctx->master_bytes);
+    }
+
+}
+
+void
+hr_calc_add_model_states (Ctx               *ctx,
+                  HrDevice          *dev,
+                  const StageParams *sp)
+{
+  const HrParallel *p = &ctx->sc->parallel;
+  double trainable, trainable_here;
+
+  trainable = add_weights (ctx, dev, sp);
+  if (p->zero == 3)
+    hr_calc_add_gathered_weights (ctx, dev, sp);
+  trainable_here = add_gradients (ctx, dev, sp, trainable);
+  add_optimizer (ctx, dev, sp, trainable, trainable_here);
+  if (p->offload_params && p->offload_params_device != HR_OFFLOAD_DEVICE_NVME)
+    {
+      double here = hr_calc_sharded (ctx, sp, p->zero == 3);
+      /* (QLoRA's linears are 4-bit on the host as on the GPU.) */
+      double linear_here = ctx->sc->training.method == HR_METHOD_QLORA
+                           ? (p->zero == 3 ? sp->linear / ctx->shard : sp->linear) : 0.0;
+
+      ctx->host_bytes += (here - linear_here) * ctx->weight_bytes + linear_here * ctx->quant_bytes;
+    }
+}
