@@ -422,6 +422,10 @@ ru --format csv && head -1 "$tmp/ru-out" | grep -q '^device,ranks,stage,category
   && ! cyrillic "$tmp/ru-out" && ok "ru: CSV stays English" || not_ok "ru: the CSV is translated"
 ru --suggest --format json --set training.micro_batch=32 && grep -q '"title" : "Micro-batch 32' "$tmp/ru-out" \
   && ! cyrillic "$tmp/ru-out" && ok "ru: the suggestions' JSON stays English" || not_ok "ru: suggestions JSON translated"
+ru --set model.heads=48; grep -qx 'headroom-cli: --set model.heads: 48 не делит model.hidden = 5120; допустимо: делитель 5120' "$tmp/ru-out" \
+  && ok "ru: a validation message, its field path in English" || not_ok "ru: the message: $(cat "$tmp/ru-out")"
+ru --set parallel.stage_layers=[20,10] --set parallel.pp=2; grep -q 'стадии содержат 30 слоёв' "$tmp/ru-out" \
+  && ok "ru: a message with PRIu64 arguments" || not_ok "ru: PRIu64: $(cat "$tmp/ru-out")"
 "$cli" >"$tmp/out" 2>&1 </dev/null; ! cyrillic "$tmp/out" && ok "C.UTF-8: the table stays English" || not_ok "C.UTF-8: translated"
 
 echo "1..$n"

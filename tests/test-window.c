@@ -1408,6 +1408,14 @@ test_russian (void)
     g_assert_true (g_str_has_prefix (peak, "пик: 42.8 GiB"));
   }
   maybe_screenshot (window, "ru-timeline");
+
+  /* The validator's reasons in Russian too, by the form's labels. */
+  adw_view_stack_set_visible_child_name (views, "plan");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.heads")), 48);
+  settle ();
+  g_test_message ("over the chart: %s", hr_window_get_message (window));
+  g_assert_cmpstr (hr_window_get_message (window), ==,
+                   "Головы внимания: 48 не делит Скрытый размер = 5120; допустимо: делитель 5120");
   close_window (window);
 }
 

@@ -16,10 +16,15 @@
 #include "hr-params.h"
 #include "hr-scenario-fields.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 /* "PATH: reason", with the path kept beside the message (hr_error_field)
- * for the window to find the row. */
+ * for the window to find the row.  The reasons are translated (the paths
+ * are not: they are what the file says); guint64 values are printed with
+ * PRIu64, which gettext's catalogues carry for each platform, where
+ * G_GUINT64_FORMAT would cut the message xgettext extracts short. */
 #define FAIL(path, ...)                                                   \
   G_STMT_START {                                                          \
     hr_error_set_field (error, HR_ERROR_INVALID, path, __VA_ARGS__);      \
@@ -34,8 +39,8 @@ check_range (const char *path,
              GError    **error)
 {
   if (value < min || value > max)
-    FAIL (path, "%" G_GUINT64_FORMAT " is out of range; allowed: %"
-          G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, value, min, max);
+    FAIL (path, _("%" PRIu64 " is out of range; allowed: %"
+          PRIu64 " to %" PRIu64), value, min, max);
   return TRUE;
 }
 
@@ -50,7 +55,7 @@ check_double (const char *path,
     {
       char v[G_ASCII_DTOSTR_BUF_SIZE], lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
 
-      FAIL (path, "%s is out of range; allowed: %s to %s",
+      FAIL (path, _("%s is out of range; allowed: %s to %s"),
             g_ascii_dtostr (v, sizeof v, value),
             g_ascii_dtostr (lo, sizeof lo, min),
             g_ascii_dtostr (hi, sizeof hi, max));
@@ -98,7 +103,7 @@ check_field (const char    *section,
         if (value < field->names->n_names)
           return TRUE;
         g_snprintf (path, sizeof path, "%s%s%s", section, *section != '\0' ? "." : "", field->key);
-        FAIL (path, "%u names no choice; allowed: %s to %s", value,
+        FAIL (path, _("%u names no choice; allowed: %s to %s"), value,
               hr_enum_name (field->names, 0),
               hr_enum_name (field->names, field->names->n_names - 1));
       }
@@ -154,23 +159,23 @@ validate_model (const HrModelArch  *m,
     return FALSE;
 
   if (m->hidden % m->heads != 0)
-    FAIL ("model.heads", "%" G_GUINT64_FORMAT " does not divide model.hidden = %"
-          G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT,
+    FAIL ("model.heads", _("%" PRIu64 " does not divide model.hidden = %"
+          PRIu64 "; allowed: a divisor of %" PRIu64),
           m->heads, m->hidden, m->hidden);
   if (m->heads % m->kv_heads != 0)
-    FAIL ("model.kv_heads", "%" G_GUINT64_FORMAT " does not divide model.heads = %"
-          G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT
-          " (%" G_GUINT64_FORMAT " for multi-head, 1 for multi-query attention)",
+    FAIL ("model.kv_heads", _("%" PRIu64 " does not divide model.heads = %"
+          PRIu64 "; allowed: a divisor of %" PRIu64
+          " (%" PRIu64 " for multi-head, 1 for multi-query attention)"),
           m->kv_heads, m->heads, m->heads, m->heads);
   if (m->head == HR_HEAD_LM && m->vocab == 0)
-    FAIL ("model.vocab", "0 is not allowed with model.head = lm; allowed: 1 to %u",
+    FAIL ("model.vocab", _("0 is not allowed with model.head = lm; allowed: 1 to %u"),
           HR_MAX_VOCAB);
   if (m->head == HR_HEAD_CLASSIFIER && m->classes == 0)
-    FAIL ("model.classes", "0 is not allowed with model.head = classifier; "
-          "allowed: 1 to %u", HR_MAX_VOCAB);
+    FAIL ("model.classes", _("0 is not allowed with model.head = classifier; "
+          "allowed: 1 to %u"), HR_MAX_VOCAB);
   if (m->head == HR_HEAD_LM && m->kind == HR_KIND_ENCODER && m->tied_embeddings == FALSE
       && m->vocab == 0)
-    FAIL ("model.vocab", "an encoder with an LM head needs a vocabulary");
+    FAIL ("model.vocab", _("an encoder with an LM head needs a vocabulary"));
 
   /* The count in double first: the exact count in guint64 is safe below
    * HR_MAX_PARAMS, far under 2^63. */
@@ -185,8 +190,8 @@ validate_model (const HrModelArch  *m,
              + (double) m->patch_dim * h + (double) m->classes * h;
   }
   if (params > HR_MAX_PARAMS)
-    FAIL ("model", "about %.3g parameters is more than Headroom plans; "
-          "allowed: up to 10^15", params);
+    FAIL ("model", _("about %.3g parameters is more than Headroom plans; "
+          "allowed: up to 10^15"), params);
   return TRUE;
 }
 
@@ -197,34 +202,34 @@ validate_training (const HrScenario  *sc,
   const HrTraining *t = &sc->training;
 
   if (t->method != HR_METHOD_FULL && t->checkpointing == HR_CHECKPOINTING_OP)
-    FAIL ("training.checkpointing", "\"op\" (torchtitan's per-op checkpointing) is for full training: "
-          "adapters change which products it keeps; allowed with LoRA and QLoRA: none, selective, full");
+    FAIL ("training.checkpointing", _("\"op\" (torchtitan's per-op checkpointing) is for full training: "
+          "adapters change which products it keeps; allowed with LoRA and QLoRA: none, selective, full"));
   if (t->method != HR_METHOD_FULL)
     {
       if ((t->lora_targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD)) == 0)
-        FAIL ("training.lora.targets", "[] names no layer; allowed: any of q, k, v, "
-              "o, gate, up, down, lm_head, or \"all-linear\"");
+        FAIL ("training.lora.targets", _("[] names no layer; allowed: any of q, k, v, "
+              "o, gate, up, down, lm_head, or \"all-linear\""));
       if (sc->model.head != HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
-        FAIL ("training.lora.targets", "lm_head needs model.head = lm");
+        FAIL ("training.lora.targets", _("lm_head needs model.head = lm"));
     }
 
   if (t->optimizer_in_backward && t->grad_accum > 1)
-    FAIL ("training.optimizer_in_backward", "true steps each parameter as soon as its gradient "
-          "exists, so it cannot accumulate; allowed: training.grad_accum = 1");
+    FAIL ("training.optimizer_in_backward", _("true steps each parameter as soon as its gradient "
+          "exists, so it cannot accumulate; allowed: training.grad_accum = 1"));
 
   if (t->dtypes.weights == HR_DTYPE_NONE)
-    FAIL ("training.dtypes.weights", "none is not allowed; allowed: fp32, bf16, fp16 or fp8");
+    FAIL ("training.dtypes.weights", _("none is not allowed; allowed: fp32, bf16, fp16 or fp8"));
   if (t->dtypes.grads == HR_DTYPE_NONE || t->dtypes.grads == HR_DTYPE_FP8)
-    FAIL ("training.dtypes.grads", "%s is not allowed; allowed: fp32, bf16 or fp16",
+    FAIL ("training.dtypes.grads", _("%s is not allowed; allowed: fp32, bf16 or fp16"),
           hr_enum_name (&hr_dtype_names, t->dtypes.grads));
   if (t->dtypes.optimizer == HR_DTYPE_NONE || t->dtypes.optimizer == HR_DTYPE_FP8)
-    FAIL ("training.dtypes.optimizer", "%s is not allowed; allowed: fp32, bf16 or fp16",
+    FAIL ("training.dtypes.optimizer", _("%s is not allowed; allowed: fp32, bf16 or fp16"),
           hr_enum_name (&hr_dtype_names, t->dtypes.optimizer));
   if (t->dtypes.activations == HR_DTYPE_NONE)
-    FAIL ("training.dtypes.activations", "none is not allowed; "
-          "allowed: fp32, bf16, fp16 or fp8");
+    FAIL ("training.dtypes.activations", _("none is not allowed; "
+          "allowed: fp32, bf16, fp16 or fp8"));
   if (t->dtypes.master == HR_DTYPE_FP8)
-    FAIL ("training.dtypes.master", "fp8 is not allowed; allowed: fp32, bf16, fp16 or none");
+    FAIL ("training.dtypes.master", _("fp8 is not allowed; allowed: fp32, bf16, fp16 or none"));
   return TRUE;
 }
 
@@ -242,63 +247,63 @@ validate_parallel (const HrScenario  *sc,
 
   mp = p->tp * p->pp * p->cp;
   if (mp > p->gpus || p->gpus % mp != 0)
-    FAIL ("parallel.gpus", "%" G_GUINT64_FORMAT " is not a multiple of tp·pp·cp = %"
-          G_GUINT64_FORMAT "; allowed: %" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT
-          ", %" G_GUINT64_FORMAT ", ...", p->gpus, mp, mp, 2 * mp, 3 * mp);
+    FAIL ("parallel.gpus", _("%" PRIu64 " is not a multiple of tp·pp·cp = %"
+          PRIu64 "; allowed: %" PRIu64 ", %" PRIu64
+          ", %" PRIu64 ", ..."), p->gpus, mp, mp, 2 * mp, 3 * mp);
   if (m->heads % p->tp != 0)
-    FAIL ("parallel.tp", "%" G_GUINT64_FORMAT " does not divide model.heads = %"
-          G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT,
+    FAIL ("parallel.tp", _("%" PRIu64 " does not divide model.heads = %"
+          PRIu64 "; allowed: a divisor of %" PRIu64),
           p->tp, m->heads, m->heads);
   if (p->tp > m->kv_heads && p->tp % m->kv_heads != 0)
-    FAIL ("parallel.tp", "%" G_GUINT64_FORMAT " and model.kv_heads = %" G_GUINT64_FORMAT
+    FAIL ("parallel.tp", _("%" PRIu64 " and model.kv_heads = %" PRIu64
           " do not divide one another; allowed: a divisor or a multiple of %"
-          G_GUINT64_FORMAT, p->tp, m->kv_heads, m->kv_heads);
+          PRIu64), p->tp, m->kv_heads, m->kv_heads);
   if (p->sp && p->tp == 1)
-    FAIL ("parallel.sp", "true needs parallel.tp > 1 (sequence parallelism splits "
-          "what tensor parallelism replicates); allowed: false with tp = 1");
+    FAIL ("parallel.sp", _("true needs parallel.tp > 1 (sequence parallelism splits "
+          "what tensor parallelism replicates); allowed: false with tp = 1"));
   if (p->vpp > 1 && p->pp == 1)
-    FAIL ("parallel.vpp", "%" G_GUINT64_FORMAT " needs parallel.pp > 1; allowed: 1 "
-          "without pipeline parallelism", p->vpp);
+    FAIL ("parallel.vpp", _("%" PRIu64 " needs parallel.pp > 1; allowed: 1 "
+          "without pipeline parallelism"), p->vpp);
   if (p->n_stage_layers > 0)
     {
       guint64 sum = 0;
 
       if (p->n_stage_layers != p->pp * p->vpp)
-        FAIL ("parallel.stage_layers", "%u entries for pp %" G_GUINT64_FORMAT " x vpp %"
-              G_GUINT64_FORMAT "; allowed: one per pipeline stage (pp·vpp of them)",
+        FAIL ("parallel.stage_layers", _("%u entries for pp %" PRIu64 " x vpp %"
+              PRIu64 "; allowed: one per pipeline stage (pp·vpp of them)"),
               p->n_stage_layers, p->pp, p->vpp);
       for (guint i = 0; i < p->n_stage_layers; i++)
         {
           if (p->stage_layers[i] == 0)
-            FAIL ("parallel.stage_layers", "stage %u has 0 layers; allowed: 1 or more each", i);
+            FAIL ("parallel.stage_layers", _("stage %u has 0 layers; allowed: 1 or more each"), i);
           sum += p->stage_layers[i];
         }
       if (sum != m->layers)
-        FAIL ("parallel.stage_layers", "the stages hold %" G_GUINT64_FORMAT " layers; allowed: "
-              "entries that add up to model.layers = %" G_GUINT64_FORMAT, sum, m->layers);
+        FAIL ("parallel.stage_layers", _("the stages hold %" PRIu64 " layers; allowed: "
+              "entries that add up to model.layers = %" PRIu64), sum, m->layers);
     }
   else if (p->vpp > 1 && m->layers % (p->pp * p->vpp) != 0)
-    FAIL ("parallel.vpp", "%" G_GUINT64_FORMAT " x pp %" G_GUINT64_FORMAT
-          " does not divide model.layers = %" G_GUINT64_FORMAT
-          "; allowed: a value that makes pp·vpp divide the layers",
+    FAIL ("parallel.vpp", _("%" PRIu64 " x pp %" PRIu64
+          " does not divide model.layers = %" PRIu64
+          "; allowed: a value that makes pp·vpp divide the layers"),
           p->vpp, p->pp, m->layers);
   if (p->cp > sc->training.seq_len)
-    FAIL ("parallel.cp", "%" G_GUINT64_FORMAT " is larger than training.seq_len = %"
-          G_GUINT64_FORMAT "; allowed: 1 to %" G_GUINT64_FORMAT,
+    FAIL ("parallel.cp", _("%" PRIu64 " is larger than training.seq_len = %"
+          PRIu64 "; allowed: 1 to %" PRIu64),
           p->cp, sc->training.seq_len, sc->training.seq_len);
 
   dp = hr_parallel_dp_degree (p);
   if (p->ep > 1 && (m->experts % p->ep != 0 || dp % p->ep != 0))
-    FAIL ("parallel.ep", "%" G_GUINT64_FORMAT " must divide model.experts = %"
-          G_GUINT64_FORMAT " and the data-parallel degree %" G_GUINT64_FORMAT
-          "; allowed: a common divisor of both", p->ep, m->experts, dp);
+    FAIL ("parallel.ep", _("%" PRIu64 " must divide model.experts = %"
+          PRIu64 " and the data-parallel degree %" PRIu64
+          "; allowed: a common divisor of both"), p->ep, m->experts, dp);
   if (p->shard_group > 0 && dp % p->shard_group != 0)
-    FAIL ("parallel.shard_group", "%" G_GUINT64_FORMAT " does not divide the "
-          "data-parallel degree %" G_GUINT64_FORMAT "; allowed: 0 (all ranks) or a "
-          "divisor of %" G_GUINT64_FORMAT, p->shard_group, dp, dp);
+    FAIL ("parallel.shard_group", _("%" PRIu64 " does not divide the "
+          "data-parallel degree %" PRIu64 "; allowed: 0 (all ranks) or a "
+          "divisor of %" PRIu64), p->shard_group, dp, dp);
   if (p->offload_params && p->zero != 3)
-    FAIL ("parallel.offload_params", "true needs parallel.zero = 3 (only sharded "
-          "parameters can be offloaded); allowed: false with zero %" G_GUINT64_FORMAT, p->zero);
+    FAIL ("parallel.offload_params", _("true needs parallel.zero = 3 (only sharded "
+          "parameters can be offloaded); allowed: false with zero %" PRIu64), p->zero);
   return TRUE;
 }
 
@@ -317,48 +322,48 @@ validate_encoder_decoder (const HrScenario  *sc,
   if (m->kind != HR_KIND_ENCODER_DECODER)
     return TRUE;
   if (m->head != HR_HEAD_LM)
-    FAIL ("model.head", "classifier is not planned for an encoder-decoder model; "
-          "allowed with model.kind = encoder-decoder: lm");
+    FAIL ("model.head", _("classifier is not planned for an encoder-decoder model; "
+          "allowed with model.kind = encoder-decoder: lm"));
   if (m->kv_heads != m->heads)
-    FAIL ("model.kv_heads", "%" G_GUINT64_FORMAT " (grouped K/V) is not planned for an "
-          "encoder-decoder model; allowed: %" G_GUINT64_FORMAT " (model.heads)",
+    FAIL ("model.kv_heads", _("%" PRIu64 " (grouped K/V) is not planned for an "
+          "encoder-decoder model; allowed: %" PRIu64 " (model.heads)"),
           m->kv_heads, m->heads);
   if (m->experts > 1)
-    FAIL ("model.experts", "%" G_GUINT64_FORMAT " is not planned for an encoder-decoder "
-          "model; allowed with model.kind = encoder-decoder: 1", m->experts);
+    FAIL ("model.experts", _("%" PRIu64 " is not planned for an encoder-decoder "
+          "model; allowed with model.kind = encoder-decoder: 1"), m->experts);
   if (m->parallel_block || m->norms_per_layer != 0 || m->qk_norm != HR_QK_NORM_NONE)
     FAIL (m->parallel_block ? "model.parallel_block" : m->norms_per_layer != 0
           ? "model.norms_per_layer" : "model.qk_norm",
-          "is not planned for an encoder-decoder model; allowed with model.kind = "
-          "encoder-decoder: parallel_block false, norms_per_layer 0, qk_norm none");
+          _("is not planned for an encoder-decoder model; allowed with model.kind = "
+          "encoder-decoder: parallel_block false, norms_per_layer 0, qk_norm none"));
   if (m->patch_dim != 0 || m->token_types != 0 || m->pooler)
     FAIL (m->patch_dim != 0 ? "model.patch_dim" : m->token_types != 0 ? "model.token_types"
-          : "model.pooler", "is not planned for an encoder-decoder model; allowed with "
-          "model.kind = encoder-decoder: patch_dim 0, token_types 0, pooler false");
+          : "model.pooler", _("is not planned for an encoder-decoder model; allowed with "
+          "model.kind = encoder-decoder: patch_dim 0, token_types 0, pooler false"));
   if (t->method != HR_METHOD_FULL)
-    FAIL ("training.method", "%s is not planned for an encoder-decoder model yet; "
-          "allowed with model.kind = encoder-decoder: full",
+    FAIL ("training.method", _("%s is not planned for an encoder-decoder model yet; "
+          "allowed with model.kind = encoder-decoder: full"),
           hr_enum_name (&hr_method_names, t->method));
   if (t->checkpointing != HR_CHECKPOINTING_NONE && t->checkpointing != HR_CHECKPOINTING_SELECTIVE
       && t->checkpointing != HR_CHECKPOINTING_FULL)
-    FAIL ("training.checkpointing", "%s is not planned for an encoder-decoder model; "
-          "allowed with model.kind = encoder-decoder: none, selective, full",
+    FAIL ("training.checkpointing", _("%s is not planned for an encoder-decoder model; "
+          "allowed with model.kind = encoder-decoder: none, selective, full"),
           hr_enum_name (&hr_checkpointing_names, t->checkpointing));
   if (t->checkpointing == HR_CHECKPOINTING_FULL && t->checkpoint_every != 1)
-    FAIL ("training.checkpoint_every", "%" G_GUINT64_FORMAT " is not planned for an "
-          "encoder-decoder model; allowed with model.kind = encoder-decoder: 1",
+    FAIL ("training.checkpoint_every", _("%" PRIu64 " is not planned for an "
+          "encoder-decoder model; allowed with model.kind = encoder-decoder: 1"),
           t->checkpoint_every);
   /* T5Attention adds its bias to eager scores (modeling_t5.py,
    * T5Attention.forward: matmul, + position_bias, softmax): FlashAttention
    * takes no additive bias, and SDPA's kernels with a bias that trains
    * keep more than Headroom plans. */
   if (m->position_buckets > 0 && t->attention != HR_ATTENTION_EAGER)
-    FAIL ("training.attention", "%s cannot add T5's relative position bias "
-          "(model.position_buckets > 0); allowed: eager",
+    FAIL ("training.attention", _("%s cannot add T5's relative position bias "
+          "(model.position_buckets > 0); allowed: eager"),
           hr_enum_name (&hr_attention_names, t->attention));
   if (p->pp != 1 || p->cp != 1)
-    FAIL (p->pp != 1 ? "parallel.pp" : "parallel.cp", "%" G_GUINT64_FORMAT " is not planned "
-          "for an encoder-decoder model yet; allowed with model.kind = encoder-decoder: 1",
+    FAIL (p->pp != 1 ? "parallel.pp" : "parallel.cp", _("%" PRIu64 " is not planned "
+          "for an encoder-decoder model yet; allowed with model.kind = encoder-decoder: 1"),
           p->pp != 1 ? p->pp : p->cp);
   return TRUE;
 }

@@ -14,10 +14,12 @@
 #include "hr-text.h"
 #include "hr-validate.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
-/* A short rendering of a JSON value for messages: "4.5", "\"bf17\"", "an object". */
+/* A short rendering of a JSON value for messages: "4.5", "\"bf17\"", "an object"
+ * (the words translated, the values as the file has them). */
 char *
 hr_fields_describe_node (JsonNode *node)
 {
@@ -74,8 +76,8 @@ hr_fields_read_field (const Field  *field,
           gint64 v = json_node_get_int (node);
 
           if (v < 0)
-            FAIL (HR_ERROR_INVALID, "%s: %s is not allowed; allowed: a whole number "
-                  "0 or more", path, value);
+            FAIL (HR_ERROR_INVALID, _("%s: %s is not allowed; allowed: a whole number "
+                  "0 or more"), path, value);
           *(guint64 *) ptr = (guint64) v;
           return TRUE;
         }
@@ -88,25 +90,25 @@ hr_fields_read_field (const Field  *field,
               *(guint64 *) ptr = (guint64) v;
               return TRUE;
             }
-          FAIL (HR_ERROR_INVALID, "%s: %s is not allowed; allowed: a whole number "
-                "0 or more, up to 2^53", path, value);
+          FAIL (HR_ERROR_INVALID, _("%s: %s is not allowed; allowed: a whole number "
+                "0 or more, up to 2^53"), path, value);
         }
-      FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: a whole number", path, value);
+      FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a whole number"), path, value);
 
     case F_BOOL:
       if (type != G_TYPE_BOOLEAN)
-        FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: true or false", path, value);
+        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: true or false"), path, value);
       *(gboolean *) ptr = json_node_get_boolean (node);
       return TRUE;
 
     case F_DOUBLE:
       if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
-        FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: a number", path, value);
+        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a number"), path, value);
       {
         double v = json_node_get_double (node);
 
         if (!isfinite (v) || v < 0)
-          FAIL (HR_ERROR_INVALID, "%s: %s is not allowed; allowed: a number 0 or more",
+          FAIL (HR_ERROR_INVALID, _("%s: %s is not allowed; allowed: a number 0 or more"),
                 path, value);
         *(double *) ptr = v;
       }
@@ -120,14 +122,14 @@ hr_fields_read_field (const Field  *field,
         if (type != G_TYPE_STRING
             || !hr_enum_parse (field->names, json_node_get_string (node), &v))
           FAIL (type == G_TYPE_STRING ? HR_ERROR_INVALID : HR_ERROR_TYPE,
-                "%s: %s is not allowed; allowed: %s", path, value, allowed);
+                _("%s: %s is not allowed; allowed: %s"), path, value, allowed);
         *(guint *) ptr = v;
         return TRUE;
       }
 
     case F_NAME:
       if (type != G_TYPE_STRING)
-        FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: a string", path, value);
+        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a string"), path, value);
       hr_copy_string (ptr, field->size > 0 ? field->size : HR_NAME_MAX, json_node_get_string (node));
       return TRUE;
 
@@ -180,7 +182,7 @@ hr_fields_read_section (JsonObject   *obj,
           g_autofree char *skipped = skip != NULL ? g_strjoinv (", ", (char **) skip) : NULL;
           g_autofree char *allowed = hr_fields_keys_allowed (fields, n_fields, skipped);
 
-          FAIL (HR_ERROR_UNKNOWN_KEY, "%s: unknown key; allowed: %s", path, allowed);
+          FAIL (HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: %s"), path, allowed);
         }
     }
   if (out_read != NULL)
@@ -203,8 +205,8 @@ hr_fields_member_object (JsonObject   *obj,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: %s: %s is not allowed; allowed: "
-                   "an object", origin, path, value);
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: %s: %s is not allowed; allowed: "
+                   "an object"), origin, path, value);
       return NULL;
     }
   return json_node_get_object (node);
@@ -230,8 +232,8 @@ hr_fields_read_lora_targets (HrTraining  *t,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      FAIL (HR_ERROR_TYPE, "training.lora.targets: %s is not allowed; allowed: an array "
-            "of %s, or \"all-linear\"", value, allowed);
+      FAIL (HR_ERROR_TYPE, _("training.lora.targets: %s is not allowed; allowed: an array "
+            "of %s, or \"all-linear\""), value, allowed);
     }
 
   {
@@ -247,8 +249,8 @@ hr_fields_read_lora_targets (HrTraining  *t,
           {
             g_autofree char *value = hr_fields_describe_node (item);
 
-            FAIL (HR_ERROR_INVALID, "training.lora.targets[%u]: %s is not allowed; "
-                  "allowed: %s", i, value, allowed);
+            FAIL (HR_ERROR_INVALID, _("training.lora.targets[%u]: %s is not allowed; "
+                  "allowed: %s"), i, value, allowed);
           }
         targets |= 1u << v;
       }
@@ -273,13 +275,13 @@ hr_fields_read_stage_layers (HrParallel  *p,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      FAIL (HR_ERROR_TYPE, "parallel.stage_layers: %s is not allowed; allowed: an array of "
-            "whole numbers, the layers of each pipeline stage", value);
+      FAIL (HR_ERROR_TYPE, _("parallel.stage_layers: %s is not allowed; allowed: an array of "
+            "whole numbers, the layers of each pipeline stage"), value);
     }
   array = json_node_get_array (node);
   n = json_array_get_length (array);
   if (n > HR_MAX_STAGE_LAYERS)
-    FAIL (HR_ERROR_INVALID, "parallel.stage_layers: %u stages is too many; allowed: up to %d",
+    FAIL (HR_ERROR_INVALID, _("parallel.stage_layers: %u stages is too many; allowed: up to %d"),
           n, HR_MAX_STAGE_LAYERS);
   for (guint i = 0; i < n; i++)
     {
@@ -291,8 +293,8 @@ hr_fields_read_stage_layers (HrParallel  *p,
         {
           g_autofree char *value = hr_fields_describe_node (item);
 
-          FAIL (HR_ERROR_INVALID, "parallel.stage_layers[%u]: %s is not allowed; allowed: a "
-                "whole number 1 to %d", i, value, HR_MAX_LAYERS);
+          FAIL (HR_ERROR_INVALID, _("parallel.stage_layers[%u]: %s is not allowed; allowed: a "
+                "whole number 1 to %d"), i, value, HR_MAX_LAYERS);
         }
       p->stage_layers[i] = (guint32) v;
     }

@@ -19,6 +19,7 @@
 #include "hr-file-write.h"
 #include "hr-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glib/gstdio.h>
@@ -35,8 +36,8 @@ fail_errno (GError    **error,
             const char *what,
             int         saved)
 {
-  g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: could not save (%s: %s); the previous "
-               "file is unchanged", path, what, g_strerror (saved));
+  g_set_error (error, HR_ERROR, HR_ERROR_IO, _("%s: could not save (%s: %s); the previous "
+               "file is unchanged"), path, what, g_strerror (saved));
   return FALSE;
 }
 
@@ -87,8 +88,8 @@ resolve_links (const char  *path,
       g_free (current);
       current = g_build_filename (dir, target, NULL);
     }
-  g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: could not save (more than %d symbolic "
-               "links in a row); the previous file is unchanged", path, MAX_LINKS);
+  g_set_error (error, HR_ERROR, HR_ERROR_IO, _("%s: could not save (more than %d symbolic "
+               "links in a row); the previous file is unchanged"), path, MAX_LINKS);
   return NULL;
 }
 
@@ -116,8 +117,8 @@ write_in_place (const char  *path,
       int saved = errno;
 
       close (fd);
-      g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: writing failed (%s) after the space "
-                   "was reserved; the file may be incomplete", path, g_strerror (saved));
+      g_set_error (error, HR_ERROR, HR_ERROR_IO, _("%s: writing failed (%s) after the space "
+                   "was reserved; the file may be incomplete"), path, g_strerror (saved));
       return FALSE;
     }
   close (fd);
@@ -198,10 +199,10 @@ hr_write_file_atomic (const char  *path,
     }
   if (!S_ISREG (st.st_mode))
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: could not save: it is %s, not a regular "
-                   "file; allowed: a regular file or a new file name", path,
-                   S_ISDIR (st.st_mode) ? "a folder" : S_ISFIFO (st.st_mode) ? "a named pipe"
-                   : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? "a device" : "a special file");
+      g_set_error (error, HR_ERROR, HR_ERROR_IO, _("%s: could not save: it is %s, not a regular "
+                   "file; allowed: a regular file or a new file name"), path,
+                   S_ISDIR (st.st_mode) ? _("a folder") : S_ISFIFO (st.st_mode) ? _("a named pipe")
+                   : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? _("a device") : _("a special file"));
       return FALSE;
     }
   if (st.st_nlink > 1)

@@ -75,15 +75,15 @@ read_profile (const HrPresetInfo  *info,
       {
         g_autofree char *shown = hr_text_for_message (l->data, 40);
 
-        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, "%s: %s: unknown key; allowed: "
-                     "name, summary, versions, values, notes", info->path, shown);
+        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: %s: unknown key; allowed: "
+                     "name, summary, versions, values, notes"), info->path, shown);
         return NULL;
       }
   values = json_object_get_member (obj, "values");
   if (member_string (obj, "name") == NULL || values == NULL || !JSON_NODE_HOLDS_ARRAY (values))
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: needs \"name\" (a string) and "
-                   "\"values\" (an array of {\"set\": \"PATH=VALUE\", \"source\": ...})",
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: needs \"name\" (a string) and "
+                   "\"values\" (an array of {\"set\": \"PATH=VALUE\", \"source\": ...})"),
                    info->path);
       return NULL;
     }
@@ -98,8 +98,8 @@ read_profile (const HrPresetInfo  *info,
 
       if (set == NULL || source == NULL || *source == '\0')
         {
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: allowed: {\"set\": "
-                       "\"PATH=VALUE\", \"source\": where the framework's code does it}", where);
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: allowed: {\"set\": "
+                       "\"PATH=VALUE\", \"source\": where the framework's code does it}"), where);
           return NULL;
         }
       if (!hr_scenario_set (&check, set, presets, where, error))

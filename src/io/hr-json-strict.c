@@ -17,6 +17,7 @@
 #include "hr-error.h"
 #include "hr-text.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 typedef struct
@@ -52,8 +53,8 @@ scan_fail (Scanner    *s,
         column++;
     }
   g_set_error (s->error, HR_ERROR, HR_ERROR_PARSE,
-               "%s: not valid JSON (line %u, column %u: %s); allowed: strict JSON "
-               "(RFC 8259: no comments, double-quoted strings, decimal numbers, one document)",
+               _("%s: not valid JSON (line %u, column %u: %s); allowed: strict JSON "
+               "(RFC 8259: no comments, double-quoted strings, decimal numbers, one document)"),
                s->origin, line, column, what);
   return FALSE;
 }
@@ -247,7 +248,7 @@ hr_json_check_strict (const char  *data,
   if (s.p == s.end)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
-                   "%s: the file is empty; allowed: a JSON object", origin);
+                   _("%s: the file is empty; allowed: a JSON object"), origin);
       return FALSE;
     }
 
@@ -267,8 +268,8 @@ hr_json_check_strict (const char  *data,
           if (depth == HR_JSON_MAX_DEPTH)
             {
               g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
-                           "%s: the JSON nests deeper than %d levels; allowed: a scenario "
-                           "(a few levels)", origin, HR_JSON_MAX_DEPTH);
+                           _("%s: the JSON nests deeper than %d levels; allowed: a scenario "
+                           "(a few levels)"), origin, HR_JSON_MAX_DEPTH);
               goto out;
             }
           frame = &stack[depth++];

@@ -11,6 +11,8 @@
 #include "hr-json.h"
 #include "hr-error.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <string.h>
 #include <fcntl.h>
@@ -36,14 +38,14 @@ hr_json_load_data (const char  *data,
   if (len > MAX_FILE_BYTES)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
-                   "%s: the file is %" G_GSIZE_FORMAT " bytes; allowed: up to %d bytes",
+                   _("%s: the file is %" "zu" " bytes; allowed: up to %d bytes"),
                    origin, len, MAX_FILE_BYTES);
       return NULL;
     }
   if (!g_utf8_validate (data, len, NULL))
     {
       g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
-                   "%s: the file is not UTF-8 text; allowed: a JSON document", origin);
+                   _("%s: the file is not UTF-8 text; allowed: a JSON document"), origin);
       return NULL;
     }
   /* json-glib only ever sees what the strict grammar accepts, so its
@@ -52,7 +54,7 @@ hr_json_load_data (const char  *data,
     return NULL;
   if (!json_parser_load_from_data (parser, data, (gssize) len, &local))
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_PARSE, "%s: not valid JSON (%s)",
+      g_set_error (error, HR_ERROR, HR_ERROR_PARSE, _("%s: not valid JSON (%s)"),
                    origin, local->message);
       return NULL;
     }
@@ -60,7 +62,7 @@ hr_json_load_data (const char  *data,
   if (root == NULL)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
-                   "%s: the file is empty; allowed: a JSON object", origin);
+                   _("%s: the file is empty; allowed: a JSON object"), origin);
       return NULL;
     }
   return json_node_ref (root);
@@ -91,17 +93,17 @@ hr_json_read_file (const char  *path,
     }
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_IO, "%s: not a regular file (%s); "
-                   "allowed: a JSON file", path,
-                   S_ISFIFO (st.st_mode) ? "a named pipe" : S_ISDIR (st.st_mode) ? "a folder"
-                   : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? "a device" : "a special file");
+      g_set_error (error, HR_ERROR, HR_ERROR_IO, _("%s: not a regular file (%s); "
+                   "allowed: a JSON file"), path,
+                   S_ISFIFO (st.st_mode) ? _("a named pipe") : S_ISDIR (st.st_mode) ? _("a folder")
+                   : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? _("a device") : _("a special file"));
       close (fd);
       return NULL;
     }
   if (st.st_size > MAX_FILE_BYTES)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
-                   "%s: the file is %" G_GINT64_FORMAT " bytes; allowed: up to %d bytes",
+                   _("%s: the file is %" PRId64 " bytes; allowed: up to %d bytes"),
                    path, (gint64) st.st_size, MAX_FILE_BYTES);
       close (fd);
       return NULL;
@@ -130,7 +132,7 @@ hr_json_read_file (const char  *path,
   if (len > MAX_FILE_BYTES)
     {
       g_set_error (error, HR_ERROR, HR_ERROR_PARSE,
-                   "%s: the file grew past %d bytes while it was read; allowed: up to %d bytes",
+                   _("%s: the file grew past %d bytes while it was read; allowed: up to %d bytes"),
                    path, MAX_FILE_BYTES, MAX_FILE_BYTES);
       return NULL;
     }

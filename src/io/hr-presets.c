@@ -14,6 +14,7 @@
 #include "hr-error.h"
 #include "hr-json.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #ifndef HR_PRESETS_DIR
@@ -181,8 +182,8 @@ hr_presets_find (HrPresets     *presets,
   if (!hr_preset_id_is_valid (id))
     {
       g_set_error (error, HR_ERROR, HR_ERROR_NOT_FOUND,
-                   "\"%s\" is not a preset id; allowed: lower-case letters, digits, "
-                   "'.', '_' and '-'", id != NULL ? id : "");
+                   _("\"%s\" is not a preset id; allowed: lower-case letters, digits, "
+                   "'.', '_' and '-'"), id != NULL ? id : "");
       return NULL;
     }
 
@@ -198,8 +199,8 @@ hr_presets_find (HrPresets     *presets,
     }
 
   g_set_error (error, HR_ERROR, HR_ERROR_NOT_FOUND,
-               "\"%s\" is not a known %s preset; allowed: the ids `headroom-cli "
-               "--list %s` prints", id, hr_preset_kind_folder (kind),
+               _("\"%s\" is not a known %s preset; allowed: the ids `headroom-cli "
+               "--list %s` prints"), id, hr_preset_kind_folder (kind),
                hr_preset_kind_folder (kind));
   return NULL;
 }
@@ -220,7 +221,7 @@ hr_presets_load (HrPresets     *presets,
   if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, HR_ERROR, HR_ERROR_TYPE,
-                   "%s: the preset is not a JSON object; allowed: an object", path);
+                   _("%s: the preset is not a JSON object; allowed: an object"), path);
       g_clear_pointer (&node, json_node_unref);
     }
   if (node != NULL && out_path != NULL)

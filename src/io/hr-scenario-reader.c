@@ -16,6 +16,7 @@
 #include "hr-frameworks.h"
 #include "hr-scenario-name.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -39,8 +40,8 @@ read_preset_id (JsonObject   *obj,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: a preset id (lower-case "
-            "letters, digits, '.', '_', '-')", path, value);
+      FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a preset id (lower-case "
+            "letters, digits, '.', '_', '-')"), path, value);
     }
   *out_id = json_node_get_string (node);
   return TRUE;
@@ -121,8 +122,8 @@ hr_scenario_apply_model_preset_node (HrScenario  *scenario,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: the preset is not a JSON object; "
-                   "allowed: an object", origin);
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: the preset is not a JSON object; "
+                   "allowed: an object"), origin);
       return FALSE;
     }
   obj = json_node_get_object (node);
@@ -132,16 +133,16 @@ hr_scenario_apply_model_preset_node (HrScenario  *scenario,
       {
         g_autofree char *shown = hr_text_for_message (l->data, 40);
 
-        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, "%s: %s: unknown key; "
-                     "allowed: model, source, notes", origin, shown);
+        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: %s: unknown key; "
+                     "allowed: model, source, notes"), origin, shown);
         return FALSE;
       }
   model = hr_fields_member_object (obj, "model", origin, "model", error);
   if (model == NULL)
     {
       if (error != NULL && *error == NULL)
-        g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: model: missing; allowed: "
-                     "an object with the architecture", origin);
+        g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: model: missing; allowed: "
+                     "an object with the architecture"), origin);
       return FALSE;
     }
 
@@ -194,8 +195,8 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: the preset is not a JSON object; "
-                   "allowed: an object", origin);
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: the preset is not a JSON object; "
+                   "allowed: an object"), origin);
       return FALSE;
     }
   /* The file's keys are at its top, so messages name them bare. */
@@ -204,9 +205,9 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
     return FALSE;
   if ((read & 3) != 3)
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: name and memory_mib are "
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: name and memory_mib are "
                    "required; allowed: {\"name\": ..., \"memory_mib\": 1 or more, "
-                   "\"source\": ...}", origin);
+                   "\"source\": ...}"), origin);
       return FALSE;
     }
   /* An absurd preset is the preset's fault, not the scenario's that
@@ -393,10 +394,10 @@ explain_inherited (const char      *message,
       if (end == NULL)
         end = value + strlen (value);
       g_string_append_len (out, p, end - p);
-      g_string_append_printf (out, " (from the default model %s, since model.preset is not set)",
+      g_string_append_printf (out, _(" (from the default model %s, since model.preset is not set)"),
                               inherited->from);
       g_string_append (out, end);
-      g_string_append_printf (out, "; set model.%.*s", (int) len, p + 6);
+      g_string_append_printf (out, _("; set model.%.*s"), (int) len, p + 6);
       p += 6 + len;
     }
   else
@@ -412,12 +413,12 @@ explain_inherited (const char      *message,
           g_autofree char *shown = g_strconcat ("model.", key, NULL);
 
           if (strstr (others->str, shown) == NULL)
-            g_string_append_printf (others, "%s%s", others->len > 0 ? " and " : "", shown);
+            g_string_append_printf (others, "%s%s", others->len > 0 ? _(" and ") : "", shown);
         }
     }
   if (others->len > 0)
-    g_string_append_printf (out, "; %s came from the default model %s, since model.preset "
-                            "is not set", others->str, inherited->from);
+    g_string_append_printf (out, _("; %s came from the default model %s, since "
+                                        "model.preset is not set"), others->str, inherited->from);
   return g_string_free (out, FALSE);
 }
 
@@ -443,8 +444,8 @@ fill_from_framework (JsonNode    *root,
       g_autofree char *allowed = hr_frameworks_allowed ();
       g_autofree char *shown = hr_text_for_message (json_node_get_string (id), 40);
 
-      FAIL (HR_ERROR_INVALID, "training.framework: \"%s\" is not allowed; allowed: %s "
-            "(presets/frameworks)", shown, allowed);
+      FAIL (HR_ERROR_INVALID, _("training.framework: \"%s\" is not allowed; allowed: %s "
+            "(presets/frameworks)"), shown, allowed);
     }
   *filled = hr_json_copy_deep (root);
   for (guint i = 0; framework->assignments[i] != NULL; i++)
@@ -513,8 +514,8 @@ hr_scenario_read_node (HrScenario  *scenario,
   g_return_val_if_fail (scenario != NULL && root != NULL, FALSE);
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
-    FAIL (HR_ERROR_TYPE, "the document is %s; allowed: a scenario object",
-          JSON_NODE_HOLDS_ARRAY (root) ? "an array" : "a single value");
+    FAIL (HR_ERROR_TYPE, _("the document is %s; allowed: a scenario object"),
+          JSON_NODE_HOLDS_ARRAY (root) ? _("an array") : _("a single value"));
   if (!fill_from_framework (root, origin, &filled, error))
     return FALSE;
   if (filled != NULL)
@@ -527,8 +528,8 @@ hr_scenario_read_node (HrScenario  *scenario,
       {
         g_autofree char *shown = hr_text_for_message (l->data, 40);
 
-        FAIL (HR_ERROR_UNKNOWN_KEY, "%s: unknown key; allowed: headroom, name, "
-              "description, model, training, parallel, gpu, overhead, cost", shown);
+        FAIL (HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: headroom, name, "
+              "description, model, training, parallel, gpu, overhead, cost"), shown);
       }
 
   hr_scenario_init_default (&sc);
@@ -542,8 +543,8 @@ hr_scenario_read_node (HrScenario  *scenario,
         {
           g_autofree char *value = hr_fields_describe_node (v);
 
-          FAIL (HR_ERROR_INVALID, "headroom: %s is not allowed; allowed: 1 (the format "
-                "version this Headroom reads)", value);
+          FAIL (HR_ERROR_INVALID, _("headroom: %s is not allowed; allowed: 1 (the format "
+                "version this Headroom reads)"), value);
         }
     }
   for (guint i = 1; i <= 3; i++)
@@ -554,7 +555,7 @@ hr_scenario_read_node (HrScenario  *scenario,
         {
           g_autofree char *value = hr_fields_describe_node (v);
 
-          FAIL (HR_ERROR_TYPE, "%s: %s is not allowed; allowed: a string", top[i], value);
+          FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a string"), top[i], value);
         }
     }
   if (json_object_has_member (obj, "name"))
@@ -566,8 +567,8 @@ hr_scenario_read_node (HrScenario  *scenario,
       gsize length = strlen (text);
 
       if (length >= sizeof sc.description)
-        FAIL (HR_ERROR_INVALID, "description: a string of %" G_GSIZE_FORMAT " bytes is too "
-              "long; allowed: up to %" G_GSIZE_FORMAT " bytes", length,
+        FAIL (HR_ERROR_INVALID, _("description: a string of %" "zu" " bytes is too "
+              "long; allowed: up to %" "zu" " bytes"), length,
               sizeof sc.description - 1);
       hr_copy_string (sc.description, sizeof sc.description, text);
     }

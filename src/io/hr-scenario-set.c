@@ -16,6 +16,7 @@
 #include "hr-json.h"
 #include "hr-text.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 /* The deepest scenario path is three keys (training.lora.rank); a few
@@ -56,8 +57,8 @@ split_assignment (const char  *assignment,
     {
       g_autofree char *shown = hr_text_for_message (assignment, 60);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "--set: \"%s\" is not allowed; "
-                   "allowed: PATH=VALUE, e.g. training.micro_batch=8", shown);
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("--set: \"%s\" is not allowed; "
+                   "allowed: PATH=VALUE, e.g. training.micro_batch=8"), shown);
       return NULL;
     }
   path = g_strndup (assignment, eq - assignment);
@@ -67,8 +68,8 @@ split_assignment (const char  *assignment,
     {
       g_autofree char *shown = hr_text_for_message (path, 60);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "--set: \"%s\" has more than %d keys; "
-                   "allowed: keys joined by dots, e.g. training.lora.rank", shown, MAX_PATH_KEYS);
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("--set: \"%s\" has more than %d keys; "
+                   "allowed: keys joined by dots, e.g. training.lora.rank"), shown, MAX_PATH_KEYS);
       return NULL;
     }
   for (guint i = 0; i < n; i++)
@@ -82,8 +83,8 @@ split_assignment (const char  *assignment,
         {
           g_autofree char *shown = hr_text_for_message (path, 60);
 
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "--set: \"%s\" is not a path; "
-                       "allowed: keys joined by dots, e.g. parallel.zero", shown);
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("--set: \"%s\" is not a path; "
+                       "allowed: keys joined by dots, e.g. parallel.zero"), shown);
           return NULL;
         }
     }
@@ -209,7 +210,7 @@ hr_scenario_set (HrScenario  *scenario,
 
       if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
         {
-          g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: %s: allowed: a preset id", origin, path);
+          g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: %s: allowed: a preset id"), origin, path);
           return FALSE;
         }
       return model ? hr_scenario_apply_model_preset (scenario, json_node_get_string (value),
@@ -233,8 +234,8 @@ hr_scenario_set (HrScenario  *scenario,
     {
       g_autofree char *shown = hr_text_for_message (path, 60);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, "%s: %s: unknown key; allowed: a "
-                   "field `headroom-cli --list fields` prints", origin, shown);
+      g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: %s: unknown key; allowed: a "
+                   "field `headroom-cli --list fields` prints"), origin, shown);
       return FALSE;
     }
   if (!hr_fields_read_field (field, base, value, origin, path, error))

@@ -23,6 +23,8 @@
 #include "hr-fields-read.h"
 #include "hr-validate.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -66,8 +68,8 @@ get_section (JsonObject   *obj,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: %s: %s is not allowed; allowed: "
-                   "an object such as %s", origin, path, value, example);
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: %s: %s is not allowed; allowed: "
+                   "an object such as %s"), origin, path, value, example);
       return FALSE;
     }
   *out = json_node_get_object (node);
@@ -134,7 +136,7 @@ get_whole (JsonObject  *obj,
         allowed = g_strdup_printf ("a whole number %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT,
                                    min, max);
       g_set_error (error, HR_ERROR, type == G_TYPE_INVALID ? HR_ERROR_TYPE : HR_ERROR_INVALID,
-                   "%s: %s: %s is not allowed; allowed: %s, or \"auto\"",
+                   _("%s: %s: %s is not allowed; allowed: %s, or \"auto\""),
                    origin, path, value, allowed);
       return FALSE;
     }
@@ -179,8 +181,8 @@ get_switch (JsonObject   *obj,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: %s: %s is not allowed; allowed: "
-                   "true, false or \"auto\"", origin, path, value);
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: %s: %s is not allowed; allowed: "
+                   "true, false or \"auto\""), origin, path, value);
       return FALSE;
     }
   return TRUE;
@@ -232,7 +234,7 @@ get_offload (JsonObject       *zero,
       g_autofree char *shown = hr_fields_describe_node (device);
 
       g_set_error (error, HR_ERROR, value != NULL ? HR_ERROR_INVALID : HR_ERROR_TYPE,
-                   "%s: %s: %s is not allowed; allowed: none, cpu or nvme",
+                   _("%s: %s: %s is not allowed; allowed: none, cpu or nvme"),
                    origin, device_path, shown);
       return FALSE;
     }
@@ -260,7 +262,7 @@ hr_ds_import_node (HrScenario  *scenario,
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: not a DeepSpeed config object", origin);
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: not a DeepSpeed config object"), origin);
       return FALSE;
     }
   obj = json_node_get_object (root);
@@ -270,8 +272,8 @@ hr_ds_import_node (HrScenario  *scenario,
   if (zero == NULL && !json_object_has_member (obj, "train_micro_batch_size_per_gpu")
       && !json_object_has_member (obj, "train_batch_size"))
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: no zero_optimization and no "
-                   "batch size; allowed: a DeepSpeed config JSON", origin);
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: no zero_optimization and no "
+                   "batch size; allowed: a DeepSpeed config JSON"), origin);
       return FALSE;
     }
 
@@ -303,9 +305,9 @@ hr_ds_import_node (HrScenario  *scenario,
       if (sc.parallel.offload_optimizer && sc.parallel.zero != 3
           && sc.parallel.offload_optimizer_device == HR_OFFLOAD_DEVICE_NVME)
         {
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: zero_optimization."
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: zero_optimization."
                        "offload_optimizer.device: \"nvme\" needs zero_optimization.stage 3 "
-                       "(ZeRO-Infinity); allowed: none or cpu with stage %" G_GUINT64_FORMAT,
+                       "(ZeRO-Infinity); allowed: none or cpu with stage %" PRIu64),
                        origin, sc.parallel.zero);
           return FALSE;
         }
@@ -384,8 +386,8 @@ hr_ds_import_node (HrScenario  *scenario,
     return FALSE;
   if (bf16 == SWITCH_ON && fp16 == SWITCH_ON)
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: bf16.enabled: true with "
-                   "fp16.enabled: true; allowed: one of them (DeepSpeed refuses both)", origin);
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: bf16.enabled: true with "
+                   "fp16.enabled: true; allowed: one of them (DeepSpeed refuses both)"), origin);
       return FALSE;
     }
   if (bf16 == SWITCH_ON || fp16 == SWITCH_ON || (bf16 != SWITCH_AUTO && fp16 != SWITCH_AUTO))
@@ -422,8 +424,8 @@ hr_ds_import_node (HrScenario  *scenario,
         {
           g_autofree char *value = hr_fields_describe_node (type);
 
-          g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: optimizer.type: %s is not "
-                       "allowed; allowed: an optimizer name such as \"AdamW\"", origin, value);
+          g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: optimizer.type: %s is not "
+                       "allowed; allowed: an optimizer name such as \"AdamW\""), origin, value);
           return FALSE;
         }
       if (strstr (name, "adam") != NULL)

@@ -19,6 +19,8 @@
 #include "hr-text.h"
 #include "hr-validate.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -59,8 +61,8 @@ get_uint (Reader      *r,
           *out = (guint64) v;
           return TRUE;
         }
-      g_set_error (&r->error, HR_ERROR, HR_ERROR_INVALID, "%s: %s: %s is out of range; "
-                   "allowed: %" G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT,
+      g_set_error (&r->error, HR_ERROR, HR_ERROR_INVALID, _("%s: %s: %s is out of range; "
+                   "allowed: %" PRIu64 " to %" PRIu64),
                    r->origin, key, value, min, max);
       return FALSE;
     }
@@ -71,8 +73,8 @@ get_uint (Reader      *r,
       return TRUE;
     }
   g_set_error (&r->error, HR_ERROR, type == G_TYPE_DOUBLE ? HR_ERROR_INVALID : HR_ERROR_TYPE,
-               "%s: %s: %s is not allowed; allowed: a whole number %" G_GUINT64_FORMAT
-               " to %" G_GUINT64_FORMAT, r->origin, key, value, min, max);
+               _("%s: %s: %s is not allowed; allowed: a whole number %" PRIu64
+               " to %" PRIu64), r->origin, key, value, min, max);
   return FALSE;
 }
 
@@ -182,12 +184,12 @@ check_supported (const char  *type,
   supported = g_strjoinv (", ", (char **) supported_types);
   shown = hr_text_for_message (type, 40);
   if (what != NULL)
-    g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: model_type \"%s\": this architecture "
-                 "(%s) is not supported yet, and would be planned wrong; supported: %s",
+    g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: model_type \"%s\": this architecture "
+                 "(%s) is not supported yet, and would be planned wrong; supported: %s"),
                  origin, shown, what, supported);
   else
-    g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: model_type \"%s\": this architecture "
-                 "is not supported; supported: %s", origin, shown, supported);
+    g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: model_type \"%s\": this architecture "
+                 "is not supported; supported: %s"), origin, shown, supported);
   return FALSE;
 }
 
@@ -243,18 +245,18 @@ import_seq2seq (Reader      *r,
       out->tied_embeddings = get_bool (obj, "tie_word_embeddings", TRUE);
       if (dec_heads != out->heads || dec_ffn != out->ffn)
         {
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: decoder_attention_heads %"
-                       G_GUINT64_FORMAT " and decoder_ffn_dim %" G_GUINT64_FORMAT " differ from "
-                       "the encoder's; allowed: stacks of the same heads (%" G_GUINT64_FORMAT
-                       ") and width (%" G_GUINT64_FORMAT ")", r->origin, dec_heads, dec_ffn,
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: decoder_attention_heads %"
+                       PRIu64 " and decoder_ffn_dim %" PRIu64 " differ from "
+                       "the encoder's; allowed: stacks of the same heads (%" PRIu64
+                       ") and width (%" PRIu64 ")"), r->origin, dec_heads, dec_ffn,
                        out->heads, out->ffn);
           return FALSE;
         }
       if (get_bool (obj, "normalize_before", FALSE) || get_bool (obj, "add_final_layer_norm", FALSE))
         {
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: %s: true describes mBART's "
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: %s: true describes mBART's "
                        "pre-norm layers, which are not supported yet; allowed: BART's post-norm "
-                       "(normalize_before and add_final_layer_norm false)", r->origin,
+                       "(normalize_before and add_final_layer_norm false)"), r->origin,
                        get_bool (obj, "normalize_before", FALSE) ? "normalize_before"
                                                                  : "add_final_layer_norm");
           return FALSE;
@@ -267,8 +269,8 @@ import_seq2seq (Reader      *r,
         {
           g_autofree char *shown = hr_text_for_message (act, 40);
 
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: activation_function: \"%s\" is "
-                       "not supported for BART; allowed: gelu, relu", r->origin, shown);
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: activation_function: \"%s\" is "
+                       "not supported for BART; allowed: gelu, relu"), r->origin, shown);
           return FALSE;
         }
       if (unmapped != NULL)
@@ -321,8 +323,8 @@ import_seq2seq (Reader      *r,
         {
           g_autofree char *shown = hr_text_for_message (proj, 40);
 
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: feed_forward_proj: \"%s\" is "
-                       "not supported; allowed: relu, gelu, gated-gelu, gated-silu", r->origin, shown);
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: feed_forward_proj: \"%s\" is "
+                       "not supported; allowed: relu, gelu, gated-gelu, gated-silu"), r->origin, shown);
           return FALSE;
         }
       if (unmapped != NULL && json_object_has_member (obj, "dropout_rate"))
@@ -331,8 +333,8 @@ import_seq2seq (Reader      *r,
     }
   if (get_uint (r, "num_key_value_heads", 1, HR_MAX_HEADS, &v) && v != out->heads)
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: num_key_value_heads: %" G_GUINT64_FORMAT
-                   " is not supported for model_type \"%s\"; allowed: %" G_GUINT64_FORMAT,
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: num_key_value_heads: %" PRIu64
+                   " is not supported for model_type \"%s\"; allowed: %" PRIu64),
                    r->origin, v, type, out->heads);
       return FALSE;
     }
@@ -409,7 +411,7 @@ hr_hf_import_node (HrModelArch  *m,
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, "%s: not a config.json object", origin);
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: not a config.json object"), origin);
       return FALSE;
     }
   obj = json_node_get_object (root);
@@ -442,9 +444,9 @@ hr_hf_import_node (HrModelArch  *m,
           g_propagate_error (error, r.error);
           return FALSE;
         }
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: the layer count, hidden size "
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: the layer count, hidden size "
                    "and head count are required; allowed: a transformers config.json "
-                   "with num_hidden_layers, hidden_size and num_attention_heads", origin);
+                   "with num_hidden_layers, hidden_size and num_attention_heads"), origin);
       return FALSE;
     }
   out.kv_heads = out.heads;

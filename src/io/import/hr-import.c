@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 
+#include <glib/gi18n-lib.h>
 #include "hr-import.h"
 #include "hr-error.h"
 #include "hr-json.h"
@@ -46,8 +47,8 @@ hr_import_file (HrScenario        *scenario,
     importer = hr_importer_detect (root);
   if (importer == NULL)
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, "%s: not a config Headroom can "
-                   "import; allowed: a Hugging Face config.json or a DeepSpeed config", path);
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: not a config Headroom can "
+                   "import; allowed: a Hugging Face config.json or a DeepSpeed config"), path);
       return FALSE;
     }
   if (used != NULL)
