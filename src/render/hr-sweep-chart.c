@@ -9,10 +9,65 @@
  */
 
 #include "hr-sweep-chart.h"
+#include "hr-chart-ticks.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <pango/pangocairo.h>
+
+/* The plot's edges in a chart WIDTH x HEIGHT at font scale FS. */
+static void
+plot_edges (double  width,
+            double  height,
+            double  fs,
+            double *left,
+            double *right,
+            double *top,
+            double *bottom)
+{
+  double m = 16 * fs;
+
+  *left = m + 56 * fs;
+  *right = width - m;
+  *top = m + 48 * fs;
+  *bottom = height - m - 34 * fs;
+}
+
+/* The axes' ticks as hr_sweep_draw() draws them in a chart WIDTH x
+ * HEIGHT: the swept values in powers of two (the micro-batches and the
+ * lengths people choose), the sizes in 1, 2 or 5 times a power of ten,
+ * as many as fit the plot without crowding. */
+void
+hr_sweep_ticks (const HrSweep      *sweep,
+                const HrChartStyle *style,
+                double              width,
+                double              height,
+                HrSweepTicks       *out)
+{
+  double fs = MAX (style->font_scale, 0.25);
+  double unit = style->units == HR_UNITS_DECIMAL ? 1e9 : HR_GIB;
+  double left, right, top, bottom;
+
+  g_return_if_fail (sweep != NULL && out != NULL);
+  *out = (HrSweepTicks) { 0 };
+  if (sweep->n_points < 2)
+    return;
+  plot_edges (width, height, fs, &left, &right, &top, &bottom);
+  out->ymax = (double) sweep->capacity_bytes;
+  for (guint i = 0; i < sweep->n_points; i++)
+    out->ymax = MAX (out->ymax, (double) sweep->points[i].total_bytes);
+  out->ymax *= 1.05;
+  out->xmin = (double) sweep->points[0].value;
+  out->xmax = (double) sweep->points[sweep->n_points - 1].value;
+  /* A label of up to five digits wants about 60 points; a row too. */
+  out->n_x = hr_chart_ticks (out->xmin, out->xmax,
+                             (guint) CLAMP ((right - left) / (60 * fs), 2, 10),
+                             HR_TICKS_POWERS_OF_TWO, out->x);
+  out->n_y = hr_chart_ticks (0, out->ymax / unit,
+                             (guint) CLAMP ((bottom - top) / (60 * fs), 2, 8),
+                             HR_TICKS_DECIMAL, out->y);
+  out->y_step = out->n_y > 1 ? out->y[1] - out->y[0] : 1;
+}
 
 void
 hr_sweep_draw (cairo_t            *cr,
@@ -23,21 +78,21 @@ hr_sweep_draw (cairo_t            *cr,
                const HrChartStyle *style)
 {
   double fs = MAX (style->font_scale, 0.25), m = 16 * fs;
-  double unit = style->units == HR_UNITS_DECIMAL ? 1e9 : 1024.0 * 1024 * 1024;
-  double left = m + 56 * fs, right = width - m, top = m + 48 * fs, bottom = height - m - 34 * fs;
-  double ymax = (double) sweep->capacity_bytes, xmin, xmax;
+  double unit = style->units == HR_UNITS_DECIMAL ? 1e9 : HR_GIB;
+  double left, right, top, bottom, ymax, xmin, xmax;
+  HrSweepTicks ticks;
   PangoLayout *layout;
   HrRgb fg = style->foreground;
   const char *axis_name = sweep->axis == HR_SWEEP_MICRO_BATCH ? _("Micro-batch")
                                                               : _("Sequence length");
 
+  plot_edges (width, height, fs, &left, &right, &top, &bottom);
   if (sweep->n_points < 2 || right - left < 60 || bottom - top < 40)
     return;
-  for (guint i = 0; i < sweep->n_points; i++)
-    ymax = MAX (ymax, (double) sweep->points[i].total_bytes);
-  ymax *= 1.05;
-  xmin = (double) sweep->points[0].value;
-  xmax = (double) sweep->points[sweep->n_points - 1].value;
+  hr_sweep_ticks (sweep, style, width, height, &ticks);
+  ymax = ticks.ymax;
+  xmin = ticks.xmin;
+  xmax = ticks.xmax;
 
   cairo_save (cr);
   layout = pango_cairo_create_layout (cr);
@@ -146,23 +201,19 @@ hr_sweep_draw (cairo_t            *cr,
   cairo_move_to (cr, left, bottom + 0.5);
   cairo_line_to (cr, right, bottom + 0.5);
   cairo_stroke (cr);
-  /* Whole-number ticks on the values, five or six of them. */
-  {
-    double xstep = MAX (1.0, round ((xmax - xmin) / 5.0));
-
-    for (double v = xmin; v <= xmax + 0.5; v += xstep)
-      {
-        g_autofree char *xs = g_strdup_printf ("%.0f", v);
-
-        hr_chart_draw_text (cr, layout, style, xs, X (v), bottom + 10 * fs, 10 * fs, FALSE, fg, 0.5);
-      }
-  }
-  for (guint i = 0; i < 6; i++)
+  for (guint i = 0; i < ticks.n_x; i++)
     {
-      double b = ymax * i / 5.0;
-      g_autofree char *ys = hr_format_double (b / unit, b / unit < 10 ? 1 : 0);
+      g_autofree char *xs = g_strdup_printf ("%.0f", ticks.x[i]);
 
-      hr_chart_draw_text (cr, layout, style, ys, left - 6 * fs, Y (b), 10 * fs, FALSE, fg, 1);
+      hr_chart_draw_text (cr, layout, style, xs, X (ticks.x[i]), bottom + 10 * fs, 10 * fs, FALSE,
+                          fg, 0.5);
+    }
+  for (guint i = 0; i < ticks.n_y; i++)
+    {
+      g_autofree char *ys = hr_format_double (ticks.y[i], ticks.y_step < 1 ? 1 : 0);
+
+      hr_chart_draw_text (cr, layout, style, ys, left - 6 * fs, Y (ticks.y[i] * unit), 10 * fs,
+                          FALSE, fg, 1);
     }
   hr_chart_draw_text (cr, layout, style, axis_name, (left + right) / 2, bottom + 26 * fs, 11 * fs, TRUE, fg, 0.5);
   hr_chart_draw_text (cr, layout, style, style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", left - 6 * fs, (top + Y (ymax * 0.8)) / 2,

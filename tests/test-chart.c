@@ -1,0 +1,148 @@
+/* test-chart.c: the charts' axes in round numbers
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Ticks are multiples of a step of 1, 2 or 5 times a power of ten (sizes)
+ * or of a power of two (micro-batches, sequence lengths), never "17, 34,
+ * 51" or "1, 4, 7, 10", which is what the sweep chart drew before.
+ */
+
+#include <math.h>
+
+#include "hr-chart-ticks.h"
+#include "hr-sweep-chart.h"
+#include "hr-test-util.h"
+
+static void
+assert_ticks (double       lo,
+              double       hi,
+              guint        about,
+              HrTickSteps  steps,
+              const double *expected,
+              guint        n_expected)
+{
+  double ticks[HR_CHART_MAX_TICKS];
+  guint n = hr_chart_ticks (lo, hi, about, steps, ticks);
+
+  g_assert_cmpuint (n, ==, n_expected);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpfloat (ticks[i], ==, expected[i]);
+}
+
+static void
+test_examples (void)
+{
+  /* The sweep's sizes before: 0.0, 17, 34, 51, 68, 85. */
+  assert_ticks (0, 85, 5, HR_TICKS_DECIMAL, (double[]) { 0, 20, 40, 60, 80 }, 5);
+  assert_ticks (0, 85, 8, HR_TICKS_DECIMAL, (double[]) { 0, 10, 20, 30, 40, 50, 60, 70, 80 }, 9);
+  assert_ticks (0, 0.73, 5, HR_TICKS_DECIMAL,
+                (double[]) { 0, 0.1, 0.2, 3 * 0.1, 0.4, 0.5, 6 * 0.1, 7 * 0.1 }, 8);
+  assert_ticks (0, 1300, 6, HR_TICKS_DECIMAL, (double[]) { 0, 200, 400, 600, 800, 1000, 1200 }, 7);
+  /* The micro-batches before: 1, 4, 7, 10, 13. */
+  assert_ticks (1, 15, 6, HR_TICKS_POWERS_OF_TWO, (double[]) { 4, 8, 12 }, 3);
+  assert_ticks (1, 15, 8, HR_TICKS_POWERS_OF_TWO, (double[]) { 2, 4, 6, 8, 10, 12, 14 }, 7);
+  assert_ticks (1, 3, 6, HR_TICKS_POWERS_OF_TWO, (double[]) { 1, 2, 3 }, 3);
+  assert_ticks (128, 16000, 8, HR_TICKS_POWERS_OF_TWO,
+                (double[]) { 2048, 4096, 6144, 8192, 10240, 12288, 14336 }, 7);
+  /* Nothing to tick. */
+  assert_ticks (5, 4, 6, HR_TICKS_DECIMAL, NULL, 0);
+  assert_ticks (0, INFINITY, 6, HR_TICKS_DECIMAL, NULL, 0);
+}
+
+/* Over ranges of every magnitude: the ticks are the step's multiples in
+ * the range, the step is round, and there are neither too few nor more
+ * than asked for (powers of two) or about as many (decimal). */
+static void
+test_every_range (void)
+{
+  GRand *rand = g_rand_new_with_seed (16);
+
+  for (guint trial = 0; trial < 2000; trial++)
+    {
+      double hi = exp (g_rand_double_range (rand, log (1e-3), log (1e12)));
+      double lo = g_rand_boolean (rand) ? 0 : hi * g_rand_double_range (rand, 0, 0.9);
+      guint about = g_rand_int_range (rand, 2, 11);
+      HrTickSteps steps = g_rand_boolean (rand) ? HR_TICKS_DECIMAL : HR_TICKS_POWERS_OF_TWO;
+      double ticks[HR_CHART_MAX_TICKS];
+      guint n = hr_chart_ticks (lo, hi, about, steps, ticks);
+      double step;
+
+      step = n >= 2 ? ticks[1] - ticks[0] : hr_chart_tick_step (hi - lo, about, steps);
+
+      if (steps == HR_TICKS_POWERS_OF_TWO)
+        {
+          g_assert_cmpfloat (step, >=, 1);
+          g_assert_cmpfloat (exp2 (round (log2 (step))), ==, step);
+          g_assert_cmpuint (n, <=, MAX (about + 1, 4));
+        }
+      else
+        {
+          double mantissa = step / pow (10, floor (log10 (step) + 1e-9));
+
+          g_assert_true (fabs (mantissa - 1) < 1e-9 || fabs (mantissa - 2) < 1e-9
+                         || fabs (mantissa - 5) < 1e-9);
+          g_assert_cmpuint (n, >=, about / 2);
+          g_assert_cmpuint (n, <=, 2 * about + 1);
+        }
+      if (hi - lo >= 2 && n < 2)
+        g_error ("%g to %g, about %u, %s: %u ticks", lo, hi, about,
+                 steps == HR_TICKS_DECIMAL ? "decimal" : "powers of two", n);
+      for (guint i = 0; i < n; i++)
+        {
+          g_assert_cmpfloat (ticks[i], >=, lo - 1e-9 * step);
+          g_assert_cmpfloat (ticks[i], <=, hi * (1 + 1e-9) + 1e-9);
+          g_assert_cmpfloat (fabs (ticks[i] / step - round (ticks[i] / step)), <, 1e-6);
+          if (i > 0)
+            g_assert_cmpfloat (fabs (ticks[i] - ticks[i - 1] - step), <, 1e-6 * step);
+        }
+    }
+  g_rand_free (rand);
+}
+
+/* The sweep of the seed's example (13B, ZeRO-3, 8x H100) at the size
+ * headroom-cli --png draws: micro-batches 2, 4, ..., 14 and 0 to 80 GiB in
+ * tens. */
+static void
+test_sweep_axes (void)
+{
+  HrScenario sc;
+  HrChartStyle style;
+  HrSweepTicks ticks;
+  g_autofree HrPlan *plan = g_new0 (HrPlan, 1);
+  g_autofree HrSweep *sweep = g_new0 (HrSweep, 1);
+  g_autoptr(GError) error = NULL;
+
+  hr_test_load (&sc, "default");
+  hr_chart_style_init_light (&style);
+  g_assert_true (hr_sweep_compute (&sc, HR_SWEEP_MICRO_BATCH, plan, sweep, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sweep->last_fitting, ==, 12);
+  hr_sweep_ticks (sweep, &style, 1600, 900, &ticks);
+  g_assert_cmpfloat (ticks.xmin, ==, 1);
+  g_assert_cmpfloat (ticks.xmax, ==, 15);
+  g_assert_cmpuint (ticks.n_x, ==, 7);
+  for (guint i = 0; i < ticks.n_x; i++)
+    g_assert_cmpfloat (ticks.x[i], ==, 2.0 * (i + 1));
+  g_assert_cmpuint (ticks.n_y, ==, 9);
+  for (guint i = 0; i < ticks.n_y; i++)
+    g_assert_cmpfloat (ticks.y[i], ==, 10.0 * i);
+
+  /* A narrow chart: fewer, still round. */
+  hr_sweep_ticks (sweep, &style, 420, 300, &ticks);
+  g_assert_cmpuint (ticks.n_x, ==, 3);
+  g_assert_cmpfloat (ticks.x[0], ==, 4);
+  g_assert_cmpfloat (ticks.x[2], ==, 12);
+  g_assert_cmpfloat (ticks.y[1], ==, 20);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/chart/ticks/examples", test_examples);
+  g_test_add_func ("/chart/ticks/every-range", test_every_range);
+  g_test_add_func ("/chart/ticks/sweep-axes", test_sweep_axes);
+  return g_test_run ();
+}
