@@ -243,6 +243,134 @@ test_every_preset_count (void)
   g_assert_cmpuint (checked, >=, 40);
 }
 
+/* DeepSeek-V2-Lite and V3 from their configs (deepseek-ai/DeepSeek-V3
+ * inference/configs/config_16B.json and config_671B.json; the Hugging Face
+ * configs deepseek-ai/DeepSeek-V2-Lite and DeepSeek-V3 have the same
+ * values), as Hugging Face's modeling_deepseek_v3.py builds them. */
+static void
+deepseek_arch (HrModelArch *m,
+               gboolean     v3)
+{
+  hr_model_arch_init_default (m);
+  m->attention_kind = HR_ATTN_KIND_MLA;
+  m->layers = v3 ? 61 : 27;
+  m->hidden = v3 ? 7168 : 2048;
+  m->heads = m->kv_heads = v3 ? 128 : 16;
+  m->head_dim = 0;
+  m->ffn = v3 ? 18432 : 10944;
+  m->vocab = v3 ? 129280 : 102400;
+  m->tied_embeddings = FALSE;
+  m->experts = v3 ? 256 : 64;
+  m->experts_active = v3 ? 8 : 6;
+  m->expert_ffn = v3 ? 2048 : 1408;
+  m->shared_experts = v3 ? 1 : 2;
+  m->dense_layers = v3 ? 3 : 1;
+  m->router_bias = v3;
+  m->q_lora_rank = v3 ? 1536 : 0;
+  m->kv_lora_rank = 512;
+  m->qk_nope_head_dim = 128;
+  m->qk_rope_head_dim = 64;
+  m->v_head_dim = 128;
+}
+
+/* The counts of ../shared/data/facts/models.json (computed_params and
+ * computed_active_params), term by term:
+ *
+ * DeepSeek-V2-Lite (h 2048, a 16, no query latent, kv_lora 512, nope 128,
+ * rope 64, v 128; 64 experts of 1408, 6 active, 2 shared; 1 dense layer of
+ * 10944; vocab 102400):
+ *   attention  q_proj 2048·16·192 = 6,291,456; kv_a_proj 2048·(512 + 64)
+ *              = 1,179,648; kv_a_layernorm 512; kv_b_proj 512·16·256
+ *              = 2,097,152; o_proj 16·128·2048 = 4,194,304: 13,763,072,
+ *              + 2 norms 4,096 = 13,767,168 per layer
+ *   MoE layer  64·3·2048·1408 = 553,648,128 + router 64·2048 = 131,072
+ *              + shared 3·2048·2816 = 17,301,504: 571,080,704
+ *   dense MLP  3·2048·10944 = 67,239,936
+ *   outside    2·102400·2048 + 2048 = 419,432,448
+ *   27·13,767,168 + 26·571,080,704 + 67,239,936 + 419,432,448
+ *   = 15,706,484,224; active: 6 of 64 experts (51,904,512 + 131,072
+ *   + 17,301,504 = 69,337,088 per MoE layer): 2,661,150,208.
+ *
+ * DeepSeek-V3 (h 7168, a 128, q_lora 1536; 256 experts of 2048, 8 active,
+ * 1 shared; 3 dense layers of 18432; router bias; vocab 129280):
+ *   attention  q_a_proj 7168·1536 = 11,010,048; q_a_layernorm 1,536;
+ *              q_b_proj 1536·128·192 = 37,748,736; kv_a_proj 7168·576
+ *              = 4,128,768; kv_a_layernorm 512; kv_b_proj 512·128·256
+ *              = 16,777,216; o_proj 128·128·7168 = 117,440,512:
+ *              187,107,328, + 2 norms 14,336 = 187,121,664 per layer
+ *   MoE layer  256·3·7168·2048 = 11,274,289,152 + router 256·7168
+ *              = 1,835,008 + bias 256 + shared 3·7168·2048 = 44,040,192:
+ *              11,320,164,608
+ *   dense MLP  3·7168·18432 = 396,361,728
+ *   outside    2·129280·7168 + 7168 = 1,853,365,248
+ *   61·187,121,664 + 58·11,320,164,608 + 3·396,361,728 + 1,853,365,248
+ *   = 671,026,419,200 (README.md: "671B total"); active: 8 of 256
+ *   experts (352,321,536 + 1,835,264 + 44,040,192 = 398,196,992 per MoE
+ *   layer): 37,552,297,472.
+ *
+ * The multi-token-prediction module (num_nextn_predict_layers 1;
+ * README_WEIGHTS.md: model.layers.61 is enorm, hnorm, eh_proj, one more
+ * decoder layer "identical to the Main Model hidden layers" and
+ * shared_head, whose embed_tokens and head share the model's): one more
+ * MoE layer 187,121,664 + 11,320,164,608, eh_proj 2·7168·7168
+ * = 102,760,448, three norms 3·7168 = 21,504: 11,610,068,224 ("11.5B
+ * unique parameters", of which the decoder layer, 11.5 B, is the most).
+ * Trained, the model has 671,026,419,200 + 11,610,068,224
+ * = 682,636,487,424; the Hugging Face checkpoint stores the shared
+ * embedding and head again under model.layers.61 (2·129280·7168
+ * = 1,853,358,080): 684,489,845,504, its "685B" (13.46 B for the MTP
+ * module, the README's "14B"). */
+static void
+test_deepseek_counts (void)
+{
+  HrModelArch m;
+  HrParamCounts c;
+
+  deepseek_arch (&m, FALSE);
+  hr_params_count (&m, NULL, 1, 1, &c);
+  g_assert_cmpuint (c.total, ==, 15706484224);
+  g_assert_cmpuint (c.active, ==, 2661150208);
+  g_assert_cmpuint (c.layer_dense + c.layer_experts, ==, 13767168 + 571080704);
+  g_assert_cmpuint (c.dense_first, ==, 13767168 + 67239936);
+
+  deepseek_arch (&m, TRUE);
+  hr_params_count (&m, NULL, 1, 1, &c);
+  g_assert_cmpuint (c.total, ==, 671026419200);
+  g_assert_cmpuint (c.active, ==, 37552297472);
+  g_assert_cmpuint (c.layer_dense + c.layer_experts, ==, 187121664 + 11320164608);
+  g_assert_cmpuint (c.largest_linear, ==, 7168 * 18432);   /* a dense layer's gate */
+
+  m.mtp_modules = 1;
+  hr_params_count (&m, NULL, 1, 1, &c);
+  g_assert_cmpuint (c.total, ==, 682636487424);
+  g_assert_cmpuint (c.total - 671026419200, ==, 187121664 + 11320164608 + 102760448 + 21504);
+  g_assert_cmpuint (c.total + 2 * 129280 * 7168, ==, 684489845504);
+  g_assert_cmpuint (c.mtp_extra, ==, 102760448 + 21504);
+  /* (the module is active for every token: its MoE layer's 8 experts) */
+  g_assert_cmpuint (c.active - 37552297472, ==, 187121664 + 398196992 + 102760448 + 21504);
+}
+
+/* Tensor parallelism of the latent attention as Megatron builds it: the
+ * down projections and latent norms whole on each rank, the up and output
+ * projections split. */
+static void
+test_deepseek_tensor_parallel (void)
+{
+  HrModelArch m;
+  HrParamCounts whole, split;
+  guint64 replicated;
+
+  deepseek_arch (&m, TRUE);
+  hr_params_count (&m, NULL, 1, 1, &whole);
+  hr_params_count (&m, NULL, 8, 8, &split);
+  /* q_a_proj, q_a_layernorm, kv_a_proj, kv_a_layernorm, 2 norms, the
+   * router and its bias */
+  replicated = 11010048 + 1536 + 4128768 + 512 + 14336 + 1835008 + 256;
+  g_assert_cmpuint (8 * split.layer_dense, ==, whole.layer_dense + 7 * replicated);
+  /* (the experts split over ep and, as the rest, by t) */
+  g_assert_cmpuint (64 * split.layer_experts, ==, whole.layer_experts);
+}
+
 /* PEFT's measured count: Llama-3.2-3B, r = 32 on q and v: 9,175,040. */
 static void
 test_lora_count (void)
@@ -283,6 +411,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/params/reference-table", test_reference_table);
   g_test_add_func ("/params/encoder-decoder", test_seq2seq_table);
+  g_test_add_func ("/params/deepseek", test_deepseek_counts);
+  g_test_add_func ("/params/deepseek-tensor-parallel", test_deepseek_tensor_parallel);
   g_test_add_func ("/params/presets-match-reference", test_presets_match_reference);
   g_test_add_func ("/params/every-preset", test_every_preset_count);
   g_test_add_func ("/params/lora", test_lora_count);

@@ -240,6 +240,8 @@ layer_activations (const HrScenario   *scenario,
   gboolean base_saves = tr->method != HR_METHOD_LORA;
   gboolean shared_norm = m->parallel_block && hr_model_norms_per_layer (m) == 1;
   double mlp_start;
+  guint attn_first;
+  double attn_start, mla_attn_work = 0;
   /* Which parts need gradients (all of them, but in a first layer whose
    * input needs none: then only from the first adapter on).  QLoRA's 4-bit
    * bases keep their input only when it needs a gradient. */
@@ -292,7 +294,10 @@ layer_activations (const HrScenario   *scenario,
   }
 
   /* Attention.  The norm's output is kept by each linear layer that needs
-   * it for its weight's gradient (input_copies). */
+   * it for its weight's gradient (input_copies).  (DeepSeek's latent
+   * attention replaces what this lists, below.) */
+  attn_first = out->n;
+  attn_start = out->total;
   if (shared_norm)
     add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
          input_copies (autocast, qkv_readers + mlp_readers) * T * h * ab / rep);
@@ -398,6 +403,17 @@ layer_activations (const HrScenario   *scenario,
       if (needs_input (tr, HR_LORA_O))
         add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
     }
+  if (hr_model_mla (m))
+    {
+      gboolean fp32_softmax = hr_activations_fp32_softmax (scenario);
+      double probs = fp32_softmax ? 4.0 : ab;
+      double per = probs + (m->dropout ? 1.0 : 0.0) + (fp32_softmax ? ab : m->dropout ? probs : 0.0);
+
+      out->n = attn_first;
+      out->total = attn_start;
+      out->recomputed = 0;
+      hr_activations_mla (scenario, a * b * (s / c) * s * per, out, &mla_attn_work);
+    }
   if (m->dropout && attn_out_grad)
     add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
 
@@ -471,6 +487,8 @@ layer_activations (const HrScenario   *scenario,
       add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
            mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
     }
+  if (moe && mlp_out_grad)
+    hr_activations_shared_experts (scenario, out);
   if (m->dropout && mlp_out_grad)
     add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
 
@@ -560,7 +578,7 @@ layer_activations (const HrScenario   *scenario,
      * gradient of its output exists; eager attention also holds two a·b·s²
      * gradients at its softmax. */
     double kk = tr->attention == HR_ATTENTION_FLASH || k >= a ? k : a;
-    double attn_work = T * (2 * a + 2 * kk) * d * ab
+    double attn_work = (hr_model_mla (m) ? mla_attn_work : T * (2 * a + 2 * kk) * d * ab)
                        + (tr->attention == HR_ATTENTION_EAGER
                           ? 2.0 * a * b * (s / c) * s
                             * (hr_activations_fp32_softmax (scenario) ? 4.0 : ab) : 0.0);

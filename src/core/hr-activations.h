@@ -78,6 +78,16 @@ void    hr_activations_stack_average  (const HrLayerActivations *encoder,
                                        guint64                   decoder_layers,
                                        HrLayerActivations       *out);
 
+/* hr-activations-mla.c: DeepSeek's latent attention (its saved tensors,
+ * with eager attention's scores given, and its backward's gradients) and
+ * its shared experts. */
+void    hr_activations_mla            (const HrScenario   *scenario,
+                                       double              scores,
+                                       HrLayerActivations *out,
+                                       double             *attn_work);
+void    hr_activations_shared_experts (const HrScenario   *scenario,
+                                       HrLayerActivations *out);
+
 double  hr_pipeline_layer_units       (guint64             pp,
                                        guint64             vpp,
                                        guint64             micro_batches,

@@ -35,9 +35,13 @@ hr_calc_add_activations (Ctx      *ctx,
   const HrLayerActivations *la = &ctx->layer_act;
   gboolean first = stage == 0;
   gboolean last = stage + 1 == sc->parallel.pp;
+  /* (DeepSeek's multi-token-prediction modules are layers of the last
+   * stage; their heads are a second set of logits, below.) */
+  guint64 n_layers = dev->n_layers + (last ? m->mtp_modules : 0);
+  double heads = 1.0 + (double) m->mtp_modules;
   double units = hr_pipeline_layer_units (sc->parallel.pp, sc->parallel.vpp,
-                                          t->grad_accum, stage, dev->n_layers);
-  double in_flight = dev->n_layers > 0 ? units / (double) dev->n_layers : 1.0;
+                                          t->grad_accum, stage, n_layers);
+  double in_flight = n_layers > 0 ? units / (double) n_layers : 1.0;
   /* LoRA without full checkpointing: the embeddings are frozen, so the
    * first layer's input needs no gradient. */
   gboolean first_differs = first && !hr_activations_input_grad (sc)
@@ -45,10 +49,10 @@ hr_calc_add_activations (Ctx      *ctx,
   HrLayerActivations la0 = { 0 };
   /* Full checkpointing wraps every layer, or every N-th: the wrapped keep
    * their input, the others all they save. */
-  guint64 n_ck = hr_activations_checkpointed (sc, dev->n_layers);
-  double ck_share = dev->n_layers > 0 ? (double) n_ck / (double) dev->n_layers : 0.0;
-  gboolean all_ck = n_ck > 0 && n_ck == dev->n_layers;
-  gboolean last_ck = n_ck > 0 && dev->n_layers % MAX (t->checkpoint_every, 1) == 0;
+  guint64 n_ck = hr_activations_checkpointed (sc, n_layers);
+  double ck_share = n_layers > 0 ? (double) n_ck / (double) n_layers : 0.0;
+  gboolean all_ck = n_ck > 0 && n_ck == n_layers;
+  gboolean last_ck = n_ck > 0 && n_layers % MAX (t->checkpoint_every, 1) == 0;
 
   if (first_differs)
     hr_activations_first_layer (sc, &la0);
@@ -233,7 +237,7 @@ hr_calc_add_activations (Ctx      *ctx,
               HR_LIVE (HR_PHASE_FORWARD), N_("previous micro-batch's 4-bit matmul inputs"),
               "layers·(attention, O, MLP and down inputs) + head input",
               N_("The last micro-batch's inputs to the 4-bit layers, held until this forward ends."),
-              (double) (dev->n_layers - n_ck) * la->matmul4_inputs
+              (double) (n_layers - n_ck) * la->matmul4_inputs
               + (last && t->quant_lm_head ? ctx->tokens * (double) m->hidden * ctx->act_bytes : 0.0));
 
   if (first && m->dropout && !first_differs)
@@ -287,7 +291,7 @@ hr_calc_add_activations (Ctx      *ctx,
                 HR_LIVE_LOSS, N_("final norm input and output"),
                 "b·s·h·(norm bytes + head input bytes) / c",
                 N_("The last layer's output, kept for the output layer's backward pass."),
-                T * h * norm_in + head_in);
+                heads * (T * h * norm_in + head_in));
     else
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_LOSS, N_("head input (last layer's output)"), "b·s·h·bytes / c",
@@ -303,7 +307,7 @@ hr_calc_add_activations (Ctx      *ctx,
    * logits' type (softmax minus the one-hot target). */
   if (m->head == HR_HEAD_LM && t->loss == HR_LOSS_STANDARD && t->compile)
     {
-      double logits = T * (double) m->vocab / tp;
+      double logits = heads * T * (double) m->vocab / tp;
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                 t->previous_graph_alive ? HR_LIVE_ALWAYS : HR_LIVE_LOSS,
@@ -325,7 +329,7 @@ hr_calc_add_activations (Ctx      *ctx,
    * logits are gone once the model's forward has returned the loss. */
   else if (m->head == HR_HEAD_LM && t->loss == HR_LOSS_VOCAB_PARALLEL)
     {
-      double logits = T * (double) m->vocab / tp;
+      double logits = heads * T * (double) m->vocab / tp;
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
                 t->previous_graph_alive ? HR_LIVE_ALWAYS : HR_LIVE_LOSS,
@@ -340,7 +344,7 @@ hr_calc_add_activations (Ctx      *ctx,
     }
   else if (m->head == HR_HEAD_LM && t->loss != HR_LOSS_FUSED)
     {
-      double logits = T * (double) m->vocab / tp;
+      double logits = heads * T * (double) m->vocab / tp;
       /* Under autocast the loss is fp32 whatever the loop asks: cross_entropy
        * and log_softmax are on autocast's fp32 list. */
       gboolean fp32_loss = t->logits_fp32 || (t->dtypes.weights == HR_DTYPE_FP32

@@ -75,8 +75,7 @@ hr_calc_deepspeed_engine (const HrParallel *p)
 
 /* hr-calc-states.c: one stage's parameters, and its model states. */
 void   hr_calc_stage_params             (const Ctx         *ctx,
-                                         guint64            stage,
-                                         guint64            n_layers,
+                                         const HrDevice    *dev,
                                          StageParams       *sp);
 double hr_calc_sharded                  (const Ctx         *ctx,
                                          const StageParams *sp,
@@ -107,6 +106,17 @@ void hr_calc_add_item        (Ctx        *ctx,
 void hr_calc_add_activations (Ctx        *ctx,
                               HrDevice   *dev,
                               guint64     stage);
+/* DeepSeek's dense first layers on a stage (hr-calc.c), and one layer's
+ * saved tensors standing for the stage's dense and MoE layers
+ * (hr-calc-deepseek.c). */
+guint64 hr_calc_dense_first_on_stage (const HrScenario *sc,
+                                      guint64           stage,
+                                      guint64           first_layer,
+                                      guint64           n_layers);
+void hr_calc_deepseek_layers (Ctx            *ctx,
+                              const HrDevice *dev);
+void hr_calc_add_mtp         (Ctx            *ctx,
+                              HrDevice       *dev);
 /* hr-calc-seq2seq.c: an encoder-decoder model's layers and what its two
  * stacks keep besides them. */
 void hr_calc_seq2seq_layers  (Ctx        *ctx);

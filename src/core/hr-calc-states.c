@@ -15,33 +15,88 @@
 #include <glib/gi18n-lib.h>
 #include "hr-optimizers.h"
 
+/* How many of DeepSeek's dense first layers (model.dense_layers, the
+ * model's first ones) a stage holds: those of its chunks (one, or vpp
+ * interleaved ones, or parallel.stage_layers' entries) that fall below
+ * dense_layers. */
+guint64
+hr_calc_dense_first_on_stage (const HrScenario *sc,
+                              guint64           stage,
+                              guint64           first_layer,
+                              guint64           n_layers)
+{
+  const HrParallel *p = &sc->parallel;
+  guint64 dense = sc->model.experts > 1 ? sc->model.dense_layers : 0;
+  guint64 n = 0, start = 0;
+
+  if (dense == 0)
+    return 0;
+  if (p->n_stage_layers > 0)
+    {
+      for (guint64 v = 0; v < p->n_stage_layers; v++)
+        {
+          guint64 end = start + p->stage_layers[v];
+
+          if (v % p->pp == stage && start < dense)
+            n += MIN (end, dense) - start;
+          start = end;
+        }
+      return n;
+    }
+  if (p->vpp > 1)
+    {
+      /* validation: pp·vpp divides the layers; chunk j is on stage j mod pp */
+      guint64 chunk = sc->model.layers / (p->pp * p->vpp);
+
+      for (guint64 j = stage; j < p->pp * p->vpp; j += p->pp)
+        if (j * chunk < dense)
+          n += MIN ((j + 1) * chunk, dense) - j * chunk;
+      return n;
+    }
+  return first_layer < dense ? MIN (first_layer + n_layers, dense) - first_layer : 0;
+}
+
 void
-hr_calc_stage_params (const Ctx   *ctx,
-              guint64      stage,
-              guint64      n_layers,
-              StageParams *sp)
+hr_calc_stage_params (const Ctx      *ctx,
+                      const HrDevice *dev,
+                      StageParams    *sp)
 {
   const HrScenario *sc = ctx->sc;
   const HrParamCounts *c = &ctx->counts;
+  guint64 stage = dev->stage;
   gboolean first = stage == 0;
   gboolean last = stage + 1 == sc->parallel.pp;
-  double L = (double) n_layers;
+  /* DeepSeek: the stage's dense first layers replace MoE layers; the last
+   * stage holds the multi-token-prediction modules, each one more MoE
+   * layer and its extras (Megatron's MTP is built in the post-process
+   * stage: gpt_model.py, GPTModel, mtp_process). */
+  double L_d = (double) hr_calc_dense_first_on_stage (sc, stage, dev->first_layer, dev->n_layers);
+  double L_mtp = last ? (double) sc->model.mtp_modules : 0.0;
+  double L = (double) dev->n_layers - L_d + L_mtp;
 
   /* An encoder-decoder model's decoder layers (all on this one stage)
    * each add a cross-attention; the largest layer is one of them. */
   double L_dec = sc->model.kind == HR_KIND_ENCODER_DECODER ? (double) sc->model.decoder_layers : 0.0;
 
-  sp->dense = L * (double) c->layer_dense + L_dec * (double) c->decoder_extra;
+  sp->dense = L * (double) c->layer_dense + L_dec * (double) c->decoder_extra
+              + L_d * (double) c->dense_first + L_mtp * (double) c->mtp_extra;
   sp->experts = L * (double) c->layer_experts;
   sp->layer = (double) (c->layer_dense + c->layer_experts)
               + (L_dec > 0 ? (double) c->decoder_extra : 0.0);
-  sp->linear = L * (double) c->layer_linear + L_dec * (double) c->decoder_extra_linear;
+  if (L_d > 0)
+    sp->layer = L < 1 ? (double) c->dense_first : MAX (sp->layer, (double) c->dense_first);
+  sp->linear = L * (double) c->layer_linear + L_dec * (double) c->decoder_extra_linear
+               + L_d * (double) c->dense_first_linear + L_mtp * (double) c->mtp_extra_linear;
   /* What is not a linear weight in a layer: its norms, biases, QK norms. */
   sp->small = L * (double) (c->layer_dense + c->layer_experts - c->layer_linear)
               + L_dec * (double) (c->decoder_extra - c->decoder_extra_linear)
+              + L_d * (double) (c->dense_first - c->dense_first_linear)
+              + L_mtp * (double) (c->mtp_extra - c->mtp_extra_linear)
               + (last ? (double) c->final_norm : 0.0);
   sp->lora = L * (double) c->layer_lora;
-  sp->adafactor = L * (double) c->layer_adafactor + L_dec * (double) c->decoder_extra_adafactor;
+  sp->adafactor = L * (double) c->layer_adafactor + L_dec * (double) c->decoder_extra_adafactor
+                  + L_d * (double) c->dense_first_adafactor
+                  + L_mtp * (double) (c->mtp_extra - c->mtp_extra_linear + 3 * sc->model.hidden);
   sp->outside = 0;
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;

@@ -292,12 +292,16 @@ hr_calc_plan (const HrScenario  *sc,
         }
       label_device (sc, dev);
 
-      hr_calc_stage_params (&ctx, stage, dev->n_layers, &sp);
+      hr_calc_stage_params (&ctx, dev, &sp);
       dev->params = (guint64) (sp.dense + sp.experts);
       hr_calc_add_model_states (&ctx, dev, &sp);
+      /* (DeepSeek: the stage's own mix of dense and MoE layers) */
+      if (sc->model.dense_layers > 0 || sc->model.mtp_modules > 0)
+        hr_calc_deepseek_layers (&ctx, dev);
       hr_calc_add_activations (&ctx, dev, stage);
       if (sc->model.kind == HR_KIND_ENCODER_DECODER)
         hr_calc_add_seq2seq (&ctx, dev);
+      hr_calc_add_mtp (&ctx, dev);
       finish_device (&ctx, dev, plan);
 
       if (dev->free_bytes < least_free)

@@ -18,6 +18,7 @@ TABLE (hr_norm_names, "rmsnorm", "layernorm");
 TABLE (hr_bias_names, "none", "qkv", "all");
 TABLE (hr_head_names, "lm", "classifier");
 TABLE (hr_qk_norm_names, "none", "head", "full");
+TABLE (hr_attn_kind_names, "standard", "mla");
 TABLE (hr_method_names, "full", "lora", "qlora");
 TABLE (hr_quant_names, "nf4", "nf4-dq", "int8", "int4");
 TABLE (hr_precision_names, "fp32", "amp-bf16", "amp-fp16", "bf16-mixed",

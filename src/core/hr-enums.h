@@ -62,6 +62,16 @@ typedef enum
   HR_N_QK_NORMS
 } HrQkNorm;
 
+/* Extension: the attention's shape.  Standard: Q, K, V and O of heads x
+ * head_dim (MHA, GQA, MQA); mla: DeepSeek-V2's multi-head latent attention
+ * (K and V through a compressed latent, a decoupled rope key). */
+typedef enum
+{
+  HR_ATTN_KIND_STANDARD,
+  HR_ATTN_KIND_MLA,
+  HR_N_ATTN_KINDS
+} HrAttnKind;
+
 typedef enum
 {
   HR_METHOD_FULL,
@@ -229,6 +239,7 @@ extern const HrEnumNames hr_norm_names;
 extern const HrEnumNames hr_bias_names;
 extern const HrEnumNames hr_head_names;
 extern const HrEnumNames hr_qk_norm_names;
+extern const HrEnumNames hr_attn_kind_names;
 extern const HrEnumNames hr_method_names;
 extern const HrEnumNames hr_quant_names;
 extern const HrEnumNames hr_precision_names;

@@ -27,6 +27,21 @@
  * own final norm (T5, pre-norm) or embedding norm (BART's
  * layernorm_embedding, post-norm).  BART's final_logits_bias is a buffer,
  * not a parameter.
+ *
+ * DeepSeek-V2 and V3 (Hugging Face's modeling_deepseek_v3.py,
+ * DeepseekV3DecoderLayer): multi-head latent attention (hr-params-mla.c);
+ * the first model.dense_layers layers (first_k_dense_replace) have the
+ * dense MLP of width ffn, the others a DeepseekV3MoE: the routed experts,
+ * the router's E x h weight, V3's e_score_correction_bias (E: a Parameter
+ * in DeepSeek's inference/model.py, Gate.bias; Hugging Face registers it
+ * as a buffer, counted all the same as the published 671B counts it) and
+ * one shared MLP of shared_experts x expert_ffn (DeepseekV3MoE
+ * .shared_experts) that every token goes through.  Each multi-token-
+ * prediction module (DeepSeek-V3 §2.2; README_WEIGHTS.md: model.layers.61)
+ * is enorm, hnorm, eh_proj (2h -> h), one more MoE layer and its head's
+ * norm; its embedding and output head are the model's (shared, counted
+ * once; the checkpoint stores copies of them).  Megatron puts the modules
+ * on the last pipeline stage.
  */
 
 #include "hr-params.h"
@@ -120,6 +135,25 @@ lora_mlp (const Shape *s,
   return p;
 }
 
+/* An MoE layer's router: E x h, and DeepSeek-V3's per-expert bias. */
+static guint64
+router_params (const HrModelArch *m,
+               const Shape       *s)
+{
+  return s->h * s->E + (m->router_bias ? s->E : 0);
+}
+
+/* DeepSeek's shared experts: one MLP of shared_experts x expert_ffn that
+ * every token goes through (split by t, not by ep: Megatron's
+ * SharedExpertMLP is a tensor-parallel MLP). */
+static guint64
+shared_mlp_params (const HrModelArch *m,
+                   const Shape       *s,
+                   guint64            t)
+{
+  return m->shared_experts > 0 ? mlp_params (m, s, m->shared_experts * s->ef, t) : 0;
+}
+
 /* One layer's attention on a rank: Q/O split by t, K/V by KV head. */
 static guint64
 attention_params (const HrModelArch *m,
@@ -127,6 +161,9 @@ attention_params (const HrModelArch *m,
                   guint64            t,
                   guint64           *out_linear)
 {
+  if (hr_model_mla (m))
+    return hr_params_mla_attention (m, t, out_linear, NULL);
+
   guint64 kv_rank = t > 1 ? MAX (s->k / t, 1) : s->k;
   guint64 linear = 2 * s->h * s->a * s->d / t + 2 * s->h * kv_rank * s->d;
   guint64 p = linear;
@@ -153,8 +190,17 @@ layer_mlp_params (const HrModelArch *m,
                   guint64            experts)
 {
   if (s->E > 1)
-    return experts * mlp_params (m, s, s->ef, 1) + s->h * s->E;
+    return experts * mlp_params (m, s, s->ef, 1) + router_params (m, s)
+           + shared_mlp_params (m, s, 1);
   return mlp_params (m, s, s->f, 1);
+}
+
+/* DeepSeek's first dense layers: attention, norms and the dense MLP. */
+static guint64
+dense_first_layers (const HrModelArch *m,
+                    const Shape       *s)
+{
+  return s->E > 1 ? MIN (m->dense_layers, m->layers) : 0;
 }
 
 void
@@ -167,7 +213,7 @@ hr_params_count (const HrModelArch *m,
   Shape s;
   guint64 t = MAX (tp, 1);
   guint64 e = MAX (ep, 1);
-  guint64 attn, attn_linear, experts_here, norms, outside;
+  guint64 attn, attn_linear, attn_adafactor, experts_here, norms, outside;
   guint64 lora_attn = 0, lora_layer = 0;
   gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
   guint targets = lora ? training->lora_targets : 0;
@@ -182,13 +228,17 @@ hr_params_count (const HrModelArch *m,
   /* MLP: dense, or E experts of which this rank holds E/ep, plus a router. */
   if (s.E > 1)
     {
+      guint64 shared_width = m->shared_experts * s.ef;
+
       experts_here = (s.E + e - 1) / e;
       out->layer_experts = experts_here * mlp_params (m, &s, s.ef, t);
-      out->layer_dense = attn + norms + s.h * s.E;
+      out->layer_dense = attn + norms + router_params (m, &s) + shared_mlp_params (m, &s, t);
       out->layer_linear = attn_linear + s.h * s.E
-                          + experts_here * (s.gated ? 3 : 2) * s.h * s.ef / t;
-      out->layer_adafactor = (s.h + s.E)
-                             + experts_here * mlp_adafactor (&s, s.ef) / t;
+                          + experts_here * (s.gated ? 3 : 2) * s.h * s.ef / t
+                          + (s.gated ? 3 : 2) * s.h * shared_width / t;
+      out->layer_adafactor = (s.h + s.E) + (m->router_bias ? s.E : 0)
+                             + experts_here * mlp_adafactor (&s, s.ef) / t
+                             + (shared_width > 0 ? mlp_adafactor (&s, shared_width) / t : 0);
     }
   else
     {
@@ -199,8 +249,27 @@ hr_params_count (const HrModelArch *m,
 
   /* Adafactor keeps r + c values per r x c matrix, whole vectors for the
    * rest (Shazeer & Stern 2018). */
-  out->layer_adafactor += ((s.h + s.a * s.d) * 2 + (s.h + s.k * s.d) * 2) / t
-                          + (attn - attn_linear) + norms;
+  if (hr_model_mla (m))
+    hr_params_mla_attention (m, t, NULL, &attn_adafactor);
+  else
+    attn_adafactor = ((s.h + s.a * s.d) * 2 + (s.h + s.k * s.d) * 2) / t + (attn - attn_linear);
+  out->layer_adafactor += attn_adafactor + norms;
+
+  /* DeepSeek's dense first layers, and its multi-token-prediction modules'
+   * parts beyond their MoE layer: enorm, hnorm, the head's norm (h each)
+   * and eh_proj, column-parallel as Megatron builds it
+   * (multi_token_prediction.py, MultiTokenPredictionLayer: eh_proj). */
+  if (dense_first_layers (m, &s) > 0)
+    {
+      out->dense_first = attn + norms + mlp_params (m, &s, s.f, t);
+      out->dense_first_linear = attn_linear + (s.gated ? 3 : 2) * s.h * s.f / t;
+      out->dense_first_adafactor = attn_adafactor + norms + mlp_adafactor (&s, s.f) / t;
+    }
+  if (m->mtp_modules > 0)
+    {
+      out->mtp_extra_linear = 2 * s.h * s.h / t;
+      out->mtp_extra = out->mtp_extra_linear + 3 * s.norm;
+    }
 
   /* LoRA (Hu et al. 2021 §4.1): r·(d_in + d_out) per adapted matrix. */
   if (targets & HR_LORA_Q)
@@ -273,6 +342,12 @@ hr_params_count (const HrModelArch *m,
    * there to be the largest matrix (the reference oracle's case 230 of seed
    * 294901, where ffn = 2·expert_ffn). */
   out->largest_linear = MAX (s.h * s.a * s.d, s.h * (s.E > 1 ? s.ef : s.f)) / t;
+  if (hr_model_mla (m))
+    out->largest_linear = MAX (hr_params_mla_largest (m, t), s.h * (s.E > 1 ? s.ef : s.f) / t);
+  if (s.E > 1)
+    out->largest_linear = MAX (out->largest_linear,
+                               s.h * MAX (m->shared_experts * s.ef,
+                                          dense_first_layers (m, &s) > 0 ? s.f : 0) / t);
 
   /* Whole model, unsharded: the same pieces with t = e = 1. */
   attn = attention_params (m, &s, 1, NULL);
@@ -294,10 +369,19 @@ hr_params_count (const HrModelArch *m,
     guint64 decoder = decoder_layers (m);
     guint64 cross = decoder > 0 ? attn + s.norm : 0;
 
-    out->total = m->layers * (attn + norms + layer_mlp_params (m, &s, s.E))
+    guint64 dense = dense_first_layers (m, &s);
+    guint64 moe = m->layers - dense + m->mtp_modules;
+    /* (every dense first layer's MLP is the dense one; each
+     * multi-token-prediction module is one more MoE layer and its extras) */
+    guint64 dense_mlp = dense > 0 ? dense * mlp_params (m, &s, s.f, 1) : 0;
+    guint64 mtp = m->mtp_modules * (2 * s.h * s.h + 3 * s.norm);
+
+    out->total = m->layers * (attn + norms) + moe * layer_mlp_params (m, &s, s.E) + dense_mlp
+                 + m->mtp_modules * (attn + norms) + mtp
                  + decoder * (attn + norms + layer_mlp_params (m, &s, s.E) + cross)
                  + outside;
-    out->active = m->layers * (attn + norms + layer_mlp_params (m, &s, s.K))
+    out->active = m->layers * (attn + norms) + moe * layer_mlp_params (m, &s, s.K) + dense_mlp
+                  + m->mtp_modules * (attn + norms) + mtp
                   + decoder * (attn + norms + layer_mlp_params (m, &s, s.K) + cross)
                   + outside;
   }

@@ -26,6 +26,15 @@ typedef struct
   guint64 decoder_extra;
   guint64 decoder_extra_linear;
   guint64 decoder_extra_adafactor;
+  /* DeepSeek's MoE: one of its first model.dense_layers layers, whose MLP
+   * is the dense ffn (per rank; it replaces layer_dense + layer_experts) */
+  guint64 dense_first;
+  guint64 dense_first_linear;
+  guint64 dense_first_adafactor;
+  /* what each multi-token-prediction module has beyond one more MoE layer
+   * (layer_*): enorm, hnorm, its head's norm and eh_proj (2h -> h) */
+  guint64 mtp_extra;
+  guint64 mtp_extra_linear;
 
   /* outside the layers, per rank */
   guint64 embedding;          /* token (+ position, segment, patch) tables; an
@@ -53,5 +62,14 @@ void     hr_params_count       (const HrModelArch *model,
                                 HrParamCounts     *out);
 
 guint64  hr_params_total       (const HrModelArch *model);
+
+/* hr-params-mla.c: one layer's multi-head latent attention on a tensor-
+ * parallel rank: its linear weights, and all of it with its latent norms. */
+guint64  hr_params_mla_attention (const HrModelArch *model,
+                                  guint64            tp,
+                                  guint64           *out_linear,
+                                  guint64           *out_adafactor);
+guint64  hr_params_mla_largest   (const HrModelArch *model,
+                                  guint64            tp);
 
 G_END_DECLS

@@ -82,6 +82,18 @@ applies_encoder_decoder (const HrScenario *sc)
 }
 
 static gboolean
+applies_mla (const HrScenario *sc)
+{
+  return sc->model.attention_kind == HR_ATTN_KIND_MLA;
+}
+
+static gboolean
+applies_decoder (const HrScenario *sc)
+{
+  return sc->model.kind == HR_KIND_DECODER;
+}
+
+static gboolean
 applies_pipeline (const HrScenario *sc)
 {
   return sc->parallel.pp > 1;
@@ -144,6 +156,8 @@ static const char * const norm_choices[] = { "RMSNorm", "LayerNorm", NULL };
 static const char * const bias_choices[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"), NULL };
 static const char * const head_choices[] = { N_("Language model"), N_("Classifier"), NULL };
 static const char * const qk_norm_choices[] = { N_("None"), N_("Per head"), N_("Whole projection"), NULL };
+static const char * const attn_kind_choices[] = { N_("Standard (MHA, GQA, MQA)"),
+                                                   N_("Multi-head latent (DeepSeek)"), NULL };
 static const char * const method_choices[] = { N_("Full fine-tuning"), "LoRA", "QLoRA", NULL };
 static const char * const quant_choices[] = { "NF4", N_("NF4, double quantization"), "INT8", "INT4", NULL };
 static const char * const precision_choices[] = {
@@ -213,6 +227,31 @@ const Field hr_model_fields[] = {
   SWITCH (HrModelArch, post_norm, N_("Norm after each sub-layer"),
           N_("BART: post-norm layers, a norm on each stack's embeddings"), OPTIONAL (FALSE),
           .applies = applies_encoder_decoder),
+  CHOICE (HrModelArch, attention_kind, hr_attn_kind_names, attn_kind_choices, N_("Attention kind"),
+          N_("DeepSeek-V2 and V3: K and V through a compressed latent"), OPTIONAL (HR_ATTN_KIND_STANDARD),
+          .applies = applies_decoder),
+  SPIN (HrModelArch, q_lora_rank, 0, HR_MAX_HIDDEN, 64, N_("Query latent rank"),
+        N_("0: Q projected directly (DeepSeek-V2-Lite)"), OPTIONAL (0), .applies = applies_mla),
+  SPIN (HrModelArch, kv_lora_rank, 0, HR_MAX_HIDDEN, 64, N_("Key/value latent rank"),
+        N_("The compressed latent K and V come from"), OPTIONAL (0), .applies = applies_mla),
+  SPIN (HrModelArch, qk_nope_head_dim, 0, HR_MAX_HIDDEN, 16, N_("Q/K head dimension without rope"),
+        NULL, OPTIONAL (0), .applies = applies_mla),
+  SPIN (HrModelArch, qk_rope_head_dim, 0, HR_MAX_HIDDEN, 16, N_("Q/K rope dimension"),
+        N_("One rope key shared by every head"), OPTIONAL (0), .applies = applies_mla),
+  SPIN (HrModelArch, v_head_dim, 0, HR_MAX_HIDDEN, 16, N_("Value head dimension"), NULL,
+        OPTIONAL (0), .applies = applies_mla),
+  SPIN (HrModelArch, shared_experts, 0, HR_MAX_EXPERTS, 1, N_("Shared experts"),
+        N_("Every token goes through them: one MLP of this many expert widths"), OPTIONAL (0),
+        .applies = applies_moe),
+  SPIN (HrModelArch, dense_layers, 0, HR_MAX_LAYERS, 1, N_("Dense first layers"),
+        N_("The first layers have the dense MLP width instead of experts"), OPTIONAL (0),
+        .applies = applies_moe),
+  SWITCH (HrModelArch, router_bias, N_("Router bias"),
+          N_("DeepSeek-V3's load-balancing bias: one per expert in each MoE layer"), OPTIONAL (FALSE),
+          .applies = applies_moe),
+  SPIN (HrModelArch, mtp_modules, 0, HR_MAX_MTP_MODULES, 1, N_("Multi-token prediction modules"),
+        N_("DeepSeek-V3: each one more layer and a second loss, sharing the embedding and head"),
+        OPTIONAL (0), .applies = applies_decoder),
 };
 
 const Field hr_training_fields[] = {

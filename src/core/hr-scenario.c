@@ -237,6 +237,14 @@ hr_model_stack_layers (const HrModelArch *model)
   return model->layers;
 }
 
+/* DeepSeek's multi-head latent attention instead of Q, K, V, O of
+ * heads x head_dim. */
+gboolean
+hr_model_mla (const HrModelArch *model)
+{
+  return model->attention_kind == HR_ATTN_KIND_MLA;
+}
+
 /* The decoder's tokens per sequence of an encoder-decoder model (the
  * labels' length); 0 in the file means as long as the source. */
 guint64

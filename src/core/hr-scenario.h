@@ -60,6 +60,21 @@ typedef struct
   guint64     decoder_layers;    /* the decoder stack's layers */
   guint64     position_buckets;  /* T5's relative attention bias: buckets, 0 = none */
   gboolean    post_norm;         /* BART: a norm after each sub-layer */
+  /* DeepSeek-V2/V3 (hr-params.c): multi-head latent attention ... */
+  HrAttnKind  attention_kind;
+  guint64     q_lora_rank;       /* 0 = Q projected directly (V2-Lite) */
+  guint64     kv_lora_rank;      /* the compressed K/V latent's width */
+  guint64     qk_nope_head_dim;  /* per head: Q and K without rope ... */
+  guint64     qk_rope_head_dim;  /* ... and with it (one rope key for all heads) */
+  guint64     v_head_dim;
+  /* ... and its MoE: shared experts beside the routed ones (one MLP of
+   * shared_experts x expert_ffn), the first dense_layers layers with the
+   * dense ffn, a router bias (V3's e_score_correction_bias), and the
+   * multi-token-prediction modules trained beside the model */
+  guint64     shared_experts;
+  guint64     dense_layers;
+  gboolean    router_bias;
+  guint64     mtp_modules;
 } HrModelArch;
 
 typedef struct
@@ -186,6 +201,7 @@ guint64  hr_model_head_dim         (const HrModelArch *model);
 guint64  hr_model_expert_ffn       (const HrModelArch *model);
 guint64  hr_model_norms_per_layer  (const HrModelArch *model);
 guint64  hr_model_stack_layers     (const HrModelArch *model);
+gboolean hr_model_mla              (const HrModelArch *model);
 guint64  hr_training_target_len    (const HrScenario  *scenario);
 gboolean hr_model_gated            (const HrModelArch *model);
 

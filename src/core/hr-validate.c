@@ -393,6 +393,7 @@ hr_scenario_validate (const HrScenario  *scenario,
   return validate_field_ranges (scenario, error)
          && hr_gpu_validate (&scenario->gpu, "gpu", error)
          && validate_model (&scenario->model, error)
+         && hr_validate_deepseek (scenario, error)
          && validate_training (scenario, error)
          && validate_encoder_decoder (scenario, error)
          && validate_parallel (scenario, error);

@@ -27,8 +27,13 @@ G_BEGIN_DECLS
 #define HR_MAX_MEMORY_MIB   (1u << 24)
 #define HR_MAX_LORA_RANK    65536
 #define HR_MAX_POSITION_BUCKETS 65536
+#define HR_MAX_MTP_MODULES  16
 
 gboolean hr_scenario_validate (const HrScenario  *scenario,
+                               GError           **error);
+/* hr-validate-deepseek.c: latent attention, shared experts, dense first
+ * layers, multi-token prediction. */
+gboolean hr_validate_deepseek (const HrScenario  *scenario,
                                GError           **error);
 gboolean hr_gpu_validate      (const HrGpu       *gpu,
                                const char        *section,
