@@ -1,11 +1,12 @@
-/* test-chart.c: the charts' axes in round numbers
+/* test-chart.c: the charts' axes in round numbers, their labels legible
  *
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Ticks are multiples of a step of 1, 2 or 5 times a power of ten (sizes)
  * or of a power of two (micro-batches, sequence lengths), never "17, 34,
- * 51" or "1, 4, 7, 10", which is what the sweep chart drew before.
+ * 51" or "1, 4, 7, 10", which is what the sweep chart drew before; and
+ * the per-GPU chart's labels are drawn over everything else.
  */
 
 #include <math.h>
@@ -136,6 +137,74 @@ test_sweep_axes (void)
   g_assert_cmpfloat (ticks.y[1], ==, 20);
 }
 
+/* Pixels in a rectangle of an ARGB32 surface near an RGB colour. */
+static guint
+count_colour (cairo_surface_t *surface,
+              double           x,
+              double           y,
+              double           w,
+              double           h,
+              HrRgb            c)
+{
+  const guchar *data = cairo_image_surface_get_data (surface);
+  int stride = cairo_image_surface_get_stride (surface);
+  guint n = 0;
+
+  cairo_surface_flush (surface);
+  for (int py = (int) ceil (y); py < (int) floor (y + h); py++)
+    for (int px = (int) ceil (x); px < (int) floor (x + w); px++)
+      {
+        const guchar *p = data + (gsize) py * stride + px * 4;   /* B G R A */
+
+        n += fabs (p[2] / 255.0 - c.r) < 0.12 && fabs (p[1] / 255.0 - c.g) < 0.12
+             && fabs (p[0] / 255.0 - c.b) < 0.12;
+      }
+  return n;
+}
+
+/* Over capacity, the hatching and the capacity line run across the bar;
+ * the labels of the segments they cross are drawn after them, on a plate
+ * of their colour: not one pixel of the hatching's red inside a label. */
+static void
+test_labels_over_hatching (void)
+{
+  HrScenario sc;
+  HrChartStyle style;
+  g_autofree HrPlan *plan = g_new0 (HrPlan, 1);
+  g_autofree HrChartHits *hits = g_new0 (HrChartHits, 1);
+  HrRgb red;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1600, 900);
+  cairo_t *cr = cairo_create (surface);
+  guint past_capacity = 0;
+
+  hr_test_load (&sc, "default");
+  sc.training.micro_batch = 32;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  hr_test_plan (&sc, plan);
+  g_assert_false (plan->fits);
+  hr_chart_style_init_light (&style);
+  style.paint_background = TRUE;
+  red = hr_chart_status_colour (HR_STATUS_OOM, FALSE);
+  hr_chart_draw (cr, 1600, 900, &sc, plan, &style, hits);
+  cairo_destroy (cr);
+
+  g_assert_cmpuint (hits->n_labels, >=, 2);
+  for (guint i = 0; i < hits->n_labels; i++)
+    {
+      const HrChartHit *l = &hits->labels[i];
+      double cx = hits->hits[0].x + (double) plan->capacity_bytes
+                  * (hits->hits[0].width / (double) plan->devices[0].category_bytes[hits->hits[0].category]);
+
+      past_capacity += l->x + l->width > cx;
+      g_test_message ("label %u (%s) at x %.0f..%.0f, capacity at %.0f", i,
+                      hr_category_label (l->category), l->x, l->x + l->width, cx);
+      g_assert_cmpuint (count_colour (surface, l->x, l->y, l->width, l->height, red), ==, 0);
+    }
+  /* The activations' label crosses the line, the overhead's lies on the hatching. */
+  g_assert_cmpuint (past_capacity, >=, 2);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -144,5 +213,6 @@ main (int   argc,
   g_test_add_func ("/chart/ticks/examples", test_examples);
   g_test_add_func ("/chart/ticks/every-range", test_every_range);
   g_test_add_func ("/chart/ticks/sweep-axes", test_sweep_axes);
+  g_test_add_func ("/chart/labels-over-hatching", test_labels_over_hatching);
   return g_test_run ();
 }

@@ -383,8 +383,9 @@ draw_headroom_band (Painter          *p,
   cairo_fill (p->cr);
 }
 
-/* Device I's bar: its categories, labelled where they fit, what is over
- * capacity hatched, its name and its verdict. */
+/* Device I's bar: its categories and, over capacity, what does not fit
+ * hatched in the warning colour.  Its labels come after every bar and
+ * line (draw_bar_labels), so that nothing is drawn over them. */
 static void
 draw_bar (Painter      *p,
           const HrPlan *plan,
@@ -398,13 +399,10 @@ draw_bar (Painter      *p,
   double fs = p->fs;
   double by = plot->top + i * plot->bar_h + plot->gap / 2, bh = MAX (plot->bar_h - plot->gap, 1);
   double x = plot->x;
-  HrRgb status = hr_chart_status_colour (d->status, style->dark);
 
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     {
       double w = (double) d->category_bytes[c] * plot->scale;
-      g_autofree char *size = NULL;
-      g_autofree char *text = NULL;
 
       if (w <= 0)
         continue;
@@ -413,22 +411,6 @@ draw_bar (Painter      *p,
       cairo_fill (cr);
       if (hits != NULL && hits->n_hits < HR_CHART_MAX_HITS)
         hits->hits[hits->n_hits++] = (HrChartHit) { x, by, w, bh, i, c };
-
-      /* Label inside when it fits: "Optimizer states 18.2 GiB", or the size. */
-      if (plot->labels)
-        {
-          size = hr_format_bytes ((double) d->category_bytes[c], style->units);
-          text = g_strdup_printf ("%s %s", hr_category_label (c), size);
-          if (text_width (p, text, 10, FALSE) + 8 * fs > w)
-            g_clear_pointer (&text, g_free);
-          if (text == NULL && text_width (p, size, 10, FALSE) + 8 * fs <= w)
-            text = g_strdup (size);
-          if (text != NULL)
-            draw_text (p, text, x + 4 * fs, by + bh / 2, 10, FALSE,
-                       c == HR_CATEGORY_OVERHEAD || c == HR_CATEGORY_GRADIENTS
-                       || c == HR_CATEGORY_ACTIVATIONS
-                       ? (HrRgb) { 0.1, 0.1, 0.1 } : (HrRgb) { 1, 1, 1 }, FALSE);
-        }
       /* A hairline between segments, in the background colour. */
       set_rgb (cr, style->background, style->paint_background ? 1.0 : 0.8);
       cairo_rectangle (cr, x + w - 0.5, by, 1, bh);
@@ -436,17 +418,82 @@ draw_bar (Painter      *p,
       x += w;
     }
 
-  /* Over capacity: hatch what does not fit, in the warning colour. */
   if (d->status == HR_STATUS_OOM)
     {
       double cx = plot->x + plot->capacity * plot->scale;
 
-      set_rgb (cr, status, 0.9);
+      set_rgb (cr, hr_chart_status_colour (d->status, style->dark), 0.9);
       cairo_set_line_width (cr, 2 * fs);
       hatch (cr, cx, by, x - cx, bh, 7 * fs);
-      cairo_set_line_width (cr, 2 * fs);
       cairo_rectangle (cr, cx, by, x - cx, bh);
       cairo_stroke (cr);
+    }
+}
+
+/* A segment's label, on a plate of the segment's own colour where the
+ * hatching or the capacity line would run through it. */
+static void
+draw_segment_label (Painter     *p,
+                    const char  *text,
+                    double       x,
+                    double       y,
+                    HrCategory   c,
+                    gboolean     plate,
+                    HrChartHits *hits)
+{
+  double fs = p->fs, w = text_width (p, text, 10, FALSE), h = 15 * fs;
+  HrRgb ink = c == HR_CATEGORY_OVERHEAD || c == HR_CATEGORY_GRADIENTS
+              || c == HR_CATEGORY_ACTIVATIONS ? (HrRgb) { 0.1, 0.1, 0.1 } : (HrRgb) { 1, 1, 1 };
+
+  if (plate)
+    {
+      set_rgb (p->cr, hr_chart_category_colour (c, p->style->dark), 1.0);
+      cairo_rectangle (p->cr, x - 3 * fs, y - h / 2, w + 6 * fs, h);
+      cairo_fill (p->cr);
+    }
+  draw_text (p, text, x, y, 10, FALSE, ink, FALSE);
+  if (hits != NULL && hits->n_labels < HR_CHART_MAX_LABELS)
+    hits->labels[hits->n_labels++] = (HrChartHit) { x, y - h / 2, w, h, 0, c };
+}
+
+/* Device I's labels: each category's inside its segment where it fits
+ * ("Optimizer states 18.2 GiB", or the size), the device's name and its
+ * verdict. */
+static void
+draw_bar_labels (Painter      *p,
+                 const HrPlan *plan,
+                 guint         i,
+                 const Plot   *plot,
+                 HrChartHits  *hits)
+{
+  const HrChartStyle *style = p->style;
+  const HrDevice *d = &plan->devices[i];
+  double fs = p->fs;
+  double by = plot->top + i * plot->bar_h + plot->gap / 2, bh = MAX (plot->bar_h - plot->gap, 1);
+  double x = plot->x, cx = plot->x + plot->capacity * plot->scale;
+
+  for (guint c = 0; c < HR_N_CATEGORIES && plot->labels; c++)
+    {
+      double w = (double) d->category_bytes[c] * plot->scale;
+      g_autofree char *size = NULL;
+      g_autofree char *text = NULL;
+
+      if (w <= 0)
+        continue;
+      size = hr_format_bytes ((double) d->category_bytes[c], style->units);
+      text = g_strdup_printf ("%s %s", hr_category_label (c), size);
+      if (text_width (p, text, 10, FALSE) + 8 * fs > w)
+        g_clear_pointer (&text, g_free);
+      if (text == NULL && text_width (p, size, 10, FALSE) + 8 * fs <= w)
+        text = g_strdup (size);
+      if (text != NULL)
+        {
+          double end = x + 4 * fs + text_width (p, text, 10, FALSE);
+
+          /* Past the capacity line: the line or the hatching is under it. */
+          draw_segment_label (p, text, x + 4 * fs, by + bh / 2, c, end + 5 * fs > cx, hits);
+        }
+      x += w;
     }
 
   if (plot->labels || i == plan->binding_device)
@@ -455,7 +502,8 @@ draw_bar (Painter      *p,
       g_autofree char *verdict = hr_device_verdict (plan, d, style->units);
 
       draw_text (p, label, plot->x - 8 * fs, by + bh / 2, 11, TRUE, style->foreground, TRUE);
-      draw_text (p, verdict, plot->x + plot->w + 10 * fs, by + bh / 2, 11, TRUE, status, FALSE);
+      draw_text (p, verdict, plot->x + plot->w + 10 * fs, by + bh / 2, 11, TRUE,
+                 hr_chart_status_colour (d->status, style->dark), FALSE);
     }
 }
 
@@ -500,7 +548,7 @@ hr_chart_draw (cairo_t            *cr,
   g_return_if_fail (cr != NULL && sc != NULL && plan != NULL && style != NULL);
 
   if (hits != NULL)
-    hits->n_hits = 0;
+    hits->n_hits = hits->n_labels = 0;
   if (width < 80 || height < 60 || plan->n_devices == 0)
     return;
 
@@ -521,6 +569,8 @@ hr_chart_draw (cairo_t            *cr,
       for (guint i = 0; i < plan->n_devices; i++)
         draw_bar (&p, plan, i, &plot, hits);
       draw_capacity_line (&p, sc, &plot);
+      for (guint i = 0; i < plan->n_devices; i++)
+        draw_bar_labels (&p, plan, i, &plot, hits);
       hr_chart_draw_breakdown (cr, p.layout, style, hr_plan_binding (plan), m,
                                plot.bottom + 34 * p.fs, width - 2 * m,
                                height - m - (plot.bottom + 34 * p.fs));

@@ -45,11 +45,16 @@ typedef struct
 } HrChartHit;
 
 #define HR_CHART_MAX_HITS 512
+#define HR_CHART_MAX_LABELS 64
 
+/* The segments as drawn, and the segments' labels (category and the
+ * text's bounds) for the tests that check nothing covers them. */
 typedef struct
 {
   guint      n_hits;
   HrChartHit hits[HR_CHART_MAX_HITS];
+  guint      n_labels;
+  HrChartHit labels[HR_CHART_MAX_LABELS];
 } HrChartHits;
 
 void        hr_chart_style_init_light (HrChartStyle       *style);
