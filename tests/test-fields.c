@@ -315,6 +315,33 @@ test_optimizer_rows (void)
 
 /* Framework profiles are data: each value with its source; a profile
  * with a bad value is named, with its file and field, and left out. */
+/* hr_framework_find reads only the profile it is asked for until the
+ * list is needed (the CLI's start-up); the list then holds that same
+ * copy, so a pointer found early stays valid.  In a fresh process: the
+ * other tests load the list. */
+static void
+test_framework_found_early (void)
+{
+  if (g_test_subprocess ())
+    {
+      const HrFramework *early = hr_framework_find ("torchtitan");
+      gboolean listed = FALSE;
+
+      g_assert_nonnull (early);
+      g_assert_cmpstr (early->name, ==, "torchtitan");
+      g_assert_null (hr_framework_find ("no-such-framework"));
+      g_assert_true (hr_framework_find ("torchtitan") == early);
+      g_assert_cmpuint (hr_frameworks_count (), >=, 8);
+      for (guint i = 0; i < hr_frameworks_count (); i++)
+        listed |= hr_framework_get (i) == early;
+      g_assert_true (listed);
+      g_assert_true (hr_framework_find ("torchtitan") == early);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 static void
 test_framework_profiles (void)
 {
@@ -438,6 +465,7 @@ main (int   argc,
   g_test_add_func ("/fields/ranges-come-from-the-table", test_ranges_come_from_the_table);
   g_test_add_func ("/fields/optional-defaults", test_optional_defaults);
   g_test_add_func ("/fields/optimizer-rows", test_optimizer_rows);
+  g_test_add_func ("/fields/framework-found-early", test_framework_found_early);
   g_test_add_func ("/fields/framework-profiles", test_framework_profiles);
   g_test_add_func ("/fields/stage-layers", test_stage_layers);
   return g_test_run ();

@@ -22,8 +22,12 @@
 #include "hr-validate.h"
 
 /* The profiles read, in id order, and what was wrong with the others. */
-static GPtrArray *loaded;
+static GPtrArray *loaded;     /* every profile, once listed; NULL until then */
 static GPtrArray *problems;
+/* The profiles hr_framework_find read one at a time before the list was
+ * needed: the CLI's error bar names one framework, and reading all eight
+ * (each checked by applying its values) was a third of its start-up. */
+static GPtrArray *found_early;
 
 static void
 framework_free (HrFramework *f)
@@ -128,6 +132,7 @@ hr_frameworks_load (HrPresets *presets)
 
   g_clear_pointer (&loaded, g_ptr_array_unref);
   g_clear_pointer (&problems, g_ptr_array_unref);
+  g_clear_pointer (&found_early, g_ptr_array_unref);
   loaded = g_ptr_array_new_with_free_func ((GDestroyNotify) framework_free);
   problems = g_ptr_array_new_with_free_func (g_free);
   list = hr_presets_list (presets, HR_PRESET_FRAMEWORK);
@@ -149,10 +154,50 @@ frameworks (void)
   if (loaded == NULL)
     {
       g_autoptr(HrPresets) presets = hr_presets_new_default ();
+      g_autoptr(GPtrArray) early = g_steal_pointer (&found_early);
 
       hr_frameworks_load (presets);
+      /* A profile found early may be held by a caller: keep that copy,
+       * the same file read the same way, in the list's place. */
+      for (guint i = 0; early != NULL && i < early->len; i++)
+        for (guint j = 0; j < loaded->len; j++)
+          {
+            HrFramework *f = g_ptr_array_index (loaded, j);
+
+            if (strcmp (f->id, ((HrFramework *) g_ptr_array_index (early, i))->id) == 0)
+              {
+                framework_free (f);
+                g_ptr_array_index (loaded, j) = g_ptr_array_steal_index (early, i--);
+                break;
+              }
+          }
     }
   return loaded;
+}
+
+/* Reads the one bundled or user profile ID, before the list is needed. */
+static const HrFramework *
+find_early (const char *id)
+{
+  g_autoptr(HrPresets) presets = hr_presets_new_default ();
+  g_autofree char *path = NULL;
+  HrPresetInfo info;
+  HrFramework *f;
+
+  for (guint i = 0; found_early != NULL && i < found_early->len; i++)
+    if (strcmp (((HrFramework *) g_ptr_array_index (found_early, i))->id, id) == 0)
+      return g_ptr_array_index (found_early, i);
+  path = hr_presets_find (presets, HR_PRESET_FRAMEWORK, id, NULL);
+  if (path == NULL)
+    return NULL;
+  info = (HrPresetInfo) { .id = (char *) id, .name = NULL, .path = path };
+  f = read_profile (&info, presets, NULL);
+  if (f == NULL)
+    return NULL;   /* the list, when it is read, says why */
+  if (found_early == NULL)
+    found_early = g_ptr_array_new_with_free_func ((GDestroyNotify) framework_free);
+  g_ptr_array_add (found_early, f);
+  return f;
 }
 
 GPtrArray *
@@ -178,6 +223,8 @@ hr_framework_get (guint index)
 const HrFramework *
 hr_framework_find (const char *id)
 {
+  if (id != NULL && loaded == NULL)
+    return find_early (id);
   for (guint i = 0; id != NULL && i < frameworks ()->len; i++)
     if (strcmp (((HrFramework *) g_ptr_array_index (frameworks (), i))->id, id) == 0)
       return g_ptr_array_index (frameworks (), i);
