@@ -244,6 +244,24 @@ main (int   argc,
     bench_plan ("plan: T5-base, eager, 4k source, 512 target", &t5);
   }
 
+  {
+    /* DeepSeek-V3 with its MTP module: latent attention, dense first
+     * layers and MoE layers mixed per stage */
+    HrScenario ds;
+
+    hr_test_load (&ds, "default");
+    hr_test_model (&ds, "deepseek-v3");
+    ds.model.mtp_modules = 1;
+    ds.parallel.pp = 16;
+    ds.parallel.ep = 64;
+    ds.parallel.gpus = 1024;
+    ds.parallel.zero = 1;
+    ds.training.micro_batch = 1;
+    ds.training.grad_accum = 32;
+    ds.training.checkpointing = HR_CHECKPOINTING_FULL;
+    bench_plan ("plan: DeepSeek-V3 + MTP, PP 16 x EP 64, 1024 GPUs", &ds);
+  }
+
   bench_solve ("solve max-micro-batch, 405B", &big, HR_SOLVE_MAX_MICRO_BATCH);
   bench_solve ("solve max-seq-len, 405B", &big, HR_SOLVE_MAX_SEQ_LEN);
   bench_solve ("solve min-gpus, 405B", &big, HR_SOLVE_MIN_GPUS);

@@ -17,6 +17,7 @@
 #include "hr-json.h"
 #include "hr-params.h"
 #include "hr-test-util.h"
+#include "hr-validate.h"
 
 static void
 test_hf_configs (void)
@@ -344,9 +345,6 @@ test_hf_unsupported_refused (void)
       " \"num_heads\": 12, \"d_ff\": 2048, \"vocab_size\": 256384}",
       "model_type \"umt5\": this architecture (an encoder-decoder model with a relative bias in "
       "every layer) is not supported yet" },
-    { "{\"model_type\": \"deepseek_v3\", \"hidden_size\": 7168, \"num_hidden_layers\": 61,"
-      " \"num_attention_heads\": 128, \"kv_lora_rank\": 512, \"n_routed_experts\": 256}",
-      "(multi-head latent attention, shared experts and dense first layers)" },
     { "{\"model_type\": \"llava\", \"text_config\": {\"model_type\": \"llama\","
       " \"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32}}",
       "(a vision-language model)" },
@@ -440,6 +438,75 @@ test_hf_seq2seq_refused (void)
   }
 }
 
+/* DeepSeek's configs map exactly: deepseek-ai/DeepSeek-V3's config.json
+ * (and DeepSeek-V2-Lite's, mlc-ai/mlc-llm model_preset.py's copy of it),
+ * their keys that shape the model, to the counts of tests/test-params.c:
+ * 671,026,419,200 + the MTP module's 11,610,068,224 = 682,636,487,424
+ * (num_nextn_predict_layers 1), and 15,706,484,224. */
+static void
+test_hf_deepseek (void)
+{
+  static const struct { const char *config; guint64 params, mtp; } cases[] = {
+    { "{\"architectures\": [\"DeepseekV3ForCausalLM\"], \"model_type\": \"deepseek_v3\","
+      " \"first_k_dense_replace\": 3, \"hidden_act\": \"silu\", \"hidden_size\": 7168,"
+      " \"intermediate_size\": 18432, \"kv_lora_rank\": 512, \"moe_intermediate_size\": 2048,"
+      " \"moe_layer_freq\": 1, \"n_group\": 8, \"n_routed_experts\": 256, \"n_shared_experts\": 1,"
+      " \"norm_topk_prob\": true, \"num_attention_heads\": 128, \"num_experts_per_tok\": 8,"
+      " \"num_hidden_layers\": 61, \"num_key_value_heads\": 128, \"num_nextn_predict_layers\": 1,"
+      " \"q_lora_rank\": 1536, \"qk_nope_head_dim\": 128, \"qk_rope_head_dim\": 64,"
+      " \"rms_norm_eps\": 1e-06, \"routed_scaling_factor\": 2.5, \"scoring_func\": \"sigmoid\","
+      " \"tie_word_embeddings\": false, \"topk_group\": 4, \"topk_method\": \"noaux_tc\","
+      " \"v_head_dim\": 128, \"vocab_size\": 129280}", 682636487424, 1 },
+    { "{\"architectures\": [\"DeepseekV2ForCausalLM\"], \"model_type\": \"deepseek_v2\","
+      " \"first_k_dense_replace\": 1, \"hidden_act\": \"silu\", \"hidden_size\": 2048,"
+      " \"intermediate_size\": 10944, \"kv_lora_rank\": 512, \"moe_intermediate_size\": 1408,"
+      " \"moe_layer_freq\": 1, \"n_group\": 1, \"n_routed_experts\": 64, \"n_shared_experts\": 2,"
+      " \"num_attention_heads\": 16, \"num_experts_per_tok\": 6, \"num_hidden_layers\": 27,"
+      " \"num_key_value_heads\": 16, \"q_lora_rank\": null, \"qk_nope_head_dim\": 128,"
+      " \"qk_rope_head_dim\": 64, \"rms_norm_eps\": 1e-06, \"topk_group\": 1,"
+      " \"topk_method\": \"greedy\", \"v_head_dim\": 128, \"vocab_size\": 102400}", 15706484224, 0 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = hr_json_load_data (cases[i].config, -1, "config.json", &error);
+      g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+      HrScenario sc;
+
+      g_assert_no_error (error);
+      hr_scenario_init_default (&sc);
+      g_assert_true (hr_hf_import_node (&sc.model, node, "config.json", unmapped, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (sc.model.attention_kind, ==, HR_ATTN_KIND_MLA);
+      g_assert_cmpuint (sc.model.mtp_modules, ==, cases[i].mtp);
+      g_assert_cmpuint (hr_params_total (&sc.model), ==, cases[i].params);
+      /* nothing of the latent attention or the MoE is left unmapped */
+      for (guint j = 0; j < unmapped->len; j++)
+        {
+          const char *said = g_ptr_array_index (unmapped, j);
+
+          g_assert_null (strstr (said, "lora"));
+          g_assert_null (strstr (said, "expert"));
+          g_assert_null (strstr (said, "dense"));
+        }
+      g_assert_true (hr_scenario_validate (&sc, &error));
+    }
+
+  /* A latent attention without its ranks is refused, naming them. */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) node = hr_json_load_data ("{\"model_type\": \"deepseek_v3\", \"hidden_size\": 7168,"
+                                                  " \"num_hidden_layers\": 61, \"num_attention_heads\": 128}",
+                                                  -1, "config.json", &error);
+    HrScenario sc;
+
+    hr_scenario_init_default (&sc);
+    g_assert_false (hr_hf_import_node (&sc.model, node, "config.json", NULL, &error));
+    g_assert_nonnull (strstr (error->message, "needs kv_lora_rank"));
+  }
+}
+
 /* A checkpoint's index beside the config checks the count: Llama 2 7B's
  * model.safetensors.index.json says 13476839424 bytes (fp16), the
  * 6738415616 parameters plus 8 KiB of rotary buffers; a total that does
@@ -519,6 +586,7 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/import/hf-deepseek", test_hf_deepseek);
   g_test_add_func ("/import/importer-detects-its-format", test_importer_detects_its_format);
   g_test_add_func ("/import/hf-unsupported-refused", test_hf_unsupported_refused);
   g_test_add_func ("/import/hf-seq2seq-refused", test_hf_seq2seq_refused);

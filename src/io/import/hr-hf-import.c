@@ -131,7 +131,8 @@ in_list (const char          *value,
 /* The model types this importer maps exactly: each family's parameter
  * count matches its published total (test-import, test-params). */
 static const char * const supported_types[] = {
-  "bart", "bert", "distilbert", "electra", "falcon", "gemma", "gemma2", "gpt2", "gpt_neox",
+  "bart", "bert", "deepseek_v2", "deepseek_v3", "distilbert", "electra", "falcon", "gemma",
+  "gemma2", "gpt2", "gpt_neox",
   "llama", "mistral", "mixtral", "mt5", "olmo2", "phi", "phi3", "qwen2", "qwen2_moe", "qwen3",
   "qwen3_moe", "roberta", "stablelm", "t5", "vit", "xlm-roberta", NULL
 };
@@ -159,8 +160,6 @@ static const struct
   { "zamba", "a hybrid of state-space and attention layers" },
   { "zamba2", "a hybrid of state-space and attention layers" },
   { "nemotron_h", "a hybrid of state-space and attention layers" },
-  { "deepseek_v2", "multi-head latent attention, shared experts and dense first layers" },
-  { "deepseek_v3", "multi-head latent attention, shared experts and dense first layers" },
   { "deberta", "an encoder with relative position embeddings" },
   { "deberta-v2", "an encoder with relative position embeddings" },
 };
@@ -384,6 +383,68 @@ finish_model (HrModelArch *m,
   return TRUE;
 }
 
+/* DeepSeek-V2 and V3 (transformers' DeepseekV2Config, DeepseekV3Config;
+ * modeling_deepseek_v3.py): multi-head latent attention from q_lora_rank
+ * (null: Q projected directly, V2-Lite), kv_lora_rank, qk_nope_head_dim,
+ * qk_rope_head_dim and v_head_dim; n_shared_experts shared experts of
+ * moe_intermediate_size each; the first first_k_dense_replace layers dense
+ * (intermediate_size); V3's router bias (e_score_correction_bias, with its
+ * topk_method "noaux_tc"); num_nextn_predict_layers multi-token-prediction
+ * modules.  The latent's ranks and head dimensions are required (the
+ * classes' defaults are DeepSeek-V3's, which would plan another model
+ * silently); q_lora_rank absent is the classes' 1536.  MoE layers other
+ * than every one (moe_layer_freq) are refused. */
+static gboolean
+import_deepseek (Reader       *r,
+                 const char   *type,
+                 HrModelArch  *out,
+                 GError      **error)
+{
+  JsonObject *obj = r->obj;
+  JsonNode *ql = json_object_get_member (obj, "q_lora_rank");
+  const char *topk = get_string (obj, "topk_method");
+  guint64 v;
+
+  out->attention_kind = HR_ATTN_KIND_MLA;
+  out->head_dim = 0;
+  out->q_lora_rank = 1536;
+  if (ql != NULL && JSON_NODE_HOLDS_NULL (ql))
+    out->q_lora_rank = 0;
+  else
+    get_uint (r, "q_lora_rank", 0, HR_MAX_HIDDEN, &out->q_lora_rank);
+  if (!get_uint (r, "kv_lora_rank", 1, HR_MAX_HIDDEN, &out->kv_lora_rank)
+      || !get_uint (r, "qk_nope_head_dim", 1, HR_MAX_HIDDEN, &out->qk_nope_head_dim)
+      || !get_uint (r, "qk_rope_head_dim", 2, HR_MAX_HIDDEN, &out->qk_rope_head_dim)
+      || !get_uint (r, "v_head_dim", 1, HR_MAX_HIDDEN, &out->v_head_dim))
+    {
+      if (r->error != NULL)
+        {
+          g_propagate_error (error, g_steal_pointer (&r->error));
+          return FALSE;
+        }
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: model_type \"%s\" needs "
+                   "kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim; allowed: "
+                   "a config.json with all four"), r->origin, type);
+      return FALSE;
+    }
+  if (out->experts > 1)
+    {
+      get_uint (r, "n_shared_experts", 0, HR_MAX_EXPERTS, &out->shared_experts);
+      get_uint (r, "first_k_dense_replace", 0, HR_MAX_LAYERS, &out->dense_layers);
+      if (get_uint (r, "moe_layer_freq", 1, HR_MAX_LAYERS, &v) && v != 1)
+        {
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: moe_layer_freq: %" PRIu64
+                       " is not supported; allowed: 1 (every layer after the dense ones is MoE)"),
+                       r->origin, v);
+          return FALSE;
+        }
+      out->router_bias = topk != NULL ? strcmp (topk, "noaux_tc") == 0
+                                      : strcmp (type, "deepseek_v3") == 0;
+    }
+  get_uint (r, "num_nextn_predict_layers", 0, HR_MAX_MTP_MODULES, &out->mtp_modules);
+  return TRUE;   /* (a bad value above is r->error, which finish_model reports) */
+}
+
 gboolean
 hr_hf_import_node (HrModelArch  *m,
                    JsonNode     *root,
@@ -401,7 +462,7 @@ hr_hf_import_node (HrModelArch  *m,
                                            "distilbert", "vit", "xlm-roberta", NULL };
   static const char * const untied[] = { "llama", "mistral", "mixtral", "qwen2", "qwen2_moe",
                                          "qwen3", "qwen3_moe", "phi", "phi3", "olmo2",
-                                         "stablelm", "gpt_neox", "deepseek_v3", NULL };
+                                         "stablelm", "gpt_neox", "deepseek_v2", "deepseek_v3", NULL };
   JsonObject *obj;
   const char *type, *act;
   HrModelArch out;
@@ -539,6 +600,10 @@ hr_hf_import_node (HrModelArch  *m,
         out.expert_ffn = v;
     }
 
+  if (type != NULL && (strcmp (type, "deepseek_v2") == 0 || strcmp (type, "deepseek_v3") == 0)
+      && !import_deepseek (&r, type, &out, error))
+    return FALSE;
+
   if (unmapped != NULL)
     {
       if (json_object_has_member (obj, "sliding_window")
@@ -546,13 +611,13 @@ hr_hf_import_node (HrModelArch  *m,
         g_ptr_array_add (unmapped, g_strdup ("sliding_window: attention windows are not "
                                              "modelled (FlashAttention's memory does not "
                                              "depend on them)"));
-      if (json_object_has_member (obj, "kv_lora_rank"))
+      if (json_object_has_member (obj, "kv_lora_rank") && !hr_model_mla (&out))
         g_ptr_array_add (unmapped, g_strdup ("kv_lora_rank: multi-head latent attention "
                                              "(DeepSeek) is counted as plain attention"));
       if (json_object_has_member (obj, "shared_expert_intermediate_size")
-          || json_object_has_member (obj, "n_shared_experts"))
+          || (json_object_has_member (obj, "n_shared_experts") && !hr_model_mla (&out)))
         g_ptr_array_add (unmapped, g_strdup ("shared experts are not counted"));
-      if (json_object_has_member (obj, "first_k_dense_replace"))
+      if (json_object_has_member (obj, "first_k_dense_replace") && !hr_model_mla (&out))
         g_ptr_array_add (unmapped, g_strdup ("first_k_dense_replace: every layer is "
                                              "counted as MoE"));
       if (json_object_has_member (obj, "quantization_config"))
