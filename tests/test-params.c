@@ -180,6 +180,157 @@ test_seq2seq_table (void)
   }
 }
 
+/* State-space and hybrid models, from their configs and the modeling
+ * code (hr-params-ssm.c has each tensor):
+ *   Mamba 130M (state-spaces/mamba-130m: d_model 768, n_layer 24, vocab
+ *   50277 padded to a multiple of 8 = 50280; d_inner 1536, dt_rank
+ *   ceil(768/16) = 48, d_state 16, d_conv 4): per layer in_proj
+ *   768·3072 = 2,359,296, conv1d 1536·4 + 1536 = 7,680, x_proj
+ *   1536·(48 + 32) = 122,880, dt_proj 48·1536 + 1536 = 75,264, A_log
+ *   1536·16 = 24,576, D 1,536, out_proj 1536·768 = 1,179,648, norm 768:
+ *   3,771,648; x 24 = 90,519,552, tied table 50280·768 = 38,615,040,
+ *   final norm 768: 129,135,360 ("130M").
+ *   Mamba 2.8B (d_model 2560, n_layer 64, vocab 50280; d_inner 5120,
+ *   dt_rank 160): per layer 26,214,400 + 25,600 + 983,040 + 824,320 +
+ *   81,920 + 5,120 + 13,107,200 + 2,560 = 41,244,160; x 64 =
+ *   2,639,626,240, table 50280·2560 = 128,716,800, norm 2,560:
+ *   2,768,345,600 ("2.8B").
+ *   Mamba-2 2.7B (state-spaces/mamba2-2.7b: d_model 2560, n_layer 64,
+ *   vocab 50277 padded to a multiple of 16 = 50288; d_state 128, headdim
+ *   64: 80 heads, 1 group): in_proj 2560·(10240 + 256 + 80) = 27,074,560,
+ *   conv1d 5376·4 + 5376 = 26,880, dt_bias + A_log + D 240, gated norm
+ *   5,120, out_proj 13,107,200, norm 2,560: 40,216,560; x 64 =
+ *   2,573,859,840, table 50288·2560 = 128,737,280, norm 2,560:
+ *   2,702,599,680 ("2.7B").
+ *   Jamba (ai21labs/AI21-Jamba-Mini-1.5 = Jamba-v0.1's shape: hidden
+ *   4096, 32 layers, 32 heads, 8 K/V heads, intermediate 14336, 16
+ *   experts top-2, vocab 65536 untied; attention at i % 8 = 4: 4 layers,
+ *   experts at i % 2 = 1: 16 layers; Mamba d_inner 8192, dt_rank 256,
+ *   d_state 16 with the dt/B/C norms): attention 2·4096² + 2·4096·1024 =
+ *   41,943,040; Mamba 67,108,864 + 40,960 + 2,359,296 + 2,105,344 +
+ *   131,072 + 8,192 + 33,554,432 + 288 = 105,308,448; dense MLP
+ *   3·4096·14336 = 176,160,768, MoE 16 of them + router 4096·16 =
+ *   2,818,637,824; norms 2·4096 per layer.  4·41,943,040 +
+ *   28·105,308,448 + 16·176,160,768 + 16·2,818,637,824 + 32·8,192 +
+ *   2·65536·4096 + 4,096 = 51,570,323,328 ("52B total"); active, top-2
+ *   (2·176,160,768 + 65,536 per MoE layer): 12,110,311,296 ("12B
+ *   active"). */
+typedef struct
+{
+  const char *name;
+  HrSsm ssm;
+  guint64 layers, hidden, ffn, vocab, experts, active;
+  guint64 attn_period, attn_offset, expert_period, expert_offset;
+  gboolean tied, bc_norm;
+  guint64 params, active_params;
+} SsmReference;
+
+static const SsmReference ssm_references[] = {
+  { "Mamba-130M", HR_SSM_MAMBA, 24, 768, 0, 50280, 1, 1, 0, 0, 0, 0, TRUE, FALSE,
+    129135360, 129135360 },
+  { "Mamba-2.8B", HR_SSM_MAMBA, 64, 2560, 0, 50280, 1, 1, 0, 0, 0, 0, TRUE, FALSE,
+    2768345600, 2768345600 },
+  { "Mamba-2-2.7B", HR_SSM_MAMBA2, 64, 2560, 0, 50288, 1, 1, 0, 0, 0, 0, TRUE, FALSE,
+    2702599680, 2702599680 },
+  { "Jamba-Mini-1.5", HR_SSM_MAMBA, 32, 4096, 14336, 65536, 16, 2, 8, 4, 2, 1, FALSE, TRUE,
+    51570323328, 12110311296 },
+};
+
+static void
+arch_from_ssm (const SsmReference *r,
+               HrModelArch        *m)
+{
+  hr_model_arch_init_default (m);
+  m->ssm = r->ssm;
+  m->layers = r->layers;
+  m->hidden = r->hidden;
+  m->heads = r->attn_period > 0 ? 32 : 1;
+  m->kv_heads = r->attn_period > 0 ? 8 : 1;
+  m->head_dim = 0;
+  m->ffn = r->ffn;
+  m->vocab = r->vocab;
+  m->tied_embeddings = r->tied;
+  m->experts = r->experts;
+  m->experts_active = r->active;
+  m->attn_layer_period = r->attn_period;
+  m->attn_layer_offset = r->attn_offset;
+  m->expert_layer_period = r->expert_period;
+  m->expert_layer_offset = r->expert_offset;
+  m->ssm_bc_norm = r->bc_norm;
+}
+
+static void
+test_ssm_table (void)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (ssm_references); i++)
+    {
+      const SsmReference *r = &ssm_references[i];
+      HrModelArch m;
+      HrParamCounts c;
+
+      arch_from_ssm (r, &m);
+      hr_params_count (&m, NULL, 1, 1, &c);
+      g_test_message ("%-16s %" G_GUINT64_FORMAT " (active %" G_GUINT64_FORMAT ")",
+                      r->name, c.total, c.active);
+      g_assert_cmpuint (c.total, ==, r->params);
+      g_assert_cmpuint (c.active, ==, r->active_params);
+      /* What the plan adds up for its one stage is the same total: L
+       * layers of one kind, or a hybrid's stack sums. */
+      if (c.mixed)
+        g_assert_cmpuint (c.stack_dense + c.stack_experts + c.embedding + c.head + c.final_norm,
+                          ==, r->params);
+      else
+        g_assert_cmpuint (m.layers * (c.layer_dense + c.layer_experts)
+                          + c.embedding + c.head + c.final_norm, ==, r->params);
+    }
+
+  /* Jamba's layer pattern: 4 attention layers, 16 with experts; the
+   * largest layer is an SSM one with the experts (105,308,448 + 8,192 +
+   * 2,818,637,824). */
+  {
+    HrModelArch m;
+    HrParamCounts c;
+
+    arch_from_ssm (&ssm_references[3], &m);
+    hr_params_count (&m, NULL, 1, 1, &c);
+    g_assert_true (c.mixed);
+    g_assert_cmpuint (c.attention_layers, ==, 4);
+    g_assert_cmpuint (c.expert_layers, ==, 16);
+    g_assert_cmpuint (c.layer_dense + c.layer_experts, ==, 105308448 + 8192 + 2818637824);
+    /* Expert parallelism over 4 ranks: each holds 4 of the 16 experts. */
+    {
+      HrParamCounts split;
+
+      hr_params_count (&m, NULL, 1, 4, &split);
+      g_assert_cmpuint (split.stack_experts * 4, ==, c.stack_experts);
+      g_assert_cmpuint (split.stack_dense, ==, c.stack_dense);
+    }
+    /* Without Jamba's dt, B and C norms, 28 Mamba layers of 288 fewer. */
+    m.ssm_bc_norm = FALSE;
+    g_assert_cmpuint (hr_params_total (&m), ==, 51570323328 - 28 * 288);
+  }
+
+  /* The defaults are mamba_ssm's: writing them out changes nothing. */
+  {
+    HrModelArch m, explicit;
+
+    arch_from_ssm (&ssm_references[2], &m);
+    explicit = m;
+    explicit.ssm_state = 128;
+    explicit.ssm_conv = 4;
+    explicit.ssm_expand = 2;
+    explicit.ssm_head_dim = 64;
+    explicit.ssm_heads = 80;
+    explicit.ssm_groups = 1;
+    g_assert_cmpuint (hr_params_total (&explicit), ==, hr_params_total (&m));
+    /* 8 groups of B and C (Mamba-Codestral): in_proj and conv1d grow by
+     * 2·7·128 channels each, 64 layers. */
+    explicit.ssm_groups = 8;
+    g_assert_cmpuint (hr_params_total (&explicit), ==,
+                      hr_params_total (&m) + 64 * (2 * 7 * 128) * (2560 + 4 + 1));
+  }
+}
+
 /* The presets of the same models give the same counts. */
 static void
 test_presets_match_reference (void)
@@ -413,6 +564,7 @@ main (int   argc,
   g_test_add_func ("/params/encoder-decoder", test_seq2seq_table);
   g_test_add_func ("/params/deepseek", test_deepseek_counts);
   g_test_add_func ("/params/deepseek-tensor-parallel", test_deepseek_tensor_parallel);
+  g_test_add_func ("/params/state-space", test_ssm_table);
   g_test_add_func ("/params/presets-match-reference", test_presets_match_reference);
   g_test_add_func ("/params/every-preset", test_every_preset_count);
   g_test_add_func ("/params/lora", test_lora_count);

@@ -97,6 +97,17 @@ hr_calc_stage_params (const Ctx      *ctx,
   sp->adafactor = L * (double) c->layer_adafactor + L_dec * (double) c->decoder_extra_adafactor
                   + L_d * (double) c->dense_first_adafactor
                   + L_mtp * (double) (c->mtp_extra - c->mtp_extra_linear + 3 * sc->model.hidden);
+  /* A hybrid's layers differ: its one stage (hr-validate.c) holds the
+   * stack's sums. */
+  if (c->mixed)
+    {
+      sp->dense = (double) c->stack_dense;
+      sp->experts = (double) c->stack_experts;
+      sp->linear = (double) c->stack_linear;
+      sp->small = (double) (c->stack_dense + c->stack_experts - c->stack_linear)
+                  + (last ? (double) c->final_norm : 0.0);
+      sp->adafactor = (double) c->stack_adafactor;
+    }
   sp->outside = 0;
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;

@@ -13,6 +13,7 @@
   const HrEnumNames var = { var##_list, G_N_ELEMENTS (var##_list) }
 
 TABLE (hr_kind_names, "decoder", "encoder", "encoder-decoder");
+TABLE (hr_ssm_names, "none", "mamba", "mamba2");
 TABLE (hr_mlp_names, "swiglu", "geglu", "gelu", "relu");
 TABLE (hr_norm_names, "rmsnorm", "layernorm");
 TABLE (hr_bias_names, "none", "qkv", "all");

@@ -22,6 +22,17 @@ typedef enum
   HR_N_KINDS
 } HrModelKind;
 
+/* The sequence mixer of a state-space model's layers: none (every layer
+ * attends), Mamba's selective scan (Gu & Dao 2023) or Mamba-2's SSD
+ * (Dao & Gu 2024). */
+typedef enum
+{
+  HR_SSM_NONE,
+  HR_SSM_MAMBA,
+  HR_SSM_MAMBA2,
+  HR_N_SSMS
+} HrSsm;
+
 typedef enum
 {
   HR_MLP_SWIGLU,
@@ -234,6 +245,7 @@ const char *hr_enum_label       (const HrEnumNames *table,
                                  guint              value);
 
 extern const HrEnumNames hr_kind_names;
+extern const HrEnumNames hr_ssm_names;
 extern const HrEnumNames hr_mlp_names;
 extern const HrEnumNames hr_norm_names;
 extern const HrEnumNames hr_bias_names;

@@ -42,6 +42,13 @@
  * norm; its embedding and output head are the model's (shared, counted
  * once; the checkpoint stores copies of them).  Megatron puts the modules
  * on the last pipeline stage.
+ *
+ * State-space and hybrid models (count_layers): each layer has a mixer,
+ * attention as above or an SSM block (hr-params-ssm.c), then the dense
+ * MLP, the experts or, in a pure Mamba model (mamba_ssm's MixerModel
+ * with d_intermediate 0), neither; a norm before each (mamba_ssm's
+ * modules/block.py, Block; modeling_jamba.py, JambaAttentionDecoderLayer
+ * and JambaMambaDecoderLayer: input_layernorm, pre_ff_layernorm).
  */
 
 #include "hr-params.h"
@@ -201,6 +208,97 @@ dense_first_layers (const HrModelArch *m,
                     const Shape       *s)
 {
   return s->E > 1 ? MIN (m->dense_layers, m->layers) : 0;
+}
+
+/* A state-space model's layers, or a model whose layers differ: counted
+ * type by type (attention or SSM mixer, experts or dense MLP), with the
+ * largest layer standing for "one layer" and the stack's sums beside it. */
+static void
+count_layers (const HrModelArch *m,
+              const Shape       *s,
+              guint64            t,
+              guint64            e,
+              guint64            outside,
+              HrParamCounts     *out)
+{
+  HrSsmMixerParams ssm = { 0 };
+  guint64 attn_linear, attn = attention_params (m, s, t, &attn_linear);
+  guint64 attn_whole = attention_params (m, s, 1, NULL);
+  guint64 attn_ada = ((s->h + s->a * s->d) * 2 + (s->h + s->k * s->d) * 2) / t + (attn - attn_linear);
+  guint64 experts_here = (s->E + e - 1) / e;
+  guint64 n_mat = s->gated ? 3 : 2;
+  guint64 count[2][2] = { { 0, 0 }, { 0, 0 } };   /* [attends][experts] */
+  guint64 best = 0;
+
+  if (m->ssm != HR_SSM_NONE)
+    hr_params_ssm_mixer (m, &ssm);
+  for (guint64 i = 0; i < m->layers; i++)
+    count[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)]++;
+
+  out->total = outside;
+  out->active = outside;
+  out->stack_dense = out->stack_experts = out->stack_linear = out->stack_adafactor = 0;
+  out->attention_layers = count[1][0] + count[1][1];
+  out->expert_layers = count[0][1] + count[1][1];
+  out->largest_linear = ssm.largest / t;
+  for (guint a = 0; a < 2; a++)
+    for (guint x = 0; x < 2; x++)
+      {
+        guint64 n = count[a][x];
+        gboolean mlp = x || m->ffn > 0;
+        guint64 norms = (m->ssm != HR_SSM_NONE ? (mlp ? 2 : 1) : hr_model_norms_per_layer (m))
+                        * s->norm;
+        guint64 mixer = a ? attn : ssm.total;
+        guint64 dense, experts, linear, ada, whole, active;
+
+        if (n == 0)
+          continue;
+        if (x)
+          {
+            dense = mixer + norms + s->h * s->E;
+            experts = experts_here * mlp_params (m, s, s->ef, t);
+            linear = (a ? attn_linear : ssm.linear) + s->h * s->E
+                     + experts_here * n_mat * s->h * s->ef / t;
+            ada = (a ? attn_ada : ssm.adafactor) + norms + (s->h + s->E)
+                  + experts_here * mlp_adafactor (s, s->ef) / t;
+            whole = (a ? attn_whole : ssm.total) + norms + layer_mlp_params (m, s, s->E);
+            active = (a ? attn_whole : ssm.total) + norms + layer_mlp_params (m, s, s->K);
+            out->largest_linear = MAX (out->largest_linear, s->h * s->ef / t);
+          }
+        else
+          {
+            guint64 mlp_p = m->ffn > 0 ? mlp_params (m, s, s->f, t) : 0;
+
+            dense = mixer + norms + mlp_p;
+            experts = 0;
+            linear = (a ? attn_linear : ssm.linear) + (m->ffn > 0 ? n_mat * s->h * s->f / t : 0);
+            ada = (a ? attn_ada : ssm.adafactor) + norms
+                  + (m->ffn > 0 ? mlp_adafactor (s, s->f) / t : 0);
+            whole = (a ? attn_whole : ssm.total) + norms
+                    + (m->ffn > 0 ? mlp_params (m, s, s->f, 1) : 0);
+            active = whole;
+            out->largest_linear = MAX (out->largest_linear, s->h * s->f / t);
+          }
+        if (a)
+          out->largest_linear = MAX (out->largest_linear, s->h * s->a * s->d / t);
+        out->total += n * whole;
+        out->active += n * active;
+        out->stack_dense += n * dense;
+        out->stack_experts += n * experts;
+        out->stack_linear += n * linear;
+        out->stack_adafactor += n * ada;
+        if (dense + experts > best)
+          {
+            best = dense + experts;
+            out->layer_dense = dense;
+            out->layer_experts = experts;
+            out->layer_linear = linear;
+            out->layer_adafactor = ada;
+          }
+      }
+  out->layer_lora = 0;
+  out->lora_total = 0;
+  out->mixed = hr_model_mixed_layers (m);
 }
 
 void
@@ -387,6 +485,12 @@ hr_params_count (const HrModelArch *m,
   }
   out->lora_total = m->layers * lora_layer
                     + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0);
+  out->attention_layers = m->layers;
+  out->expert_layers = s.E > 1 ? m->layers : 0;
+
+  /* (hr-validate.c refuses adapters on these models.) */
+  if (m->ssm != HR_SSM_NONE || hr_model_mixed_layers (m))
+    count_layers (m, &s, t, e, outside, out);
 }
 
 guint64

@@ -49,11 +49,34 @@ typedef struct
   /* the largest single nn.Linear weight (QLoRA dequantizes one at a time) */
   guint64 largest_linear;
 
+  /* a model whose layers differ (hr_model_mixed_layers: a hybrid of
+   * attention and SSM layers, experts in some layers only): the layer_*
+   * values above are its largest layer's, these its whole stack's */
+  gboolean mixed;
+  guint64 stack_dense;
+  guint64 stack_experts;
+  guint64 stack_linear;
+  guint64 stack_adafactor;
+  guint64 attention_layers;   /* of model.layers, how many attend */
+  guint64 expert_layers;      /* ... and have experts */
+
   /* whole model, unsharded (tp = ep = 1) */
   guint64 total;
   guint64 active;             /* MoE: top-k experts instead of all */
   guint64 lora_total;         /* trainable adapters of the whole model */
 } HrParamCounts;
+
+/* One state-space block's mixer (hr-params-ssm.c), in elements. */
+typedef struct
+{
+  guint64 total;
+  guint64 linear;      /* nn.Linear weights: in_proj, x_proj, dt_proj, out_proj */
+  guint64 adafactor;   /* Adafactor's factored second-moment size */
+  guint64 largest;     /* its largest nn.Linear weight */
+} HrSsmMixerParams;
+
+void     hr_params_ssm_mixer   (const HrModelArch *model,
+                                HrSsmMixerParams  *out);
 
 void     hr_params_count       (const HrModelArch *model,
                                 const HrTraining  *training,

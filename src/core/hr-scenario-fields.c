@@ -94,6 +94,24 @@ applies_decoder (const HrScenario *sc)
 }
 
 static gboolean
+applies_ssm (const HrScenario *sc)
+{
+  return sc->model.ssm != HR_SSM_NONE;
+}
+
+static gboolean
+applies_mamba (const HrScenario *sc)
+{
+  return sc->model.ssm == HR_SSM_MAMBA;
+}
+
+static gboolean
+applies_mamba2 (const HrScenario *sc)
+{
+  return sc->model.ssm == HR_SSM_MAMBA2;
+}
+
+static gboolean
 applies_pipeline (const HrScenario *sc)
 {
   return sc->parallel.pp > 1;
@@ -151,6 +169,8 @@ applies_no_sync (const HrScenario *sc)
 
 static const char * const kind_choices[] = { N_("Decoder (GPT, Llama)"), N_("Encoder (BERT, ViT)"),
                                               N_("Encoder-decoder (T5, BART)"), NULL };
+static const char * const ssm_choices[] = { N_("None (attention only)"), N_("Mamba (selective scan)"),
+                                             N_("Mamba-2 (SSD)"), NULL };
 static const char * const mlp_choices[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", NULL };
 static const char * const norm_choices[] = { "RMSNorm", "LayerNorm", NULL };
 static const char * const bias_choices[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"), NULL };
@@ -252,6 +272,34 @@ const Field hr_model_fields[] = {
   SPIN (HrModelArch, mtp_modules, 0, HR_MAX_MTP_MODULES, 1, N_("Multi-token prediction modules"),
         N_("DeepSeek-V3: each one more layer and a second loss, sharing the embedding and head"),
         OPTIONAL (0), .applies = applies_decoder),
+  CHOICE (HrModelArch, ssm, hr_ssm_names, ssm_choices, N_("State-space layers"),
+          N_("Mamba, Mamba-2; with an attention period, a hybrid (Jamba)"), OPTIONAL (HR_SSM_NONE)),
+  SPIN (HrModelArch, ssm_state, 0, HR_MAX_SSM_STATE, 1, N_("SSM state size"),
+        N_("d_state; 0: 16 (Mamba), 128 (Mamba-2)"), OPTIONAL (0), .applies = applies_ssm),
+  SPIN (HrModelArch, ssm_conv, 0, HR_MAX_SSM_CONV, 1, N_("SSM convolution width"),
+        N_("d_conv; 0: 4"), OPTIONAL (0), .applies = applies_ssm),
+  SPIN (HrModelArch, ssm_expand, 0, HR_MAX_SSM_EXPAND, 1, N_("SSM expansion"),
+        N_("Inner width ÷ hidden size; 0: 2"), OPTIONAL (0), .applies = applies_ssm),
+  SPIN (HrModelArch, ssm_dt_rank, 0, HR_MAX_HIDDEN, 1, N_("SSM Δ rank"),
+        N_("dt_rank; 0: hidden size ÷ 16, rounded up"), OPTIONAL (0), .applies = applies_mamba),
+  SPIN (HrModelArch, ssm_heads, 0, HR_MAX_HEADS, 1, N_("SSM heads"),
+        N_("0: inner width ÷ SSM head dimension"), OPTIONAL (0), .applies = applies_mamba2),
+  SPIN (HrModelArch, ssm_head_dim, 0, HR_MAX_HIDDEN, 1, N_("SSM head dimension"),
+        N_("headdim; 0: 64"), OPTIONAL (0), .applies = applies_mamba2),
+  SPIN (HrModelArch, ssm_groups, 0, HR_MAX_HEADS, 1, N_("SSM groups"),
+        N_("ngroups of B and C; 0: 1"), OPTIONAL (0), .applies = applies_mamba2),
+  SWITCH (HrModelArch, ssm_bc_norm, N_("Norms on Δ, B and C"), N_("Jamba's Mamba layers"),
+          OPTIONAL (FALSE), .applies = applies_mamba),
+  SPIN (HrModelArch, attn_layer_period, 0, HR_MAX_LAYERS, 1, N_("Attention layer period"),
+        N_("Every N-th layer attends, the others are SSM layers; 0: none"), OPTIONAL (0),
+        .applies = applies_ssm),
+  SPIN (HrModelArch, attn_layer_offset, 0, HR_MAX_LAYERS, 1, N_("Attention layer offset"),
+        N_("The first attention layer, counted from 0"), OPTIONAL (0), .applies = applies_ssm),
+  SPIN (HrModelArch, expert_layer_period, 0, HR_MAX_LAYERS, 1, N_("Expert layer period"),
+        N_("Every N-th layer has the experts, the others a dense MLP; 0: every layer"), OPTIONAL (0),
+        .applies = applies_moe),
+  SPIN (HrModelArch, expert_layer_offset, 0, HR_MAX_LAYERS, 1, N_("Expert layer offset"),
+        N_("The first layer with experts, counted from 0"), OPTIONAL (0), .applies = applies_moe),
 };
 
 const Field hr_training_fields[] = {

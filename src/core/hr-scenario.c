@@ -218,7 +218,100 @@ hr_model_norms_per_layer (const HrModelArch *model)
 {
   if (model->norms_per_layer > 0)
     return model->norms_per_layer;
+  /* A Mamba block without an MLP has its mixer's norm alone
+   * (mamba_ssm/modules/block.py, Block: norm2 only with an mlp). */
+  if (model->ssm != HR_SSM_NONE)
+    return hr_model_layer_has_mlp (model, 0) ? 2 : 1;
   return model->parallel_block ? 1 : 2;
+}
+
+/* The defaults of the reference implementations: mamba_ssm's
+ * modules/mamba_simple.py (Mamba.__init__: d_state 16, d_conv 4,
+ * expand 2, dt_rank "auto" = ceil(d_model / 16)) and modules/mamba2.py
+ * (Mamba2.__init__: d_state 128, headdim 64, ngroups 1). */
+guint64
+hr_model_ssm_inner (const HrModelArch *model)
+{
+  return (model->ssm_expand > 0 ? model->ssm_expand : 2) * model->hidden;
+}
+
+guint64
+hr_model_ssm_state (const HrModelArch *model)
+{
+  if (model->ssm_state > 0)
+    return model->ssm_state;
+  return model->ssm == HR_SSM_MAMBA2 ? 128 : 16;
+}
+
+guint64
+hr_model_ssm_conv (const HrModelArch *model)
+{
+  return model->ssm_conv > 0 ? model->ssm_conv : 4;
+}
+
+guint64
+hr_model_ssm_dt_rank (const HrModelArch *model)
+{
+  return model->ssm_dt_rank > 0 ? model->ssm_dt_rank : (model->hidden + 15) / 16;
+}
+
+guint64
+hr_model_ssm_head_dim (const HrModelArch *model)
+{
+  return model->ssm_head_dim > 0 ? model->ssm_head_dim : 64;
+}
+
+guint64
+hr_model_ssm_heads (const HrModelArch *model)
+{
+  if (model->ssm_heads > 0)
+    return model->ssm_heads;
+  return hr_model_ssm_inner (model) / MAX (hr_model_ssm_head_dim (model), 1);
+}
+
+guint64
+hr_model_ssm_groups (const HrModelArch *model)
+{
+  return model->ssm_groups > 0 ? model->ssm_groups : 1;
+}
+
+/* Jamba's pattern (modeling_jamba.py, JambaModel.__init__: layer i is
+ * an attention layer when i % attn_layer_period == attn_layer_offset, a
+ * sparse MoE one when i % expert_layer_period == expert_layer_offset). */
+gboolean
+hr_model_layer_attends (const HrModelArch *model,
+                        guint64            layer)
+{
+  if (model->ssm == HR_SSM_NONE)
+    return TRUE;
+  return model->attn_layer_period > 0
+         && layer % model->attn_layer_period == model->attn_layer_offset;
+}
+
+gboolean
+hr_model_layer_has_experts (const HrModelArch *model,
+                            guint64            layer)
+{
+  if (model->experts <= 1)
+    return FALSE;
+  return model->expert_layer_period == 0
+         || layer % model->expert_layer_period == model->expert_layer_offset;
+}
+
+gboolean
+hr_model_layer_has_mlp (const HrModelArch *model,
+                        guint64            layer)
+{
+  return hr_model_layer_has_experts (model, layer) || model->ffn > 0;
+}
+
+/* Whether the layers differ from one another: a hybrid of attention and
+ * SSM layers, or experts in some layers only. */
+gboolean
+hr_model_mixed_layers (const HrModelArch *model)
+{
+  return (model->ssm != HR_SSM_NONE && model->attn_layer_period > 0)
+         || (model->experts > 1 && model->expert_layer_period > 1);
 }
 
 gboolean

@@ -75,6 +75,25 @@ typedef struct
   guint64     dense_layers;
   gboolean    router_bias;
   guint64     mtp_modules;
+  /* state-space and hybrid models (Mamba, Mamba-2, Jamba); 0 = the
+   * reference implementation's default (hr_model_ssm_*) */
+  HrSsm       ssm;               /* none: every layer attends */
+  guint64     ssm_state;         /* d_state: 16 (Mamba), 128 (Mamba-2) */
+  guint64     ssm_conv;          /* d_conv, the causal convolution's width: 4 */
+  guint64     ssm_expand;        /* d_inner = expand·hidden: 2 */
+  guint64     ssm_dt_rank;       /* Mamba: dt_rank, ceil(hidden / 16) */
+  guint64     ssm_heads;         /* Mamba-2: nheads, d_inner / ssm_head_dim */
+  guint64     ssm_head_dim;      /* Mamba-2: headdim, 64 */
+  guint64     ssm_groups;        /* Mamba-2: ngroups of B and C, 1 */
+  gboolean    ssm_bc_norm;       /* Jamba: RMSNorms on dt, B and C */
+  /* a hybrid's layer pattern (Jamba's config keys): with ssm, layer i
+   * attends when i % attn_layer_period = attn_layer_offset (period 0: no
+   * layer does); with experts, layer i has them when
+   * i % expert_layer_period = expert_layer_offset (period 0: every layer) */
+  guint64     attn_layer_period;
+  guint64     attn_layer_offset;
+  guint64     expert_layer_period;
+  guint64     expert_layer_offset;
 } HrModelArch;
 
 typedef struct
@@ -204,6 +223,20 @@ guint64  hr_model_stack_layers     (const HrModelArch *model);
 gboolean hr_model_mla              (const HrModelArch *model);
 guint64  hr_training_target_len    (const HrScenario  *scenario);
 gboolean hr_model_gated            (const HrModelArch *model);
+guint64  hr_model_ssm_inner        (const HrModelArch *model);
+guint64  hr_model_ssm_state        (const HrModelArch *model);
+guint64  hr_model_ssm_conv         (const HrModelArch *model);
+guint64  hr_model_ssm_dt_rank      (const HrModelArch *model);
+guint64  hr_model_ssm_head_dim     (const HrModelArch *model);
+guint64  hr_model_ssm_heads        (const HrModelArch *model);
+guint64  hr_model_ssm_groups       (const HrModelArch *model);
+gboolean hr_model_layer_attends    (const HrModelArch *model,
+                                    guint64            layer);
+gboolean hr_model_layer_has_experts (const HrModelArch *model,
+                                     guint64            layer);
+gboolean hr_model_layer_has_mlp    (const HrModelArch *model,
+                                    guint64            layer);
+gboolean hr_model_mixed_layers     (const HrModelArch *model);
 
 void     hr_copy_string            (char             *dest,
                                     gsize             dest_size,

@@ -152,7 +152,8 @@ validate_model (const HrModelArch  *m,
    * widths, since whether ffn may be 0 depends on them. */
   if (!check_range ("model.kv_heads", m->kv_heads, 1, m->heads, error)
       || !check_range ("model.experts_active", m->experts_active, 1, m->experts, error)
-      || !check_range ("model.ffn", m->ffn, m->experts > 1 && m->expert_ffn > 0 ? 0 : 1,
+      || !check_range ("model.ffn", m->ffn,
+                       (m->experts > 1 && m->expert_ffn > 0) || m->ssm != HR_SSM_NONE ? 0 : 1,
                        HR_MAX_FFN, error)
       || !check_range ("model.decoder_layers", m->decoder_layers,
                        m->kind == HR_KIND_ENCODER_DECODER ? 1 : 0, HR_MAX_LAYERS, error))
@@ -368,6 +369,144 @@ validate_encoder_decoder (const HrScenario  *sc,
   return TRUE;
 }
 
+/* A layer pattern (Jamba's period and offset) must name layers the model
+ * has: an offset within its period, a period within the layers. */
+static gboolean
+check_pattern (const char  *period_path,
+               const char  *offset_path,
+               guint64      period,
+               guint64      offset,
+               guint64      layers,
+               GError     **error)
+{
+  if (!check_range (period_path, period, 0, layers, error))
+    return FALSE;
+  if (period == 0 && offset != 0)
+    FAIL (offset_path, "%" G_GUINT64_FORMAT " needs %s > 0; allowed: 0",
+          offset, period_path);
+  if (period > 0 && offset >= period)
+    FAIL (offset_path, "%" G_GUINT64_FORMAT " is not below %s = %" G_GUINT64_FORMAT
+          "; allowed: 0 to %" G_GUINT64_FORMAT, offset, period_path, period, period - 1);
+  return TRUE;
+}
+
+/* What a state-space or hybrid plan covers: Mamba, Mamba-2 and Jamba as
+ * mamba_ssm and Hugging Face write them (a decoder with an LM head, no
+ * biases, every layer's mixer followed by the MLP, its experts or
+ * nothing), trained in full without tensor or context parallelism, on one
+ * pipeline stage when its layers differ.  The rest is refused rather than
+ * planned as something it is not. */
+static gboolean
+validate_ssm (const HrScenario  *sc,
+              GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  gboolean ssm = m->ssm != HR_SSM_NONE;
+
+  /* (The sizes' own ranges are their rows'.) */
+  if (!check_pattern ("model.attn_layer_period", "model.attn_layer_offset",
+                         m->attn_layer_period, m->attn_layer_offset, m->layers, error)
+      || !check_pattern ("model.expert_layer_period", "model.expert_layer_offset",
+                         m->expert_layer_period, m->expert_layer_offset, m->layers, error))
+    return FALSE;
+  if (!ssm && m->attn_layer_period > 0)
+    FAIL ("model.attn_layer_period", "%" G_GUINT64_FORMAT " needs SSM layers between the "
+          "attention layers; allowed with model.ssm = none: 0", m->attn_layer_period);
+  if (m->experts <= 1 && m->expert_layer_period > 0)
+    FAIL ("model.expert_layer_period", "%" G_GUINT64_FORMAT " needs model.experts > 1; "
+          "allowed with model.experts = 1: 0", m->expert_layer_period);
+  if (!ssm && !hr_model_mixed_layers (m))
+    return TRUE;
+
+  if (ssm && m->ffn == 0 && m->experts > 1 && m->expert_layer_period > 1)
+    FAIL ("model.ffn", "0 leaves the layers without experts with no MLP; allowed with "
+          "model.expert_layer_period > 1: 1 to %u (the dense layers' width)", HR_MAX_FFN);
+  if (m->ssm == HR_SSM_MAMBA2)
+    {
+      guint64 di = hr_model_ssm_inner (m), P = hr_model_ssm_head_dim (m);
+      guint64 H = hr_model_ssm_heads (m), G = hr_model_ssm_groups (m);
+
+      /* mamba2.py, Mamba2.__init__: assert self.d_ssm % self.headdim == 0;
+       * ssd_combined.py: assert nheads % ngroups == 0. */
+      if (di % P != 0)
+        FAIL ("model.ssm_head_dim", "%" G_GUINT64_FORMAT " does not divide the inner width "
+              "%" G_GUINT64_FORMAT " (ssm_expand x hidden); allowed: a divisor of %"
+              G_GUINT64_FORMAT, P, di, di);
+      if (H * P != di)
+        FAIL ("model.ssm_heads", "%" G_GUINT64_FORMAT " heads of %" G_GUINT64_FORMAT
+              " are not the inner width %" G_GUINT64_FORMAT "; allowed: %" G_GUINT64_FORMAT
+              " (or 0)", H, P, di, di / P);
+      if (H % G != 0)
+        FAIL ("model.ssm_groups", "%" G_GUINT64_FORMAT " does not divide model.ssm_heads = %"
+              G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT, G, H, H);
+    }
+  if (ssm && m->ssm_bc_norm && m->ssm != HR_SSM_MAMBA)
+    FAIL ("model.ssm_bc_norm", "true is Jamba's Mamba-1 layers only; allowed with "
+          "model.ssm = mamba2: false");
+  {
+    /* The mixers' count in double first, as validate_model does. */
+    double h = m->hidden, di = (double) hr_model_ssm_inner (m);
+    double N = hr_model_ssm_state (m), R = hr_model_ssm_dt_rank (m);
+    double mixer = di * (3.0 * h + 2.0 * R + 3.0 * N + (double) hr_model_ssm_conv (m)
+                         + 4.0 + (double) hr_model_ssm_groups (m) * N * (2.0 * h + 2.0));
+
+    if (ssm && (double) m->layers * mixer > HR_MAX_PARAMS)
+      FAIL ("model", "about %.3g parameters is more than Headroom plans; "
+            "allowed: up to 10^15", (double) m->layers * mixer);
+  }
+
+  if (m->kind != HR_KIND_DECODER)
+    FAIL ("model.kind", "%s is not planned with SSM layers or a layer pattern; allowed: decoder",
+          hr_enum_name (&hr_kind_names, m->kind));
+  if (m->head != HR_HEAD_LM)
+    FAIL ("model.head", "classifier is not planned with SSM layers or a layer pattern; "
+          "allowed: lm");
+  if (m->parallel_block || m->norms_per_layer != 0 || m->qk_norm != HR_QK_NORM_NONE
+      || m->bias != HR_BIAS_NONE)
+    FAIL (m->parallel_block ? "model.parallel_block" : m->norms_per_layer != 0
+          ? "model.norms_per_layer" : m->qk_norm != HR_QK_NORM_NONE ? "model.qk_norm"
+          : "model.bias", "is not planned with SSM layers or a layer pattern; allowed: "
+          "parallel_block false, norms_per_layer 0, qk_norm none, bias none");
+  if (m->patch_dim != 0 || m->token_types != 0 || m->pooler || m->learned_positions != 0
+      || m->lm_head_bias)
+    FAIL (m->patch_dim != 0 ? "model.patch_dim" : m->token_types != 0 ? "model.token_types"
+          : m->pooler ? "model.pooler" : m->learned_positions != 0 ? "model.learned_positions"
+          : "model.lm_head_bias", "is not planned with SSM layers or a layer pattern; "
+          "allowed: patch_dim 0, token_types 0, pooler false, learned_positions 0, "
+          "lm_head_bias false");
+  if (m->attention_kind != HR_ATTN_KIND_STANDARD || m->shared_experts != 0
+      || m->dense_layers != 0 || m->router_bias || m->mtp_modules != 0)
+    FAIL (m->attention_kind != HR_ATTN_KIND_STANDARD ? "model.attention_kind"
+          : m->shared_experts != 0 ? "model.shared_experts" : m->dense_layers != 0
+          ? "model.dense_layers" : m->router_bias ? "model.router_bias" : "model.mtp_modules",
+          "is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
+          "attention_kind standard, shared_experts 0, dense_layers 0 (say it with "
+          "expert_layer_period), router_bias false, mtp_modules 0");
+  if (t->method != HR_METHOD_FULL)
+    FAIL ("training.method", "%s is not planned with SSM layers or a layer pattern yet; "
+          "allowed: full", hr_enum_name (&hr_method_names, t->method));
+  if (t->checkpointing == HR_CHECKPOINTING_OP || t->compile)
+    FAIL (t->compile ? "training.compile" : "training.checkpointing",
+          "is not planned with SSM layers or a layer pattern (the fused scan kernels are "
+          "opaque to torch.compile and torchtitan's op policy); allowed: checkpointing "
+          "none, selective or full, compile false");
+  if (t->checkpointing == HR_CHECKPOINTING_FULL && t->checkpoint_every != 1)
+    FAIL ("training.checkpoint_every", "%" G_GUINT64_FORMAT " is not planned with SSM "
+          "layers or a layer pattern; allowed: 1", t->checkpoint_every);
+  if (p->tp != 1 || p->cp != 1)
+    FAIL (p->tp != 1 ? "parallel.tp" : "parallel.cp", "%" G_GUINT64_FORMAT " is not planned "
+          "with SSM layers or a layer pattern yet; allowed: 1", p->tp != 1 ? p->tp : p->cp);
+  if (hr_model_mixed_layers (m) && p->pp != 1)
+    FAIL ("parallel.pp", "%" G_GUINT64_FORMAT " is not planned for a model whose layers "
+          "differ (model.attn_layer_period, model.expert_layer_period) yet; allowed: 1", p->pp);
+  /* Until their saved tensors are listed, a plan would be a transformer's. */
+  FAIL (ssm ? "model.ssm" : "model.expert_layer_period",
+        "the activations of SSM layers and of layers that differ are not planned yet; "
+        "allowed for a plan: ssm none, expert_layer_period 0");
+}
+
 /* section is "gpu" in a scenario, "" in a GPU preset file, whose keys
  * are at the top. */
 gboolean
@@ -396,5 +535,6 @@ hr_scenario_validate (const HrScenario  *scenario,
          && hr_validate_deepseek (scenario, error)
          && validate_training (scenario, error)
          && validate_encoder_decoder (scenario, error)
+         && validate_ssm (scenario, error)
          && validate_parallel (scenario, error);
 }

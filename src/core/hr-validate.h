@@ -28,6 +28,9 @@ G_BEGIN_DECLS
 #define HR_MAX_LORA_RANK    65536
 #define HR_MAX_POSITION_BUCKETS 65536
 #define HR_MAX_MTP_MODULES  16
+#define HR_MAX_SSM_STATE    65536
+#define HR_MAX_SSM_CONV     64
+#define HR_MAX_SSM_EXPAND   64
 
 gboolean hr_scenario_validate (const HrScenario  *scenario,
                                GError           **error);
