@@ -379,8 +379,9 @@ check_pattern (const char  *period_path,
                guint64      layers,
                GError     **error)
 {
-  if (!check_range (period_path, period, 0, layers, error))
-    return FALSE;
+  if (period > layers)
+    FAIL (period_path, "%" G_GUINT64_FORMAT " does not fit model.layers = %" G_GUINT64_FORMAT
+          "; allowed: 0 to %" G_GUINT64_FORMAT, period, layers, layers);
   if (period == 0 && offset != 0)
     FAIL (offset_path, "%" G_GUINT64_FORMAT " needs %s > 0; allowed: 0",
           offset, period_path);
