@@ -192,7 +192,11 @@ test_labels_over_hatching (void)
   for (guint i = 0; i < hits->n_labels; i++)
     {
       const HrChartHit *l = &hits->labels[i];
-      double cx = hits->hits[0].x + (double) plan->capacity_bytes
+      double cx;
+
+      if (l->kind != HR_CHART_SEGMENT)
+        continue;   /* the verdict is in the warning colour itself */
+      cx = hits->hits[0].x + (double) plan->capacity_bytes
                   * (hits->hits[0].width / (double) plan->devices[0].category_bytes[hits->hits[0].category]);
 
       past_capacity += l->x + l->width > cx;
@@ -205,6 +209,93 @@ test_labels_over_hatching (void)
   cairo_surface_destroy (surface);
 }
 
+static guint n_numbers;
+
+/* A stand-in for the locale's format: "36.8" is written "36,8". */
+static char *
+comma_number (const char *ascii)
+{
+  n_numbers++;
+  return g_strdelimit (g_strdup (ascii), ".", ',');
+}
+
+/* The per-GPU chart from a laptop's width down to a phone's: every name,
+ * verdict and capacity label lies within the chart, one verdict per GPU;
+ * below about 700 points the names and verdicts go on a line above each
+ * bar.  Numbers go through the style's format when it has one. */
+static void
+test_narrow (void)
+{
+  static const int widths[] = { 360, 480, 600, 700, 900, 1600 };
+  const char *dir = g_getenv ("HEADROOM_TEST_CHARTS");
+  HrScenario scenarios[3];
+  g_autofree HrPlan *plan = g_new0 (HrPlan, 1);
+  g_autofree HrChartHits *hits = g_new0 (HrChartHits, 1);
+  HrChartStyle style;
+
+  hr_test_load (&scenarios[0], "default");
+  scenarios[1] = scenarios[0];
+  scenarios[1].training.micro_batch = 32;
+  scenarios[1].training.checkpointing = HR_CHECKPOINTING_NONE;
+  scenarios[2] = scenarios[0];
+  scenarios[2].parallel.gpus = 16;
+  scenarios[2].parallel.pp = 2;
+  hr_chart_style_init_light (&style);
+  style.paint_background = TRUE;
+  for (guint s = 0; s < G_N_ELEMENTS (scenarios); s++)
+    for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+      {
+        int width = widths[w], height = 640;
+        cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, width, height);
+        cairo_t *cr = cairo_create (surface);
+        guint verdicts = 0, names = 0;
+
+        hr_test_plan (&scenarios[s], plan);
+        hr_chart_draw (cr, width, height, &scenarios[s], plan, &style, hits);
+        cairo_destroy (cr);
+        if (dir != NULL)
+          {
+            g_autofree char *path = g_strdup_printf ("%s/chart-%u-%d.png", dir, s, width);
+
+            cairo_surface_write_to_png (surface, path);
+          }
+        cairo_surface_destroy (surface);
+        for (guint i = 0; i < hits->n_labels; i++)
+          {
+            const HrChartHit *l = &hits->labels[i];
+
+            if (l->kind == HR_CHART_SEGMENT)
+              continue;
+            if (l->x < 0 || l->x + l->width > width)
+              g_error ("scenario %u, %d wide: a text (kind %d) at x %.0f..%.0f", s, width, l->kind,
+                       l->x, l->x + l->width);
+            verdicts += l->kind == HR_CHART_VERDICT;
+            names += l->kind == HR_CHART_DEVICE_NAME;
+          }
+        g_assert_cmpuint (verdicts, ==, plan->n_devices);
+        g_assert_cmpuint (names, ==, plan->n_devices);
+      }
+
+  /* The locale's format, where the style has one; none by default. */
+  n_numbers = 0;
+  {
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 600);
+    cairo_t *cr = cairo_create (surface);
+
+    hr_test_plan (&scenarios[0], plan);
+    hr_chart_draw (cr, 800, 600, &scenarios[0], plan, &style, hits);
+    g_assert_cmpuint (n_numbers, ==, 0);
+    style.number = comma_number;
+    hr_chart_draw (cr, 800, 600, &scenarios[0], plan, &style, hits);
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
+  /* The axis' ticks, the verdict's amount and share, the capacity, the
+   * segments' and the breakdown's sizes. */
+  g_test_message ("%u numbers through the style's format", n_numbers);
+  g_assert_cmpuint (n_numbers, >=, 20);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -214,5 +305,6 @@ main (int   argc,
   g_test_add_func ("/chart/ticks/every-range", test_every_range);
   g_test_add_func ("/chart/ticks/sweep-axes", test_sweep_axes);
   g_test_add_func ("/chart/labels-over-hatching", test_labels_over_hatching);
+  g_test_add_func ("/chart/narrow", test_narrow);
   return g_test_run ();
 }

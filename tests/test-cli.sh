@@ -426,6 +426,19 @@ ru --set model.heads=48; grep -qx 'headroom-cli: --set model.heads: 48 не де
   && ok "ru: a validation message, its field path in English" || not_ok "ru: the message: $(cat "$tmp/ru-out")"
 ru --set parallel.stage_layers=[20,10] --set parallel.pp=2; grep -q 'стадии содержат 30 слоёв' "$tmp/ru-out" \
   && ok "ru: a message with PRIu64 arguments" || not_ok "ru: PRIu64: $(cat "$tmp/ru-out")"
+# The PNGs headroom-cli writes are the same whatever the locale writes
+# numbers as (the window's charts use the locale's format; CI's files do
+# not change with the machine's).
+case "$ru_env" in
+  *LC_ALL=ru_RU.UTF-8*)
+    numeric_env=$(printf '%s' "$ru_env" | sed 's/LC_ALL=/LC_NUMERIC=/')
+    "$cli" --png "$tmp/c.png" >/dev/null 2>&1 </dev/null
+    env -u LC_ALL LANG=C.UTF-8 $numeric_env "$cli" --png "$tmp/ru-numeric.png" >/dev/null 2>&1 </dev/null
+    cmp -s "$tmp/c.png" "$tmp/ru-numeric.png" && ok "--png: the same bytes with Russian numbers ($numeric_env)" \
+      || not_ok "--png: the PNG changes with LC_NUMERIC"
+    ;;
+  *) ok "# SKIP --png with Russian numbers: no ru_RU.UTF-8 locale" ;;
+esac
 "$cli" >"$tmp/out" 2>&1 </dev/null; ! cyrillic "$tmp/out" && ok "C.UTF-8: the table stays English" || not_ok "C.UTF-8: translated"
 
 echo "1..$n"

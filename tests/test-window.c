@@ -20,6 +20,7 @@
 
 #include "hr-calc.h"
 #include "hr-error.h"
+#include "hr-export.h"
 #include "hr-locale.h"
 #include "hr-present.h"
 #include "hr-scenario-io.h"
@@ -899,6 +900,18 @@ test_locale_numbers (void)
 
   g_assert_cmpstr (c_bytes, ==, "39.2 GiB");
   g_assert_cmpstr (c_whole, ==, "4096");
+  /* The charts write their numbers as the labels do; the exported PNG
+   * too, since it is what the user saw (headroom-cli's keep "39.2"). */
+  {
+    HrWindow *window = open_window ();
+    HrChartStyle style;
+
+    hr_chart_widget_get_style (hr_window_get_chart (window), &style);
+    g_assert_true (style.number == hr_locale_number);
+    hr_export_style_init (&style, HR_UNITS_BINARY);
+    g_assert_true (style.number == hr_locale_number);
+    close_window (window);
+  }
   {
     g_autofree char *c_text = hr_locale_text ("with 39.2 GiB (49 %), Llama 3.1 8B");
 

@@ -10,6 +10,7 @@
 #include "hr-format.h"
 
 #include <math.h>
+#include <string.h>
 
 char *
 hr_format_double (double value,
@@ -67,4 +68,59 @@ hr_format_count (double count)
     }
   number = hr_format_double (count, unit == 0 ? 0 : 2);
   return g_strdup_printf ("%s%s", number, names[unit]);
+}
+
+static gboolean
+is_unit (const char *p)
+{
+  static const char * const units[] = { "EiB", "PiB", "TiB", "GiB", "MiB", "KiB", "EB", "PB",
+                                        "TB", "GB", "MB", "kB", "B", "%" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_has_prefix (p, units[i]) && !g_ascii_isalnum (p[strlen (units[i])]))
+      return TRUE;
+  return FALSE;
+}
+
+/* A sentence ("Fits on 8x H100 SXM 80GB with 39.2 GiB (49 %) to spare")
+ * with each amount — a number, a space and a unit — through number;
+ * other numbers ("Llama 3.1 8B", "80GB") stay as they are.  The window's
+ * text and its charts share it (hr_locale_text, HrChartStyle.number). */
+char *
+hr_format_amounts (const char   *ascii,
+                   HrNumberFunc  number)
+{
+  GString *out;
+  const char *p;
+
+  g_return_val_if_fail (ascii != NULL && number != NULL, NULL);
+  out = g_string_sized_new (strlen (ascii));
+  p = ascii;
+  while (*p != '\0')
+    {
+      const char *end = p;
+
+      if (g_ascii_isdigit (*p) && (p == ascii || (!g_ascii_isalnum (p[-1]) && p[-1] != '.')))
+        {
+          while (g_ascii_isdigit (*end))
+            end++;
+          if (*end == '.' && g_ascii_isdigit (end[1]))
+            for (end++; g_ascii_isdigit (*end); end++)
+              ;
+          if (*end == ' ' && is_unit (end + 1))
+            {
+              g_autofree char *digits = g_strndup (p, end - p);
+              g_autofree char *local = number (digits);
+
+              g_string_append (out, local);
+              p = end;
+              continue;
+            }
+          g_string_append_len (out, p, end - p);
+          p = end;
+          continue;
+        }
+      g_string_append_c (out, *p++);
+    }
+  return g_string_free (out, FALSE);
 }

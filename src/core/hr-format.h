@@ -19,10 +19,16 @@ typedef enum
   HR_UNITS_DECIMAL,   /* GB, as the ZeRO paper and marketing */
 } HrUnits;
 
+/* A number written "39.2" or "1234" as a reader writes it ("39,2",
+ * "1 234"); what follows the number is kept. */
+typedef char *(*HrNumberFunc) (const char *ascii);
+
 char *hr_format_bytes   (double  bytes,
                          HrUnits units);
 char *hr_format_count   (double  count);
 char *hr_format_double  (double  value,
                          int     decimals);
+char *hr_format_amounts (const char   *ascii,
+                         HrNumberFunc  number);
 
 G_END_DECLS

@@ -56,6 +56,7 @@ hr_chart_widget_get_style (HrChartWidget *self,
   style->show_title = FALSE;   /* the window shows the verdict above the chart */
   style->scale_bytes = self->scale_bytes;
   style->font_scale = self->font_scale;
+  style->number = hr_locale_number;   /* as the window's labels write them */
 }
 
 static void

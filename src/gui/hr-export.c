@@ -11,6 +11,7 @@
 
 #include "config.h"
 
+#include "hr-locale.h"
 #include "hr-export.h"
 
 const HrExportSettings hr_export_settings = {
@@ -28,6 +29,9 @@ hr_export_style_init (HrChartStyle *style,
   style->units = units;
   style->font_scale = hr_export_settings.font_scale;
   style->paint_background = TRUE;
+  /* The file is what the user saw: numbers in the locale's format, as
+   * the window shows them (headroom-cli's PNGs keep "39.2"). */
+  style->number = hr_locale_number;
 }
 
 /* Paints with paint at the export size, beside path, renamed over it. */

@@ -70,18 +70,6 @@ hr_locale_count (double count)
   return hr_locale_number (ascii);
 }
 
-static gboolean
-is_unit (const char *p)
-{
-  static const char * const units[] = { "EiB", "PiB", "TiB", "GiB", "MiB", "KiB", "EB", "PB",
-                                        "TB", "GB", "MB", "kB", "B", "%" };
-
-  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-    if (g_str_has_prefix (p, units[i]) && !g_ascii_isalnum (p[strlen (units[i])]))
-      return TRUE;
-  return FALSE;
-}
-
 /* A sentence from the core ("Fits on 8x H100 SXM 80GB with 39.2 GiB (49 %)
  * to spare per GPU") with each amount — a number, a space and a unit —
  * in the locale's format; other numbers ("Llama 3.1 8B", "80GB") stay as
@@ -89,39 +77,8 @@ is_unit (const char *p)
 char *
 hr_locale_text (const char *ascii)
 {
-  GString *out;
-  const char *p;
-
   g_return_val_if_fail (ascii != NULL, NULL);
-  out = g_string_sized_new (strlen (ascii));
-  p = ascii;
-  while (*p != '\0')
-    {
-      const char *end = p;
-
-      if (g_ascii_isdigit (*p) && (p == ascii || (!g_ascii_isalnum (p[-1]) && p[-1] != '.')))
-        {
-          while (g_ascii_isdigit (*end))
-            end++;
-          if (*end == '.' && g_ascii_isdigit (end[1]))
-            for (end++; g_ascii_isdigit (*end); end++)
-              ;
-          if (*end == ' ' && is_unit (end + 1))
-            {
-              g_autofree char *number = g_strndup (p, end - p);
-              g_autofree char *local = hr_locale_number (number);
-
-              g_string_append (out, local);
-              p = end;
-              continue;
-            }
-          g_string_append_len (out, p, end - p);
-          p = end;
-          continue;
-        }
-      g_string_append_c (out, *p++);
-    }
-  return g_string_free (out, FALSE);
+  return hr_format_amounts (ascii, hr_locale_number);
 }
 
 /* "4096", "4,096" or "4 096". */

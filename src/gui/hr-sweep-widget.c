@@ -48,6 +48,7 @@ hr_sweep_widget_snapshot (GtkWidget   *widget,
   G_GNUC_END_IGNORE_DEPRECATIONS
   style.foreground = (HrRgb) { fg.red, fg.green, fg.blue };
   style.units = self->units;
+  style.number = hr_locale_number;
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   hr_sweep_draw (cr, width, height, &self->scenario, &self->sweep, &style);
   cairo_destroy (cr);

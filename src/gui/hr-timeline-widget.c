@@ -57,6 +57,7 @@ hr_timeline_widget_snapshot (GtkWidget   *widget,
   G_GNUC_END_IGNORE_DEPRECATIONS
   style.foreground = (HrRgb) { fg.red, fg.green, fg.blue };
   style.units = self->units;
+  style.number = hr_locale_number;
   style.show_title = FALSE;   /* the verdict is above the views */
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   hr_timeline_draw (cr, width, height, &self->scenario, self->plan, self->device, &style,

@@ -48,7 +48,9 @@ hr_chart_draw_breakdown (cairo_t            *cr,
   Painter painter = { cr, layout, style, MAX (style->font_scale, 0.25) };
   Painter *p = &painter;
   double fs = p->fs, line = 17 * fs;
-  guint columns = width > 1100 * fs ? HR_N_CATEGORIES : width > 760 * fs ? 3 : 2;
+  /* One column on a phone: two would cut every item's name short. */
+  guint columns = width > 1100 * fs ? HR_N_CATEGORIES : width > 760 * fs ? 3
+                  : width > 500 * fs ? 2 : 1;
   double col_w = width / columns;
   double row_y = y + 22 * fs, row_h = 0;
   g_autofree char *heading = NULL;
@@ -58,8 +60,9 @@ hr_chart_draw_breakdown (cairo_t            *cr,
 
   heading = g_strdup_printf (_("Where the memory goes on %s, at its peak (%s)"), d->label,
                              hr_phase_label (d->peak_phase));
-  draw_text (p, heading, x, y + 8 * fs, 12, TRUE, style->foreground, FALSE);
   pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_width (p->layout, (int) (width * PANGO_SCALE));
+  draw_text (p, heading, x, y + 8 * fs, 12, TRUE, style->foreground, FALSE);
 
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     {

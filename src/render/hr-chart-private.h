@@ -45,6 +45,10 @@ draw_text (Painter    *p,
                              colour, align_right ? 1.0 : 0.0);
 }
 
+void   hr_chart_set_text    (PangoLayout        *layout,
+                             const HrChartStyle *style,
+                             const char         *text);
+
 /* The chart's pieces the timeline (hr-timeline-chart.c) draws too. */
 double hr_chart_nice_step   (double   range,
                              int      n);

@@ -130,6 +130,27 @@ hr_device_verdict (const HrPlan   *plan,
     }
 }
 
+/* Every text a chart draws goes through here: its amounts ("36.8 GiB",
+ * "46 %") and a tick's bare number ("0.5", "4096") as style->number
+ * writes them; names with digits ("Llama 3.1 8B", "H100") stay. */
+void
+hr_chart_set_text (PangoLayout        *layout,
+                   const HrChartStyle *style,
+                   const char         *text)
+{
+  g_autofree char *local = NULL;
+
+  if (style->number != NULL && text[0] != '\0')
+    {
+      gboolean bare = TRUE;
+
+      for (const char *c = text; *c != '\0' && bare; c++)
+        bare = g_ascii_isdigit (*c) || *c == '.' || *c == '-';
+      local = bare ? style->number (text) : hr_format_amounts (text, style->number);
+    }
+  pango_layout_set_text (layout, local != NULL ? local : text, -1);
+}
+
 /* Lays text out; size in points at font_scale 1, weight bold or not. */
 static void
 layout_text (Painter    *p,
@@ -142,7 +163,7 @@ layout_text (Painter    *p,
   pango_font_description_set_absolute_size (font, size * p->fs * PANGO_SCALE);
   pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
   pango_layout_set_font_description (p->layout, font);
-  pango_layout_set_text (p->layout, text, -1);
+  hr_chart_set_text (p->layout, p->style, text);
   pango_font_description_free (font);
 }
 
@@ -178,7 +199,7 @@ hr_chart_draw_text (cairo_t            *cr,
   pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
   pango_layout_set_font_description (layout, font);
   pango_font_description_free (font);
-  pango_layout_set_text (layout, text, -1);
+  hr_chart_set_text (layout, style, text);
   pango_layout_get_pixel_size (layout, &w, &h);
   set_rgb (cr, colour, 1.0);
   cairo_move_to (cr, x - align * w, y - h / 2.0);
@@ -237,7 +258,21 @@ typedef struct
   double unit;            /* bytes per axis unit (GiB or GB) */
   double capacity;        /* bytes */
   gboolean labels;        /* whether bars are tall enough for labels */
+  gboolean stacked;       /* a device's name and verdict on a line above its bar */
+  double text_h;          /* that line's height, 0 when not stacked */
+  double left, right;     /* the chart's margins */
 } Plot;
+
+/* Device I's bar: its top and its thickness. */
+static void
+bar_extent (const Plot *plot,
+            guint       i,
+            double     *by,
+            double     *bh)
+{
+  *by = plot->top + i * plot->bar_h + plot->text_h + plot->gap / 2;
+  *bh = MAX (plot->bar_h - plot->text_h - plot->gap, 1);
+}
 
 /* The scenario and the verdict in words, coloured; returns the next y. */
 static double
@@ -312,10 +347,18 @@ lay_out_plot (Painter      *p,
       right_w = MAX (right_w, text_width (p, verdict, 11, TRUE));
       most = MAX (most, (double) d->total_bytes);
     }
-  left_w = MIN (left_w + 12 * fs, width * 0.25);
-  right_w = MIN (right_w + 16 * fs, width * 0.35);
-  plot->x = m + left_w;
-  plot->w = width - m - right_w - plot->x;
+  left_w += 12 * fs;
+  right_w += 16 * fs;
+  /* Names left and verdicts right while they leave the bars half the
+   * width; on a narrower chart (a phone, a half window: below about 700
+   * points for "✓ Fits, 36.8 GiB free (46 %)") each bar gets a line above
+   * it for both, and the whole width, so that no verdict is cut. */
+  plot->stacked = left_w + right_w > (width - 2 * m) * 0.5;
+  plot->text_h = plot->stacked ? 17 * fs : 0;
+  plot->x = plot->stacked ? m : m + left_w;
+  plot->w = plot->stacked ? width - 2 * m : width - m - right_w - plot->x;
+  plot->left = m;
+  plot->right = width - m;
   plot->top = y + 16 * fs;                 /* room for the capacity label */
   plot->bottom = height - m - 22 * fs;      /* room for the axis */
   if (plot->w < 40 || plot->bottom - plot->top < 8)
@@ -323,7 +366,7 @@ lay_out_plot (Painter      *p,
 
   /* Bars as tall as they read well; what is left below the axis shows
    * where the memory of the binding GPU goes, item by item. */
-  plot->bar_h = MIN (56 * fs, (plot->bottom - plot->top) / n);
+  plot->bar_h = MIN (56 * fs + plot->text_h, (plot->bottom - plot->top) / n);
   plot->bottom = plot->top + plot->bar_h * n;
 
   most *= 1.04;
@@ -331,41 +374,53 @@ lay_out_plot (Painter      *p,
     most = p->style->scale_bytes;
   plot->most = most;
   plot->scale = plot->w / most;
-  plot->gap = plot->bar_h >= 10 ? plot->bar_h * 0.22 : 0;
-  plot->labels = plot->bar_h - plot->gap >= 13 * fs;
+  plot->gap = plot->bar_h - plot->text_h >= 10 ? (plot->bar_h - plot->text_h) * 0.22 : 0;
+  plot->labels = plot->bar_h - plot->text_h - plot->gap >= 13 * fs;
   plot->unit = p->style->units == HR_UNITS_DECIMAL ? 1e9 : HR_GIB;
   plot->capacity = (double) plan->capacity_bytes;
   return TRUE;
 }
 
-/* The axis in round numbers of GiB (or GB), with its grid. */
+/* The axis in round numbers of GiB (or GB), with its grid: as many ticks
+ * as the width holds, none whose number would touch its neighbour's.  The
+ * unit stands left of the axis, or after the first number when the names
+ * are above the bars and nothing is left of it. */
 static void
 draw_axis (Painter    *p,
            const Plot *plot)
 {
   cairo_t *cr = p->cr;
-  double fs = p->fs, most = plot->most;
-  double step = hr_chart_nice_step (most / plot->unit, 6);
+  double fs = p->fs, most = plot->most, last_right = -G_MAXDOUBLE;
+  double step = hr_chart_nice_step (most / plot->unit, (int) CLAMP (plot->w / (60 * fs), 2, 6));
+  const char *unit = p->style->units == HR_UNITS_DECIMAL ? "GB" : "GiB";
 
   cairo_set_line_width (cr, 1);
   for (double v = 0; v * plot->unit <= most; v += step)
     {
       double x = round (plot->x + v * plot->unit * plot->scale) + 0.5;
       g_autofree char *number = hr_format_double (v, step < 1 ? 1 : 0);
+      g_autofree char *shown = v == 0 && plot->stacked ? g_strdup_printf ("%s %s", number, unit)
+                                                       : g_strdup (number);
+      double left;
       int w, h;
 
       set_rgb (cr, p->style->foreground, 0.12);
       cairo_move_to (cr, x, plot->top);
       cairo_line_to (cr, x, plot->bottom);
       cairo_stroke (cr);
-      layout_text (p, number, 10, FALSE);
+      layout_text (p, shown, 10, FALSE);
       pango_layout_get_pixel_size (p->layout, &w, &h);
+      left = v == 0 && plot->stacked ? plot->x : x - w / 2.0;
+      if (left < last_right + 6 * fs || left + w > plot->right)
+        continue;
       set_rgb (cr, p->style->foreground, 0.75);
-      cairo_move_to (cr, x - w / 2.0, plot->bottom + 4 * fs);
+      cairo_move_to (cr, left, plot->bottom + 4 * fs);
       pango_cairo_show_layout (cr, p->layout);
+      last_right = left + w;
     }
-  draw_text (p, p->style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", plot->x - 8 * fs,
-             plot->bottom + 11 * fs, 10, TRUE, p->style->foreground, TRUE);
+  if (!plot->stacked)
+    draw_text (p, unit, plot->x - 8 * fs, plot->bottom + 11 * fs, 10, TRUE, p->style->foreground,
+               TRUE);
 }
 
 /* The wanted-headroom band, just below the capacity. */
@@ -397,9 +452,10 @@ draw_bar (Painter      *p,
   const HrChartStyle *style = p->style;
   const HrDevice *d = &plan->devices[i];
   double fs = p->fs;
-  double by = plot->top + i * plot->bar_h + plot->gap / 2, bh = MAX (plot->bar_h - plot->gap, 1);
+  double by, bh;
   double x = plot->x;
 
+  bar_extent (plot, i, &by, &bh);
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     {
       double w = (double) d->category_bytes[c] * plot->scale;
@@ -430,6 +486,21 @@ draw_bar (Painter      *p,
     }
 }
 
+/* A text's bounds, for the tests that check what is cut or covered. */
+static void
+record_text (HrChartHits  *hits,
+             double        x,
+             double        y,
+             double        w,
+             double        fs,
+             guint         device,
+             HrChartLabel  kind)
+{
+  if (hits != NULL && hits->n_labels < HR_CHART_MAX_LABELS)
+    hits->labels[hits->n_labels++] = (HrChartHit) { x, y - 8 * fs, w, 16 * fs, device,
+                                                    HR_N_CATEGORIES, kind };
+}
+
 /* A segment's label, on a plate of the segment's own colour where the
  * hatching or the capacity line would run through it. */
 static void
@@ -453,7 +524,7 @@ draw_segment_label (Painter     *p,
     }
   draw_text (p, text, x, y, 10, FALSE, ink, FALSE);
   if (hits != NULL && hits->n_labels < HR_CHART_MAX_LABELS)
-    hits->labels[hits->n_labels++] = (HrChartHit) { x, y - h / 2, w, h, 0, c };
+    hits->labels[hits->n_labels++] = (HrChartHit) { x, y - h / 2, w, h, 0, c, HR_CHART_SEGMENT };
 }
 
 /* Device I's labels: each category's inside its segment where it fits
@@ -469,9 +540,10 @@ draw_bar_labels (Painter      *p,
   const HrChartStyle *style = p->style;
   const HrDevice *d = &plan->devices[i];
   double fs = p->fs;
-  double by = plot->top + i * plot->bar_h + plot->gap / 2, bh = MAX (plot->bar_h - plot->gap, 1);
+  double by, bh;
   double x = plot->x, cx = plot->x + plot->capacity * plot->scale;
 
+  bar_extent (plot, i, &by, &bh);
   for (guint c = 0; c < HR_N_CATEGORIES && plot->labels; c++)
     {
       double w = (double) d->category_bytes[c] * plot->scale;
@@ -496,14 +568,41 @@ draw_bar_labels (Painter      *p,
       x += w;
     }
 
-  if (plot->labels || i == plan->binding_device)
+  if (plot->labels || plot->stacked || i == plan->binding_device)
     {
       g_autofree char *label = device_label (d);
       g_autofree char *verdict = hr_device_verdict (plan, d, style->units);
+      HrRgb colour = hr_chart_status_colour (d->status, style->dark);
+      double lw, vw, ty = by - plot->gap / 2 - plot->text_h / 2;
 
-      draw_text (p, label, plot->x - 8 * fs, by + bh / 2, 11, TRUE, style->foreground, TRUE);
-      draw_text (p, verdict, plot->x + plot->w + 10 * fs, by + bh / 2, 11, TRUE,
-                 hr_chart_status_colour (d->status, style->dark), FALSE);
+      if (plot->stacked)
+        {
+          /* The name at the left, the verdict at the right of the line,
+           * on the background: the capacity line and the band run
+           * through the line they are on. */
+          double vx;
+
+          lw = text_width (p, label, 11, TRUE);
+          vw = text_width (p, verdict, 11, TRUE);
+          vx = MAX (plot->x + plot->w - vw, plot->x + lw + 10 * fs);
+          set_rgb (p->cr, style->background, 1.0);
+          cairo_rectangle (p->cr, plot->x - 2 * fs, ty - 8 * fs, lw + 4 * fs, 16 * fs);
+          cairo_rectangle (p->cr, vx - 2 * fs, ty - 8 * fs, vw + 4 * fs, 16 * fs);
+          cairo_fill (p->cr);
+          draw_text (p, label, plot->x, ty, 11, TRUE, style->foreground, FALSE);
+          draw_text (p, verdict, vx, ty, 11, TRUE, colour, FALSE);
+          record_text (hits, plot->x, ty, lw, fs, i, HR_CHART_DEVICE_NAME);
+          record_text (hits, vx, ty, vw, fs, i, HR_CHART_VERDICT);
+        }
+      else
+        {
+          lw = draw_text (p, label, plot->x - 8 * fs, by + bh / 2, 11, TRUE, style->foreground,
+                          TRUE);
+          vw = draw_text (p, verdict, plot->x + plot->w + 10 * fs, by + bh / 2, 11, TRUE, colour,
+                          FALSE);
+          record_text (hits, plot->x - 8 * fs - lw, by + bh / 2, lw, fs, i, HR_CHART_DEVICE_NAME);
+          record_text (hits, plot->x + plot->w + 10 * fs, by + bh / 2, vw, fs, i, HR_CHART_VERDICT);
+        }
     }
 }
 
@@ -511,7 +610,8 @@ draw_bar_labels (Painter      *p,
 static void
 draw_capacity_line (Painter          *p,
                     const HrScenario *sc,
-                    const Plot       *plot)
+                    const Plot       *plot,
+                    HrChartHits      *hits)
 {
   cairo_t *cr = p->cr;
   double fs = p->fs;
@@ -521,15 +621,34 @@ draw_capacity_line (Painter          *p,
   g_autofree char *band = g_strdup_printf (_("wanted free %d %%"),
                                            (int) (sc->overhead.headroom * 100 + 0.5));
 
+  double cap_w = text_width (p, text, 10, TRUE);
+  double band_w = sc->overhead.headroom > 0 ? text_width (p, band, 10, FALSE) : 0;
+  double cap_x = x - cap_w, band_x = x + 6 * fs, ty = plot->top - 12 * fs;
+
   set_rgb (cr, p->style->foreground, 0.9);
   cairo_set_line_width (cr, 2 * fs);
   cairo_move_to (cr, x, plot->top - 6 * fs);
   cairo_line_to (cr, x, plot->bottom);
   cairo_stroke (cr);
-  draw_text (p, text, x, plot->top - 12 * fs, 10, TRUE, p->style->foreground, TRUE);
-  if (sc->overhead.headroom > 0)
-    draw_text (p, band, x + 6 * fs, plot->top - 12 * fs, 10, FALSE,
-               hr_chart_status_colour (HR_STATUS_TIGHT, p->style->dark), FALSE);
+  /* The capacity left of the line and the wanted share right of it; both
+   * right of the line when it is near the left edge (far over capacity),
+   * both left when it is near the right; the share left out where
+   * neither fits. */
+  if (cap_x < plot->left)
+    {
+      cap_x = x + 6 * fs;
+      band_x = cap_x + cap_w + 10 * fs;
+    }
+  else if (band_x + band_w > plot->right)
+    band_x = cap_x - 10 * fs - band_w;
+  draw_text (p, text, cap_x, ty, 10, TRUE, p->style->foreground, FALSE);
+  record_text (hits, cap_x, ty, cap_w, fs, 0, HR_CHART_CAPACITY);
+  if (band_w > 0 && band_x >= plot->left && band_x + band_w <= plot->right)
+    {
+      draw_text (p, band, band_x, ty, 10, FALSE,
+                 hr_chart_status_colour (HR_STATUS_TIGHT, p->style->dark), FALSE);
+      record_text (hits, band_x, ty, band_w, fs, 0, HR_CHART_CAPACITY);
+    }
 }
 
 void
@@ -568,7 +687,7 @@ hr_chart_draw (cairo_t            *cr,
       draw_headroom_band (&p, sc, &plot);
       for (guint i = 0; i < plan->n_devices; i++)
         draw_bar (&p, plan, i, &plot, hits);
-      draw_capacity_line (&p, sc, &plot);
+      draw_capacity_line (&p, sc, &plot, hits);
       for (guint i = 0; i < plan->n_devices; i++)
         draw_bar_labels (&p, plan, i, &plot, hits);
       hr_chart_draw_breakdown (cr, p.layout, style, hr_plan_binding (plan), m,

@@ -34,14 +34,29 @@ typedef struct
   gboolean show_title;    /* the scenario's name and the verdict on top */
   const char *font_family;
   double   scale_bytes;   /* > 0: the x axis spans this much (charts compared) */
+  /* How numbers are written: NULL for "39.2 GiB" whatever the locale (the
+   * PNGs headroom-cli writes, the same on every machine); the window's
+   * charts and exports write them as its labels do (hr_locale_number). */
+  HrNumberFunc number;
 } HrChartStyle;
 
-/* A drawn bar segment, for tooltips: which device and category it shows. */
+typedef enum
+{
+  HR_CHART_SEGMENT,       /* a bar's segment, or the label inside it */
+  HR_CHART_DEVICE_NAME,   /* "GPU 0-7 ×8" */
+  HR_CHART_VERDICT,       /* "✓ Fits, 36.8 GiB free (46 %)" */
+  HR_CHART_CAPACITY,      /* "capacity 79.6 GiB", "wanted free 10 %" */
+} HrChartLabel;
+
+/* A drawn bar segment, for tooltips: which device and category it shows;
+ * or a text's bounds (category HR_N_CATEGORIES for a device's name, its
+ * verdict and the capacity's labels). */
 typedef struct
 {
-  double     x, y, width, height;
-  guint      device;
-  HrCategory category;
+  double       x, y, width, height;
+  guint        device;
+  HrCategory   category;
+  HrChartLabel kind;
 } HrChartHit;
 
 #define HR_CHART_MAX_HITS 512

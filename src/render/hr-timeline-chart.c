@@ -74,7 +74,7 @@ draw_wrapped (Painter    *p,
   pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
   pango_layout_set_font_description (p->layout, font);
   pango_font_description_free (font);
-  pango_layout_set_text (p->layout, text, -1);
+  hr_chart_set_text (p->layout, p->style, text);
   pango_layout_set_width (p->layout, (int) (width * PANGO_SCALE));
   pango_layout_set_wrap (p->layout, PANGO_WRAP_WORD_CHAR);
   pango_layout_set_alignment (p->layout, PANGO_ALIGN_CENTER);
@@ -99,7 +99,7 @@ measure (Painter    *p,
   pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
   pango_layout_set_font_description (p->layout, font);
   pango_font_description_free (font);
-  pango_layout_set_text (p->layout, text, -1);
+  hr_chart_set_text (p->layout, p->style, text);
   pango_layout_get_pixel_size (p->layout, &w, &h);
   return w;
 }
