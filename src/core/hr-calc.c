@@ -316,9 +316,9 @@ hr_calc_plan (const HrScenario  *sc,
   if (ctx.too_big >= MAX_DEVICE_BYTES)
     {
       hr_error_set_field (error, HR_ERROR_INVALID, "training",
-                          "this plan needs about %.3g bytes on one GPU, more than Headroom "
-                          "can represent exactly; allowed: plans under 1 PiB per GPU (lower "
-                          "training.micro_batch or training.seq_len)", ctx.too_big);
+                          _("this plan needs about %.3g bytes on one GPU, more than Headroom "
+                            "can represent exactly; allowed: plans under 1 PiB per GPU (lower "
+                            "training.micro_batch or training.seq_len)"), ctx.too_big);
       return FALSE;
     }
 
@@ -339,9 +339,9 @@ hr_calc_plan (const HrScenario  *sc,
       /* Converting a larger double to guint64 is undefined behaviour, and
        * 6e21 once came out as 0, hiding the host-RAM warning. */
       hr_error_set_field (error, HR_ERROR_INVALID, "parallel.offload_optimizer",
-                          "the offloaded states need about %.3g bytes of host memory per "
-                          "node, more than Headroom can represent exactly; allowed: under "
-                          "64 PiB per node (use more nodes, or offload less)", host);
+                          _("the offloaded states need about %.3g bytes of host memory per "
+                            "node, more than Headroom can represent exactly; allowed: under "
+                            "64 PiB per node (use more nodes, or offload less)"), host);
       return FALSE;
     }
   plan->host_bytes_per_node = (guint64) host;

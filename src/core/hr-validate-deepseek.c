@@ -13,6 +13,9 @@
 #include "hr-validate.h"
 #include "hr-error.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
 #define FAIL(path, ...)                                                   \
   G_STMT_START {                                                          \
     hr_error_set_field (error, HR_ERROR_INVALID, path, __VA_ARGS__);      \
@@ -27,8 +30,8 @@ check_range (const char *path,
              GError    **error)
 {
   if (value < min || value > max)
-    FAIL (path, "%" G_GUINT64_FORMAT " is out of range; allowed: %"
-          G_GUINT64_FORMAT " to %" G_GUINT64_FORMAT, value, min, max);
+    FAIL (path, _("%" PRIu64 " is out of range; allowed: %"
+          PRIu64 " to %" PRIu64), value, min, max);
   return TRUE;
 }
 
@@ -42,7 +45,7 @@ validate_mla (const HrModelArch  *m,
   guint64 lo = mla ? 1 : 0, hi = mla ? HR_MAX_HIDDEN : 0;
 
   if (m->attention_kind >= HR_N_ATTN_KINDS)
-    FAIL ("model.attention_kind", "%u is not a kind; allowed: standard, mla", m->attention_kind);
+    FAIL ("model.attention_kind", _("%u is not a kind; allowed: standard, mla"), m->attention_kind);
   if (!check_range ("model.q_lora_rank", m->q_lora_rank, 0, hi, error)
       || !check_range ("model.kv_lora_rank", m->kv_lora_rank, lo, hi, error)
       || !check_range ("model.qk_nope_head_dim", m->qk_nope_head_dim, lo, hi, error)
@@ -52,9 +55,9 @@ validate_mla (const HrModelArch  *m,
       if (!mla)
         {
           g_clear_error (error);
-          FAIL ("model.attention_kind", "\"standard\" has no latent ranks or split head dimensions; "
+          FAIL ("model.attention_kind", _("\"standard\" has no latent ranks or split head dimensions; "
                 "allowed: attention_kind mla with q_lora_rank, kv_lora_rank, qk_nope_head_dim, "
-                "qk_rope_head_dim and v_head_dim, or those fields 0");
+                "qk_rope_head_dim and v_head_dim, or those fields 0"));
         }
       return FALSE;
     }
@@ -63,24 +66,24 @@ validate_mla (const HrModelArch  *m,
 
   /* Rope rotates pairs of dimensions (rotate_half). */
   if (m->qk_rope_head_dim % 2 != 0)
-    FAIL ("model.qk_rope_head_dim", "%" G_GUINT64_FORMAT " is odd; allowed: an even number "
-          "(rope rotates pairs of dimensions)", m->qk_rope_head_dim);
+    FAIL ("model.qk_rope_head_dim", _("%" PRIu64 " is odd; allowed: an even number "
+          "(rope rotates pairs of dimensions)"), m->qk_rope_head_dim);
   if (m->kind != HR_KIND_DECODER)
-    FAIL ("model.attention_kind", "\"mla\" is planned for decoder models; allowed with "
-          "model.kind encoder or encoder-decoder: standard");
+    FAIL ("model.attention_kind", _("\"mla\" is planned for decoder models; allowed with "
+          "model.kind encoder or encoder-decoder: standard"));
   if (m->head_dim != 0)
-    FAIL ("model.head_dim", "%" G_GUINT64_FORMAT " has no meaning with attention_kind mla, whose "
+    FAIL ("model.head_dim", _("%" PRIu64 " has no meaning with attention_kind mla, whose "
           "heads are qk_nope_head_dim + qk_rope_head_dim wide for Q and K and v_head_dim for V; "
-          "allowed: 0", m->head_dim);
+          "allowed: 0"), m->head_dim);
   if (m->kv_heads != m->heads)
-    FAIL ("model.kv_heads", "%" G_GUINT64_FORMAT " is not model.heads = %" G_GUINT64_FORMAT
-          "; allowed with attention_kind mla: %" G_GUINT64_FORMAT " (every head has its own K and V "
-          "from the latent)", m->kv_heads, m->heads, m->heads);
+    FAIL ("model.kv_heads", _("%" PRIu64 " is not model.heads = %" PRIu64
+          "; allowed with attention_kind mla: %" PRIu64 " (every head has its own K and V "
+          "from the latent)"), m->kv_heads, m->heads, m->heads);
   if (m->bias != HR_BIAS_NONE || m->qk_norm != HR_QK_NORM_NONE || m->parallel_block)
     FAIL (m->bias != HR_BIAS_NONE ? "model.bias" : m->qk_norm != HR_QK_NORM_NONE
           ? "model.qk_norm" : "model.parallel_block",
-          "is not planned with attention_kind mla (DeepSeek's layers have none); allowed: "
-          "bias none, qk_norm none, parallel_block false");
+          _("is not planned with attention_kind mla (DeepSeek's layers have none); allowed: "
+          "bias none, qk_norm none, parallel_block false"));
   return TRUE;
 }
 
@@ -100,22 +103,22 @@ validate_moe_parts (const HrModelArch  *m,
         {
           g_clear_error (error);
           FAIL (m->shared_experts > 0 ? "model.shared_experts" : "model.dense_layers",
-                "belongs to a mixture of experts; allowed with model.experts = 1: 0");
+                _("belongs to a mixture of experts; allowed with model.experts = 1: 0"));
         }
       return FALSE;
     }
   if (m->router_bias && !moe)
-    FAIL ("model.router_bias", "belongs to a mixture of experts; allowed with model.experts = 1: false");
+    FAIL ("model.router_bias", _("belongs to a mixture of experts; allowed with model.experts = 1: false"));
   if (m->dense_layers > 0 && m->ffn == 0)
-    FAIL ("model.ffn", "0 leaves the %" G_GUINT64_FORMAT " dense first layers without an MLP; "
-          "allowed: 1 to %u", m->dense_layers, HR_MAX_FFN);
+    FAIL ("model.ffn", _("0 leaves the %" PRIu64 " dense first layers without an MLP; "
+          "allowed: 1 to %u"), m->dense_layers, HR_MAX_FFN);
   if (m->mtp_modules > 0 && (m->kind != HR_KIND_DECODER || m->head != HR_HEAD_LM))
-    FAIL ("model.mtp_modules", "multi-token prediction needs a decoder with an LM head; "
-          "allowed with this model: 0");
+    FAIL ("model.mtp_modules", _("multi-token prediction needs a decoder with an LM head; "
+          "allowed with this model: 0"));
   if ((m->shared_experts > 0 || m->dense_layers > 0 || m->router_bias) && m->kind != HR_KIND_DECODER)
     FAIL (m->shared_experts > 0 ? "model.shared_experts" : m->dense_layers > 0
           ? "model.dense_layers" : "model.router_bias",
-          "is planned for decoder models; allowed with model.kind %s: %s",
+          _("is planned for decoder models; allowed with model.kind %s: %s"),
           m->kind == HR_KIND_ENCODER ? "encoder" : "encoder-decoder",
           m->shared_experts > 0 || m->dense_layers > 0 ? "0" : "false");
   return TRUE;
@@ -143,12 +146,12 @@ hr_validate_deepseek (const HrScenario  *sc,
    * (hr-activations-mla.c); adapters, torch.compile's partitioner and
    * per-op checkpointing choose differently, and are not planned yet. */
   if (t->method != HR_METHOD_FULL)
-    FAIL ("training.method", "LoRA and QLoRA are not planned yet with %s (DeepSeek's latent "
-          "attention, shared experts, dense first layers, multi-token prediction); allowed: full", field);
+    FAIL ("training.method", _("LoRA and QLoRA are not planned yet with %s (DeepSeek's latent "
+          "attention, shared experts, dense first layers, multi-token prediction); allowed: full"), field);
   if (t->compile)
-    FAIL ("training.compile", "is not planned yet with %s; allowed: false", field);
+    FAIL ("training.compile", _("is not planned yet with %s; allowed: false"), field);
   if (t->checkpointing == HR_CHECKPOINTING_OP)
-    FAIL ("training.checkpointing", "\"op\" is not planned yet with %s; allowed: none, selective, full",
+    FAIL ("training.checkpointing", _("\"op\" is not planned yet with %s; allowed: none, selective, full"),
           field);
   return TRUE;
 }

@@ -380,14 +380,14 @@ check_pattern (const char  *period_path,
                GError     **error)
 {
   if (period > layers)
-    FAIL (period_path, "%" G_GUINT64_FORMAT " does not fit model.layers = %" G_GUINT64_FORMAT
-          "; allowed: 0 to %" G_GUINT64_FORMAT, period, layers, layers);
+    FAIL (period_path, _("%" PRIu64 " does not fit model.layers = %" PRIu64
+          "; allowed: 0 to %" PRIu64), period, layers, layers);
   if (period == 0 && offset != 0)
-    FAIL (offset_path, "%" G_GUINT64_FORMAT " needs %s > 0; allowed: 0",
+    FAIL (offset_path, _("%" PRIu64 " needs %s > 0; allowed: 0"),
           offset, period_path);
   if (period > 0 && offset >= period)
-    FAIL (offset_path, "%" G_GUINT64_FORMAT " is not below %s = %" G_GUINT64_FORMAT
-          "; allowed: 0 to %" G_GUINT64_FORMAT, offset, period_path, period, period - 1);
+    FAIL (offset_path, _("%" PRIu64 " is not below %s = %" PRIu64
+          "; allowed: 0 to %" PRIu64), offset, period_path, period, period - 1);
   return TRUE;
 }
 
@@ -413,17 +413,17 @@ validate_ssm (const HrScenario  *sc,
                          m->expert_layer_period, m->expert_layer_offset, m->layers, error))
     return FALSE;
   if (!ssm && m->attn_layer_period > 0)
-    FAIL ("model.attn_layer_period", "%" G_GUINT64_FORMAT " needs SSM layers between the "
-          "attention layers; allowed with model.ssm = none: 0", m->attn_layer_period);
+    FAIL ("model.attn_layer_period", _("%" PRIu64 " needs SSM layers between the "
+          "attention layers; allowed with model.ssm = none: 0"), m->attn_layer_period);
   if (m->experts <= 1 && m->expert_layer_period > 0)
-    FAIL ("model.expert_layer_period", "%" G_GUINT64_FORMAT " needs model.experts > 1; "
-          "allowed with model.experts = 1: 0", m->expert_layer_period);
+    FAIL ("model.expert_layer_period", _("%" PRIu64 " needs model.experts > 1; "
+          "allowed with model.experts = 1: 0"), m->expert_layer_period);
   if (!ssm && !hr_model_mixed_layers (m))
     return TRUE;
 
   if (ssm && m->ffn == 0 && m->experts > 1 && m->expert_layer_period > 1)
-    FAIL ("model.ffn", "0 leaves the layers without experts with no MLP; allowed with "
-          "model.expert_layer_period > 1: 1 to %u (the dense layers' width)", HR_MAX_FFN);
+    FAIL ("model.ffn", _("0 leaves the layers without experts with no MLP; allowed with "
+          "model.expert_layer_period > 1: 1 to %u (the dense layers' width)"), HR_MAX_FFN);
   if (m->ssm == HR_SSM_MAMBA2)
     {
       guint64 di = hr_model_ssm_inner (m), P = hr_model_ssm_head_dim (m);
@@ -432,20 +432,20 @@ validate_ssm (const HrScenario  *sc,
       /* mamba2.py, Mamba2.__init__: assert self.d_ssm % self.headdim == 0;
        * ssd_combined.py: assert nheads % ngroups == 0. */
       if (di % P != 0)
-        FAIL ("model.ssm_head_dim", "%" G_GUINT64_FORMAT " does not divide the inner width "
-              "%" G_GUINT64_FORMAT " (ssm_expand x hidden); allowed: a divisor of %"
-              G_GUINT64_FORMAT, P, di, di);
+        FAIL ("model.ssm_head_dim", _("%" PRIu64 " does not divide the inner width "
+              "%" PRIu64 " (ssm_expand x hidden); allowed: a divisor of %"
+              PRIu64), P, di, di);
       if (H * P != di)
-        FAIL ("model.ssm_heads", "%" G_GUINT64_FORMAT " heads of %" G_GUINT64_FORMAT
-              " are not the inner width %" G_GUINT64_FORMAT "; allowed: %" G_GUINT64_FORMAT
-              " (or 0)", H, P, di, di / P);
+        FAIL ("model.ssm_heads", _("%" PRIu64 " heads of %" PRIu64
+              " are not the inner width %" PRIu64 "; allowed: %" PRIu64
+              " (or 0)"), H, P, di, di / P);
       if (H % G != 0)
-        FAIL ("model.ssm_groups", "%" G_GUINT64_FORMAT " does not divide model.ssm_heads = %"
-              G_GUINT64_FORMAT "; allowed: a divisor of %" G_GUINT64_FORMAT, G, H, H);
+        FAIL ("model.ssm_groups", _("%" PRIu64 " does not divide model.ssm_heads = %"
+              PRIu64 "; allowed: a divisor of %" PRIu64), G, H, H);
     }
   if (ssm && m->ssm_bc_norm && m->ssm != HR_SSM_MAMBA)
-    FAIL ("model.ssm_bc_norm", "true is Jamba's Mamba-1 layers only; allowed with "
-          "model.ssm = mamba2: false");
+    FAIL ("model.ssm_bc_norm", _("true is Jamba's Mamba-1 layers only; allowed with "
+          "model.ssm = mamba2: false"));
   {
     /* The mixers' count in double first, as validate_model does. */
     double h = m->hidden, di = (double) hr_model_ssm_inner (m);
@@ -454,58 +454,58 @@ validate_ssm (const HrScenario  *sc,
                          + 4.0 + (double) hr_model_ssm_groups (m) * N * (2.0 * h + 2.0));
 
     if (ssm && (double) m->layers * mixer > HR_MAX_PARAMS)
-      FAIL ("model", "about %.3g parameters is more than Headroom plans; "
-            "allowed: up to 10^15", (double) m->layers * mixer);
+      FAIL ("model", _("about %.3g parameters is more than Headroom plans; "
+            "allowed: up to 10^15"), (double) m->layers * mixer);
   }
 
   if (m->kind != HR_KIND_DECODER)
-    FAIL ("model.kind", "%s is not planned with SSM layers or a layer pattern; allowed: decoder",
+    FAIL ("model.kind", _("%s is not planned with SSM layers or a layer pattern; allowed: decoder"),
           hr_enum_name (&hr_kind_names, m->kind));
   if (m->head != HR_HEAD_LM)
-    FAIL ("model.head", "classifier is not planned with SSM layers or a layer pattern; "
-          "allowed: lm");
+    FAIL ("model.head", _("classifier is not planned with SSM layers or a layer pattern; "
+          "allowed: lm"));
   if (m->parallel_block || m->norms_per_layer != 0 || m->qk_norm != HR_QK_NORM_NONE
       || m->bias != HR_BIAS_NONE)
     FAIL (m->parallel_block ? "model.parallel_block" : m->norms_per_layer != 0
           ? "model.norms_per_layer" : m->qk_norm != HR_QK_NORM_NONE ? "model.qk_norm"
-          : "model.bias", "is not planned with SSM layers or a layer pattern; allowed: "
-          "parallel_block false, norms_per_layer 0, qk_norm none, bias none");
+          : "model.bias", _("is not planned with SSM layers or a layer pattern; allowed: "
+          "parallel_block false, norms_per_layer 0, qk_norm none, bias none"));
   if (m->patch_dim != 0 || m->token_types != 0 || m->pooler || m->learned_positions != 0
       || m->lm_head_bias)
     FAIL (m->patch_dim != 0 ? "model.patch_dim" : m->token_types != 0 ? "model.token_types"
           : m->pooler ? "model.pooler" : m->learned_positions != 0 ? "model.learned_positions"
-          : "model.lm_head_bias", "is not planned with SSM layers or a layer pattern; "
+          : "model.lm_head_bias", _("is not planned with SSM layers or a layer pattern; "
           "allowed: patch_dim 0, token_types 0, pooler false, learned_positions 0, "
-          "lm_head_bias false");
+          "lm_head_bias false"));
   if (m->attention_kind != HR_ATTN_KIND_STANDARD || m->shared_experts != 0
       || m->dense_layers != 0 || m->router_bias || m->mtp_modules != 0)
     FAIL (m->attention_kind != HR_ATTN_KIND_STANDARD ? "model.attention_kind"
           : m->shared_experts != 0 ? "model.shared_experts" : m->dense_layers != 0
           ? "model.dense_layers" : m->router_bias ? "model.router_bias" : "model.mtp_modules",
-          "is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
+          _("is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
           "attention_kind standard, shared_experts 0, dense_layers 0 (say it with "
-          "expert_layer_period), router_bias false, mtp_modules 0");
+          "expert_layer_period), router_bias false, mtp_modules 0"));
   if (t->method != HR_METHOD_FULL)
-    FAIL ("training.method", "%s is not planned with SSM layers or a layer pattern yet; "
-          "allowed: full", hr_enum_name (&hr_method_names, t->method));
+    FAIL ("training.method", _("%s is not planned with SSM layers or a layer pattern yet; "
+          "allowed: full"), hr_enum_name (&hr_method_names, t->method));
   if (t->checkpointing == HR_CHECKPOINTING_OP || t->compile)
     FAIL (t->compile ? "training.compile" : "training.checkpointing",
-          "is not planned with SSM layers or a layer pattern (the fused scan kernels are "
+          _("is not planned with SSM layers or a layer pattern (the fused scan kernels are "
           "opaque to torch.compile and torchtitan's op policy); allowed: checkpointing "
-          "none, selective or full, compile false");
+          "none, selective or full, compile false"));
   if (t->checkpointing == HR_CHECKPOINTING_FULL && t->checkpoint_every != 1)
-    FAIL ("training.checkpoint_every", "%" G_GUINT64_FORMAT " is not planned with SSM "
-          "layers or a layer pattern; allowed: 1", t->checkpoint_every);
+    FAIL ("training.checkpoint_every", _("%" PRIu64 " is not planned with SSM "
+          "layers or a layer pattern; allowed: 1"), t->checkpoint_every);
   if (p->tp != 1 || p->cp != 1)
-    FAIL (p->tp != 1 ? "parallel.tp" : "parallel.cp", "%" G_GUINT64_FORMAT " is not planned "
-          "with SSM layers or a layer pattern yet; allowed: 1", p->tp != 1 ? p->tp : p->cp);
+    FAIL (p->tp != 1 ? "parallel.tp" : "parallel.cp", _("%" PRIu64 " is not planned "
+          "with SSM layers or a layer pattern yet; allowed: 1"), p->tp != 1 ? p->tp : p->cp);
   if (hr_model_mixed_layers (m) && p->pp != 1)
-    FAIL ("parallel.pp", "%" G_GUINT64_FORMAT " is not planned for a model whose layers "
-          "differ (model.attn_layer_period, model.expert_layer_period) yet; allowed: 1", p->pp);
+    FAIL ("parallel.pp", _("%" PRIu64 " is not planned for a model whose layers "
+          "differ (model.attn_layer_period, model.expert_layer_period) yet; allowed: 1"), p->pp);
   /* Until their saved tensors are listed, a plan would be a transformer's. */
   FAIL (ssm ? "model.ssm" : "model.expert_layer_period",
-        "the activations of SSM layers and of layers that differ are not planned yet; "
-        "allowed for a plan: ssm none, expert_layer_period 0");
+        _("the activations of SSM layers and of layers that differ are not planned yet; "
+        "allowed for a plan: ssm none, expert_layer_period 0"));
 }
 
 /* section is "gpu" in a scenario, "" in a GPU preset file, whose keys

@@ -748,7 +748,7 @@ hr_write_png_atomic (const char   *path,
   cairo_surface_destroy (surface);
   if (status != CAIRO_STATUS_SUCCESS)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, "%s: could not draw the PNG (%s)",
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED, _("%s: could not draw the PNG (%s)"),
                    path, cairo_status_to_string (status));
       return FALSE;
     }
