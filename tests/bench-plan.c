@@ -245,6 +245,17 @@ main (int   argc,
   }
 
   {
+    /* A hybrid: Jamba's attention, Mamba, dense and MoE layers, each kind
+     * listed and averaged */
+    HrScenario jamba;
+
+    hr_test_load (&jamba, "default");
+    hr_test_model (&jamba, "jamba-mini");
+    jamba.parallel.ep = 8;
+    bench_plan ("plan: Jamba Mini 1.5, ZeRO-3, EP 8, 8 GPUs, 4k", &jamba);
+  }
+
+  {
     /* DeepSeek-V3 with its MTP module: latent attention, dense first
      * layers and MoE layers mixed per stage */
     HrScenario ds;

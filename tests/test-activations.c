@@ -836,6 +836,79 @@ test_encoder_decoder_layers (void)
                      a * 2 * 128 * 512 * 2);
 }
 
+/* State-space layers (hr-activations-ssm.c): the save_for_backward lists
+ * of mamba_ssm's fused Functions, one sequence of 2048 tokens in bf16
+ * (no autocast: RMSNorm keeps its fp32 input and bf16 copy, 6 bytes).
+ *   Mamba 130M (h 768, d_inner 1536, dt_rank 48, N 16), MambaInnerFn:
+ *     norm 2048·768·6 = 9,437,184; in_proj's input 2048·768·2 =
+ *     3,145,728; xz 2048·3072·2 = 12,582,912; out + x_dbl
+ *     2048·(1536 + 48 + 32)·2 = 6,619,136; B, C 2·2048·16·2 = 131,072;
+ *     scan states 1·1536·1·32·4 = 196,608; A 1536·16·4 = 98,304:
+ *     32,210,944 bytes; checkpointed, the fp32 residual 2048·768·4.
+ *   Mamba-2 2.7B (h 2560, in_proj 10576 wide, 1 group),
+ *     MambaSplitConv1dScanCombinedFn: norm 2048·2560·6 = 31,457,280;
+ *     in_proj's input 10,485,760; zxbcdt 2048·10576·2 = 43,319,296;
+ *     out_x and rstd 2048·(5120·2 + 4) = 20,979,712: 106,242,048. */
+static void
+ssm_scenario (HrScenario *sc,
+              const char *preset)
+{
+  hr_scenario_init_default (sc);
+  hr_test_model (sc, preset);
+  sc->training.micro_batch = 1;
+  sc->training.seq_len = 2048;
+  sc->training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc->training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc->training);
+  sc->parallel.gpus = 1;
+  sc->parallel.zero = 0;
+}
+
+static void
+test_ssm_layers (void)
+{
+  HrScenario sc;
+  HrLayerActivations la, first, last;
+
+  ssm_scenario (&sc, "mamba-130m");
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpfloat (la.total, ==, 32210944.0);
+  g_assert_cmpfloat (la.checkpoint, ==, 2048.0 * 768 * 4);
+  /* The fp32 scan states are one per 2048-token chunk. */
+  sc.training.seq_len = 4096;
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpfloat (la.total, ==, 2.0 * (32210944.0 - 196608 - 98304) + 2 * 196608 + 98304);
+
+  ssm_scenario (&sc, "mamba2-2.7b");
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpfloat (la.total, ==, 106242048.0);
+
+  /* Jamba: 4 attention layers with the dense MLP (4, 12, 20, 28), 12
+   * Mamba layers with it and 16 with the experts; the layer the plan
+   * multiplies is their average, the first (a dense Mamba layer) and the
+   * last (a Mamba layer with experts) the backward's ends, and a Mamba
+   * layer's MLP is a transformer layer's. */
+  ssm_scenario (&sc, "jamba-mini");
+  hr_activations_pattern_layer (&sc, &la, &first, &last);
+  {
+    HrScenario plain = sc;
+    HrLayerActivations attn_dense, attn_moe;
+
+    plain.model.ssm = HR_SSM_NONE;
+    plain.model.attn_layer_period = plain.model.attn_layer_offset = 0;
+    plain.model.expert_layer_period = plain.model.expert_layer_offset = 0;
+    hr_activations_layer (&plain, &attn_moe);
+    plain.model.experts = plain.model.experts_active = 1;
+    hr_activations_layer (&plain, &attn_dense);
+    g_assert_cmpfloat (fabs (32.0 * la.total - (4.0 * attn_dense.total + 12.0 * first.total
+                                                + 16.0 * last.total)), <, 1.0);
+    g_assert_cmpfloat (fabs ((last.total - first.total)
+                             - (attn_moe.mlp_saved - attn_dense.mlp_saved)), <, 1.0);
+    /* The Mamba layers' own tensors are the same in both. */
+    g_assert_cmpfloat (first.total - first.mlp_saved, ==, last.total - last.mlp_saved);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -862,5 +935,6 @@ main (int   argc,
   g_test_add_func ("/activations/lora-first-layer", test_lora_first_layer);
   g_test_add_func ("/activations/lora-head-and-sandwich", test_lora_head_and_sandwich);
   g_test_add_func ("/activations/encoder-decoder", test_encoder_decoder_layers);
+  g_test_add_func ("/activations/state-space", test_ssm_layers);
   return g_test_run ();
 }

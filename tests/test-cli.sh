@@ -167,6 +167,23 @@ expect 0 "" "T5 with eager attention" -- --set model.preset=t5-base --set traini
 grep -q '"params" : 222903552' "$tmp/out" && ok "json params of T5-base" || not_ok "json params of T5-base"
 expect 0 "" "BART with a target length" -- --set model.preset=bart-large --set training.target_len=128 --format json
 grep -q '"params" : 406291456' "$tmp/out" && ok "json params of BART-large" || not_ok "json params of BART-large"
+# State-space and hybrid models: a pattern that does not fit the layers,
+# Mamba-2 heads that are not the inner width, what the plan does not cover.
+expect 2 "--set model.attn_layer_period: 40 does not fit model.layers = 32; allowed: 0 to 32" \
+  "Jamba's attention period beyond the layers" -- --set model.preset=jamba-mini --set model.attn_layer_period=40
+expect 2 "--set model.expert_layer_offset: 2 is not below model.expert_layer_period = 2; allowed: 0 to 1" \
+  "Jamba's expert offset not below its period" -- --set model.preset=jamba-mini --set model.expert_layer_offset=2
+expect 2 "--set model.ssm_heads: 64 heads of 64 are not the inner width 5120; allowed: 80 (or 0)" \
+  "Mamba-2 heads x head_dim not the inner width" -- --set model.preset=mamba2-2.7b --set model.ssm_heads=64
+expect 2 "--set training.method: lora is not planned with SSM layers or a layer pattern yet" "Mamba with LoRA" -- \
+  --set model.preset=mamba-130m --set training.method=lora
+expect 2 "--set parallel.pp: 2 is not planned for a model whose layers differ" "Jamba on two stages" -- \
+  --set model.preset=jamba-mini --set parallel.pp=2
+expect 0 "" "Mamba 2.8B" -- --set model.preset=mamba-2.8b --format json
+grep -q '"params" : 2768345600' "$tmp/out" && ok "json params of Mamba 2.8B" || not_ok "json params of Mamba 2.8B"
+expect 0 "" "Jamba Mini" -- --set model.preset=jamba-mini --set parallel.ep=8 --format json
+grep -q '"params" : 51570323328' "$tmp/out" && grep -q '"active_params" : 12110311296' "$tmp/out" \
+  && ok "json params of Jamba Mini" || not_ok "json params of Jamba Mini"
 expect 2 "--format: \"xml\"" "bad format" -- --format xml
 expect 2 "--solve: \"max-gpus\"" "bad solve" -- --solve max-gpus
 expect 2 "--list: \"cats\"" "bad list" -- --list cats

@@ -344,6 +344,8 @@ test_presets_match_reference (void)
     { "mistral-7b-v0.1", 7241732096 }, { "mixtral-8x7b", 46702792704 },
     { "qwen2.5-7b", 7615616512 },
     { "t5-base", 222903552 }, { "flan-t5-base", 247577856 }, { "bart-large", 406291456 },
+    { "mamba-130m", 129135360 }, { "mamba-2.8b", 2768345600 },
+    { "mamba2-2.7b", 2702599680 }, { "jamba-mini", 51570323328 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)

@@ -682,6 +682,14 @@ void
 hr_activations_layer (const HrScenario   *scenario,
                       HrLayerActivations *out)
 {
+  /* SSM layers, or layers that differ: their average (hr-activations-ssm.c). */
+  if (scenario->model.ssm != HR_SSM_NONE || hr_model_mixed_layers (&scenario->model))
+    {
+      HrLayerActivations first, last;
+
+      hr_activations_pattern_layer (scenario, out, &first, &last);
+      return;
+    }
   layer_activations (scenario, TRUE, out);
 }
 

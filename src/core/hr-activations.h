@@ -17,7 +17,8 @@ typedef struct
   double      bytes;
 } HrSavedTensor;
 
-#define HR_MAX_SAVED 20   /* an encoder-decoder's decoder layer lists 16 */
+#define HR_MAX_SAVED 32   /* an encoder-decoder's decoder layer lists 16, a hybrid's
+                            * average of its layer kinds up to about 20 */
 
 /* One layer, one micro-batch, on one tensor/context-parallel rank. */
 typedef struct
@@ -87,6 +88,13 @@ void    hr_activations_mla            (const HrScenario   *scenario,
                                        double             *attn_work);
 void    hr_activations_shared_experts (const HrScenario   *scenario,
                                        HrLayerActivations *out);
+
+/* A state-space or hybrid model's layers (hr-activations-ssm.c): one that
+ * stands for the average of its kinds, and its first and last layers. */
+void    hr_activations_pattern_layer  (const HrScenario   *scenario,
+                                       HrLayerActivations *out,
+                                       HrLayerActivations *first,
+                                       HrLayerActivations *last);
 
 double  hr_pipeline_layer_units       (guint64             pp,
                                        guint64             vpp,

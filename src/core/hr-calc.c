@@ -244,9 +244,23 @@ hr_calc_plan (const HrScenario  *sc,
 
   ctx.sc = sc;
   hr_params_count (&sc->model, t, p->tp, p->ep, &ctx.counts);
-  hr_activations_layer (sc, &ctx.layer_act);
-  ctx.first_total = ctx.layer_act.total;
-  ctx.last_recompute = ctx.layer_act.total - ctx.layer_act.checkpoint;
+  /* A state-space or hybrid model: the layer the plan multiplies stands
+   * for its kinds' average; the backward starts at the last layer and
+   * ends at the first. */
+  if (sc->model.ssm != HR_SSM_NONE || hr_model_mixed_layers (&sc->model))
+    {
+      HrLayerActivations first, last;
+
+      hr_activations_pattern_layer (sc, &ctx.layer_act, &first, &last);
+      ctx.first_total = first.total;
+      ctx.last_recompute = last.total - last.checkpoint;
+    }
+  else
+    {
+      hr_activations_layer (sc, &ctx.layer_act);
+      ctx.first_total = ctx.layer_act.total;
+      ctx.last_recompute = ctx.layer_act.total - ctx.layer_act.checkpoint;
+    }
   ctx.shard = (double) hr_parallel_shard_degree (p);
   ctx.shard_expert = MAX (ctx.shard / (double) p->ep, 1.0);
   ctx.weight_bytes = hr_dtype_bytes (t->dtypes.weights);

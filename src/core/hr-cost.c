@@ -6,7 +6,12 @@
  * Training takes about 6·N FLOPs per token (2·N forward, 4·N backward;
  * Kaplan et al. 2020, "Scaling Laws", §2.1), 8·N when full recomputation
  * runs the forward pass again (of the wrapped layers: checkpoint_every);
- * N counts the active parameters of an MoE.
+ * N counts the active parameters of an MoE.  In a state-space layer, as
+ * in attention, only the matrix products are counted: Mamba's selective
+ * scan and convolution are O(d_inner·d_state) and O(d_inner·d_conv)
+ * elementwise work per token (Gu & Dao 2023, §3.3), against the
+ * 6·3·h·d_inner of its projections, and bound by memory, not by the
+ * tensor cores the MFU is a share of.
  * The wall time divides the FLOPs by the GPUs' dense bf16 peak times the
  * model FLOPs utilisation the user expects.
  */

@@ -1,0 +1,236 @@
+/* hr-activations-ssm.c: what a state-space (Mamba) layer saves for backward
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The scans are fused CUDA and Triton kernels inside autograd Functions:
+ * what a layer keeps is those Functions' ctx.save_for_backward lists, plus
+ * what the PyTorch modules around them save (the in_proj's input, the
+ * norms).  T = b·s tokens, d_inner = expand·h, R = dt_rank, N = d_state,
+ * 16-bit activations of `bytes`:
+ *
+ * Mamba (mamba_ssm/ops/selective_scan_interface.py, MambaInnerFn.forward,
+ * checkpoint_lvl 1 as Mamba.forward and Hugging Face's MambaMixer
+ * .cuda_kernels_forward call it in training): xz, the in_proj's output
+ * (T·2·d_inner); x_dbl, x_proj's output (T·(R + 2N)); B and C made
+ * contiguous (2·T·N); the scan's output before the gate, out (T·d_inner);
+ * scan_intermediates, the fp32 state at every 2048-token chunk's end
+ * (csrc/selective_scan/selective_scan.cpp, selective_scan_fwd: x of
+ * batch x dim x ceil(s / 2048) x 2N, weight type); the weights; and A =
+ * -exp(A_log) (fp32, d_inner x N), which exp keeps.  conv1d_out and
+ * delta are recomputed in the backward pass (checkpoint_lvl 1).
+ *
+ * Jamba's Mamba layers (transformers' modeling_jamba.py,
+ * JambaMambaMixer.cuda_kernels_forward) cannot use MambaInnerFn (their
+ * dt/B/C norms) and call the pieces: in_proj (xz kept by causal_conv1d_fn
+ * and, as the gate z, by SelectiveScanFn), the convolution's output (kept
+ * by x_proj and by the scan as u), three JambaRMSNorms over dt, B and C
+ * (each its fp32 input and normalised copy), dt_proj's input, the scan's
+ * delta (T·d_inner), B and C made contiguous, its intermediates and its
+ * output out, and out_proj's input (out_z) — SelectiveScanFn.forward
+ * saves u, delta, A, B, C, D, z, delta_bias, x and out.
+ *
+ * Mamba-2 (mamba_ssm/ops/triton/ssd_combined.py,
+ * MambaSplitConv1dScanCombinedFn.forward, which Mamba2.forward and Hugging
+ * Face's Mamba2Mixer call in training): zxbcdt, the in_proj's output
+ * (T·(2·d_inner + 2·G·N + H)); out_x, the scan's output before the gated
+ * norm (T·d_inner); the norm's rstd (fp32, T·G); the weights.  The
+ * convolution, the chunk states and the gated output are recomputed.
+ *
+ * Every layer's own norm, its MLP or experts (Jamba) are a transformer
+ * layer's (hr-activations.c).  With full checkpointing a layer keeps its
+ * input, the residual stream: fp32 for Mamba and Mamba-2
+ * (residual_in_fp32, true in their configs and MambaConfig's default).
+ */
+
+#include "hr-activations.h"
+
+#include <glib/gi18n-lib.h>
+
+static void
+add (HrLayerActivations *out,
+     const char         *name,
+     const char         *formula,
+     double              bytes)
+{
+  g_assert (out->n < HR_MAX_SAVED);
+  if (bytes <= 0)
+    return;
+  out->saved[out->n++] = (HrSavedTensor) { name, formula, bytes };
+  out->total += bytes;
+}
+
+/* The same layer with a transformer's mixer: its MLP (dense, or the
+ * experts) is what an SSM layer of the same pattern has after its mixer. */
+static void
+transformer_layer (const HrScenario   *sc,
+                   gboolean            experts,
+                   HrLayerActivations *out)
+{
+  HrScenario plain = *sc;
+
+  plain.model.ssm = HR_SSM_NONE;
+  plain.model.attn_layer_period = plain.model.attn_layer_offset = 0;
+  plain.model.expert_layer_period = plain.model.expert_layer_offset = 0;
+  if (!experts)
+    plain.model.experts = plain.model.experts_active = 1;
+  hr_activations_layer (&plain, out);
+}
+
+/* One SSM layer: its norm, the mixer, and the MLP or experts after it. */
+static void
+ssm_layer (const HrScenario         *sc,
+           gboolean                  experts,
+           const HrLayerActivations *ffn,
+           HrLayerActivations       *out)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *tr = &sc->training;
+  double ab = hr_dtype_bytes (tr->dtypes.activations);
+  gboolean autocast = tr->dtypes.weights == HR_DTYPE_FP32 && tr->dtypes.activations != HR_DTYPE_FP32;
+  double b = (double) tr->micro_batch, s = (double) tr->seq_len;
+  double T = b * s;
+  double h = (double) m->hidden;
+  double di = (double) hr_model_ssm_inner (m);
+  double N = (double) hr_model_ssm_state (m);
+  gboolean mlp = hr_model_layer_has_mlp (m, 0) || experts;
+  double mlp_work = 0;
+
+  *out = (HrLayerActivations) { 0 };
+
+  add (out, N_("norm inputs"), "norms·b·s·h·bytes",
+       (mlp ? 2.0 : 1.0) * T * h * hr_activations_norm_bytes (sc));
+  /* The in_proj reads the norm's output (under autocast, its cast). */
+  add (out, N_("SSM input (norm output)"), "b·s·h·bytes", T * h * ab);
+
+  if (m->ssm == HR_SSM_MAMBA)
+    {
+      double R = (double) hr_model_ssm_dt_rank (m);
+      double chunks = (double) ((tr->seq_len + 2047) / 2048);
+
+      add (out, N_("SSM in_proj output (x, z)"), "b·s·2·d_inner·bytes", T * 2.0 * di * ab);
+      add (out, N_("SSM scan output and x_proj output"), "b·s·(d_inner + R + 2N)·bytes",
+           T * (di + R + 2.0 * N) * ab);
+      add (out, N_("SSM B and C (contiguous copies)"), "2·b·s·N·bytes", 2.0 * T * N * ab);
+      add (out, N_("SSM scan states (fp32, per 2048 tokens)"), "b·d_inner·⌈s/2048⌉·2N·4",
+           b * di * chunks * 2.0 * N * 4.0);
+      add (out, N_("SSM A = −exp(A_log) (fp32)"), "d_inner·N·4", di * N * 4.0);
+      if (m->ssm_bc_norm)
+        {
+          /* Hugging Face's unfused path: the convolution's output, delta,
+           * the norms' fp32 inputs and normalised copies, dt_proj's input
+           * and out_proj's (the gated output). */
+          add (out, N_("SSM convolution output, Δ and gated output"), "3·b·s·d_inner·bytes",
+               3.0 * T * di * ab);
+          add (out, N_("SSM Δ, B, C norm inputs (fp32) and outputs"),
+               "b·s·(R + 2N)·(4 + bytes) + b·s·R·bytes + 3·b·s·4",
+               T * (R + 2.0 * N) * (4.0 + ab) + T * R * ab + 3.0 * T * 4.0);
+        }
+      /* MambaInnerFn.backward: conv1d_out and delta recomputed, dxz,
+       * dout_y, then the scan's dconv1d_out, ddelta and out_z. */
+      out->backward_work = 8.0 * T * di * ab + T * h * ab;
+    }
+  else
+    {
+      double H = (double) hr_model_ssm_heads (m), G = (double) hr_model_ssm_groups (m);
+      double in_proj = 2.0 * di + 2.0 * G * N + H;
+      double conv = di + 2.0 * G * N;
+
+      add (out, N_("SSM in_proj output (z, x, B, C, dt)"), "b·s·(2·d_inner + 2GN + H)·bytes",
+           T * in_proj * ab);
+      add (out, N_("SSM scan output and norm statistics"), "b·s·(d_inner·bytes + G·4)",
+           T * (di * ab + G * 4.0));
+      /* MambaSplitConv1dScanCombinedFn.backward: the convolution's output
+       * recomputed and its gradient, dzxbcdt, the gated output recomputed
+       * for out_proj's weight gradient and its gradient. */
+      out->backward_work = T * (2.0 * conv + in_proj + 2.0 * di) * ab + T * h * ab;
+    }
+
+  if (mlp)
+    {
+      gboolean in_mlp = FALSE;
+
+      /* The MLP's own tensors: the transformer layer's, from its MLP's
+       * input on (its list's order: norms, attention, MLP; no parallel
+       * block or adapters here, hr-validate.c). */
+      for (guint i = 0; i < ffn->n; i++)
+        {
+          in_mlp = in_mlp || g_str_equal (ffn->saved[i].name, N_("MLP input (norm output)"));
+          if (in_mlp)
+            add (out, ffn->saved[i].name, ffn->saved[i].formula, ffn->saved[i].bytes);
+        }
+      out->mlp_saved = ffn->mlp_saved;
+      mlp_work = ffn->backward_work;
+      out->mlp_weights = ffn->mlp_weights;
+      out->mlp_linear = ffn->mlp_linear;
+      out->backward_weight = ffn->backward_weight;
+    }
+  else
+    /* The first weight gradient the backward makes: out_proj's. */
+    out->backward_weight = tr->method == HR_METHOD_FULL ? di * h : 0.0;
+  out->backward_work = MAX (out->backward_work, mlp_work);
+  out->backward_attn_work = out->backward_work;
+  out->checkpoint = T * h * (m->ssm_bc_norm ? (autocast ? 4.0 : ab) : 4.0);
+  out->op_saved = out->total;
+}
+
+static void
+average_into (HrLayerActivations       *sum,
+              double                   *n_sum,
+              const HrLayerActivations *la,
+              double                    n)
+{
+  HrLayerActivations mixed;
+
+  if (n <= 0)
+    return;
+  if (*n_sum <= 0)
+    {
+      *sum = *la;
+      *n_sum = n;
+      return;
+    }
+  hr_activations_stack_average (sum, (guint64) *n_sum, la, (guint64) n, &mixed);
+  mixed.backward_work = MAX (sum->backward_work, la->backward_work);
+  mixed.backward_attn_work = MAX (sum->backward_attn_work, la->backward_attn_work);
+  *sum = mixed;
+  *n_sum += n;
+}
+
+void
+hr_activations_pattern_layer (const HrScenario   *sc,
+                              HrLayerActivations *out,
+                              HrLayerActivations *first,
+                              HrLayerActivations *last)
+{
+  const HrModelArch *m = &sc->model;
+  HrLayerActivations kinds[2][2];
+  double count[2][2] = { { 0, 0 }, { 0, 0 } };
+  double n = 0;
+
+  for (guint64 i = 0; i < m->layers; i++)
+    count[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)] += 1;
+  /* The transformer layers first: an SSM layer's MLP is theirs. */
+  for (guint x = 0; x < 2; x++)
+    if (count[0][x] + count[1][x] > 0)
+      transformer_layer (sc, x, &kinds[1][x]);
+  for (guint x = 0; x < 2; x++)
+    if (count[0][x] > 0)
+      ssm_layer (sc, x, &kinds[1][x], &kinds[0][x]);
+
+  /* The last layer's kind last: the values the average takes from its
+   * second layer (its MLP's, for the backward's first moment) are the
+   * last layer's, which the backward starts with. */
+  {
+    guint64 l = m->layers - 1;
+    guint la = hr_model_layer_attends (m, l), lx = hr_model_layer_has_experts (m, l);
+
+    for (guint a = 0; a < 2; a++)
+      for (guint x = 0; x < 2; x++)
+        if ((a != la || x != lx) && count[a][x] > 0)
+          average_into (out, &n, &kinds[a][x], count[a][x]);
+    average_into (out, &n, &kinds[la][lx], count[la][lx]);
+    *last = kinds[la][lx];
+    *first = kinds[hr_model_layer_attends (m, 0)][hr_model_layer_has_experts (m, 0)];
+  }
+}
