@@ -12,6 +12,8 @@
 #include <math.h>
 
 #include "hr-chart-ticks.h"
+#include "hr-compare-chart.h"
+#include "hr-scenario-diff.h"
 #include "hr-sweep-chart.h"
 #include "hr-test-util.h"
 
@@ -296,6 +298,101 @@ test_narrow (void)
   g_assert_cmpuint (n_numbers, >=, 20);
 }
 
+/* Which fields differ, as a file writes them, in the form's order. */
+static void
+test_scenario_diff (void)
+{
+  HrScenario a, b;
+  HrFieldChange changes[8];
+
+  hr_test_load (&a, "default");
+  b = a;
+  g_assert_cmpuint (hr_scenario_diff (&a, &b, changes, G_N_ELEMENTS (changes)), ==, 0);
+  b.training.micro_batch = 8;
+  b.parallel.gpus = 16;
+  b.training.dtypes.master = HR_DTYPE_NONE;
+  b.overhead.headroom = 0.15;
+  g_assert_cmpuint (hr_scenario_diff (&a, &b, changes, G_N_ELEMENTS (changes)), ==, 4);
+  g_assert_cmpstr (changes[0].path, ==, "training.micro_batch");
+  g_assert_cmpstr (changes[0].before, ==, "4");
+  g_assert_cmpstr (changes[0].after, ==, "8");
+  g_assert_cmpstr (changes[0].field->label, ==, "Micro-batch");
+  g_assert_cmpstr (changes[1].path, ==, "training.dtypes.master");
+  g_assert_cmpstr (changes[1].before, ==, "fp32");
+  g_assert_cmpstr (changes[1].after, ==, "none");
+  g_assert_cmpstr (changes[2].path, ==, "parallel.gpus");
+  g_assert_cmpstr (changes[3].path, ==, "overhead.headroom");
+  g_assert_cmpstr (changes[3].before, ==, "0.1");
+  g_assert_cmpstr (changes[3].after, ==, "0.15");
+  /* More than asked for: counted, not written. */
+  g_assert_cmpuint (hr_scenario_diff (&a, &b, changes, 1), ==, 4);
+  g_assert_cmpstr (changes[0].path, ==, "training.micro_batch");
+
+  /* Another model: its name and every size that differs. */
+  hr_test_model (&b, "llama-2-70b");
+  g_assert_cmpuint (hr_scenario_diff (&a, &b, changes, G_N_ELEMENTS (changes)), >=, 4);
+  g_assert_cmpstr (changes[0].path, ==, "model.name");
+  g_assert_cmpstr (changes[0].after, ==, "Llama 2 70B");
+}
+
+/* The Compare page: "Pinned" and "Now" over their charts, what changed
+ * and how each category moves, all within the page. */
+static void
+test_compare_page (void)
+{
+  HrScenario a, b;
+  g_autofree HrPlan *pa = g_new0 (HrPlan, 1);
+  g_autofree HrPlan *pb = g_new0 (HrPlan, 1);
+  g_autofree HrChartHits *hits = g_new0 (HrChartHits, 1);
+  HrChartStyle style;
+  const char *dir = g_getenv ("HEADROOM_TEST_CHARTS");
+  static const struct { int width, height; double fs; guint changes; } sizes[] = {
+    { 1600, 900, 1.25, 1 },   /* the window's export */
+    { 640, 900, 1.0, 0 },     /* narrow: the categories alone */
+  };
+
+  hr_test_load (&a, "default");
+  b = a;
+  b.training.micro_batch = 8;
+  hr_test_plan (&a, pa);
+  hr_test_plan (&b, pb);
+  hr_chart_style_init_light (&style);
+  style.paint_background = TRUE;
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, sizes[s].width,
+                                                             sizes[s].height);
+      cairo_t *cr = cairo_create (surface);
+      guint headings = 0, changes = 0, rows = 0;
+
+      style.font_scale = sizes[s].fs;
+      hr_compare_draw (cr, sizes[s].width, sizes[s].height, &a, pa, &b, pb, &style, hits);
+      cairo_destroy (cr);
+      if (dir != NULL)
+        {
+          g_autofree char *path = g_strdup_printf ("%s/compare-%d.png", dir, sizes[s].width);
+
+          cairo_surface_write_to_png (surface, path);
+        }
+      cairo_surface_destroy (surface);
+      for (guint i = 0; i < hits->n_labels; i++)
+        {
+          const HrChartHit *l = &hits->labels[i];
+
+          g_assert_cmpfloat (l->x, >=, 0);
+          g_assert_cmpfloat (l->x + l->width, <=, sizes[s].width);
+          g_assert_cmpfloat (l->y + l->height, <=, sizes[s].height);
+          headings += l->kind == HR_CHART_COMPARE_HEADING;
+          changes += l->kind == HR_CHART_CHANGE;
+          rows += l->kind == HR_CHART_DIFFERENCE;
+        }
+      /* Pinned, Now, the four columns' headings, and "What changed" */
+      g_assert_cmpuint (headings, ==, 2 + 4 + sizes[s].changes);
+      g_assert_cmpuint (changes, ==, sizes[s].changes);
+      g_assert_cmpuint (rows, ==, HR_N_CATEGORIES + 1);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -306,5 +403,7 @@ main (int   argc,
   g_test_add_func ("/chart/ticks/sweep-axes", test_sweep_axes);
   g_test_add_func ("/chart/labels-over-hatching", test_labels_over_hatching);
   g_test_add_func ("/chart/narrow", test_narrow);
+  g_test_add_func ("/chart/scenario-diff", test_scenario_diff);
+  g_test_add_func ("/chart/compare-page", test_compare_page);
   return g_test_run ();
 }

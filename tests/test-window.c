@@ -1461,6 +1461,22 @@ test_compare_view (void)
   expected = g_strdup_printf ("total,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GINT64_FORMAT "\r\n",
                               before, after, (gint64) after - (gint64) before);
   g_assert_nonnull (strstr (text, expected));
+
+  /* The PNG: both charts, named, and the tables below them (what each
+   * holds is test-chart's /chart/compare-page). */
+  {
+    g_autofree char *png = g_build_filename (dir, "compare.png", NULL);
+    g_autoptr(GFile) png_file = g_file_new_for_path (png);
+    g_autoptr(GdkTexture) texture = NULL;
+
+    g_assert_true (hr_window_export_png (window, png_file, &error));
+    g_assert_no_error (error);
+    texture = gdk_texture_new_from_file (png_file, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (gdk_texture_get_width (texture), ==, 3200);
+    g_assert_cmpint (gdk_texture_get_height (texture), ==, 1800);
+    g_remove (png);
+  }
   g_remove (csv);
   g_rmdir (dir);
   close_window (window);

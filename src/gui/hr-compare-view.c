@@ -5,7 +5,8 @@
  *
  * The pinned scenario above the current one, both charts on one scale,
  * and a table of the differences per category on the fullest GPU;
- * exported as both charts on one page, the table as CSV.
+ * exported as one page with both charts, the fields that differ and the
+ * categories' differences (hr_compare_draw), the table as CSV.
  */
 
 #include "config.h"
@@ -14,6 +15,7 @@
 
 #include "hr-calc.h"
 #include "hr-chart-widget.h"
+#include "hr-compare-chart.h"
 #include "hr-compare-view.h"
 #include "hr-locale.h"
 
@@ -157,7 +159,8 @@ hr_compare_view_can_export (HrView *view)
   return self->has_pin && hr_chart_widget_get_plan (self->current_chart) != NULL;
 }
 
-/* Pinned above, now below, on one scale. */
+/* Pinned above, now below, on one scale, named; then which fields differ
+ * and how each category moves (hr-compare-chart.c). */
 static void
 hr_compare_view_paint (HrView             *view,
                        cairo_t            *cr,
@@ -167,16 +170,11 @@ hr_compare_view_paint (HrView             *view,
 {
   HrCompareView *self = HR_COMPARE_VIEW (view);
   const HrPlan *plan = hr_chart_widget_get_plan (self->current_chart);
-  HrChartStyle half = *style;
 
   if (!self->has_pin || plan == NULL)
     return;
-  half.scale_bytes = shared_scale (self->pinned_plan, plan);
-  hr_chart_draw (cr, width, height / 2, &self->pinned, self->pinned_plan, &half, NULL);
-  cairo_translate (cr, 0, height / 2);
-  half.paint_background = FALSE;
-  hr_chart_draw (cr, width, height / 2, hr_chart_widget_get_scenario (self->current_chart), plan,
-                 &half, NULL);
+  hr_compare_draw (cr, width, height, &self->pinned, self->pinned_plan,
+                   hr_chart_widget_get_scenario (self->current_chart), plan, style, NULL);
 }
 
 /* The fullest GPU of each, per category. */

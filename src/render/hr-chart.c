@@ -690,7 +690,8 @@ hr_chart_draw (cairo_t            *cr,
       draw_capacity_line (&p, sc, &plot, hits);
       for (guint i = 0; i < plan->n_devices; i++)
         draw_bar_labels (&p, plan, i, &plot, hits);
-      hr_chart_draw_breakdown (cr, p.layout, style, hr_plan_binding (plan), m,
+      if (!style->hide_breakdown)
+        hr_chart_draw_breakdown (cr, p.layout, style, hr_plan_binding (plan), m,
                                plot.bottom + 34 * p.fs, width - 2 * m,
                                height - m - (plot.bottom + 34 * p.fs));
     }

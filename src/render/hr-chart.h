@@ -38,6 +38,7 @@ typedef struct
    * PNGs headroom-cli writes, the same on every machine); the window's
    * charts and exports write them as its labels do (hr_locale_number). */
   HrNumberFunc number;
+  gboolean hide_breakdown; /* the bars alone, without the binding GPU's items */
 } HrChartStyle;
 
 typedef enum
@@ -46,6 +47,9 @@ typedef enum
   HR_CHART_DEVICE_NAME,   /* "GPU 0-7 ×8" */
   HR_CHART_VERDICT,       /* "✓ Fits, 36.8 GiB free (46 %)" */
   HR_CHART_CAPACITY,      /* "capacity 79.6 GiB", "wanted free 10 %" */
+  HR_CHART_COMPARE_HEADING,   /* the Compare page's "Pinned", "Now", its tables' headings */
+  HR_CHART_CHANGE,            /* a field that differs: "Micro-batch  4 → 8" */
+  HR_CHART_DIFFERENCE,        /* a category's row: pinned, now, difference */
 } HrChartLabel;
 
 /* A drawn bar segment, for tooltips: which device and category it shows;
