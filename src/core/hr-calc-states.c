@@ -139,6 +139,28 @@ hr_calc_sharded (const Ctx         *ctx,
   return sp->dense / ctx->shard + sp->experts / ctx->shard_expert;
 }
 
+/* FSDP's mixed precision (FSDP1's MixedPrecision, FSDP2's
+ * MixedPrecisionPolicy with a 16-bit param_dtype) keeps each parameter's
+ * shard in the parameter's own type, fp32, and casts it to 16 bits only to
+ * gather it: FSDP2 casts in the all-gather's copy-in
+ * (torch/distributed/_composable/fsdp/_fsdp_param.py,
+ * FSDPParam.all_gather_inputs: sharded_param.to(param_dtype)), FSDP1 into
+ * a low-precision shard it frees once gathered
+ * (torch/distributed/fsdp/_flat_param.py, _use_low_precision_shard,
+ * _free_low_precision_sharded_param).  So no 16-bit shard persists: the
+ * fp32 shard the optimizer steps on (the master weights) is the weights,
+ * and the frozen ones stay fp32 too.  DeepSpeed's engine keeps both (its
+ * model is 16-bit, its optimizer holds the fp32 partition). */
+static gboolean
+fsdp_shard_is_master (const Ctx *ctx)
+{
+  const HrParallel *p = &ctx->sc->parallel;
+  const HrDtypes *d = &ctx->sc->training.dtypes;
+
+  return p->zero == 3 && !hr_calc_deepspeed_engine (p) && !p->offload_optimizer
+         && d->master != HR_DTYPE_NONE && d->master != d->weights;
+}
+
 /* The weights this GPU holds for the whole run, and the copies computing
  * with them makes; answers how many parameters train. */
 static double
@@ -154,9 +176,11 @@ add_weights (Ctx               *ctx,
   double weights_here = hr_calc_sharded (ctx, sp, zero3);
   double trainable;
 
+  gboolean shard_is_master = fsdp_shard_is_master (ctx);
+
   if (!ctx->lora)
     {
-      if (!p->offload_params)
+      if (!p->offload_params && !shard_is_master)
         hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                   HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
                   N_("The model's weights, which every GPU computes with."),
@@ -184,16 +208,18 @@ add_weights (Ctx               *ctx,
           frozen_here -= linear_here;
         }
       if (!p->offload_params)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                  HR_LIVE_ALWAYS,
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR,
+                  shard_is_master ? t->dtypes.master : t->dtypes.weights, HR_LIVE_ALWAYS,
                   t->method == HR_METHOD_QLORA ? N_("frozen base, other weights") : N_("frozen base weights"),
-                  "P_frozen·bytes", N_("The frozen model, which is not trained but computed with."),
-                  frozen_here * ctx->weight_bytes);
+                  shard_is_master ? "P_frozen·master bytes / N (FSDP keeps fp32 shards)" : "P_frozen·bytes",
+                  N_("The frozen model, which is not trained but computed with."),
+                  frozen_here * (shard_is_master ? ctx->master_bytes : ctx->weight_bytes));
       trainable = sp->lora;
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                HR_LIVE_ALWAYS, N_("LoRA adapters"), "r·(d_in + d_out) per adapted matrix",
-                N_("The small trainable adapter matrices."),
-                trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->weight_bytes);
+      if (!shard_is_master)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                  HR_LIVE_ALWAYS, N_("LoRA adapters"), "r·(d_in + d_out) per adapted matrix",
+                  N_("The small trainable adapter matrices."),
+                  trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->weight_bytes);
     }
 
   /* Transformer Engine keeps an fp8 copy of each linear weight between
@@ -375,6 +401,12 @@ add_gradients (Ctx               *ctx,
               "P_layer·bytes",
               N_("A layer's full gradients before they are split across the GPUs."),
               (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
+
+  /* (Gradients that leave for the host, or are stepped in the backward
+   * pass, or wait unsharded under no_sync, are not FSDP2's cached ones.) */
+  if (p->zero >= 2 && !ds && p->fsdp == 2 && !t->optimizer_in_backward
+      && !(p->offload_optimizer || p->offload_params) && !(no_sync && ctx->accumulating))
+    hr_calc_add_fsdp2_cached (ctx, dev, sp, grads_here * ctx->grad_bytes, grads_live, ctx->grad_bytes);
 
   return p->zero >= 1 ? trainable / shard_of_trainable : trainable;
 }

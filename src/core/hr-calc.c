@@ -119,29 +119,45 @@ finish_device (Ctx      *ctx,
   double total;
   double frag = sc->overhead.fragmentation;
 
+  double cached[HR_N_PHASES] = { 0 };
+
   memset (dev->phase_bytes, 0, sizeof dev->phase_bytes);
   for (guint i = 0; i < dev->n_items; i++)
     {
       const HrItem *item = &dev->items[i];
 
-      if (item->pool != HR_POOL_ALLOCATOR)
+      if (item->pool != HR_POOL_ALLOCATOR && item->pool != HR_POOL_CACHED)
         continue;
       for (guint ph = 0; ph < HR_N_PHASES; ph++)
         if (item->live & HR_LIVE (ph))
-          dev->phase_bytes[ph] += item->bytes;
+          {
+            if (item->pool == HR_POOL_ALLOCATOR)
+              dev->phase_bytes[ph] += item->bytes;
+            else
+              cached[ph] += (double) item->bytes;
+          }
     }
 
+  /* The peak is the phase that reserves the most: its live tensors, what
+   * fragments around them, and the blocks other streams keep (without
+   * those, the phase with the most live tensors).  The allocator never
+   * gives memory back on its own, so no later phase reserves less. */
   dev->peak_phase = HR_PHASE_FORWARD;
   for (guint ph = 1; ph < HR_N_PHASES; ph++)
-    if (dev->phase_bytes[ph] > dev->phase_bytes[dev->peak_phase])
+    if ((double) dev->phase_bytes[ph] * (1.0 + frag) + cached[ph]
+        > (double) dev->phase_bytes[dev->peak_phase] * (1.0 + frag) + cached[dev->peak_phase])
       dev->peak_phase = ph;
-  dev->allocated_bytes = dev->phase_bytes[dev->peak_phase];
+  /* max_memory_allocated: the most live in any phase, the peak's unless
+   * another stream's blocks made an earlier phase reserve more. */
+  dev->allocated_bytes = 0;
+  for (guint ph = 0; ph < HR_N_PHASES; ph++)
+    dev->allocated_bytes = MAX (dev->allocated_bytes, dev->phase_bytes[ph]);
 
   /* The caching allocator reserves more than is live (CALC-REFERENCE §6). */
   hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
             N_("allocator fragmentation"), "allocated·fragmentation",
             N_("Memory PyTorch has reserved but cannot use right now."),
-            (double) dev->allocated_bytes * frag);
+            (double) dev->phase_bytes[dev->peak_phase] * frag);
   hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_OUTSIDE, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
             N_("CUDA context"), "overhead.cuda_context_mib",
             N_("The GPU driver's own memory for kernels and bookkeeping."),
@@ -161,8 +177,11 @@ finish_device (Ctx      *ctx,
       dev->category_bytes[item->category] += item->bytes;
     }
 
-  dev->reserved_bytes = dev->allocated_bytes
-                        + (guint64) ((double) dev->allocated_bytes * frag + 0.5);
+  dev->reserved_bytes = dev->phase_bytes[dev->peak_phase]
+                        + (guint64) ((double) dev->phase_bytes[dev->peak_phase] * frag + 0.5);
+  for (guint i = 0; i < dev->n_items; i++)
+    if (dev->items[i].pool == HR_POOL_CACHED && hr_item_is_live_at_peak (dev, &dev->items[i]))
+      dev->reserved_bytes += dev->items[i].bytes;
   dev->total_bytes = 0;
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     dev->total_bytes += dev->category_bytes[c];

@@ -45,6 +45,8 @@ typedef enum
   HR_POOL_ALLOCATOR,   /* PyTorch's caching allocator: allocated_bytes */
   HR_POOL_MANAGED,     /* CUDA managed memory (paged optimizers): total only */
   HR_POOL_OUTSIDE,     /* CUDA context, NCCL, fragmentation: total only */
+  HR_POOL_CACHED,      /* blocks the caching allocator keeps for another CUDA
+                        * stream: reserved_bytes and total, not allocated */
 } HrPool;
 
 typedef struct

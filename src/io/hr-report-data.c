@@ -56,7 +56,8 @@ add_device (JsonBuilder    *b,
       json_builder_add_string_value (b, item->why);
       json_builder_set_member_name (b, "counted_in");
       json_builder_add_string_value (b, item->pool == HR_POOL_ALLOCATOR ? "allocated"
-                                        : item->pool == HR_POOL_MANAGED ? "managed" : "outside");
+                                        : item->pool == HR_POOL_MANAGED ? "managed"
+                                        : item->pool == HR_POOL_CACHED ? "cached" : "outside");
       /* Extension: the phases of the step the item is alive in. */
       json_builder_set_member_name (b, "live_in");
       json_builder_begin_array (b);
