@@ -41,6 +41,18 @@ test_hf_configs (void)
     { "t5-base.json", 222903552 },
     { "flan-t5-base.json", 247577856 },
     { "bart-large.json", 406291456 },
+    /* State-space and hybrid models (test-params.c has the arithmetic);
+     * the config.json of state-spaces/mamba-130m-hf and mamba-2.8b-hf
+     * (the padded vocabulary 50280 is their vocab_size),
+     * mistralai/Mamba-Codestral-7B-v0.1 (Mamba-2: 128 heads of 64, 8
+     * groups, state 128, untied: 64 x 109,640,064 + 2 x 32768 x 4096 +
+     * 4096 = 7,285,403,648, the Hub's "7.29B"; its time_step_limit
+     * [0.0, Infinity] left out, Infinity not being JSON) and
+     * ai21labs/AI21-Jamba-Mini-1.5. */
+    { "mamba-130m-hf.json", 129135360 },
+    { "mamba-2.8b-hf.json", 2768345600 },
+    { "mamba-codestral-7b.json", 7285403648 },
+    { "jamba-mini-1.5.json", 51570323328 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
@@ -348,8 +360,10 @@ test_hf_unsupported_refused (void)
     { "{\"model_type\": \"llava\", \"text_config\": {\"model_type\": \"llama\","
       " \"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32}}",
       "(a vision-language model)" },
-    { "{\"model_type\": \"mamba\", \"hidden_size\": 768, \"num_hidden_layers\": 24}",
-      "(a state-space model)" },
+    { "{\"model_type\": \"zamba2\", \"hidden_size\": 2560, \"num_hidden_layers\": 54}",
+      "(a hybrid of state-space and attention layers)" },
+    { "{\"model_type\": \"falcon_mamba\", \"hidden_size\": 4096, \"num_hidden_layers\": 64}",
+      "(a state-space model with unweighted norms on B, C and dt)" },
     { "{\"model_type\": \"xyz\", \"hidden_size\": 768, \"num_hidden_layers\": 12,"
       " \"num_attention_heads\": 12}",
       "model_type \"xyz\": this architecture is not supported; supported: bart, bert, " },
@@ -581,6 +595,76 @@ test_importer_detects_its_format (void)
     }
 }
 
+/* An SSM config maps to the fields the presets write: Mamba's sizes, and
+ * Jamba's pattern, experts and dt/B/C norms; what the plan does not count
+ * is refused with its key. */
+static void
+test_hf_ssm (void)
+{
+  static const struct { const char *config; const char *says; } refused[] = {
+    { "{\"model_type\": \"mamba\", \"hidden_size\": 768, \"num_hidden_layers\": 24, \"use_bias\": true}",
+      "config.json: use_bias: true (biases on the SSM projections) is not supported; allowed: false" },
+    { "{\"model_type\": \"mamba\", \"hidden_size\": 768, \"num_hidden_layers\": 24,"
+      " \"use_conv_bias\": false}",
+      "config.json: use_conv_bias: false (a convolution without a bias) is not supported; allowed: true" },
+    { "{\"model_type\": \"mamba\", \"hidden_size\": 768, \"intermediate_size\": 2048}",
+      "config.json: intermediate_size: 2048 is not expand x hidden_size = 1536; allowed: 1536" },
+    { "{\"model_type\": \"mamba2\", \"hidden_size\": 4096, \"num_heads\": 100}",
+      "config.json: model.ssm_heads: 100 heads of 64 are not the inner width 8192; allowed: 128 (or 0)" },
+    { "{\"model_type\": \"jamba\", \"hidden_size\": 4096, \"num_hidden_layers\": 4,"
+      " \"num_attention_heads\": 32, \"num_experts\": 16}",
+      "config.json: model.attn_layer_period: 8 does not fit model.layers = 4; allowed: 0 to 4" },
+    { "{\"model_type\": \"mamba\", \"state_size\": 0}",
+      "config.json: state_size: 0 is out of range; allowed: 1 to 65536" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "jamba-mini-1.5.json", NULL);
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sc.model.ssm, ==, HR_SSM_MAMBA);
+  g_assert_true (sc.model.ssm_bc_norm);
+  g_assert_cmpuint (sc.model.attn_layer_period, ==, 8);
+  g_assert_cmpuint (sc.model.attn_layer_offset, ==, 4);
+  g_assert_cmpuint (sc.model.expert_layer_period, ==, 2);
+  g_assert_cmpuint (sc.model.expert_layer_offset, ==, 1);
+  g_assert_cmpuint (sc.model.ssm_dt_rank, ==, 256);
+  g_assert_false (sc.model.tied_embeddings);
+  {
+    HrParamCounts c;
+
+    hr_params_count (&sc.model, NULL, 1, 1, &c);
+    g_assert_cmpuint (c.active, ==, 12110311296);
+  }
+
+  /* MambaConfig's defaults: 32 layers of 768, dt_rank "auto". */
+  {
+    g_autoptr(JsonNode) node = hr_json_load_data ("{\"model_type\": \"mamba\", \"time_step_rank\": \"auto\"}",
+                                                  -1, "config.json", &error);
+
+    g_assert_true (hr_hf_import_node (&sc.model, node, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (sc.model.layers, ==, 32);
+    g_assert_cmpuint (hr_model_ssm_dt_rank (&sc.model), ==, 48);
+    /* 32 x 3,771,648 + 50280 x 768 + 768 */
+    g_assert_cmpuint (hr_params_total (&sc.model), ==, 32ull * 3771648 + 38615040 + 768);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) err = NULL;
+      g_autoptr(JsonNode) node = hr_json_load_data (refused[i].config, -1, "config.json", &err);
+
+      g_assert_no_error (err);
+      g_assert_false (hr_hf_import_node (&sc.model, node, "config.json", NULL, &err));
+      g_assert_nonnull (err);
+      if (strcmp (err->message, refused[i].says) != 0)
+        g_error ("\"%s\" is not \"%s\"", err->message, refused[i].says);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -592,6 +676,7 @@ main (int   argc,
   g_test_add_func ("/import/hf-seq2seq-refused", test_hf_seq2seq_refused);
   g_test_add_func ("/import/hf-safetensors-index", test_hf_safetensors_index);
   g_test_add_func ("/import/hf-configs", test_hf_configs);
+  g_test_add_func ("/import/hf-ssm", test_hf_ssm);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
   g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);
   g_test_add_func ("/import/deepspeed", test_deepspeed_config);

@@ -10,6 +10,7 @@
  */
 
 #include "hr-hf-import.h"
+#include "hr-hf-import-private.h"
 #include "hr-import.h"
 #include "hr-error.h"
 #include "hr-json.h"
@@ -24,13 +25,8 @@
 #include <math.h>
 #include <string.h>
 
-/* What is read from one config.json: the first bad value wins. */
-typedef struct
-{
-  JsonObject *obj;
-  const char *origin;
-  GError     *error;
-} Reader;
+/* What is read from one config.json (hr-hf-import-private.h). */
+typedef HrHfReader Reader;
 
 /* A whole number from min to max, TRUE when present.  null is absent
  * (transformers writes "n_inner": null); a whole float (32.0) counts as a
@@ -132,8 +128,8 @@ in_list (const char          *value,
  * count matches its published total (test-import, test-params). */
 static const char * const supported_types[] = {
   "bart", "bert", "deepseek_v2", "deepseek_v3", "distilbert", "electra", "falcon", "gemma",
-  "gemma2", "gpt2", "gpt_neox",
-  "llama", "mistral", "mixtral", "mt5", "olmo2", "phi", "phi3", "qwen2", "qwen2_moe", "qwen3",
+  "gemma2", "gpt2", "gpt_neox", "jamba",
+  "llama", "mamba", "mamba2", "mistral", "mixtral", "mt5", "olmo2", "phi", "phi3", "qwen2", "qwen2_moe", "qwen3",
   "qwen3_moe", "roberta", "stablelm", "t5", "vit", "xlm-roberta", NULL
 };
 
@@ -154,9 +150,7 @@ static const struct
   { "qwen2_vl", "a vision-language model" }, { "qwen2_5_vl", "a vision-language model" },
   { "mllama", "a vision-language model" }, { "idefics2", "a vision-language model" },
   { "paligemma", "a vision-language model" },
-  { "mamba", "a state-space model" }, { "mamba2", "a state-space model" },
-  { "falcon_mamba", "a state-space model" },
-  { "jamba", "a hybrid of state-space and attention layers" },
+  { "falcon_mamba", "a state-space model with unweighted norms on B, C and dt" },
   { "zamba", "a hybrid of state-space and attention layers" },
   { "zamba2", "a hybrid of state-space and attention layers" },
   { "nemotron_h", "a hybrid of state-space and attention layers" },
@@ -462,7 +456,8 @@ hr_hf_import_node (HrModelArch  *m,
                                            "distilbert", "vit", "xlm-roberta", NULL };
   static const char * const untied[] = { "llama", "mistral", "mixtral", "qwen2", "qwen2_moe",
                                          "qwen3", "qwen3_moe", "phi", "phi3", "olmo2",
-                                         "stablelm", "gpt_neox", "deepseek_v2", "deepseek_v3", NULL };
+                                         "stablelm", "gpt_neox", "deepseek_v2", "deepseek_v3",
+                                         "jamba", NULL };
   JsonObject *obj;
   const char *type, *act;
   HrModelArch out;
@@ -489,6 +484,12 @@ hr_hf_import_node (HrModelArch  *m,
                        || strcmp (type, "bart") == 0))
     {
       if (!import_seq2seq (&r, type, &out, unmapped, error))
+        return FALSE;
+      return finish_model (m, &out, obj, type, origin, &r, error);
+    }
+  if (type != NULL && (strcmp (type, "mamba") == 0 || strcmp (type, "mamba2") == 0))
+    {
+      if (!hr_hf_import_mamba (&r, type, &out, unmapped, error))
         return FALSE;
       return finish_model (m, &out, obj, type, origin, &r, error);
     }
@@ -602,6 +603,9 @@ hr_hf_import_node (HrModelArch  *m,
 
   if (type != NULL && (strcmp (type, "deepseek_v2") == 0 || strcmp (type, "deepseek_v3") == 0)
       && !import_deepseek (&r, type, &out, error))
+    return FALSE;
+  if (type != NULL && strcmp (type, "jamba") == 0
+      && !hr_hf_import_jamba (&r, &out, unmapped, error))
     return FALSE;
 
   if (unmapped != NULL)
@@ -717,3 +721,29 @@ const HrImporter hr_hf_importer = {
   .detect = hf_detect,
   .apply = hf_apply,
 };
+
+/* For the family importers of hr-hf-import-*.c. */
+gboolean
+hr_hf_get_uint (HrHfReader *r,
+                const char *key,
+                guint64     min,
+                guint64     max,
+                guint64    *out)
+{
+  return get_uint (r, key, min, max, out);
+}
+
+const char *
+hr_hf_get_string (JsonObject *obj,
+                  const char *key)
+{
+  return get_string (obj, key);
+}
+
+gboolean
+hr_hf_get_bool (JsonObject *obj,
+                const char *key,
+                gboolean    fallback)
+{
+  return get_bool (obj, key, fallback);
+}

@@ -1,0 +1,49 @@
+/* hr-hf-import-private.h: what the config.json importer's files share
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "hr-scenario.h"
+
+G_BEGIN_DECLS
+
+/* What is read from one config.json: the first bad value wins. */
+typedef struct
+{
+  JsonObject *obj;
+  const char *origin;
+  GError     *error;
+} HrHfReader;
+
+/* A whole number from min to max, TRUE when present (null is absent);
+ * a bad value is r->error, naming the key (hr-hf-import.c). */
+gboolean    hr_hf_get_uint        (HrHfReader   *r,
+                                   const char   *key,
+                                   guint64       min,
+                                   guint64       max,
+                                   guint64      *out);
+const char *hr_hf_get_string      (JsonObject   *obj,
+                                   const char   *key);
+gboolean    hr_hf_get_bool        (JsonObject   *obj,
+                                   const char   *key,
+                                   gboolean      fallback);
+
+/* State-space models (hr-hf-import-ssm.c): mamba and mamba2 as the whole
+ * model; jamba's SSM layers and layer pattern over what the transformer
+ * keys gave. */
+gboolean    hr_hf_import_mamba    (HrHfReader   *r,
+                                   const char   *type,
+                                   HrModelArch  *out,
+                                   GPtrArray    *unmapped,
+                                   GError      **error);
+gboolean    hr_hf_import_jamba    (HrHfReader   *r,
+                                   HrModelArch  *out,
+                                   GPtrArray    *unmapped,
+                                   GError      **error);
+
+G_END_DECLS
