@@ -133,23 +133,20 @@ count_pixels (HrWindow *window,
   return count_widget_pixels (GTK_WIDGET (hr_window_get_chart (window)), r, g, b);
 }
 
-/* With HEADROOM_TEST_SCREENSHOTS=DIR, saves the window as DIR/NAME.png:
- * how the README's screenshots are made. */
-static void
-maybe_screenshot (gpointer    window,
-                  const char *name)
+/* Saves the window as DIR/NAME.png, as it is drawn now. */
+static char *
+save_screenshot (gpointer    window,
+                 const char *dir,
+                 const char *name)
 {
-  const char *dir = g_getenv ("HEADROOM_TEST_SCREENSHOTS");
   GtkWidget *widget = GTK_WIDGET (window);
   g_autoptr(GdkPaintable) paintable = NULL;
   g_autoptr(GtkSnapshot) snapshot = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
+  char *path;
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
 
-  if (dir == NULL)
-    return;
   paintable = gtk_widget_paintable_new (widget);
   snapshot = gtk_snapshot_new ();
   gdk_paintable_snapshot (paintable, snapshot, width, height);
@@ -158,6 +155,19 @@ maybe_screenshot (gpointer    window,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   path = g_strdup_printf ("%s/%s.png", dir, name);
   gdk_texture_save_to_png (texture, path);
+  return path;
+}
+
+/* With HEADROOM_TEST_SCREENSHOTS=DIR, saves the window as DIR/NAME.png
+ * (the moments other tests check; the README's come from /window/walk). */
+static void
+maybe_screenshot (gpointer    window,
+                  const char *name)
+{
+  const char *dir = g_getenv ("HEADROOM_TEST_SCREENSHOTS");
+
+  if (dir != NULL)
+    g_free (save_screenshot (window, dir, name));
 }
 
 static GtkWidget *
@@ -249,7 +259,7 @@ test_fits_the_screen (void)
   static const struct { int width, height; gboolean folded; const char *name; } sizes[] = {
     { 1280, 800, FALSE, "size-1280x800" },
     { 800, 600, FALSE, "size-800x600" },
-    { 360, 640, TRUE, "phone" },
+    { 360, 640, TRUE, "size-360x640" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
@@ -297,7 +307,7 @@ test_fits_the_screen (void)
           g_assert_cmpfloat (r.origin.x + r.size.width, <=, sizes[i].width);
           n = check_within (form, window, sizes[i].width);
           g_assert_cmpuint (n, >, 10);
-          maybe_screenshot (window, "phone-form");
+          maybe_screenshot (window, "size-360x640-form");
         }
       else
         {
@@ -394,7 +404,7 @@ test_opens (void)
   g_assert_true (g_str_has_prefix (hr_window_get_summary (window), "✓ Fits on 8x H100"));
   g_assert_false (hr_window_get_dirty (window));
   g_assert_cmpuint (hr_chart_widget_get_draw_count (hr_window_get_chart (window)), >, 0);
-  maybe_screenshot (window, "window");
+  maybe_screenshot (window, "opens");
   close_window (window);
 }
 
@@ -418,7 +428,7 @@ test_micro_batch_overflow (void)
   g_assert_true (g_str_has_prefix (hr_window_get_summary (window), "✗ Does not fit"));
   g_assert_true (hr_window_get_dirty (window));
   g_assert_cmpuint (count_pixels (window, red.r, red.g, red.b), >, 500);
-  maybe_screenshot (window, "suggestions");
+  maybe_screenshot (window, "overflow");
   close_window (window);
 }
 
@@ -566,7 +576,7 @@ test_invalid_value (void)
     g_assert_false (action_enabled (window, need_plan[i]));
   g_assert_false (hr_window_export_png (window, file, &error));
   g_assert_error (error, HR_ERROR, HR_ERROR_INVALID);
-  maybe_screenshot (window, "invalid");
+  maybe_screenshot (window, "invalid-value");
 
   /* The other views show nothing of the last plan either. */
   adw_view_stack_set_visible_child_name (hr_window_get_views (window), "sweep");
@@ -803,7 +813,7 @@ test_undo (void)
   gtk_widget_activate_action (GTK_WIDGET (window), "win.apply-suggestion", "u", 0);
   settle ();
   g_test_message ("toast: %s", hr_window_get_last_toast (window));
-  maybe_screenshot (window, "applied");
+  maybe_screenshot (window, "undo-applied");
   g_assert_true (g_str_has_prefix (hr_window_get_last_toast (window), "Applied “"));
   g_assert_nonnull (strstr (hr_window_get_last_toast (window), "per GPU"));
   g_assert_true (sc->training.checkpointing != before.training.checkpointing
@@ -1166,7 +1176,7 @@ test_sweep_view (void)
 
   adw_view_stack_set_visible_child_name (hr_window_get_views (window), "sweep");
   settle ();
-  maybe_screenshot (window, "sweep");
+  maybe_screenshot (window, "sweep-view");
   g_assert_true (hr_window_export_csv (window, csv_file, &error));
   g_assert_no_error (error);
   g_assert_true (hr_window_export_png (window, png_file, &error));
@@ -1245,7 +1255,7 @@ test_timeline_view (void)
   g_assert_true (gtk_widget_get_mapped (timeline));
   g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (
     GTK_WIDGET (hr_timeline_view_get_device_choice (view)))));   /* one kind of GPU */
-  maybe_screenshot (window, "timeline");
+  maybe_screenshot (window, "timeline-view");
   g = hr_timeline_widget_get_geometry (HR_TIMELINE_WIDGET (timeline));
   g_assert_true (g->drawn);
   g_assert_cmpuint (g->peak_phase, ==, peak);
@@ -1409,7 +1419,7 @@ test_russian (void)
                      adw_view_stack_get_page (views, adw_view_stack_get_child_by_name (views,
                                                                                     "timeline"))),
                    ==, "Во времени");
-  maybe_screenshot (window, "ru");
+  maybe_screenshot (window, "russian");
   adw_view_stack_set_visible_child_name (views, "timeline");
   settle ();
   {
@@ -1420,7 +1430,7 @@ test_russian (void)
     g_assert_true (hr_timeline_widget_get_geometry (hr_timeline_view_get_widget (view))->drawn);
     g_assert_true (g_str_has_prefix (peak, "пик: 42.8 GiB"));
   }
-  maybe_screenshot (window, "ru-timeline");
+  maybe_screenshot (window, "russian-timeline");
 
   /* The validator's reasons in Russian too, by the form's labels. */
   adw_view_stack_set_visible_child_name (views, "plan");
@@ -1429,6 +1439,196 @@ test_russian (void)
   g_test_message ("over the chart: %s", hr_window_get_message (window));
   g_assert_cmpstr (hr_window_get_message (window), ==,
                    "Головы внимания: 48 не делит Скрытый размер = 5120; допустимо: делитель 5120");
+  close_window (window);
+}
+
+/* A screenshot of the walk: into HEADROOM_TEST_SCREENSHOTS when set (how
+ * the README's are made: build-aux/screenshots), else into the test log's
+ * folder (HEADROOM_TEST_LOG_DIR/walk, which meson sets), and checked to
+ * be there. */
+static void
+walk_screenshot (gpointer    window,
+                 const char *name)
+{
+  const char *dir = g_getenv ("HEADROOM_TEST_SCREENSHOTS");
+  g_autofree char *log_dir = NULL;
+  g_autofree char *path = NULL;
+  GStatBuf st;
+
+  if (dir == NULL && g_getenv ("HEADROOM_TEST_LOG_DIR") != NULL)
+    dir = log_dir = g_build_filename (g_getenv ("HEADROOM_TEST_LOG_DIR"), "walk", NULL);
+  if (dir == NULL)
+    {
+      g_test_message ("no HEADROOM_TEST_LOG_DIR: no screenshot of %s", name);
+      return;
+    }
+  g_assert_cmpint (g_mkdir_with_parents (dir, 0755), ==, 0);
+  path = save_screenshot (window, dir, name);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, 1000);
+  g_test_message ("screenshot: %s", path);
+}
+
+/* The window's content made width x height, as open_window_sized does. */
+static void
+resize_window (HrWindow *window,
+               int       width,
+               int       height)
+{
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  settle ();
+  gtk_window_set_default_size (GTK_WINDOW (window),
+                               2 * width - gtk_widget_get_width (GTK_WIDGET (window)),
+                               2 * height - gtk_widget_get_height (GTK_WIDGET (window)));
+  settle ();
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, width);
+  g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (window)), ==, height);
+}
+
+/* The presentation window open now, or NULL. */
+static HrPresent *
+find_present (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (HR_IS_PRESENT (w))
+        return HR_PRESENT (w);
+    }
+  return NULL;
+}
+
+/* The issue's walk, as a user would take it, a screenshot at each stop:
+ * the seed's example (13B, ZeRO-3, full checkpointing, bf16, micro-batch
+ * 4, 8 GPUs) with its timeline and sweep; a phone's width; an invalid
+ * input; a plan that does not fit, a suggestion applied, undone and
+ * redone; the presentation; and the window in Russian.  The README's
+ * screenshots are these (build-aux/screenshots). */
+static void
+test_walk (void)
+{
+  HrWindow *window;
+  AdwViewStack *views;
+  const HrScenario *sc;
+  HrPresent *present;
+  GtkWidget *row;
+
+  if (!g_test_subprocess ())
+    {
+      /* Its own process: it ends in another language. */
+      g_test_trap_subprocess (NULL, 240 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_INHERIT_STDOUT);
+      g_test_trap_assert_passed ();
+      return;
+    }
+
+  /* 1. The example. */
+  window = open_window ();
+  views = hr_window_get_views (window);
+  sc = hr_scenario_model_get_scenario (hr_window_get_model (window));
+  g_assert_cmpstr (sc->name, ==, "Llama 2 13B, ZeRO-3, 8x H100");
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 13015864320);
+  g_assert_cmpuint (sc->parallel.zero, ==, 3);
+  g_assert_cmpint (sc->training.checkpointing, ==, HR_CHECKPOINTING_FULL);
+  g_assert_cmpint (sc->training.precision, ==, HR_PRECISION_BF16_MIXED);
+  g_assert_cmpuint (sc->training.micro_batch, ==, 4);
+  g_assert_cmpuint (sc->parallel.gpus, ==, 8);
+  g_assert_true (g_str_has_prefix (hr_window_get_summary (window), "✓ Fits on 8x H100"));
+  g_assert_false (hr_window_get_dirty (window));
+  walk_screenshot (window, "window");
+  adw_view_stack_set_visible_child_name (views, "timeline");
+  settle ();
+  walk_screenshot (window, "timeline");
+  adw_view_stack_set_visible_child_name (views, "sweep");
+  settle ();
+  walk_screenshot (window, "sweep");
+  adw_view_stack_set_visible_child_name (views, "plan");
+  settle ();
+
+  /* 2. A phone's width: the plan, then the form. */
+  resize_window (window, 360, 640);
+  g_assert_true (hr_window_get_folded (window));
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (hr_window_get_chart (window))));
+  g_assert_false (hr_window_get_dirty (window));
+  walk_screenshot (window, "phone");
+  hr_window_show_form (window, TRUE);
+  settle ();
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (hr_window_get_form (window))));
+  walk_screenshot (window, "phone-form");
+  hr_window_show_form (window, FALSE);
+  resize_window (window, 1280, 800);
+  g_assert_false (hr_window_get_folded (window));
+
+
+  /* 3. An invalid input: the reason in place of the plan, the row marked;
+   * undone, it is the example again. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.heads")), 48);
+  settle ();
+  g_assert_false (hr_window_get_plan_valid (window));
+  row = hr_form_get_row (hr_window_get_form (window), "model.heads");
+  g_assert_true (gtk_widget_has_css_class (row, "error"));
+  g_assert_true (g_str_has_prefix (hr_window_get_message (window), "Attention heads: 48 does not divide"));
+  walk_screenshot (window, "invalid");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (sc->model.heads, ==, 40);
+  g_assert_cmpstr (sc->name, ==, "Llama 2 13B, ZeRO-3, 8x H100");
+
+  /* 4. It does not fit; the first suggestion makes it fit, and its toast
+   * offers Undo until Ctrl+Z takes the step back another way. */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "training.checkpointing")),
+                              HR_CHECKPOINTING_NONE);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "training.micro_batch")), 32);
+  settle ();
+  g_assert_false (hr_window_get_plan (window)->fits);
+  g_assert_true (g_str_has_prefix (hr_window_get_summary (window), "✗ Does not fit"));
+  walk_screenshot (window, "suggestions");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.apply-suggestion", "u", 0);
+  settle ();
+  g_test_message ("applied: %s", hr_window_get_last_toast (window));
+  g_assert_true (g_str_has_prefix (hr_window_get_last_toast (window), "Applied “"));
+  g_assert_true (hr_window_get_plan (window)->fits);
+  g_assert_true (hr_window_has_undo_toast (window));
+  walk_screenshot (window, "applied");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.undo", NULL);
+  settle ();
+  g_assert_false (hr_window_has_undo_toast (window));
+  g_assert_false (hr_window_get_plan (window)->fits);
+  g_assert_cmpuint (sc->training.micro_batch, ==, 32);
+  g_assert_cmpint (sc->training.checkpointing, ==, HR_CHECKPOINTING_NONE);
+  walk_screenshot (window, "undone");
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.redo", NULL);
+  settle ();
+  g_assert_true (hr_window_get_plan (window)->fits);
+
+  /* 5. The presentation, for a room of people who do not train models. */
+  gtk_widget_activate_action (GTK_WIDGET (window), "win.present", NULL);
+  settle ();
+  present = find_present ();
+  g_assert_nonnull (present);
+  g_test_message ("present: %s / %s", hr_present_get_verdict (present),
+                  hr_present_get_sentence (present));
+  g_assert_true (g_str_has_prefix (hr_present_get_verdict (present), "✓ Fits, "));
+  walk_screenshot (present, "present");
+  gtk_window_destroy (GTK_WINDOW (present));
+  settle ();
+  gtk_window_destroy (GTK_WINDOW (window));
+  settle ();
+
+  /* 6. In Russian (glibc reads LANGUAGE unless the locale is C). */
+  g_setenv ("LANGUAGE", "ru", TRUE);
+  setlocale (LC_MESSAGES, "");
+  window = open_window ();
+  views = hr_window_get_views (window);
+  g_test_message ("ru: %s", hr_window_get_summary (window));
+  g_assert_true (g_str_has_prefix (hr_window_get_summary (window), "✓ Помещается на 8x H100"));
+  walk_screenshot (window, "ru");
+  adw_view_stack_set_visible_child_name (views, "timeline");
+  settle ();
+  walk_screenshot (window, "ru-timeline");
   close_window (window);
 }
 
@@ -1581,7 +1781,7 @@ test_present_for_a_meeting (void)
                    "tokens at a time on each GPU.");
   g_assert_cmpuint (hr_present_chart_get_n_bars (hr_present_get_chart (present)), ==, 1);
   g_assert_false (has_descendant_of_type (GTK_WIDGET (present), HR_TYPE_CHART_WIDGET));
-  maybe_screenshot (present, "present");
+  maybe_screenshot (present, "present-meeting");
 
   hr_present_step (present, 1);
   settle ();
@@ -1836,6 +2036,7 @@ main (int   argc,
   g_test_add_func ("/window/import-report-present", test_import_report_present);
   g_test_add_func ("/window/present-for-a-meeting", test_present_for_a_meeting);
   g_test_add_func ("/window/broken-presets", test_broken_presets);
+  g_test_add_func ("/window/walk", test_walk);
   g_test_add_func ("/window/stress", test_stress);
   return g_test_run ();
 }

@@ -77,6 +77,7 @@ struct _HrWindow
   gpointer             pending_data;
   GDestroyNotify       pending_destroy;
   char                *last_toast;
+  AdwToast            *undo_toast;    /* weak: the toast whose Undo is showing */
 
   /* what it reads */
   HrPresets           *presets;

@@ -71,6 +71,18 @@ hr_window_toast (HrWindow   *self,
   adw_toast_overlay_add_toast (self->toast_overlay, toast_new (self, message));
 }
 
+/* The Undo toast goes once its step is undone (or redone) another way:
+ * its button would take back the step before. */
+static void
+dismiss_undo_toast (HrWindow *self)
+{
+  if (self->undo_toast != NULL)
+    {
+      adw_toast_dismiss (self->undo_toast);
+      g_clear_weak_pointer (&self->undo_toast);
+    }
+}
+
 /* A toast with an Undo button, for a change the user did not make field
  * by field. */
 void
@@ -82,7 +94,17 @@ hr_window_toast_undo (HrWindow   *self,
   adw_toast_set_button_label (toast, _("_Undo"));
   adw_toast_set_action_name (toast, "win.undo");
   adw_toast_set_priority (toast, ADW_TOAST_PRIORITY_HIGH);
+  dismiss_undo_toast (self);
+  g_set_weak_pointer (&self->undo_toast, toast);
   adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* Whether a toast's Undo button is showing. */
+gboolean
+hr_window_has_undo_toast (HrWindow *self)
+{
+  g_return_val_if_fail (HR_IS_WINDOW (self), FALSE);
+  return self->undo_toast != NULL;
 }
 
 void
@@ -366,6 +388,7 @@ hr_window_restore_step (HrWindow         *self,
                         const HrScenario *scenario,
                         gboolean          name_follows)
 {
+  dismiss_undo_toast (self);
   self->loading++;
   hr_scenario_model_set_scenario (self->model, scenario);
   self->loading--;
@@ -578,6 +601,7 @@ hr_window_finalize (GObject *object)
   g_clear_object (&self->file);
   g_clear_pointer (&self->name_base, g_free);
   g_clear_pointer (&self->last_toast, g_free);
+  g_clear_weak_pointer (&self->undo_toast);
   g_clear_pointer (&self->edited, g_ptr_array_unref);
   g_clear_object (&self->history);
   g_clear_pointer (&self->presets, hr_presets_free);

@@ -61,5 +61,6 @@ const char      *hr_window_get_summary      (HrWindow         *self);
 guint            hr_window_get_recompute_count (HrWindow      *self);
 const char      *hr_window_get_message      (HrWindow         *self);
 const char      *hr_window_get_last_toast   (HrWindow         *self);
+gboolean         hr_window_has_undo_toast   (HrWindow         *self);
 
 G_END_DECLS
