@@ -679,7 +679,11 @@ def apply_lora(model, cfg):
 
 
 def build(cfg, device="cpu"):
-    model = Seq2SeqModel(cfg) if cfg["kind"] == "encoder-decoder" else Model(cfg)
+    if cfg.get("ssm", "none") != "none":
+        import ssm               # state-space and hybrid models (ssm.py)
+        model = ssm.SSMModel(cfg)
+    else:
+        model = Seq2SeqModel(cfg) if cfg["kind"] == "encoder-decoder" else Model(cfg)
     if cfg["method"] == "lora":
         apply_lora(model, cfg)
     if cfg["precision"] == "bf16-true":

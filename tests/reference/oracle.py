@@ -63,6 +63,10 @@ def base_config():
         "loss": "standard", "loss_chunk": 16, "logits_fp32": True, "zero_grad_to_none": True,
         "input_requires_grad": False, "seed": 0,
         "decoder_layers": 0, "position_buckets": 0, "post_norm": False, "target_len": 0,
+        "ssm": "none", "ssm_state": 0, "ssm_conv": 0, "ssm_expand": 0, "ssm_dt_rank": 0,
+        "ssm_head_dim": 0, "ssm_groups": 0, "ssm_bc_norm": False,
+        "attn_layer_period": 0, "attn_layer_offset": 0,
+        "expert_layer_period": 0, "expert_layer_offset": 0,
     }
 
 
@@ -230,6 +234,56 @@ def seq2seq_config(rng, index):
     return finish(c)
 
 
+def ssm_config(rng, index):
+    """A state-space model (Mamba, Mamba-2) or a Jamba-like hybrid, in the
+    space Headroom plans for them (hr-validate.c, validate_ssm): full
+    training on one stage.  Compared for its counts and the bytes of its
+    weights, gradients and optimizer states only (ssm.py says why)."""
+    c = base_config()
+    c["seed"] = rng.randrange(1 << 30)
+    c["ssm"] = rng.choice(("mamba", "mamba", "mamba2"))
+    c["ssm_state"] = rng.choice((4, 8, 16))
+    c["ssm_conv"] = rng.choice((2, 4))
+    c["ssm_expand"] = rng.choice((1, 2))
+    hybrid = c["ssm"] == "mamba" and rng.random() < 0.5
+    if hybrid:
+        # Jamba's layout, scaled: attention every 2nd or 4th layer, experts
+        # in every 2nd, the dt/B/C norms
+        c["layers"] = 4
+        c["attn_layer_period"], c["attn_layer_offset"] = rng.choice(((4, 2), (2, 1)))
+        c["heads"], c["kv_heads"], c["head_dim"] = 4, rng.choice((1, 2, 4)), 16
+        c["hidden"] = h = 64
+        c["ffn"] = 8 * (8 * h // 3 // 8)
+        c["ssm_bc_norm"] = True
+        if rng.random() < 0.6:
+            c["experts"], c["experts_active"] = 4, 2
+            c["expert_layer_period"], c["expert_layer_offset"] = 2, 1
+        c["attention"] = rng.choice(("eager", "flash"))
+    else:
+        c["layers"] = rng.choice((2, 3))
+        c["hidden"] = h = rng.choice((32, 64))
+        c["heads"] = c["kv_heads"] = 1
+        c["head_dim"] = h
+        c["ffn"] = 0
+        if c["ssm"] == "mamba2":
+            c["ssm_head_dim"] = rng.choice((8, 16))
+            heads = c["ssm_expand"] * h // c["ssm_head_dim"]
+            c["ssm_groups"] = rng.choice([g for g in (1, 2, 4) if heads % g == 0])
+        else:
+            c["ssm_dt_rank"] = rng.choice((0, 0, 8))
+        c["attention"] = "flash"
+    c["vocab"] = rng.choice((128, 256))
+    c["tied_embeddings"] = not hybrid and rng.random() < 0.7
+    c["seq_len"] = rng.choice((8, 16))
+    c["micro_batch"] = rng.choice((1, 2))
+    c["precision"] = rng.choice(("fp32", "bf16-true", "amp-bf16"))
+    c["optimizer"] = rng.choice(("adamw", "adamw", "sgd", "sgd-momentum"))
+    c["optimizer_impl"] = rng.choice(("foreach", "loop", "fused"))
+    c["zero_grad_to_none"] = rng.random() < 0.6
+    c["name"] = "state-space %d" % index
+    return finish(c)
+
+
 # Configurations that once failed, replayed on every run beside the random
 # ones: (seed, number, the Headroom formula the failure corrected).
 REGRESSIONS = (
@@ -259,6 +313,9 @@ def preset_configs(presets_dir):
             m = json.load(f)["model"]
         if m.get("patch_dim", 0):
             continue      # vision encoders: no patch embedding in the reference
+        if m.get("ssm", "none") != "none":
+            out.append(ssm_preset(m, os.path.splitext(os.path.basename(path))[0]))
+            continue
         c = base_config()
         pid = os.path.splitext(os.path.basename(path))[0]
         c["name"] = "preset " + pid
@@ -308,6 +365,42 @@ def preset_configs(presets_dir):
             c["attention"] = "eager" if c["position_buckets"] else "flash"
         out.append(finish(c))
     return out
+
+
+def ssm_preset(m, pid):
+    """A state-space preset scaled down: its mixer and layer pattern, 64
+    wide; a hybrid keeps its period and offsets over one period of
+    layers (two, with experts every second), state 8, 16 tokens."""
+    c = base_config()
+    c["name"] = "preset " + pid
+    c["seed"] = sum(map(ord, pid))
+    for key in ("ssm", "ssm_bc_norm", "attn_layer_offset", "expert_layer_period",
+                "expert_layer_offset", "tied_embeddings", "mlp", "norm"):
+        if key in m:
+            c[key] = m[key]
+    c["hidden"] = h = 64
+    c["ssm_state"], c["ssm_conv"], c["ssm_expand"] = 8, m.get("ssm_conv", 4), m.get("ssm_expand", 2)
+    if c["ssm"] == "mamba2":
+        c["ssm_head_dim"], c["ssm_groups"] = 16, min(m.get("ssm_groups", 1), 2)
+    period = m.get("attn_layer_period", 0)
+    if period:
+        c["attn_layer_period"] = period
+        c["layers"] = period
+        c["heads"], c["kv_heads"], c["head_dim"] = 4, 2, 16
+        c["ffn"] = 8 * (8 * h // 3 // 8)
+        c["experts"] = min(m.get("experts", 1), 4)
+        c["experts_active"] = min(m.get("experts_active", 1), c["experts"])
+    else:
+        c["layers"] = 2
+        c["heads"] = c["kv_heads"] = 1
+        c["head_dim"] = h
+        c["ffn"] = 0
+    c["vocab"] = 256
+    c["seq_len"] = 16
+    c["precision"] = "amp-bf16"
+    c["attention"] = "flash"
+    c["optimizer_impl"] = "fused"
+    return finish(c)
 
 
 class Check:
@@ -369,6 +462,11 @@ def compare(cfg, hr, device, fields, sampler="allocator"):
     if grads is not None:
         chk.exact("grad bytes", grads, ref["grad_bytes"])
     notes = []
+    if cfg["ssm"] != "none":
+        # the naive scan's saved tensors are not the fused kernels' (ssm.py)
+        notes.append("activations: the fused kernels' save lists (test-activations), "
+                     "not a naive scan's")
+        return chk, notes, ref, p
     if direct and every == 1:
         p1 = plan(L + 1)
         layer = p1.forward_extra() - p.forward_extra()
@@ -447,6 +545,7 @@ def main(argv=None):
                     help="seed of the random configurations (default: from the time, printed)")
     ap.add_argument("--count", type=int, default=300, help="random configurations")
     ap.add_argument("--seq2seq", type=int, default=30, help="random encoder-decoder configurations")
+    ap.add_argument("--ssm", type=int, default=12, help="random state-space and hybrid configurations")
     ap.add_argument("--widths", default="1,4",
                     help="width factors each configuration is run at (default 1,4)")
     ap.add_argument("--no-presets", action="store_true", help="leave out the preset list")
@@ -482,6 +581,8 @@ def main(argv=None):
     # seed's other configurations stay as they were
     rng2 = random.Random(seed * 7919 + 1)
     configs += [seq2seq_config(rng2, i) for i in range(args.seq2seq)]
+    rng3 = random.Random(seed * 7919 + 2)
+    configs += [ssm_config(rng3, i) for i in range(args.ssm)]
     if not args.no_presets:
         configs += regression_configs() + preset_configs(args.presets)
     widths = [int(w) for w in args.widths.split(",")]
