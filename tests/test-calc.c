@@ -259,6 +259,18 @@ test_fsdp_versions (void)
                     + hr_test_item_bytes (&two->devices[0], "sharded gradients' memory, kept by the reduce-scatter stream")
                     + hr_test_item_bytes (&two->devices[0], "reduce-scatter input's memory, kept by its stream"));
 
+  /* Only the blocks wrapped (fsdp_units root): the embeddings and head
+   * stay gathered with the root, the head's gradient waits for the end,
+   * and the root is the largest unit reduce-scattered. */
+  sc.parallel.fsdp_units = HR_FSDP_UNITS_ROOT;
+  hr_test_plan (&sc, two);
+  hr_assert_close ((double) hr_test_item_bytes (&two->devices[0], "gathered embeddings and head (FSDP2 root unit, kept)"),
+                   (2 * V * h + h) * 2, 1e-9);
+  hr_assert_close ((double) hr_test_item_bytes (&two->devices[0], "reduce-scatter input's memory, kept by its stream"),
+                   (2 * V * h + h) * 2, 1e-9);
+  g_assert_cmpuint (hr_test_item_bytes (&two->devices[0], "gathered embeddings (for their backward)"), ==, 0);
+  sc.parallel.fsdp_units = HR_FSDP_UNITS_SEPARATE;
+
   /* 32 layers over 4 stages of 8; stage 1 holds 8 layers and nothing else. */
   sc.parallel.gpus = 32;
   sc.parallel.pp = 4;

@@ -290,7 +290,7 @@ test_error_bar (void)
 
   /* A framework the scenario names is its kind's, even where a value of
    * the file differs from the profile's: torchtitan's two published FSDP
-   * runs of Llama 3.1 8B (8 and 128 GPUs: -3.9 % and -4.0 %). */
+   * runs of Llama 3.1 8B (8 and 128 GPUs: -0.2 % and +0.5 %). */
   hr_test_load (&sc, "default");
   sc.parallel.deepspeed = FALSE;
   hr_copy_string (sc.training.framework, sizeof sc.training.framework, "torchtitan");
@@ -301,8 +301,8 @@ test_error_bar (void)
   g_assert_cmpuint (bar.runs, ==, 2);
   g_assert_cmpint (bar.from.method, ==, HR_METHOD_FULL);
   g_assert_cmpint (bar.from.layout, ==, HR_LAYOUT_SHARDED);
-  g_assert_cmpfloat (bar.worst, >, 0.03);
-  g_assert_cmpfloat (bar.worst, <, 0.05);
+  g_assert_cmpfloat (bar.worst, >, 0.001);
+  g_assert_cmpfloat (bar.worst, <, 0.01);
 
   /* ... and with LoRA, no torchtitan run: the nearest kind's, saying so. */
   sc.training.method = HR_METHOD_LORA;

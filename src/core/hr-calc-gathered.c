@@ -198,6 +198,38 @@ add_fsdp2_gathered (Ctx               *ctx,
             "2·P_layer·bytes",
             N_("ZeRO-3 briefly reassembles a whole layer's weights to compute with it."),
             2.0 * layer_w);
+  if (sc->parallel.fsdp_units == HR_FSDP_UNITS_ROOT)
+    {
+      /* Only the blocks wrapped (torchtitan until early 2025,
+       * torchtitan/parallelisms/parallelize_llama.py apply_fsdp: fully_shard
+       * per block, then fully_shard (model); accelerate's fully_shard of
+       * its auto-wrapped layers): the embeddings, final norm and head are
+       * the root's, which FSDP2 never reshards after forward (FSDPState
+       * ._lazy_init: the root's post_forward_mesh_info = None).  The root
+       * has no forward input that needs a gradient, so its gradients are
+       * reduced in the final callback of the backward pass
+       * (_root_post_backward_final_callback): the head's unsharded one,
+       * the first made, waits through the whole backward pass. */
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_FWD_BWD, N_("gathered embeddings and head (FSDP2 root unit, kept)"),
+                "P_outside·bytes",
+                N_("The embeddings and the output layer belong to the root unit, which stays reassembled for the whole step."),
+                sp->outside * wb);
+      if (!ctx->lora && sp->outside > 0)
+        {
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                    HR_LIVE_BACKWARD, N_("head gradient (waits for the root unit)"),
+                    "P_head·bytes",
+                    N_("The output layer's gradient, kept until the embedding's gradient is ready."),
+                    sp->head_weight * wb);
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+                    HR_LIVE (HR_PHASE_BACKWARD_END), N_("root unit's gradients and reduce-scatter input"),
+                    "P_embedding·bytes + P_outside·reduce bytes",
+                    N_("The embedding's gradient joins the head's, and both are copied out to be split across the GPUs."),
+                    embedding * wb + sp->outside * ctx->grad_bytes);
+        }
+      return;
+    }
   if (tied)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
               HR_LIVE_FWD_BWD, N_("gathered embeddings and head (one unit, kept)"),
@@ -313,8 +345,11 @@ hr_calc_add_fsdp2_cached (Ctx               *ctx,
   double largest = layer;
 
   /* The units (add_fsdp2_gathered): each block, the embeddings, the final
-   * norm with the head; tied embeddings and head one unit. */
-  if (!ctx->lora)
+   * norm with the head; tied embeddings and head one unit; or the blocks
+   * and a root holding all the rest. */
+  if (!ctx->lora && sc->parallel.fsdp_units == HR_FSDP_UNITS_ROOT)
+    largest = MAX (largest, sp->outside);
+  else if (!ctx->lora)
     {
       gboolean tied = sc->model.tied_embeddings && sc->model.head == HR_HEAD_LM && sc->parallel.pp == 1;
 

@@ -31,6 +31,7 @@ TABLE (hr_attention_names, "flash", "eager", "sdpa");
 TABLE (hr_loss_names, "standard", "chunked", "fused", "vocab-parallel");
 TABLE (hr_offload_device_names, "cpu", "nvme");
 TABLE (hr_fp8_recipe_names, "te", "torchao");
+TABLE (hr_fsdp_units_names, "separate", "root");
 TABLE (hr_category_names, "parameters", "gradients", "optimizer",
        "activations", "overhead");
 TABLE (hr_status_names, "ok", "tight", "oom");

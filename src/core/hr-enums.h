@@ -195,6 +195,14 @@ typedef enum
   HR_N_FP8_RECIPES
 } HrFp8Recipe;
 
+/* Extension: how FSDP2 groups the parameters outside the blocks. */
+typedef enum
+{
+  HR_FSDP_UNITS_SEPARATE,  /* the embeddings a unit, the final norm and head another */
+  HR_FSDP_UNITS_ROOT,      /* both in the root unit, gathered for the whole step */
+  HR_N_FSDP_UNITS
+} HrFsdpUnits;
+
 typedef enum
 {
   HR_CATEGORY_PARAMETERS,
@@ -263,6 +271,7 @@ extern const HrEnumNames hr_attention_names;
 extern const HrEnumNames hr_loss_names;
 extern const HrEnumNames hr_offload_device_names;
 extern const HrEnumNames hr_fp8_recipe_names;
+extern const HrEnumNames hr_fsdp_units_names;
 extern const HrEnumNames hr_category_names;
 extern const HrEnumNames hr_status_names;
 extern const HrEnumNames hr_lora_target_names;

@@ -136,6 +136,12 @@ applies_fsdp (const HrScenario *sc)
 }
 
 static gboolean
+applies_fsdp2 (const HrScenario *sc)
+{
+  return sc->parallel.zero >= 2 && !sc->parallel.deepspeed && sc->parallel.fsdp == 2;
+}
+
+static gboolean
 applies_offload_params (const HrScenario *sc)
 {
   return sc->parallel.zero == 3 || sc->parallel.offload_params;
@@ -199,6 +205,8 @@ static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("
                                               N_("Vocab-parallel, in place (Megatron)"), NULL };
 static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
 static const char * const fp8_recipe_choices[] = { N_("Transformer Engine"), N_("torchao Float8Linear"), NULL };
+static const char * const fsdp_units_choices[] = { N_("Embeddings and head their own units"),
+                                                   N_("Embeddings and head in the root unit"), NULL };
 
 /* --- the tables ------------------------------------------------------------ */
 
@@ -415,6 +423,9 @@ const Field hr_parallel_fields[] = {
   SPIN (HrParallel, fsdp, 1, 2, 1, N_("FSDP version"),
         N_("1: flat parameters (FSDP1); 2: per-parameter, fully_shard (FSDP2)"), OPTIONAL (2),
         .applies = applies_fsdp),
+  CHOICE (HrParallel, fsdp_units, hr_fsdp_units_names, fsdp_units_choices, N_("FSDP2 units"),
+          N_("torchtitan before 2025 and accelerate wrap only the blocks: the rest stays gathered all step"),
+          OPTIONAL (HR_FSDP_UNITS_SEPARATE), .applies = applies_fsdp2),
 };
 
 const Field hr_gpu_fields[] = {
