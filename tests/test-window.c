@@ -997,6 +997,37 @@ test_encoder_decoder_preset (void)
   close_window (window);
 }
 
+/* State-space presets load and plan: Jamba's hybrid with its pattern's
+ * rows, a pure Mamba model without attention rows to edit; a pattern
+ * beyond the layers greys the plan with the reason. */
+static void
+test_state_space_preset (void)
+{
+  HrWindow *window = open_window ();
+  GtkWidget *models = control (window, "model.preset");
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Jamba Mini 1.5"));
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 51570323328);
+  g_assert_cmpuint (hr_window_get_plan (window)->active_params, ==, 12110311296);
+  g_assert_true (gtk_widget_is_sensitive (control (window, "model.attn_layer_period")));
+  g_assert_true (gtk_widget_is_sensitive (control (window, "model.heads")));
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Mamba 130M"));
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 129135360);
+  /* no attention layer: its heads are not the model's */
+  g_assert_false (gtk_widget_is_sensitive (control (window, "model.heads")));
+  g_assert_false (gtk_widget_is_sensitive (control (window, "model.ssm_heads")));
+
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.attn_layer_period")), 30);
+  settle ();
+  g_assert_false (hr_window_get_plan_valid (window));
+  close_window (window);
+}
+
 /* Save, change, open: the saved scenario comes back; exports write files
  * with the right content. */
 static void
@@ -2017,6 +2048,7 @@ main (int   argc,
   g_test_add_func ("/window/invalid-value", test_invalid_value);
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/encoder-decoder-preset", test_encoder_decoder_preset);
+  g_test_add_func ("/window/state-space-preset", test_state_space_preset);
   g_test_add_func ("/window/comm-buffers-automatic", test_comm_buffers_automatic);
   g_test_add_func ("/window/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/window/locale-numbers", test_locale_numbers);

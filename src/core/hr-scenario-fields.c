@@ -93,6 +93,13 @@ applies_decoder (const HrScenario *sc)
   return sc->model.kind == HR_KIND_DECODER;
 }
 
+/* A pure SSM model has no attention layer whose heads could be edited. */
+static gboolean
+applies_attention (const HrScenario *sc)
+{
+  return sc->model.ssm == HR_SSM_NONE || sc->model.attn_layer_period > 0;
+}
+
 static gboolean
 applies_ssm (const HrScenario *sc)
 {
@@ -215,11 +222,11 @@ const Field hr_model_fields[] = {
   CHOICE (HrModelArch, kind, hr_kind_names, kind_choices, N_("Kind"), NULL),
   SPIN (HrModelArch, layers, 1, HR_MAX_LAYERS, 1, N_("Layers"), NULL),
   SPIN (HrModelArch, hidden, 1, HR_MAX_HIDDEN, 64, N_("Hidden size"), NULL),
-  SPIN (HrModelArch, heads, 1, HR_MAX_HEADS, 1, N_("Attention heads"), NULL),
+  SPIN (HrModelArch, heads, 1, HR_MAX_HEADS, 1, N_("Attention heads"), NULL, .applies = applies_attention),
   SPIN (HrModelArch, kv_heads, 1, HR_MAX_HEADS, 1, N_("Key/value heads"),
-        N_("Fewer than the heads for GQA, 1 for MQA")),
+        N_("Fewer than the heads for GQA, 1 for MQA"), .applies = applies_attention),
   SPIN (HrModelArch, head_dim, 0, HR_MAX_HIDDEN, 1, N_("Head dimension"),
-        N_("0: hidden size ÷ heads"), OPTIONAL (0)),
+        N_("0: hidden size ÷ heads"), OPTIONAL (0), .applies = applies_attention),
   SPIN (HrModelArch, ffn, 0, HR_MAX_FFN, 64, N_("MLP width"), NULL),
   CHOICE (HrModelArch, mlp, hr_mlp_names, mlp_choices, N_("MLP"), N_("Gated MLPs have three matrices")),
   SPIN (HrModelArch, vocab, 0, HR_MAX_VOCAB, 1, N_("Vocabulary"), NULL, .applies = applies_vocab),
