@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "hr-chart-theme.h"
 #include "hr-chart-widget.h"
 #include "hr-locale.h"
 #include "hr-report.h"
@@ -39,24 +40,9 @@ void
 hr_chart_widget_get_style (HrChartWidget *self,
                            HrChartStyle  *style)
 {
-  GdkRGBA fg;
-  gboolean dark = adw_style_manager_get_dark (adw_style_manager_get_default ());
-
-  if (dark)
-    hr_chart_style_init_dark (style);
-  else
-    hr_chart_style_init_light (style);
-
-  /* The theme's foreground colour, so text keeps its contrast. */
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (self)), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  style->foreground = (HrRgb) { fg.red, fg.green, fg.blue };
-  style->units = self->units;
-  style->show_title = FALSE;   /* the window shows the verdict above the chart */
+  hr_chart_theme_style (GTK_WIDGET (self), self->units, style);
   style->scale_bytes = self->scale_bytes;
   style->font_scale = self->font_scale;
-  style->number = hr_locale_number;   /* as the window's labels write them */
 }
 
 static void

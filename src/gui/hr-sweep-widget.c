@@ -12,6 +12,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "hr-chart-theme.h"
 #include "hr-locale.h"
 #include "hr-sweep-chart.h"
 #include "hr-sweep-widget.h"
@@ -34,21 +35,11 @@ hr_sweep_widget_snapshot (GtkWidget   *widget,
   HrSweepWidget *self = HR_SWEEP_WIDGET (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   HrChartStyle style;
-  GdkRGBA fg;
   cairo_t *cr;
 
   if (!self->has_sweep || width <= 0 || height <= 0)
     return;
-  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
-    hr_chart_style_init_dark (&style);
-  else
-    hr_chart_style_init_light (&style);
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  style.foreground = (HrRgb) { fg.red, fg.green, fg.blue };
-  style.units = self->units;
-  style.number = hr_locale_number;
+  hr_chart_theme_style (widget, self->units, &style);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   hr_sweep_draw (cr, width, height, &self->scenario, &self->sweep, &style);
   cairo_destroy (cr);

@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "hr-chart-theme.h"
 #include "hr-locale.h"
 #include "hr-timeline-widget.h"
 
@@ -39,7 +40,6 @@ hr_timeline_widget_snapshot (GtkWidget   *widget,
   HrTimelineWidget *self = HR_TIMELINE_WIDGET (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   HrChartStyle style;
-  GdkRGBA fg;
   cairo_t *cr;
 
   if (!self->has_plan || width <= 0 || height <= 0)
@@ -47,18 +47,7 @@ hr_timeline_widget_snapshot (GtkWidget   *widget,
       memset (&self->geometry, 0, sizeof self->geometry);
       return;
     }
-  if (adw_style_manager_get_dark (adw_style_manager_get_default ()))
-    hr_chart_style_init_dark (&style);
-  else
-    hr_chart_style_init_light (&style);
-  /* The theme's foreground colour, so text keeps its contrast. */
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-  G_GNUC_END_IGNORE_DEPRECATIONS
-  style.foreground = (HrRgb) { fg.red, fg.green, fg.blue };
-  style.units = self->units;
-  style.number = hr_locale_number;
-  style.show_title = FALSE;   /* the verdict is above the views */
+  hr_chart_theme_style (widget, self->units, &style);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
   hr_timeline_draw (cr, width, height, &self->scenario, self->plan, self->device, &style,
                     &self->geometry);
