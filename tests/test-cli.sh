@@ -375,6 +375,22 @@ while read -r path _; do
 done <"$tmp/fields"
 [ -z "$undocumented" ] && ok "docs/scenario-format.md documents every field" || not_ok "not in docs/scenario-format.md:$undocumented"
 
+# docs/cli.md's table of the bundled profiles lists every value each sets.
+cli_docs="$(dirname "$0")/../docs/cli.md"
+unlisted=""
+for profile in "$(dirname "$0")"/../presets/frameworks/*.json; do
+  id=$(basename "$profile" .json)
+  row=$(grep -F "| \`$id\` |" "$cli_docs")
+  [ -n "$row" ] || { unlisted="$unlisted $id"; continue; }
+  for set in $(grep -o '"set": *"[^"]*"' "$profile" | sed 's/"set": *"\(.*\)"/\1/'); do
+    case "$row" in
+      *"\`$set\`"*) ;;
+      *) unlisted="$unlisted $id:$set" ;;
+    esac
+  done
+done
+[ -z "$unlisted" ] && ok "docs/cli.md lists every profile's values" || not_ok "not in docs/cli.md's profile table:$unlisted"
+
 # A name the plan gave itself follows --set; a name the user chose stays.
 "$cli" --set model.preset=llama-2-70b >"$tmp/out" 2>/dev/null
 grep -qx "Llama 2 70B, ZeRO-3, 8x H100" "$tmp/out" && ok "the default's name follows --set model.preset" || not_ok "the default's name did not follow --set: $(head -1 "$tmp/out")"
