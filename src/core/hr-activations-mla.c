@@ -37,22 +37,9 @@
  * (torch.float32), ...)), a copy F.linear keeps.
  */
 
-#include "hr-activations.h"
+#include "hr-activations-private.h"
 
 #include <glib/gi18n-lib.h>
-
-static void
-add (HrLayerActivations *out,
-     const char         *name,
-     const char         *formula,
-     double              bytes)
-{
-  g_assert (out->n < HR_MAX_SAVED);
-  if (bytes <= 0)
-    return;
-  out->saved[out->n++] = (HrSavedTensor) { name, formula, bytes };
-  out->total += bytes;
-}
 
 void
 hr_activations_mla (const HrScenario   *scenario,
@@ -75,35 +62,35 @@ hr_activations_mla (const HrScenario   *scenario,
   double T = (double) tr->micro_batch * (double) tr->seq_len / (double) MAX (par->cp, 1);
   double latent = 4.0 + 2.0 * ab;    /* fp32 upcast, normalised copy, up projection's input */
 
-  add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-       (autocast ? 2.0 : 1.0) * T * h * ab / rep);
+  hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
+                      (autocast ? 2.0 : 1.0) * T * h * ab / rep);
   if (m->q_lora_rank > 0)
-    add (out, N_("query latent (its norm's and q_b's inputs)"), "b·s·q_lora·(4 + 2·bytes) / c",
-         T * (double) m->q_lora_rank * latent);
-  add (out, N_("key/value latent (its norm's and kv_b's inputs)"), "b·s·kv_lora·(4 + 2·bytes) / c",
-       T * (double) m->kv_lora_rank * latent);
+    hr_activations_add (out, N_("query latent (its norm's and q_b's inputs)"), "b·s·q_lora·(4 + 2·bytes) / c",
+                        T * (double) m->q_lora_rank * latent);
+  hr_activations_add (out, N_("key/value latent (its norm's and kv_b's inputs)"), "b·s·kv_lora·(4 + 2·bytes) / c",
+                      T * (double) m->kv_lora_rank * latent);
   if (tr->attention == HR_ATTENTION_FLASH)
     {
-      add (out, N_("Q, K and V (V padded to the Q/K width)"), "3·b·s·a·(nope + rope)·bytes / (t·c)",
-           3.0 * T * a * qk * ab);
-      add (out, N_("attention output + log-sum-exp"), "b·s·a·((nope + rope)·bytes + 4) / (t·c)",
-           T * a * (qk * ab + 4.0));
+      hr_activations_add (out, N_("Q, K and V (V padded to the Q/K width)"), "3·b·s·a·(nope + rope)·bytes / (t·c)",
+                          3.0 * T * a * qk * ab);
+      hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·((nope + rope)·bytes + 4) / (t·c)",
+                          T * a * (qk * ab + 4.0));
     }
   else
     {
-      add (out, N_("Q and K (rope joined)"), "2·b·s·a·(nope + rope)·bytes / (t·c)", 2.0 * T * a * qk * ab);
-      add (out, N_("V (the key/value up projection's output)"), "b·s·a·(nope + v)·bytes / (t·c)",
-           T * a * kv_up * ab);
+      hr_activations_add (out, N_("Q and K (rope joined)"), "2·b·s·a·(nope + rope)·bytes / (t·c)", 2.0 * T * a * qk * ab);
+      hr_activations_add (out, N_("V (the key/value up projection's output)"), "b·s·a·(nope + v)·bytes / (t·c)",
+                          T * a * kv_up * ab);
       if (tr->attention == HR_ATTENTION_SDPA)
-        add (out, N_("attention output + log-sum-exp"), "b·s·a·(v·bytes + 4) / (t·c)",
-             T * a * (v * ab + 4.0));
+        hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(v·bytes + 4) / (t·c)",
+                            T * a * (v * ab + 4.0));
       else if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
-        add (out, N_("attention scores (softmax, dropout)"),
-             "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", scores);
+        hr_activations_add (out, N_("attention scores (softmax, dropout)"),
+                            "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", scores);
       else
         out->recomputed = scores;
     }
-  add (out, N_("attention context (O input)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
+  hr_activations_add (out, N_("attention context (O input)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
 
   /* Its backward makes the gradients of Q, K and V while the output's
    * exists (V and the output padded for FlashAttention-2). */
@@ -139,7 +126,7 @@ hr_activations_shared_experts (const HrScenario   *scenario,
   if (m->shared_experts == 0)
     return;
   /* (under autocast the residual stream is fp32: the upcast is the input) */
-  add (out, N_("router input (fp32)"), "b·s·h·4 / c", autocast ? 0.0 : T * h * 4.0 / rep);
-  add (out, N_("shared experts' outputs"), "(gate + up + act + down input)·b·s·n_shared·f_e·bytes / (t·c)",
-       kept * T * w * ab + (autocast ? (gated ? 2.0 : 1.0) * T * h * ab / rep : 0.0));
+  hr_activations_add (out, N_("router input (fp32)"), "b·s·h·4 / c", autocast ? 0.0 : T * h * 4.0 / rep);
+  hr_activations_add (out, N_("shared experts' outputs"), "(gate + up + act + down input)·b·s·n_shared·f_e·bytes / (t·c)",
+                      kept * T * w * ab + (autocast ? (gated ? 2.0 : 1.0) * T * h * ab / rep : 0.0));
 }

@@ -43,22 +43,9 @@
  * (residual_in_fp32, true in their configs and MambaConfig's default).
  */
 
-#include "hr-activations.h"
+#include "hr-activations-private.h"
 
 #include <glib/gi18n-lib.h>
-
-static void
-add (HrLayerActivations *out,
-     const char         *name,
-     const char         *formula,
-     double              bytes)
-{
-  g_assert (out->n < HR_MAX_SAVED);
-  if (bytes <= 0)
-    return;
-  out->saved[out->n++] = (HrSavedTensor) { name, formula, bytes };
-  out->total += bytes;
-}
 
 /* The same layer with a transformer's mixer: its MLP (dense, or the
  * experts) is what an SSM layer of the same pattern has after its mixer. */
@@ -98,33 +85,33 @@ ssm_layer (const HrScenario         *sc,
 
   *out = (HrLayerActivations) { 0 };
 
-  add (out, N_("norm inputs"), "norms·b·s·h·bytes",
-       (mlp ? 2.0 : 1.0) * T * h * hr_activations_norm_bytes (sc));
+  hr_activations_add (out, N_("norm inputs"), "norms·b·s·h·bytes",
+                      (mlp ? 2.0 : 1.0) * T * h * hr_activations_norm_bytes (sc));
   /* The in_proj reads the norm's output (under autocast, its cast). */
-  add (out, N_("SSM input (norm output)"), "b·s·h·bytes", T * h * ab);
+  hr_activations_add (out, N_("SSM input (norm output)"), "b·s·h·bytes", T * h * ab);
 
   if (m->ssm == HR_SSM_MAMBA)
     {
       double R = (double) hr_model_ssm_dt_rank (m);
       double chunks = (double) ((tr->seq_len + 2047) / 2048);
 
-      add (out, N_("SSM in_proj output (x, z)"), "b·s·2·d_inner·bytes", T * 2.0 * di * ab);
-      add (out, N_("SSM scan output and x_proj output"), "b·s·(d_inner + R + 2N)·bytes",
-           T * (di + R + 2.0 * N) * ab);
-      add (out, N_("SSM B and C (contiguous copies)"), "2·b·s·N·bytes", 2.0 * T * N * ab);
-      add (out, N_("SSM scan states (fp32, per 2048 tokens)"), "b·d_inner·⌈s/2048⌉·2N·4",
-           b * di * chunks * 2.0 * N * 4.0);
-      add (out, N_("SSM A = −exp(A_log) (fp32)"), "d_inner·N·4", di * N * 4.0);
+      hr_activations_add (out, N_("SSM in_proj output (x, z)"), "b·s·2·d_inner·bytes", T * 2.0 * di * ab);
+      hr_activations_add (out, N_("SSM scan output and x_proj output"), "b·s·(d_inner + R + 2N)·bytes",
+                          T * (di + R + 2.0 * N) * ab);
+      hr_activations_add (out, N_("SSM B and C (contiguous copies)"), "2·b·s·N·bytes", 2.0 * T * N * ab);
+      hr_activations_add (out, N_("SSM scan states (fp32, per 2048 tokens)"), "b·d_inner·⌈s/2048⌉·2N·4",
+                          b * di * chunks * 2.0 * N * 4.0);
+      hr_activations_add (out, N_("SSM A = −exp(A_log) (fp32)"), "d_inner·N·4", di * N * 4.0);
       if (m->ssm_bc_norm)
         {
           /* Hugging Face's unfused path: the convolution's output, delta,
            * the norms' fp32 inputs and normalised copies, dt_proj's input
            * and out_proj's (the gated output). */
-          add (out, N_("SSM convolution output, Δ and gated output"), "3·b·s·d_inner·bytes",
-               3.0 * T * di * ab);
-          add (out, N_("SSM Δ, B, C norm inputs (fp32) and outputs"),
-               "b·s·(R + 2N)·(4 + bytes) + b·s·R·bytes + 3·b·s·4",
-               T * (R + 2.0 * N) * (4.0 + ab) + T * R * ab + 3.0 * T * 4.0);
+          hr_activations_add (out, N_("SSM convolution output, Δ and gated output"), "3·b·s·d_inner·bytes",
+                              3.0 * T * di * ab);
+          hr_activations_add (out, N_("SSM Δ, B, C norm inputs (fp32) and outputs"),
+                              "b·s·(R + 2N)·(4 + bytes) + b·s·R·bytes + 3·b·s·4",
+                              T * (R + 2.0 * N) * (4.0 + ab) + T * R * ab + 3.0 * T * 4.0);
         }
       /* MambaInnerFn.backward: conv1d_out and delta recomputed, dxz,
        * dout_y, then the scan's dconv1d_out, ddelta and out_z. */
@@ -136,10 +123,10 @@ ssm_layer (const HrScenario         *sc,
       double in_proj = 2.0 * di + 2.0 * G * N + H;
       double conv = di + 2.0 * G * N;
 
-      add (out, N_("SSM in_proj output (z, x, B, C, dt)"), "b·s·(2·d_inner + 2GN + H)·bytes",
-           T * in_proj * ab);
-      add (out, N_("SSM scan output and norm statistics"), "b·s·(d_inner·bytes + G·4)",
-           T * (di * ab + G * 4.0));
+      hr_activations_add (out, N_("SSM in_proj output (z, x, B, C, dt)"), "b·s·(2·d_inner + 2GN + H)·bytes",
+                          T * in_proj * ab);
+      hr_activations_add (out, N_("SSM scan output and norm statistics"), "b·s·(d_inner·bytes + G·4)",
+                          T * (di * ab + G * 4.0));
       /* MambaSplitConv1dScanCombinedFn.backward: the convolution's output
        * recomputed and its gradient, dzxbcdt, the gated output recomputed
        * for out_proj's weight gradient and its gradient. */
@@ -157,7 +144,7 @@ ssm_layer (const HrScenario         *sc,
         {
           in_mlp = in_mlp || g_str_equal (ffn->saved[i].name, N_("MLP input (norm output)"));
           if (in_mlp)
-            add (out, ffn->saved[i].name, ffn->saved[i].formula, ffn->saved[i].bytes);
+            hr_activations_add (out, ffn->saved[i].name, ffn->saved[i].formula, ffn->saved[i].bytes);
         }
       out->mlp_saved = ffn->mlp_saved;
       mlp_work = ffn->backward_work;

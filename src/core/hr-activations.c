@@ -15,22 +15,9 @@
  * numbers exactly (tests/test-activations.c).
  */
 
-#include "hr-activations.h"
+#include "hr-activations-private.h"
 
 #include <glib/gi18n-lib.h>
-
-static void
-add (HrLayerActivations *out,
-     const char         *name,
-     const char         *formula,
-     double              bytes)
-{
-  g_assert (out->n < HR_MAX_SAVED);
-  if (bytes <= 0)
-    return;
-  out->saved[out->n++] = (HrSavedTensor) { name, formula, bytes };
-  out->total += bytes;
-}
 
 static gboolean
 needs_input (const HrTraining *t,
@@ -86,12 +73,6 @@ input_copies (gboolean autocast,
   return autocast ? readers : 1.0;
 }
 
-static gboolean
-autocast_on (const HrTraining *t)
-{
-  return t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
-}
-
 /* Bytes per element one norm keeps, its input needing a gradient.
  * RMSNorm as Hugging Face writes it (LlamaRMSNorm.forward: to(float32),
  * pow, rsqrt, weight * hidden.to(input_dtype)) keeps the fp32 copy of its
@@ -107,7 +88,7 @@ norm_parts (const HrScenario *scenario,
 {
   const HrTraining *tr = &scenario->training;
   double ab = hr_dtype_bytes (tr->dtypes.activations);
-  gboolean autocast = autocast_on (tr);
+  gboolean autocast = hr_activations_autocast (tr);
 
   if (scenario->model.norm == HR_NORM_RMSNORM)
     {
@@ -128,76 +109,6 @@ hr_activations_norm_bytes (const HrScenario *scenario)
 
   norm_parts (scenario, &input, &copy);
   return input + copy;
-}
-
-/* training.compile: what a layer keeps when torch.compile traces it.
- * AOTAutograd's partitioner (torch/_functorch/partitioners.py,
- * min_cut_rematerialization_partition) never recomputes the
- * compute-intensive ops (get_default_op_list: mm, bmm, the SDPA kernels)
- * and recomputes in the backward the pointwise and reduction ops it can
- * fuse there, saving what costs least to keep: each norm's input and its
- * per-row statistics (the normalised copy and the matmuls' 16-bit inputs
- * are recomputed from them), the projections' outputs (Q, K, V before
- * RoPE and before K and V are repeated), the attention kernel's output
- * and log-sum-exp, the gate's and up's outputs (the activation and the
- * product are recomputed), the dropout masks, and for an MoE its routing.
- * Full training only: with adapters the partitioner's choices depend on
- * which matmuls need inputs, and the eager figures stand. */
-static void
-compiled_layer (const HrScenario   *scenario,
-                HrLayerActivations *out)
-{
-  const HrModelArch *m = &scenario->model;
-  const HrTraining *tr = &scenario->training;
-  const HrParallel *par = &scenario->parallel;
-  double t = (double) MAX (par->tp, 1);
-  double c = (double) MAX (par->cp, 1);
-  double rep = par->sp ? t : 1.0;
-  double ab = hr_dtype_bytes (tr->dtypes.activations);
-  double rb = autocast_on (tr) ? 4.0 : ab;   /* the residual stream's type */
-  double h = (double) m->hidden;
-  double d = (double) hr_model_head_dim (m);
-  double a = (double) m->heads / t;
-  double k = par->tp > 1 ? (double) MAX (m->kv_heads / par->tp, 1) : (double) m->kv_heads;
-  double s = (double) tr->seq_len;
-  double b = (double) tr->micro_batch;
-  double T = b * s / c;
-  gboolean moe = m->experts > 1;
-  double routed = moe ? (double) MAX (m->experts_active, 1) : 1.0;
-  double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
-  double norms = m->parallel_block && hr_model_norms_per_layer (m) > 1
-                 ? 1.0 : (double) hr_model_norms_per_layer (m);
-  double stats = m->norm == HR_NORM_RMSNORM ? 4.0 : 8.0;   /* rstd, or mean and rstd */
-
-  out->n = 0;
-  out->total = 0;
-  add (out, N_("norm inputs and statistics (compiled)"), "norms·b·s·(h·bytes / c + stats)",
-       norms * T * (h * rb / rep + stats));
-  add (out, N_("Q, K, V (compiled)"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab
-       + (m->qk_norm != HR_QK_NORM_NONE ? T * (a + k) * 4.0 : 0.0));
-  if (tr->attention == HR_ATTENTION_EAGER)
-    add (out, N_("attention scores (softmax, dropout)"),
-         "a·b·s²·(softmax + dropout mask) / (t·c) + context", a * b * (s / c) * s
-         * ((autocast_on (tr) ? 4.0 : ab) + (m->dropout ? 1.0 : 0.0)) + T * a * d * ab);
-  else
-    add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
-         T * a * (d * ab + 4.0));
-  out->mlp_saved = 0;
-  {
-    double before = out->total;
-
-    add (out, N_("MLP projections' outputs (compiled)"), "(gate + up)·b·s·k_e·f·bytes / (t·c)",
-         (hr_model_gated (m) ? 2.0 : 1.0) * T * routed * w * ab);
-    if (moe)
-      add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
-          T * (routed * (16.0 + 8.0 + 4.0 + rb) + 4.0) + T * (double) m->experts * 4.0);
-    if (moe)
-      add (out, N_("expert inputs, outputs and weighted outputs"), "b·s·k_e·h·bytes / c",
-           T * routed * h * ab / rep);
-    out->mlp_saved = out->total - before;
-  }
-  if (m->dropout)
-    add (out, N_("dropout masks"), "2·b·s·h / c", 2.0 * T * h / rep);
 }
 
 /* input_grad: whether the layer's input needs a gradient.  It does but in
@@ -228,7 +139,7 @@ layer_activations (const HrScenario   *scenario,
   gboolean moe = m->experts > 1;
   double routed = moe ? (double) MAX (m->experts_active, 1) : 1.0;
   double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
-  gboolean autocast = autocast_on (tr);
+  gboolean autocast = hr_activations_autocast (tr);
   gboolean lora = tr->method != HR_METHOD_FULL;
   double r = (double) tr->lora_rank;
   guint attn_in = HR_LORA_Q | HR_LORA_K | HR_LORA_V;
@@ -287,10 +198,10 @@ layer_activations (const HrScenario   *scenario,
 
     norm_parts (scenario, &input, &copy);
     sandwich = n_norms == 4 && autocast && copy == 4.0 && input_grad ? 2.0 * (4.0 - ab) : 0.0;
-    add (out, N_("norm inputs"), "norms·b·s·h·bytes / c",
-         ((needing == 0 ? 0.0
-           : one_input && needing == n_norms ? input + n_norms * copy
-           : needing * (input + copy)) - sandwich) * T * h / rep);
+    hr_activations_add (out, N_("norm inputs"), "norms·b·s·h·bytes / c",
+                        ((needing == 0 ? 0.0
+                          : one_input && needing == n_norms ? input + n_norms * copy
+                          : needing * (input + copy)) - sandwich) * T * h / rep);
   }
 
   /* Attention.  The norm's output is kept by each linear layer that needs
@@ -299,11 +210,11 @@ layer_activations (const HrScenario   *scenario,
   attn_first = out->n;
   attn_start = out->total;
   if (shared_norm)
-    add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-         input_copies (autocast, qkv_readers + mlp_readers) * T * h * ab / rep);
+    hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
+                        input_copies (autocast, qkv_readers + mlp_readers) * T * h * ab / rep);
   else
-    add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-         input_copies (autocast, qkv_readers) * T * h * ab / rep);
+    hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
+                        input_copies (autocast, qkv_readers) * T * h * ab / rep);
   /* Before PyTorch's SDPA took grouped K and V (enable_gqa, 2.5), code that
    * calls it or computes attention eagerly repeats K and V to every head
    * and the kernel saves those copies: Hugging Face's repeat_kv, LitGPT's
@@ -322,12 +233,12 @@ layer_activations (const HrScenario   *scenario,
       double kk = k >= a || (k == 1 && b == 1) ? k : a;
       gboolean qg = (lt & HR_LORA_Q) != 0, kg = (lt & HR_LORA_K) != 0;
 
-      add (out, kk == k ? N_("Q, K, V") : N_("Q, K, V (K, V repeated per head)"),
-           "b·s·(adapted)·d·bytes / (t·c)",
-           T * ((kg ? a : 0.0) + (qg ? kk : 0.0) + (qg || kg ? kk : 0.0)) * d * ab);
+      hr_activations_add (out, kk == k ? N_("Q, K, V") : N_("Q, K, V (K, V repeated per head)"),
+                          "b·s·(adapted)·d·bytes / (t·c)",
+                          T * ((kg ? a : 0.0) + (qg ? kk : 0.0) + (qg || kg ? kk : 0.0)) * d * ab);
     }
   else if (tr->attention == HR_ATTENTION_FLASH || k >= a)
-    add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
+    hr_activations_add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
   else if (k == 1 && (tr->attention == HR_ATTENTION_SDPA || b == 1))
     /* One K/V head (multi-query): repeat_kv's expand + reshape merges a
      * dimension of size 1 and returns a view, which SDPA keeps as it is.
@@ -341,31 +252,31 @@ layer_activations (const HrScenario   *scenario,
        * oracle's case 239 of seed 294901). */
       double kk = m->qk_norm != HR_QK_NORM_NONE && autocast ? a : 1.0;
 
-      add (out, N_("Q, K, V"), kk == 1.0 ? "b·s·(a + 2)·d·bytes / (t·c)" : "b·s·(2a + 1)·d·bytes / (t·c)",
-           T * (a + kk + 1) * d * ab);
+      hr_activations_add (out, N_("Q, K, V"), kk == 1.0 ? "b·s·(a + 2)·d·bytes / (t·c)" : "b·s·(2a + 1)·d·bytes / (t·c)",
+                          T * (a + kk + 1) * d * ab);
     }
   else
-    add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
+    hr_activations_add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
   /* Q/K norms are RMSNorms over the projections' 16-bit outputs: the fp32
    * copy of their input and, when their weights train, the normalised
    * copy the weight multiplies (hr_activations_norm_bytes). */
   if (m->qk_norm != HR_QK_NORM_NONE && attn_grad)
-    add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·(4 + bytes) / (t·c)",
-         T * (input_grad ? a + k : ((lt & HR_LORA_Q) ? a : 0.0) + ((lt & HR_LORA_K) ? k : 0.0))
-         * d * (4.0 + (tr->method == HR_METHOD_FULL ? ab : 0.0)));
+    hr_activations_add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·(4 + bytes) / (t·c)",
+                        T * (input_grad ? a + k : ((lt & HR_LORA_Q) ? a : 0.0) + ((lt & HR_LORA_K) ? k : 0.0))
+                        * d * (4.0 + (tr->method == HR_METHOD_FULL ? ab : 0.0)));
 
   if (!attn_grad)
     {
       if (needs_input (tr, HR_LORA_O) && lora && (lt & HR_LORA_O))
-        add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
+        hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
     }
   else if (tr->attention != HR_ATTENTION_EAGER)
     {
       /* FlashAttention (and SDPA's flash and memory-efficient kernels)
        * saves its output (also the O projection's input) and
        * one fp32 log-sum-exp per row and head. */
-      add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
-           T * a * (d * ab + 4.0));
+      hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
+                          T * a * (d * ab + 4.0));
     }
   else
     {
@@ -396,12 +307,12 @@ layer_activations (const HrScenario   *scenario,
       double score_bytes = a * b * (s / c) * s * scores;
 
       if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
-        add (out, N_("attention scores (softmax, dropout)"),
-             "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", score_bytes);
+        hr_activations_add (out, N_("attention scores (softmax, dropout)"),
+                            "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", score_bytes);
       else
         out->recomputed = score_bytes;
       if (needs_input (tr, HR_LORA_O))
-        add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
+        hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
     }
   if (hr_model_mla (m))
     {
@@ -415,19 +326,19 @@ layer_activations (const HrScenario   *scenario,
       hr_activations_mla (scenario, a * b * (s / c) * s * per, out, &mla_attn_work);
     }
   if (m->dropout && attn_out_grad)
-    add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
+    hr_activations_add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
 
   /* MLP. */
   mlp_start = out->total;
   if (!shared_norm)
-    add (out, N_("MLP input (norm output)"), "b·s·h·bytes·copies / c",
-         input_copies (autocast, mlp_readers) * T * h * ab / rep);
+    hr_activations_add (out, N_("MLP input (norm output)"), "b·s·h·bytes·copies / c",
+                        input_copies (autocast, mlp_readers) * T * h * ab / rep);
   if (!mlp_grad)
     {
       /* Only the down projection's adapter needs a gradient: it keeps its
        * input (or a dropped-out copy, with the adapters). */
       if (needs_input (tr, HR_LORA_DOWN) && (lt & HR_LORA_DOWN))
-        add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+        hr_activations_add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
     }
   else if (hr_model_gated (m))
     {
@@ -437,25 +348,25 @@ layer_activations (const HrScenario   *scenario,
        * up's, up keeps the activation. */
       double kept = mlp_in_grad ? 3.0 : ((lt & HR_LORA_GATE) ? 2.0 : 0.0) + ((lt & HR_LORA_UP) ? 1.0 : 0.0);
 
-      add (out, N_("gate, up and activation outputs"), "3·b·s·k_e·f·bytes / (t·c)",
-           kept * T * routed * w * ab);
+      hr_activations_add (out, N_("gate, up and activation outputs"), "3·b·s·k_e·f·bytes / (t·c)",
+                          kept * T * routed * w * ab);
       if (needs_input (tr, HR_LORA_DOWN))
-        add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+        hr_activations_add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
     }
   else if (m->mlp == HR_MLP_RELU)
     {
       /* ReLU's backward reads its result (derivatives.yaml: relu,
        * threshold_backward(grad, result, 0)), the very tensor fc2 keeps:
        * one f-wide tensor, whether fc2 trains or not. */
-      add (out, N_("ReLU output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+      hr_activations_add (out, N_("ReLU output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
     }
   else
     {
       /* GELU's backward reads its input, fc2 its own input. */
-      add (out, N_("fc1 output"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+      hr_activations_add (out, N_("fc1 output"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
       if (needs_input (tr, HR_LORA_DOWN))
-        add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
-             T * routed * w * ab);
+        hr_activations_add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
+                            T * routed * w * ab);
     }
   if (moe && mlp_out_grad)
     {
@@ -479,18 +390,18 @@ layer_activations (const HrScenario   *scenario,
       /* (When only the experts' down adapters need gradients, their
        * inputs are gathered without one.) */
       if (mlp_in_grad)
-        add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
-      add (out, N_("expert inputs, outputs and weighted outputs"),
-           "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
-           T * routed * h * (input_copies (autocast, expert_readers) * ab + (mlp_in_grad ? ab : 0.0) + wb)
-           / rep);
-      add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
-           mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
+        hr_activations_add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
+      hr_activations_add (out, N_("expert inputs, outputs and weighted outputs"),
+                          "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
+                          T * routed * h * (input_copies (autocast, expert_readers) * ab + (mlp_in_grad ? ab : 0.0) + wb)
+                          / rep);
+      hr_activations_add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
+                          mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
     }
   if (moe && mlp_out_grad)
     hr_activations_shared_experts (scenario, out);
   if (m->dropout && mlp_out_grad)
-    add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
+    hr_activations_add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
 
   out->mlp_saved = out->total - mlp_start;
 
@@ -521,7 +432,7 @@ layer_activations (const HrScenario   *scenario,
           in_width -= routed * h;
         }
       in_width_masks = in_width;
-      add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
+      hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
       /* A dropout keeps its mask only when its input needs a gradient: in
        * a first layer not for the inputs before the first adapter. */
       if (tr->lora_dropout > 0 && !input_grad)
@@ -535,8 +446,8 @@ layer_activations (const HrScenario   *scenario,
           in_width_masks = in_width - no_mask;
         }
       if (tr->lora_dropout > 0)
-        add (out, N_("LoRA dropout inputs and masks"), "b·s·Σ d_in·(bytes + 1) / c",
-             T * (in_width * ab + in_width_masks));
+        hr_activations_add (out, N_("LoRA dropout inputs and masks"), "b·s·Σ d_in·(bytes + 1) / c",
+                            T * (in_width * ab + in_width_masks));
     }
 
   /* bitsandbytes' MatMul4Bit keeps its input on ctx.tensors rather than
@@ -623,59 +534,9 @@ layer_activations (const HrScenario   *scenario,
   out->checkpoint = T * h * (autocast ? 4.0 : ab) / rep;
 
   if (tr->compile && tr->method == HR_METHOD_FULL && input_grad)
-    compiled_layer (scenario, out);
+    hr_activations_compiled_layer (scenario, out);
 
-  /* Per-op selective checkpointing (training.checkpointing "op"):
-   * torchtitan's SelectiveAC (torchtitan/distributed/
-   * activation_checkpoint.py, _wrap_block's policy) keeps the outputs of
-   * the compute-intensive ops (torch/_functorch/partitioners.py,
-   * get_default_op_list: mm, addmm, bmm, the SDPA kernels), of topk and of
-   * reduce-scatter, but recomputes every second mm of the layer, counted in
-   * forward order; the layer's input is its checkpoint.  The order is Q,
-   * K, V, O, then gate, up, down (fc1, fc2); a linear with a bias is an
-   * addmm, kept and not counted.  The router's gate is recomputed
-   * (force_recompute_mm_shapes_by_fqns: "moe.router.gate"). */
-  {
-    gboolean gated = hr_model_gated (m);
-    double widths[7] = { a * d, k * d, k * d, h,
-                         routed * w, routed * w, routed * h };
-    gboolean biased[7] = { m->bias != HR_BIAS_NONE, m->bias != HR_BIAS_NONE, m->bias != HR_BIAS_NONE,
-                           m->bias == HR_BIAS_ALL, m->bias == HR_BIAS_ALL,
-                           m->bias == HR_BIAS_ALL, m->bias == HR_BIAS_ALL };
-    double inputs[7] = { h, h, h, a * d, h, h, w };
-    double flops = 0, again = 0;
-    guint mm = 0;
-
-    out->op_saved = out->checkpoint;
-    out->op_only = 0;
-    for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
-      {
-        if (i == 4 && !gated)
-          continue;   /* no gate: fc1 (up), fc2 (down) */
-        flops += inputs[i] * widths[i];
-        if (!biased[i] && ++mm % 2 == 0)
-          again += inputs[i] * widths[i];
-        else
-          {
-            out->op_saved += T * widths[i] * ab;
-            /* O's and down's outputs are kept by no backward of theirs */
-            if (i == 3 || i == 6)
-              out->op_only += T * widths[i] * ab;
-          }
-      }
-    out->op_recomputed_flops = flops > 0 ? again / flops : 0.0;
-    if (tr->attention == HR_ATTENTION_EAGER)
-      out->op_saved += a * b * (s / c) * s * ab + T * a * d * ab;   /* Q·Kᵀ, probs·V (bmm) */
-    else
-      out->op_saved += T * a * (d * ab + 4.0);                        /* output, log-sum-exp */
-    if (moe)
-      out->op_saved += T * routed * (8.0 + ab);                       /* topk: indices, values */
-    if (par->tp > 1 && par->sp)
-      {
-        out->op_saved += 2.0 * T * h * ab / rep;                      /* two reduce-scatters */
-        out->op_only += 2.0 * T * h * ab / rep;
-      }
-  }
+  hr_activations_op_policy (scenario, out);
 }
 
 void

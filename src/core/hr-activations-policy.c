@@ -1,0 +1,157 @@
+/* hr-activations-policy.c: what a layer keeps when something else than
+ * autograd decides
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * torch.compile's partitioner keeps its own set of a traced layer's
+ * tensors, and torchtitan's per-op checkpointing policy its own; both
+ * start from the layer hr-activations.c describes (its checkpoint, the
+ * layer's input) and replace what it saves.
+ */
+
+#include "hr-activations-private.h"
+
+#include <glib/gi18n-lib.h>
+
+/* training.compile: what a layer keeps when torch.compile traces it.
+ * AOTAutograd's partitioner (torch/_functorch/partitioners.py,
+ * min_cut_rematerialization_partition) never recomputes the
+ * compute-intensive ops (get_default_op_list: mm, bmm, the SDPA kernels)
+ * and recomputes in the backward the pointwise and reduction ops it can
+ * fuse there, saving what costs least to keep: each norm's input and its
+ * per-row statistics (the normalised copy and the matmuls' 16-bit inputs
+ * are recomputed from them), the projections' outputs (Q, K, V before
+ * RoPE and before K and V are repeated), the attention kernel's output
+ * and log-sum-exp, the gate's and up's outputs (the activation and the
+ * product are recomputed), the dropout masks, and for an MoE its routing.
+ * Full training only: with adapters the partitioner's choices depend on
+ * which matmuls need inputs, and the eager figures stand. */
+void
+hr_activations_compiled_layer (const HrScenario   *scenario,
+                               HrLayerActivations *out)
+{
+  const HrModelArch *m = &scenario->model;
+  const HrTraining *tr = &scenario->training;
+  const HrParallel *par = &scenario->parallel;
+  double t = (double) MAX (par->tp, 1);
+  double c = (double) MAX (par->cp, 1);
+  double rep = par->sp ? t : 1.0;
+  double ab = hr_dtype_bytes (tr->dtypes.activations);
+  double rb = hr_activations_autocast (tr) ? 4.0 : ab;   /* the residual stream's type */
+  double h = (double) m->hidden;
+  double d = (double) hr_model_head_dim (m);
+  double a = (double) m->heads / t;
+  double k = par->tp > 1 ? (double) MAX (m->kv_heads / par->tp, 1) : (double) m->kv_heads;
+  double s = (double) tr->seq_len;
+  double b = (double) tr->micro_batch;
+  double T = b * s / c;
+  gboolean moe = m->experts > 1;
+  double routed = moe ? (double) MAX (m->experts_active, 1) : 1.0;
+  double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
+  double norms = m->parallel_block && hr_model_norms_per_layer (m) > 1
+                 ? 1.0 : (double) hr_model_norms_per_layer (m);
+  double stats = m->norm == HR_NORM_RMSNORM ? 4.0 : 8.0;   /* rstd, or mean and rstd */
+
+  out->n = 0;
+  out->total = 0;
+  hr_activations_add (out, N_("norm inputs and statistics (compiled)"), "norms·b·s·(h·bytes / c + stats)",
+                      norms * T * (h * rb / rep + stats));
+  hr_activations_add (out, N_("Q, K, V (compiled)"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab
+                      + (m->qk_norm != HR_QK_NORM_NONE ? T * (a + k) * 4.0 : 0.0));
+  if (tr->attention == HR_ATTENTION_EAGER)
+    hr_activations_add (out, N_("attention scores (softmax, dropout)"),
+                        "a·b·s²·(softmax + dropout mask) / (t·c) + context", a * b * (s / c) * s
+                        * ((hr_activations_autocast (tr) ? 4.0 : ab) + (m->dropout ? 1.0 : 0.0)) + T * a * d * ab);
+  else
+    hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
+                        T * a * (d * ab + 4.0));
+  out->mlp_saved = 0;
+  {
+    double before = out->total;
+
+    hr_activations_add (out, N_("MLP projections' outputs (compiled)"), "(gate + up)·b·s·k_e·f·bytes / (t·c)",
+                        (hr_model_gated (m) ? 2.0 : 1.0) * T * routed * w * ab);
+    if (moe)
+      hr_activations_add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
+                         T * (routed * (16.0 + 8.0 + 4.0 + rb) + 4.0) + T * (double) m->experts * 4.0);
+    if (moe)
+      hr_activations_add (out, N_("expert inputs, outputs and weighted outputs"), "b·s·k_e·h·bytes / c",
+                          T * routed * h * ab / rep);
+    out->mlp_saved = out->total - before;
+  }
+  if (m->dropout)
+    hr_activations_add (out, N_("dropout masks"), "2·b·s·h / c", 2.0 * T * h / rep);
+}
+
+/* Per-op selective checkpointing (training.checkpointing "op"):
+ * torchtitan's SelectiveAC (torchtitan/distributed/
+ * activation_checkpoint.py, _wrap_block's policy) keeps the outputs of
+ * the compute-intensive ops (torch/_functorch/partitioners.py,
+ * get_default_op_list: mm, addmm, bmm, the SDPA kernels), of topk and of
+ * reduce-scatter, but recomputes every second mm of the layer, counted in
+ * forward order; the layer's input is its checkpoint.  The order is Q,
+ * K, V, O, then gate, up, down (fc1, fc2); a linear with a bias is an
+ * addmm, kept and not counted.  The router's gate is recomputed
+ * (force_recompute_mm_shapes_by_fqns: "moe.router.gate"). */
+void
+hr_activations_op_policy (const HrScenario   *scenario,
+                          HrLayerActivations *out)
+{
+  const HrModelArch *m = &scenario->model;
+  const HrTraining *tr = &scenario->training;
+  const HrParallel *par = &scenario->parallel;
+  double t = (double) MAX (par->tp, 1);
+  double c = (double) MAX (par->cp, 1);
+  double rep = par->sp ? t : 1.0;
+  double ab = hr_dtype_bytes (tr->dtypes.activations);
+  double h = (double) m->hidden;
+  double d = (double) hr_model_head_dim (m);
+  double a = (double) m->heads / t;
+  double k = par->tp > 1 ? (double) MAX (m->kv_heads / par->tp, 1) : (double) m->kv_heads;
+  double s = (double) tr->seq_len;
+  double b = (double) tr->micro_batch;
+  double T = b * s / c;
+  gboolean moe = m->experts > 1;
+  double routed = moe ? (double) MAX (m->experts_active, 1) : 1.0;
+  double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
+  gboolean gated = hr_model_gated (m);
+  double widths[7] = { a * d, k * d, k * d, h,
+                       routed * w, routed * w, routed * h };
+  gboolean biased[7] = { m->bias != HR_BIAS_NONE, m->bias != HR_BIAS_NONE, m->bias != HR_BIAS_NONE,
+                         m->bias == HR_BIAS_ALL, m->bias == HR_BIAS_ALL,
+                         m->bias == HR_BIAS_ALL, m->bias == HR_BIAS_ALL };
+  double inputs[7] = { h, h, h, a * d, h, h, w };
+  double flops = 0, again = 0;
+  guint mm = 0;
+
+  out->op_saved = out->checkpoint;
+  out->op_only = 0;
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      if (i == 4 && !gated)
+        continue;   /* no gate: fc1 (up), fc2 (down) */
+      flops += inputs[i] * widths[i];
+      if (!biased[i] && ++mm % 2 == 0)
+        again += inputs[i] * widths[i];
+      else
+        {
+          out->op_saved += T * widths[i] * ab;
+          /* O's and down's outputs are kept by no backward of theirs */
+          if (i == 3 || i == 6)
+            out->op_only += T * widths[i] * ab;
+        }
+    }
+  out->op_recomputed_flops = flops > 0 ? again / flops : 0.0;
+  if (tr->attention == HR_ATTENTION_EAGER)
+    out->op_saved += a * b * (s / c) * s * ab + T * a * d * ab;   /* Q·Kᵀ, probs·V (bmm) */
+  else
+    out->op_saved += T * a * (d * ab + 4.0);                        /* output, log-sum-exp */
+  if (moe)
+    out->op_saved += T * routed * (8.0 + ab);                       /* topk: indices, values */
+  if (par->tp > 1 && par->sp)
+    {
+      out->op_saved += 2.0 * T * h * ab / rep;                      /* two reduce-scatters */
+      out->op_only += 2.0 * T * h * ab / rep;
+    }
+}
