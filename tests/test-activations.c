@@ -888,8 +888,18 @@ test_ssm_layers (void)
    * multiplies is their average, the first (a dense Mamba layer) and the
    * last (a Mamba layer with experts) the backward's ends, and a Mamba
    * layer's MLP is a transformer layer's. */
+  /* A Jamba Mamba layer with the dense MLP (layer 0), transformers' path
+   * (h 4096, d_inner 8192, dt_rank 256, N 16, ffn 14336): two norms
+   * 2·2048·4096·6 = 100,663,296; in_proj's input 16,777,216; xz
+   * 67,108,864; the scan's out 33,554,432; B, C 131,072; scan states
+   * 8192·32·4 = 1,048,576; A 524,288; the convolution's output, delta and
+   * out_z 3·2048·8192·2 = 100,663,296; the dt, B, C norms 2048·288·6 +
+   * dt_proj's input 2048·256·2 + 3·2048·4 = 4,612,096; the MLP's input
+   * 16,777,216, gate, up and product 3·2048·14336·2 = 176,160,768 and
+   * down's input 58,720,256: 576,741,376. */
   ssm_scenario (&sc, "jamba-mini");
   hr_activations_pattern_layer (&sc, &la, &first, &last);
+  g_assert_cmpfloat (first.total, ==, 576741376.0);
   {
     HrScenario plain = sc;
     HrLayerActivations attn_dense, attn_moe;

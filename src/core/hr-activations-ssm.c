@@ -96,8 +96,13 @@ ssm_layer (const HrScenario         *sc,
       double chunks = (double) ((tr->seq_len + 2047) / 2048);
 
       hr_activations_add (out, N_("SSM in_proj output (x, z)"), "b·s·2·d_inner·bytes", T * 2.0 * di * ab);
-      hr_activations_add (out, N_("SSM scan output and x_proj output"), "b·s·(d_inner + R + 2N)·bytes",
-                          T * (di + R + 2.0 * N) * ab);
+      /* (x_dbl is MambaInnerFn's; Jamba's path normalises copies of its
+       * parts instead, below.) */
+      if (m->ssm_bc_norm)
+        hr_activations_add (out, N_("SSM scan output"), "b·s·d_inner·bytes", T * di * ab);
+      else
+        hr_activations_add (out, N_("SSM scan output and x_proj output"), "b·s·(d_inner + R + 2N)·bytes",
+                            T * (di + R + 2.0 * N) * ab);
       hr_activations_add (out, N_("SSM B and C (contiguous copies)"), "2·b·s·N·bytes", 2.0 * T * N * ab);
       hr_activations_add (out, N_("SSM scan states (fp32, per 2048 tokens)"), "b·d_inner·⌈s/2048⌉·2N·4",
                           b * di * chunks * 2.0 * N * 4.0);
