@@ -251,7 +251,22 @@ test_fsdp_versions (void)
                    (double) two->params / 8 * 2, 1e-6);
   hr_assert_close ((double) hr_test_item_bytes (&two->devices[0], "reduce-scatter input's memory, kept by its stream"),
                    (V * h + h) * 2, 1e-9);
+  /* FSDP1's post-backward stream keeps its sharded gradients too, and
+   * copies a unit's gradient only to cast it to another reduce type. */
   g_assert_cmpuint (hr_test_item_bytes (&one->devices[0], "reduce-scatter input's memory, kept by its stream"), ==, 0);
+  hr_assert_close ((double) hr_test_item_bytes (&one->devices[0],
+                                                "sharded gradients' memory, kept by the reduce-scatter stream"),
+                   (double) one->params / 8 * 2, 1e-6);
+  {
+    HrScenario fp32_grads = sc;
+    g_autoptr(HrPlan) cast = hr_plan_new ();
+
+    fp32_grads.parallel.fsdp = 1;
+    fp32_grads.training.dtypes.grads = HR_DTYPE_FP32;
+    hr_test_plan (&fp32_grads, cast);
+    hr_assert_close ((double) hr_test_item_bytes (&cast->devices[0], "reduce-scatter input's memory, kept by its stream"),
+                     (2 * V * h + h) * 4, 1e-9);
+  }
   g_assert_cmpuint (two->devices[0].reserved_bytes, ==,
                     two->devices[0].phase_bytes[two->devices[0].peak_phase]
                     + (guint64) ((double) two->devices[0].phase_bytes[two->devices[0].peak_phase]

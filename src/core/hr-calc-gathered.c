@@ -315,29 +315,36 @@ hr_calc_add_gathered_weights (Ctx               *ctx,
 
 }
 
-/* FSDP2 reduce-scatters each unit's gradients on a stream of its own
- * (torch/distributed/_composable/fsdp/_fsdp_collectives.py, foreach_reduce:
- * reduce_scatter_input and reduce_scatter_output are allocated under
- * torch.cuda.stream (reduce_scatter_stream); the sharded gradients are
- * views of the output, "allocated in the RS stream and used in the default
- * stream (for optimizer)").  PyTorch's caching allocator gives a freed
- * block back only to the stream it was allocated on (c10/cuda/
- * CUDACachingAllocator.cpp: get_free_block searches the pool by stream
- * and size), and keeps it until an allocation would otherwise fail
- * (release_cached_blocks).  So from the second step on, that stream holds
- * what it held at once in the first: every sharded gradient, freed by
- * zero_grad but kept for the next backward, and the largest unit's
- * reduce-scatter input.  The default stream cannot use them: they count in
- * max_memory_reserved and in nvidia-smi, not in max_memory_allocated.
- * GRADS_LIVE are the phases the sharded gradients are live tensors in
- * (counted as gradients there); BYTES_PER_GRAD the reduce type's. */
+/* FSDP reduce-scatters each unit's gradients on a stream of its own, and
+ * the sharded gradients are made there.  FSDP2: reduce_scatter_input and
+ * reduce_scatter_output are allocated under torch.cuda.stream
+ * (reduce_scatter_stream) and the sharded gradients are views of the
+ * output, "allocated in the RS stream and used in the default stream (for
+ * optimizer)" (torch/distributed/_composable/fsdp/_fsdp_collectives.py,
+ * foreach_reduce).  FSDP1: _post_backward_hook casts the flat gradient to
+ * the reduce type, and _reduce_grad allocates the sharded gradient
+ * (_get_reduce_scatter_tensors: torch.empty_like) and casts it to the
+ * parameter's type, all under its _post_backward_stream ("for the sharded
+ * strategies, the gradient is produced in the post-backward stream",
+ * torch/distributed/fsdp/_runtime_utils.py, _cast_grad_to_param_dtype).
+ * PyTorch's caching allocator gives a freed block back only to the stream
+ * it was allocated on (c10/cuda/CUDACachingAllocator.cpp: get_free_block
+ * searches the pool by stream and size), and keeps it until an allocation
+ * would otherwise fail (release_cached_blocks).  So from the second step
+ * on, that stream holds what it held at once in the first: every sharded
+ * gradient, freed by zero_grad but kept for the next backward, and the
+ * largest unit's reduce-scatter input (FSDP1 copies it only when it casts
+ * the gradient to another reduce type: RS_INPUT_BYTES 0 otherwise).  The
+ * default stream cannot use them: they count in max_memory_reserved and
+ * in nvidia-smi, not in max_memory_allocated.  GRADS_LIVE are the phases
+ * the sharded gradients are live tensors in (counted as gradients there). */
 void
-hr_calc_add_fsdp2_cached (Ctx               *ctx,
-                          HrDevice          *dev,
-                          const StageParams *sp,
-                          double             sharded_grads,
-                          guint              grads_live,
-                          double             bytes_per_grad)
+hr_calc_add_fsdp_cached (Ctx               *ctx,
+                         HrDevice          *dev,
+                         const StageParams *sp,
+                         double             sharded_grads,
+                         guint              grads_live,
+                         double             rs_input_bytes)
 {
   const HrScenario *sc = ctx->sc;
   double embedding = dev->stage == 0 ? (double) ctx->counts.embedding : 0.0;
@@ -346,8 +353,8 @@ hr_calc_add_fsdp2_cached (Ctx               *ctx,
 
   /* The units (add_fsdp2_gathered): each block, the embeddings, the final
    * norm with the head; tied embeddings and head one unit; or the blocks
-   * and a root holding all the rest. */
-  if (!ctx->lora && sc->parallel.fsdp_units == HR_FSDP_UNITS_ROOT)
+   * and a root holding all the rest, as FSDP1's root does. */
+  if (!ctx->lora && (sc->parallel.fsdp == 1 || sc->parallel.fsdp_units == HR_FSDP_UNITS_ROOT))
     largest = MAX (largest, sp->outside);
   else if (!ctx->lora)
     {
@@ -360,19 +367,19 @@ hr_calc_add_fsdp2_cached (Ctx               *ctx,
 
   hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_CACHED, sc->training.dtypes.grads,
             HR_LIVE_ALWAYS & ~grads_live, N_("sharded gradients' memory, kept by the reduce-scatter stream"),
-            "P_trainable·bytes / N (cached for FSDP2's reduce-scatter stream)",
-            N_("FSDP2 makes the gradients on a stream of its own; PyTorch keeps their memory for that stream after they are freed, and gives it back only when an allocation would otherwise fail."),
+            "P_trainable·bytes / N (cached for FSDP's reduce-scatter stream)",
+            N_("FSDP makes the gradients on a stream of its own; PyTorch keeps their memory for that stream after they are freed, and gives it back only when an allocation would otherwise fail."),
             sharded_grads);
   /* Where a layer is being reduced, its input is a live tensor
    * ("unsharded gradients of one layer", add_gradients). */
   hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_CACHED, sc->training.dtypes.grads,
             HR_LIVE_ALWAYS & ~HR_LIVE_BACKWARD, N_("reduce-scatter input's memory, kept by its stream"),
             "largest unit's P_trainable·bytes (cached)",
-            N_("The largest gradient FSDP2 has reduced stays reserved for its stream."),
-            largest * bytes_per_grad);
+            N_("The largest gradient FSDP has reduced stays reserved for its stream."),
+            largest * rs_input_bytes);
   hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_CACHED, sc->training.dtypes.grads,
             HR_LIVE_BACKWARD, N_("reduce-scatter input's memory beyond the layer's, kept by its stream"),
             "(largest unit - layer)·P_trainable·bytes (cached)",
-            N_("The largest gradient FSDP2 has reduced stays reserved for its stream."),
-            (largest - layer) * bytes_per_grad);
+            N_("The largest gradient FSDP has reduced stays reserved for its stream."),
+            (largest - layer) * rs_input_bytes);
 }

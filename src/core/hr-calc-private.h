@@ -87,12 +87,12 @@ void   hr_calc_add_model_states         (Ctx               *ctx,
 void   hr_calc_add_gathered_weights     (Ctx               *ctx,
                                          HrDevice          *dev,
                                          const StageParams *sp);
-void   hr_calc_add_fsdp2_cached         (Ctx               *ctx,
+void   hr_calc_add_fsdp_cached          (Ctx               *ctx,
                                          HrDevice          *dev,
                                          const StageParams *sp,
                                          double             sharded_grads,
                                          guint              grads_live,
-                                         double             bytes_per_grad);
+                                         double             rs_input_bytes);
 void   hr_calc_add_deepspeed_gradients  (Ctx               *ctx,
                                          HrDevice          *dev,
                                          const StageParams *sp,

@@ -403,10 +403,13 @@ add_gradients (Ctx               *ctx,
               (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
 
   /* (Gradients that leave for the host, or are stepped in the backward
-   * pass, or wait unsharded under no_sync, are not FSDP2's cached ones.) */
-  if (p->zero >= 2 && !ds && p->fsdp == 2 && !t->optimizer_in_backward
+   * pass, or wait unsharded under no_sync, are not FSDP's cached ones.
+   * FSDP1 copies a unit's gradient for the reduce-scatter only to cast it
+   * to the reduce type, FSDP2 always.) */
+  if (p->zero >= 2 && !ds && !t->optimizer_in_backward
       && !(p->offload_optimizer || p->offload_params) && !(no_sync && ctx->accumulating))
-    hr_calc_add_fsdp2_cached (ctx, dev, sp, grads_here * ctx->grad_bytes, grads_live, ctx->grad_bytes);
+    hr_calc_add_fsdp_cached (ctx, dev, sp, grads_here * ctx->grad_bytes, grads_live,
+                             p->fsdp == 2 || t->dtypes.grads != t->dtypes.weights ? ctx->grad_bytes : 0.0);
 
   return p->zero >= 1 ? trainable / shard_of_trainable : trainable;
 }
