@@ -157,6 +157,49 @@ test_pipeline_stages (void)
                     hr_test_item_bytes (&plan->devices[3], "Q, K, V"));
 }
 
+/* A hybrid on pipeline stages: each stage holds its own layers' kinds.
+ * Jamba Mini on 4 stages of 8 layers: each has one attention layer (i % 8
+ * = 4, dense), three dense Mamba layers and four with the experts:
+ * 218,112,000 + 3 x 281,477,408 + 4 x 2,923,954,464 = 12,758,362,080
+ * parameters (test-params has the layers' arithmetic), the first stage
+ * the token table and the last the head and final norm besides; the
+ * stages add up to the whole model.  Interleaved (2 stages x 2 chunks)
+ * the same. */
+static void
+test_hybrid_stages (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  guint64 sum = 0;
+
+  hr_test_load (&sc, "default");
+  hr_test_model (&sc, "jamba-mini");
+  sc.parallel.pp = 4;
+  sc.parallel.gpus = 8;
+  sc.parallel.zero = 0;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.micro_batch = 1;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->n_devices, ==, 4);
+  for (guint i = 0; i < plan->n_devices; i++)
+    {
+      sum += plan->devices[i].params;
+      g_assert_cmpuint (hr_test_item_bytes (&plan->devices[i], "Q, K, V"), >, 0);
+    }
+  g_assert_cmpuint (sum, ==, 51570323328);
+  g_assert_cmpuint (plan->devices[1].params, ==, 12758362080);
+  g_assert_cmpuint (plan->devices[2].params, ==, 12758362080);
+  g_assert_cmpuint (plan->devices[0].params, ==, 12758362080 + 65536ull * 4096);
+  g_assert_cmpuint (plan->devices[3].params, ==, 12758362080 + 65536ull * 4096 + 4096);
+
+  sc.parallel.pp = 2;
+  sc.parallel.vpp = 2;
+  sc.training.grad_accum = 4;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->devices[0].params + plan->devices[1].params, ==, 51570323328);
+  g_assert_cmpuint (plan->devices[0].params, ==, 2 * 12758362080 + 65536ull * 4096);
+}
+
 /* training.checkpoint_every: of 40 layers, N = 3 wraps the 3rd, 6th, ...
  * 39th (13 of them, torchtitan's `_count % ac_freq == 0`); the other 27
  * keep what checkpointing none keeps.  N = 1 is plain full checkpointing,
@@ -772,6 +815,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/calc/scenario-presets", test_scenario_presets);
   g_test_add_func ("/calc/default", test_default_scenario);
+  g_test_add_func ("/calc/hybrid-stages", test_hybrid_stages);
   g_test_add_func ("/calc/context-parallel-shards", test_context_parallel_shards);
   g_test_add_func ("/calc/pipeline", test_pipeline_stages);
   g_test_add_func ("/calc/checkpoint-every", test_checkpoint_every);

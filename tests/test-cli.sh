@@ -177,8 +177,9 @@ expect 2 "--set model.ssm_heads: 64 heads of 64 are not the inner width 5120; al
   "Mamba-2 heads x head_dim not the inner width" -- --set model.preset=mamba2-2.7b --set model.ssm_heads=64
 expect 2 "--set training.method: lora is not planned with SSM layers or a layer pattern yet" "Mamba with LoRA" -- \
   --set model.preset=mamba-130m --set training.method=lora
-expect 2 "--set parallel.pp: 2 is not planned for a model whose layers differ" "Jamba on two stages" -- \
-  --set model.preset=jamba-mini --set parallel.pp=2
+expect 2 "--set parallel.tp: 2 is not planned with SSM layers or a layer pattern yet" "Jamba with tensor parallelism" -- \
+  --set model.preset=jamba-mini --set parallel.tp=2
+expect 0 "" "Jamba on four stages" -- --set model.preset=jamba-mini --set parallel.pp=4 --set parallel.gpus=8
 expect 0 "" "Mamba 2.8B" -- --set model.preset=mamba-2.8b --format json
 grep -q '"params" : 2768345600' "$tmp/out" && ok "json params of Mamba 2.8B" || not_ok "json params of Mamba 2.8B"
 expect 0 "" "Jamba Mini" -- --set model.preset=jamba-mini --set parallel.ep=8 --format json

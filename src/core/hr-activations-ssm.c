@@ -46,6 +46,7 @@
 #include "hr-activations-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 /* The same layer with a transformer's mixer: its MLP (dense, or the
  * experts) is what an SSM layer of the same pattern has after its mixer. */
@@ -190,39 +191,60 @@ average_into (HrLayerActivations       *sum,
 }
 
 void
+hr_activations_pattern_kinds (const HrScenario *sc,
+                              HrPatternKinds   *out)
+{
+  const HrModelArch *m = &sc->model;
+
+  memset (out->has, 0, sizeof out->has);
+  for (guint64 i = 0; i < m->layers; i++)
+    out->has[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)] = TRUE;
+  /* The transformer layers first: an SSM layer's MLP is theirs. */
+  for (guint x = 0; x < 2; x++)
+    if (out->has[0][x] || out->has[1][x])
+      transformer_layer (sc, x, &out->kind[1][x]);
+  for (guint x = 0; x < 2; x++)
+    if (out->has[0][x])
+      ssm_layer (sc, x, &out->kind[1][x], &out->kind[0][x]);
+}
+
+/* The last layer's kind last: the values the average takes from its
+ * second layer (its MLP's, for the backward's first moment) are the last
+ * layer's, which the backward starts with. */
+void
+hr_activations_pattern_average (const HrPatternKinds *kinds,
+                                const guint64         count[2][2],
+                                guint                 last_attends,
+                                guint                 last_experts,
+                                HrLayerActivations   *out)
+{
+  double n = 0;
+
+  *out = (HrLayerActivations) { 0 };
+  for (guint a = 0; a < 2; a++)
+    for (guint x = 0; x < 2; x++)
+      if ((a != last_attends || x != last_experts) && count[a][x] > 0)
+        average_into (out, &n, &kinds->kind[a][x], (double) count[a][x]);
+  average_into (out, &n, &kinds->kind[last_attends][last_experts],
+                (double) count[last_attends][last_experts]);
+}
+
+void
 hr_activations_pattern_layer (const HrScenario   *sc,
                               HrLayerActivations *out,
                               HrLayerActivations *first,
                               HrLayerActivations *last)
 {
   const HrModelArch *m = &sc->model;
-  HrLayerActivations kinds[2][2];
-  double count[2][2] = { { 0, 0 }, { 0, 0 } };
-  double n = 0;
+  HrPatternKinds kinds;
+  guint64 count[2][2] = { { 0, 0 }, { 0, 0 } };
+  guint64 l = m->layers - 1;
+  guint la = hr_model_layer_attends (m, l), lx = hr_model_layer_has_experts (m, l);
 
   for (guint64 i = 0; i < m->layers; i++)
-    count[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)] += 1;
-  /* The transformer layers first: an SSM layer's MLP is theirs. */
-  for (guint x = 0; x < 2; x++)
-    if (count[0][x] + count[1][x] > 0)
-      transformer_layer (sc, x, &kinds[1][x]);
-  for (guint x = 0; x < 2; x++)
-    if (count[0][x] > 0)
-      ssm_layer (sc, x, &kinds[1][x], &kinds[0][x]);
-
-  /* The last layer's kind last: the values the average takes from its
-   * second layer (its MLP's, for the backward's first moment) are the
-   * last layer's, which the backward starts with. */
-  {
-    guint64 l = m->layers - 1;
-    guint la = hr_model_layer_attends (m, l), lx = hr_model_layer_has_experts (m, l);
-
-    for (guint a = 0; a < 2; a++)
-      for (guint x = 0; x < 2; x++)
-        if ((a != la || x != lx) && count[a][x] > 0)
-          average_into (out, &n, &kinds[a][x], count[a][x]);
-    average_into (out, &n, &kinds[la][lx], count[la][lx]);
-    *last = kinds[la][lx];
-    *first = kinds[hr_model_layer_attends (m, 0)][hr_model_layer_has_experts (m, 0)];
-  }
+    count[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)]++;
+  hr_activations_pattern_kinds (sc, &kinds);
+  hr_activations_pattern_average (&kinds, count, la, lx, out);
+  *last = kinds.kind[la][lx];
+  *first = kinds.kind[hr_model_layer_attends (m, 0)][hr_model_layer_has_experts (m, 0)];
 }

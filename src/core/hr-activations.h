@@ -91,6 +91,22 @@ void    hr_activations_shared_experts (const HrScenario   *scenario,
 
 /* A state-space or hybrid model's layers (hr-activations-ssm.c): one that
  * stands for the average of its kinds, and its first and last layers. */
+/* Each kind of layer a pattern has: [attends][has experts]. */
+typedef struct
+{
+  HrLayerActivations kind[2][2];
+  gboolean           has[2][2];
+} HrPatternKinds;
+
+void    hr_activations_pattern_kinds  (const HrScenario   *scenario,
+                                       HrPatternKinds     *out);
+/* The average of count[a][x] layers of each kind, the kind of the last
+ * layer (the backward's start) last. */
+void    hr_activations_pattern_average (const HrPatternKinds *kinds,
+                                        const guint64         count[2][2],
+                                        guint                 last_attends,
+                                        guint                 last_experts,
+                                        HrLayerActivations   *out);
 void    hr_activations_pattern_layer  (const HrScenario   *scenario,
                                        HrLayerActivations *out,
                                        HrLayerActivations *first,

@@ -35,6 +35,7 @@ typedef struct
   gboolean            accumulating; /* gradients live across micro-batches */
   double              host_bytes;   /* offloaded per rank */
   double              too_big;      /* largest device total, for the check */
+  const HrPatternKinds *pattern;    /* a hybrid's kinds of layer (hr_model_mixed_layers) */
 } Ctx;
 
 /* Parameters of one stage, per rank, split into dense and expert parts
@@ -112,6 +113,20 @@ void hr_calc_add_item        (Ctx        *ctx,
 void hr_calc_add_activations (Ctx        *ctx,
                               HrDevice   *dev,
                               guint64     stage);
+/* A hybrid's layers on a stage, by kind [attends][has experts]
+ * (hr-calc-states.c), and one layer's saved tensors standing for them
+ * (hr-calc.c). */
+typedef struct
+{
+  guint64 count[2][2];
+  guint   first_attends, first_experts;
+  guint   last_attends, last_experts;
+} HrStageKinds;
+
+void hr_calc_stage_kinds     (const HrScenario *sc,
+                              const HrDevice   *dev,
+                              HrStageKinds     *out);
+
 /* DeepSeek's dense first layers on a stage (hr-calc.c), and one layer's
  * saved tensors standing for the stage's dense and MoE layers
  * (hr-calc-deepseek.c). */

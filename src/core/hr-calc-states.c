@@ -13,6 +13,7 @@
 #include "hr-calc-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 #include "hr-optimizers.h"
 
 /* How many of DeepSeek's dense first layers (model.dense_layers, the
@@ -56,6 +57,66 @@ hr_calc_dense_first_on_stage (const HrScenario *sc,
   return first_layer < dense ? MIN (first_layer + n_layers, dense) - first_layer : 0;
 }
 
+/* The kinds of a hybrid's layers on a stage (model.attn_layer_period,
+ * expert_layer_period): its chunks as hr_calc_dense_first_on_stage walks
+ * them, and the kinds of its first and last layers, where its backward
+ * pass ends and starts. */
+static void
+count_kinds (const HrModelArch *m,
+             guint64            start,
+             guint64            len,
+             HrStageKinds      *out,
+             gboolean          *seen)
+{
+  for (guint64 i = start; i < start + len; i++)
+    {
+      guint a = hr_model_layer_attends (m, i), x = hr_model_layer_has_experts (m, i);
+
+      out->count[a][x]++;
+      if (!*seen)
+        {
+          out->first_attends = a;
+          out->first_experts = x;
+          *seen = TRUE;
+        }
+      out->last_attends = a;
+      out->last_experts = x;
+    }
+}
+
+void
+hr_calc_stage_kinds (const HrScenario *sc,
+                     const HrDevice   *dev,
+                     HrStageKinds     *out)
+{
+  const HrParallel *p = &sc->parallel;
+  const HrModelArch *m = &sc->model;
+  gboolean seen = FALSE;
+
+  memset (out, 0, sizeof *out);
+  if (p->n_stage_layers > 0)
+    {
+      guint64 start = 0;
+
+      for (guint64 v = 0; v < p->n_stage_layers; v++)
+        {
+          if (v % p->pp == dev->stage)
+            count_kinds (m, start, p->stage_layers[v], out, &seen);
+          start += p->stage_layers[v];
+        }
+    }
+  else if (p->vpp > 1)
+    {
+      /* validation: pp·vpp divides the layers; chunk j is on stage j mod pp */
+      guint64 chunk = m->layers / (p->pp * p->vpp);
+
+      for (guint64 j = dev->stage; j < p->pp * p->vpp; j += p->pp)
+        count_kinds (m, j * chunk, chunk, out, &seen);
+    }
+  else
+    count_kinds (m, dev->first_layer, dev->n_layers, out, &seen);
+}
+
 void
 hr_calc_stage_params (const Ctx      *ctx,
                       const HrDevice *dev,
@@ -97,16 +158,24 @@ hr_calc_stage_params (const Ctx      *ctx,
   sp->adafactor = L * (double) c->layer_adafactor + L_dec * (double) c->decoder_extra_adafactor
                   + L_d * (double) c->dense_first_adafactor
                   + L_mtp * (double) (c->mtp_extra - c->mtp_extra_linear + 3 * sc->model.hidden);
-  /* A hybrid's layers differ: its one stage (hr-validate.c) holds the
-   * stack's sums. */
+  /* A hybrid's layers differ: the stage holds its own layers' kinds. */
   if (c->mixed)
     {
-      sp->dense = (double) c->stack_dense;
-      sp->experts = (double) c->stack_experts;
-      sp->linear = (double) c->stack_linear;
-      sp->small = (double) (c->stack_dense + c->stack_experts - c->stack_linear)
-                  + (last ? (double) c->final_norm : 0.0);
-      sp->adafactor = (double) c->stack_adafactor;
+      HrStageKinds k;
+
+      hr_calc_stage_kinds (sc, dev, &k);
+      sp->dense = sp->experts = sp->linear = sp->adafactor = 0;
+      for (guint a = 0; a < 2; a++)
+        for (guint x = 0; x < 2; x++)
+          {
+            double n = (double) k.count[a][x];
+
+            sp->dense += n * (double) c->kind_dense[a][x];
+            sp->experts += n * (double) c->kind_experts[a][x];
+            sp->linear += n * (double) c->kind_linear[a][x];
+            sp->adafactor += n * (double) c->kind_adafactor[a][x];
+          }
+      sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
     }
   sp->outside = 0;
   sp->head_weight = last && sc->model.head == HR_HEAD_LM

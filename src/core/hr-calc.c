@@ -243,6 +243,24 @@ stage_layers_of (const HrParallel *p,
     }
 }
 
+/* A hybrid's stage: its own layers' kinds averaged, its backward from
+ * its last layer to its first. */
+static void
+hybrid_stage_layers (Ctx            *ctx,
+                     const HrDevice *dev)
+{
+  HrStageKinds k;
+  const HrLayerActivations *first, *last;
+
+  hr_calc_stage_kinds (ctx->sc, dev, &k);
+  hr_activations_pattern_average (ctx->pattern, k.count, k.last_attends, k.last_experts,
+                                  &ctx->layer_act);
+  first = &ctx->pattern->kind[k.first_attends][k.first_experts];
+  last = &ctx->pattern->kind[k.last_attends][k.last_experts];
+  ctx->first_total = first->total;
+  ctx->last_recompute = last->total - last->checkpoint;
+}
+
 gboolean
 hr_calc_plan (const HrScenario  *sc,
               HrPlan            *plan,
@@ -251,6 +269,7 @@ hr_calc_plan (const HrScenario  *sc,
   const HrParallel *p = &sc->parallel;
   const HrTraining *t = &sc->training;
   Ctx ctx = { 0 };
+  HrPatternKinds pattern;
   guint64 base_layers, extra_layers;
   double host;
   gint64 least_free = G_MAXINT64;
@@ -264,15 +283,13 @@ hr_calc_plan (const HrScenario  *sc,
   ctx.sc = sc;
   hr_params_count (&sc->model, t, p->tp, p->ep, &ctx.counts);
   /* A state-space or hybrid model: the layer the plan multiplies stands
-   * for its kinds' average; the backward starts at the last layer and
-   * ends at the first. */
+   * for its kinds' average, each stage's own (hybrid_stage_layers); the
+   * backward starts at the last layer and ends at the first. */
   if (sc->model.ssm != HR_SSM_NONE || hr_model_mixed_layers (&sc->model))
     {
-      HrLayerActivations first, last;
-
-      hr_activations_pattern_layer (sc, &ctx.layer_act, &first, &last);
-      ctx.first_total = first.total;
-      ctx.last_recompute = last.total - last.checkpoint;
+      /* (each stage's layer: hybrid_stage_layers, below) */
+      hr_activations_pattern_kinds (sc, &pattern);
+      ctx.pattern = &pattern;
     }
   else
     {
@@ -328,6 +345,8 @@ hr_calc_plan (const HrScenario  *sc,
       hr_calc_stage_params (&ctx, dev, &sp);
       dev->params = (guint64) (sp.dense + sp.experts);
       hr_calc_add_model_states (&ctx, dev, &sp);
+      if (ctx.pattern != NULL)
+        hybrid_stage_layers (&ctx, dev);
       /* (DeepSeek: the stage's own mix of dense and MoE layers) */
       if (sc->model.dense_layers > 0 || sc->model.mtp_modules > 0)
         hr_calc_deepseek_layers (&ctx, dev);

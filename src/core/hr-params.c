@@ -283,6 +283,10 @@ count_layers (const HrModelArch *m,
           out->largest_linear = MAX (out->largest_linear, s->h * s->a * s->d / t);
         out->total += n * whole;
         out->active += n * active;
+        out->kind_dense[a][x] = dense;
+        out->kind_experts[a][x] = experts;
+        out->kind_linear[a][x] = linear;
+        out->kind_adafactor[a][x] = ada;
         out->stack_dense += n * dense;
         out->stack_experts += n * experts;
         out->stack_linear += n * linear;

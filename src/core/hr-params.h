@@ -57,6 +57,11 @@ typedef struct
   guint64 stack_experts;
   guint64 stack_linear;
   guint64 stack_adafactor;
+  /* ... and one layer of each kind, [attends][has experts] */
+  guint64 kind_dense[2][2];
+  guint64 kind_experts[2][2];
+  guint64 kind_linear[2][2];
+  guint64 kind_adafactor[2][2];
   guint64 attention_layers;   /* of model.layers, how many attend */
   guint64 expert_layers;      /* ... and have experts */
 

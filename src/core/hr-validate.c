@@ -394,9 +394,8 @@ check_pattern (const char  *period_path,
 /* What a state-space or hybrid plan covers: Mamba, Mamba-2 and Jamba as
  * mamba_ssm and Hugging Face write them (a decoder with an LM head, no
  * biases, every layer's mixer followed by the MLP, its experts or
- * nothing), trained in full without tensor or context parallelism, on one
- * pipeline stage when its layers differ.  The rest is refused rather than
- * planned as something it is not. */
+ * nothing), trained in full without tensor or context parallelism.  The
+ * rest is refused rather than planned as something it is not. */
 static gboolean
 validate_ssm (const HrScenario  *sc,
               GError           **error)
@@ -499,9 +498,6 @@ validate_ssm (const HrScenario  *sc,
   if (p->tp != 1 || p->cp != 1)
     FAIL (p->tp != 1 ? "parallel.tp" : "parallel.cp", _("%" PRIu64 " is not planned "
           "with SSM layers or a layer pattern yet; allowed: 1"), p->tp != 1 ? p->tp : p->cp);
-  if (hr_model_mixed_layers (m) && p->pp != 1)
-    FAIL ("parallel.pp", _("%" PRIu64 " is not planned for a model whose layers "
-          "differ (model.attn_layer_period, model.expert_layer_period) yet; allowed: 1"), p->pp);
   return TRUE;
 }
 
