@@ -412,7 +412,9 @@ FW
 expect 2 'training.framework: "keras" is not allowed; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, litgpt' "an unknown training.framework" -- --set training.framework=keras
 
 # The error bar read from the build's summary of the measured runs
-# (measured-errors.json) is the one planning every run gives.
+# (measured-errors.tsv) is the one planning every run gives; a summary
+# this build did not write (a broken line, another header) is not read,
+# and the runs are planned instead.
 calibration="$(dirname "$0")/../data/measured-calibration.json"
 same=0
 for preset in default bert-large-finetune-t4 lora-llama-3.1-70b-8xa100 mixtral-8x7b-ep8 \
@@ -423,6 +425,13 @@ for preset in default bert-large-finetune-t4 lora-llama-3.1-70b-8xa100 mixtral-8
 done
 [ "$same" = 6 ] && ok "error bars from the build's summary equal the planned ones (6 scenarios)" \
   || not_ok "error bars from the summary differ ($same of 6 the same)"
+printf '# headroom measured errors 1\tid\nrun-1\tlora\tlitgpt\tLitGPT\tsingle-gpu\tmany\t1\t0.5\n' >"$tmp/errors.tsv"
+printf '{"runs": []}\n' >"$tmp/errors.json"
+a=$("$cli" 2>/dev/null | grep '^Error bar')
+b=$(HEADROOM_ERRORS="$tmp/errors.tsv" "$cli" 2>/dev/null | grep '^Error bar')
+c=$(HEADROOM_ERRORS="$tmp/errors.json" "$cli" 2>/dev/null | grep '^Error bar')
+[ -n "$a" ] && [ "$a" = "$b" ] && [ "$a" = "$c" ] && ok "a summary this build did not write is planned around" \
+  || not_ok "a broken summary changed the error bar: '$b' / '$c' vs '$a'"
 
 # Translated: the table, --help and the verdict follow a Russian locale,
 # with this build's catalogues (HEADROOM_LOCALEDIR); JSON and CSV stay

@@ -65,7 +65,9 @@ hr_fields_read_field (const Field  *field,
                       GError      **error)
 {
   gpointer ptr = G_STRUCT_MEMBER_P (base, field->offset);
-  g_autofree char *value = hr_fields_describe_node (node);
+  /* How the value reads in a message, made only for one: reading a
+   * preset describes nothing. */
+  g_autofree char *value = NULL;
   GType type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
 
   switch (field->kind)
@@ -77,7 +79,7 @@ hr_fields_read_field (const Field  *field,
 
           if (v < 0)
             FAIL (HR_ERROR_INVALID, _("%s: %s is not allowed; allowed: a whole number "
-                  "0 or more"), path, value);
+                  "0 or more"), path, (value = hr_fields_describe_node (node)));
           *(guint64 *) ptr = (guint64) v;
           return TRUE;
         }
@@ -91,25 +93,28 @@ hr_fields_read_field (const Field  *field,
               return TRUE;
             }
           FAIL (HR_ERROR_INVALID, _("%s: %s is not allowed; allowed: a whole number "
-                "0 or more, up to 2^53"), path, value);
+                "0 or more, up to 2^53"), path, (value = hr_fields_describe_node (node)));
         }
-      FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a whole number"), path, value);
+      FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a whole number"),
+            path, (value = hr_fields_describe_node (node)));
 
     case F_BOOL:
       if (type != G_TYPE_BOOLEAN)
-        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: true or false"), path, value);
+        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: true or false"),
+              path, (value = hr_fields_describe_node (node)));
       *(gboolean *) ptr = json_node_get_boolean (node);
       return TRUE;
 
     case F_DOUBLE:
       if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
-        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a number"), path, value);
+        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a number"),
+              path, (value = hr_fields_describe_node (node)));
       {
         double v = json_node_get_double (node);
 
         if (!isfinite (v) || v < 0)
           FAIL (HR_ERROR_INVALID, _("%s: %s is not allowed; allowed: a number 0 or more"),
-                path, value);
+                path, (value = hr_fields_describe_node (node)));
         *(double *) ptr = v;
       }
       return TRUE;
@@ -117,19 +122,22 @@ hr_fields_read_field (const Field  *field,
     case F_ENUM:
       {
         guint v;
-        g_autofree char *allowed = hr_enum_allowed (field->names);
+        g_autofree char *allowed = NULL;
 
         if (type != G_TYPE_STRING
             || !hr_enum_parse (field->names, json_node_get_string (node), &v))
           FAIL (type == G_TYPE_STRING ? HR_ERROR_INVALID : HR_ERROR_TYPE,
-                _("%s: %s is not allowed; allowed: %s"), path, value, allowed);
+                _("%s: %s is not allowed; allowed: %s"),
+                  path, (value = hr_fields_describe_node (node)),
+                (allowed = hr_enum_allowed (field->names)));
         *(guint *) ptr = v;
         return TRUE;
       }
 
     case F_NAME:
       if (type != G_TYPE_STRING)
-        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a string"), path, value);
+        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a string"),
+              path, (value = hr_fields_describe_node (node)));
       hr_copy_string (ptr, field->size > 0 ? field->size : HR_NAME_MAX, json_node_get_string (node));
       return TRUE;
 
