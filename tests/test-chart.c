@@ -112,7 +112,7 @@ test_sweep_axes (void)
   HrScenario sc;
   HrChartStyle style;
   HrSweepTicks ticks;
-  g_autofree HrPlan *plan = g_new0 (HrPlan, 1);
+  g_autoptr(HrPlan) plan = hr_plan_new ();
   g_autofree HrSweep *sweep = g_new0 (HrSweep, 1);
   g_autoptr(GError) error = NULL;
 
@@ -172,7 +172,7 @@ test_labels_over_hatching (void)
 {
   HrScenario sc;
   HrChartStyle style;
-  g_autofree HrPlan *plan = g_new0 (HrPlan, 1);
+  g_autoptr(HrPlan) plan = hr_plan_new ();
   g_autofree HrChartHits *hits = g_new0 (HrChartHits, 1);
   HrRgb red;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1600, 900);
@@ -231,7 +231,7 @@ test_narrow (void)
   static const int widths[] = { 360, 480, 600, 700, 900, 1600 };
   const char *dir = g_getenv ("HEADROOM_TEST_CHARTS");
   HrScenario scenarios[3];
-  g_autofree HrPlan *plan = g_new0 (HrPlan, 1);
+  g_autoptr(HrPlan) plan = hr_plan_new ();
   g_autofree HrChartHits *hits = g_new0 (HrChartHits, 1);
   HrChartStyle style;
 
@@ -341,8 +341,8 @@ static void
 test_compare_page (void)
 {
   HrScenario a, b;
-  g_autofree HrPlan *pa = g_new0 (HrPlan, 1);
-  g_autofree HrPlan *pb = g_new0 (HrPlan, 1);
+  g_autoptr(HrPlan) pa = hr_plan_new ();
+  g_autoptr(HrPlan) pb = hr_plan_new ();
   g_autofree HrChartHits *hits = g_new0 (HrChartHits, 1);
   HrChartStyle style;
   const char *dir = g_getenv ("HEADROOM_TEST_CHARTS");

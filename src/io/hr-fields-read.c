@@ -148,7 +148,9 @@ hr_fields_read_field (const Field  *field,
 }
 
 /* Reads every member of obj through the table; "skip" names members the
- * caller handles itself.  Returns a bit set of the fields that were read. */
+ * caller handles itself.  Returns a bit set of the fields that were read
+ * (a guint64: the model's table has more than 32 rows, and 1u << 32 is
+ * undefined; test-fields checks that no table passes 64). */
 gboolean
 hr_fields_read_section (JsonObject   *obj,
                         const Field  *fields,
@@ -157,11 +159,13 @@ hr_fields_read_section (JsonObject   *obj,
                         const char   *origin,
                         const char   *section,
                         const char  **skip,
-                        guint        *out_read,
+                        guint64      *out_read,
                         GError      **error)
 {
   g_autoptr(GList) members = json_object_get_members (obj);
-  guint read = 0;
+  guint64 read = 0;
+
+  g_return_val_if_fail (n_fields <= 64, FALSE);
 
   for (GList *l = members; l != NULL; l = l->next)
     {
@@ -181,7 +185,7 @@ hr_fields_read_section (JsonObject   *obj,
           if (!hr_fields_read_field (&fields[i], base, json_object_get_member (obj, key),
                            origin, path, error))
             return FALSE;
-          read |= 1u << i;
+          read |= G_GUINT64_CONSTANT (1) << i;
           found = TRUE;
           break;
         }

@@ -37,7 +37,7 @@ gboolean    hr_fields_read_section  (JsonObject   *obj,
                                      const char   *origin,
                                      const char   *section,
                                      const char  **skip,
-                                     guint        *out_read,
+                                     guint64      *out_read,
                                      GError      **error);
 JsonObject *hr_fields_member_object (JsonObject   *obj,
                                      const char   *key,

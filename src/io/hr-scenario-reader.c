@@ -190,7 +190,7 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
                                    GError     **error)
 {
   HrGpu gpu = { 0 };
-  guint read = 0;
+  guint64 read = 0;
   g_autoptr(GError) local = NULL;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -228,7 +228,7 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
  * came from. */
 typedef struct
 {
-  guint inherited;   /* bit i: hr_model_fields[i] */
+  guint64 inherited;   /* bit i: hr_model_fields[i] */
   char  from[HR_ID_MAX];
 } Inherited;
 
@@ -242,7 +242,7 @@ read_model (HrScenario  *sc,
 {
   static const char * const skip[] = { "preset", NULL };
   const char *id;
-  guint read = 0;
+  guint64 read = 0;
 
   if (!apply_preset_member (sc, obj, origin, "model", hr_scenario_apply_model_preset, presets,
                             &id, error))
@@ -265,9 +265,9 @@ read_model (HrScenario  *sc,
     {
       hr_copy_string (inherited->from, sizeof inherited->from, sc->model.preset);
       for (guint i = 0; i < hr_model_fields_count; i++)
-        if ((read & (1u << i)) == 0 && hr_model_fields[i].kind != F_NAME
+        if ((read & (G_GUINT64_CONSTANT (1) << i)) == 0 && hr_model_fields[i].kind != F_NAME
             && !(hr_model_fields[i].flags & HR_FIELD_OPTIONAL))
-          inherited->inherited |= 1u << i;
+          inherited->inherited |= G_GUINT64_CONSTANT (1) << i;
       sc->model.preset[0] = '\0';
       if ((read & 1u) == 0)
         hr_copy_string (sc->model.name, sizeof sc->model.name, "Custom model");
@@ -309,12 +309,12 @@ read_training (HrScenario  *sc,
     return FALSE;
   if (sub != NULL)
     {
-      guint read = 0;
+      guint64 read = 0;
 
       if (!hr_fields_read_section (sub, hr_dtype_fields, hr_dtype_fields_count, &t->dtypes,
                          origin, "training.dtypes", NULL, &read, error))
         return FALSE;
-      t->dtypes_set |= read;
+      t->dtypes_set |= (guint) read;   /* five fields */
     }
   hr_training_apply_precision (t);
   return TRUE;
@@ -329,7 +329,7 @@ read_gpu (HrScenario  *sc,
 {
   static const char * const skip[] = { "preset", NULL };
   const char *id;
-  guint read = 0;
+  guint64 read = 0;
 
   if (!apply_preset_member (sc, obj, origin, "gpu", hr_scenario_apply_gpu_preset, presets,
                             &id, error))
@@ -357,7 +357,7 @@ inherited_key_at (const char      *p,
   while (g_ascii_islower (p[*len]) || p[*len] == '_')
     (*len)++;
   for (guint i = 0; *len > 0 && i < hr_model_fields_count; i++)
-    if ((inherited->inherited & (1u << i)) != 0
+    if ((inherited->inherited & (G_GUINT64_CONSTANT (1) << i)) != 0
         && strlen (hr_model_fields[i].key) == *len
         && strncmp (hr_model_fields[i].key, p, *len) == 0)
       return TRUE;
