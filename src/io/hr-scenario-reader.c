@@ -261,7 +261,7 @@ read_model (HrScenario  *sc,
     return FALSE;
 
   /* Architecture keys without a preset describe a custom model. */
-  if (id == NULL && (read & ~1u) != 0)
+  if (id == NULL && (read & ~G_GUINT64_CONSTANT (1)) != 0)
     {
       hr_copy_string (inherited->from, sizeof inherited->from, sc->model.preset);
       for (guint i = 0; i < hr_model_fields_count; i++)
