@@ -113,6 +113,10 @@ void hr_calc_add_item        (Ctx        *ctx,
 void hr_calc_add_activations (Ctx        *ctx,
                               HrDevice   *dev,
                               guint64     stage);
+/* hr-calc-loss.c: the last stage's final norm, output layer and loss. */
+void hr_calc_add_head_and_loss (Ctx        *ctx,
+                                HrDevice   *dev,
+                                double      heads);
 /* A hybrid's layers on a stage, by kind [attends][has experts]
  * (hr-calc-states.c), and one layer's saved tensors standing for them
  * (hr-calc.c). */
