@@ -616,6 +616,57 @@ test_moe_routing (void)
   hr_assert_close (saved_bytes (&la, "gate, up and activation outputs"), 3 * T * k * 688 * 4, 1e-12);
 }
 
+/* DeepSeek-V3's latent attention and MoE layer, one sequence of 4096
+ * tokens in bf16 on one GPU (hr-activations-mla.c, from Hugging Face's
+ * DeepseekV3Attention.forward): T = 4096, a = 128, Q/K 192 wide per head,
+ * V 128, kv_b's output 256; each latent keeps its fp32 upcast, its
+ * normalised copy and the up projection's input (4 + 2 + 2 bytes). */
+static void
+test_mla (void)
+{
+  const double T = 4096, a = 128, h = 7168;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  hr_test_load (&sc, "default");
+  hr_test_model (&sc, "deepseek-v3");
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.training.micro_batch = 1;
+  sc.training.seq_len = 4096;
+  sc.parallel.tp = 1;
+  sc.parallel.sp = FALSE;
+  sc.training.attention = HR_ATTENTION_FLASH;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "attention input (norm output)"), T * h * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "query latent (its norm's and q_b's inputs)"), T * 1536 * 8, 1e-12);
+  hr_assert_close (saved_bytes (&la, "key/value latent (its norm's and kv_b's inputs)"), T * 512 * 8, 1e-12);
+  /* FlashAttention-2: V padded to 192 (F.pad), the output padded too */
+  hr_assert_close (saved_bytes (&la, "Q, K and V (V padded to the Q/K width)"), 3 * T * a * 192 * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "attention output + log-sum-exp"), T * a * (192 * 2 + 4), 1e-12);
+  hr_assert_close (saved_bytes (&la, "attention context (O input)"), T * a * 128 * 2, 1e-12);
+  g_assert_cmpfloat (saved_bytes (&la, "Q, K, V"), ==, 0);
+  /* the shared expert (2048 wide) beside the 8 routed ones, and DeepSeek's
+   * gate's fp32 copy of its input */
+  hr_assert_close (saved_bytes (&la, "shared experts' outputs"), 4 * T * 2048 * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "router input (fp32)"), T * h * 4, 1e-12);
+
+  /* SDPA with V narrower than Q and K: the memory-efficient kernel keeps V,
+   * a view of kv_b's whole output, and an unpadded output. */
+  sc.training.attention = HR_ATTENTION_SDPA;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q and K (rope joined)"), 2 * T * a * 192 * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "V (the key/value up projection's output)"), T * a * 256 * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "attention output + log-sum-exp"), T * a * (128 * 2 + 4), 1e-12);
+
+  /* Tensor parallelism splits the heads, not the latents. */
+  sc.parallel.tp = 8;
+  sc.parallel.gpus = 8;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "Q and K (rope joined)"), 2 * T * (a / 8) * 192 * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "key/value latent (its norm's and kv_b's inputs)"), T * 512 * 8, 1e-12);
+}
+
 /* The backward pass as the reference oracle's allocator events see it on
  * its fp32 model (h 512, f 1376, V 512, T 256, eager attention): while the
  * last layer's MLP runs its backward it holds the gradients of its
@@ -927,6 +978,7 @@ main (int   argc,
   g_test_add_func ("/activations/korthikanti-figure1", test_figure1);
   g_test_add_func ("/activations/plan", test_plan_carries_them);
   g_test_add_func ("/activations/table2", test_table2);
+  g_test_add_func ("/activations/mla", test_mla);
   g_test_add_func ("/activations/per-op-checkpointing", test_per_op_checkpointing);
   g_test_add_func ("/activations/compiled", test_compiled_layer);
   g_test_add_func ("/activations/flash-and-checkpointing", test_flash_and_checkpointing);

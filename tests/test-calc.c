@@ -200,6 +200,65 @@ test_hybrid_stages (void)
   g_assert_cmpuint (plan->devices[0].params, ==, 2 * 12758362080 + 65536ull * 4096);
 }
 
+/* DeepSeek-V3 over pipeline stages: the three dense first layers on the
+ * first stage, the multi-token-prediction module on the last; the stages'
+ * parameters add up to the model's, 682,636,487,424 with the module
+ * (tests/test-params.c).  With 61 layers over 4 stages (16, 15, 15, 15),
+ * stage 0 holds 3 dense and 13 MoE layers, the others 15 MoE layers, the
+ * last the module besides; over 61 stages each of stages 0 to 2 holds one
+ * dense layer. */
+#define MTP_INPUTS "multi-token prediction inputs (norms, projection)"
+
+static void
+test_deepseek_stages (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const guint64 dense_layer = 187121664 + 396361728;       /* attention, norms, dense MLP */
+  const guint64 moe_layer = 187121664 + 11320164608;
+  const guint64 outside = 129280ull * 7168, head = 129280ull * 7168 + 7168;
+  const guint64 mtp = moe_layer + 2 * 7168ull * 7168 + 3 * 7168;
+  HrScenario sc;
+  guint64 sum = 0;
+
+  hr_test_load (&sc, "default");
+  hr_test_model (&sc, "deepseek-v3");
+  sc.model.mtp_modules = 1;
+  sc.parallel.pp = 4;
+  sc.parallel.gpus = 4;
+  sc.parallel.zero = 0;
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  sc.training.micro_batch = 1;
+  sc.training.grad_accum = 8;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->params, ==, 682636487424);
+  for (guint i = 0; i < plan->n_devices; i++)
+    sum += plan->devices[i].params;
+  g_assert_cmpuint (sum, ==, 682636487424);
+  g_assert_cmpuint (plan->devices[0].params, ==, outside + 3 * dense_layer + 13 * moe_layer);
+  g_assert_cmpuint (plan->devices[1].params, ==, 15 * moe_layer);
+  g_assert_cmpuint (plan->devices[3].params, ==, 15 * moe_layer + mtp + head);
+  /* the module's second loss: twice the last stage's logits-sized tensors */
+  {
+    HrScenario one = sc;
+    g_autoptr(HrPlan) p1 = hr_plan_new ();
+
+    one.model.mtp_modules = 0;
+    hr_test_plan (&one, p1);
+    g_assert_cmpuint (hr_test_item_bytes (&plan->devices[3], "loss gradients"), ==,
+                      2 * hr_test_item_bytes (&p1->devices[3], "loss gradients"));
+    g_assert_cmpuint (hr_test_item_bytes (&p1->devices[3], MTP_INPUTS), ==, 0);
+    g_assert_cmpuint (hr_test_item_bytes (&plan->devices[3], MTP_INPUTS), >, 0);
+  }
+
+  /* One layer per stage over 61 stages: stages 0, 1 and 2 are dense. */
+  sc.model.mtp_modules = 0;
+  sc.parallel.pp = 61;
+  sc.parallel.gpus = 61;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->devices[2].params, ==, dense_layer);
+  g_assert_cmpuint (plan->devices[3].params, ==, moe_layer);
+}
+
 /* training.checkpoint_every: of 40 layers, N = 3 wraps the 3rd, 6th, ...
  * 39th (13 of them, torchtitan's `_count % ac_freq == 0`); the other 27
  * keep what checkpointing none keeps.  N = 1 is plain full checkpointing,
@@ -816,6 +875,7 @@ main (int   argc,
   g_test_add_func ("/calc/scenario-presets", test_scenario_presets);
   g_test_add_func ("/calc/default", test_default_scenario);
   g_test_add_func ("/calc/hybrid-stages", test_hybrid_stages);
+  g_test_add_func ("/calc/deepseek-stages", test_deepseek_stages);
   g_test_add_func ("/calc/context-parallel-shards", test_context_parallel_shards);
   g_test_add_func ("/calc/pipeline", test_pipeline_stages);
   g_test_add_func ("/calc/checkpoint-every", test_checkpoint_every);

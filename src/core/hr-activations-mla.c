@@ -27,9 +27,14 @@
  *   log-sum-exp per row and head.  PyTorch's SDPA with V narrower than Q
  *   runs the memory-efficient kernel (the flash one needs equal head
  *   dimensions), which keeps Q, K, V (the view: kv_b_proj's output), its
- *   output and the log-sum-exp.  Eager attention keeps Q and K for Q·Kᵀ,
- *   the softmax (hr-activations.c's scores) and V for probs·V;
- * - o_proj keeps its input, the output made contiguous: a·v wide.
+ *   output and the log-sum-exp; FlashAttention-2 does so too where V is as
+ *   wide as Q (Hugging Face pads it only when it is narrower).  Eager
+ *   attention keeps Q and K for Q·Kᵀ, the softmax (hr-activations.c's
+ *   scores) and V for probs·V, where torch.matmul folds (b, a) into one
+ *   batch dimension and so copies the strided view: a·v wide;
+ * - o_proj keeps its input, the output made contiguous: a·v wide (a
+ *   copy after FlashAttention-2's slice and eager attention's transpose;
+ *   SDPA's output is (b, s, a, v) in memory already, a view).
  * DeepseekV3MoE adds the shared experts (one MLP of shared_experts x
  * expert_ffn over every token, reading the same MLP input as the router),
  * and DeepSeek's gate upcasts its input for its fp32 logits
@@ -61,15 +66,20 @@ hr_activations_mla (const HrScenario   *scenario,
   double kv_up = (double) (m->qk_nope_head_dim + m->v_head_dim);
   double T = (double) tr->micro_batch * (double) tr->seq_len / (double) MAX (par->cp, 1);
   double latent = 4.0 + 2.0 * ab;    /* fp32 upcast, normalised copy, up projection's input */
+  /* Hugging Face pads V for FlashAttention-2 only where it is narrower */
+  gboolean padded = tr->attention == HR_ATTENTION_FLASH && v != qk;
 
   hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
                       (autocast ? 2.0 : 1.0) * T * h * ab / rep);
   if (m->q_lora_rank > 0)
     hr_activations_add (out, N_("query latent (its norm's and q_b's inputs)"), "b·s·q_lora·(4 + 2·bytes) / c",
                         T * (double) m->q_lora_rank * latent);
+  /* (in fp32 the norm's upcast is its input itself, a view of
+   * kv_a_proj_with_mqa's output: that whole output, the rope key too) */
   hr_activations_add (out, N_("key/value latent (its norm's and kv_b's inputs)"), "b·s·kv_lora·(4 + 2·bytes) / c",
-                      T * (double) m->kv_lora_rank * latent);
-  if (tr->attention == HR_ATTENTION_FLASH)
+                      T * (double) m->kv_lora_rank * latent
+                      + (ab == 4.0 ? T * (double) m->qk_rope_head_dim * 4.0 : 0.0));
+  if (padded)
     {
       hr_activations_add (out, N_("Q, K and V (V padded to the Q/K width)"), "3·b·s·a·(nope + rope)·bytes / (t·c)",
                           3.0 * T * a * qk * ab);
@@ -79,23 +89,43 @@ hr_activations_mla (const HrScenario   *scenario,
   else
     {
       hr_activations_add (out, N_("Q and K (rope joined)"), "2·b·s·a·(nope + rope)·bytes / (t·c)", 2.0 * T * a * qk * ab);
-      hr_activations_add (out, N_("V (the key/value up projection's output)"), "b·s·a·(nope + v)·bytes / (t·c)",
-                          T * a * kv_up * ab);
-      if (tr->attention == HR_ATTENTION_SDPA)
-        hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(v·bytes + 4) / (t·c)",
-                            T * a * (v * ab + 4.0));
-      else if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
-        hr_activations_add (out, N_("attention scores (softmax, dropout)"),
-                            "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", scores);
+      if (tr->attention == HR_ATTENTION_EAGER)
+        {
+          /* probs·V: matmul folds (b, a) into one batch dimension, which
+           * copies the strided view of V (the copy is what bmm keeps),
+           * unless one sequence makes the fold a view: then it keeps the
+           * view, and so kv_b's whole output (the reference oracle's
+           * deepseek case 24 of seed 11) */
+          if (tr->micro_batch == 1)
+            hr_activations_add (out, N_("V (the key/value up projection's output)"), "b·s·a·(nope + v)·bytes / (t·c)",
+                                T * a * kv_up * ab);
+          else
+            hr_activations_add (out, N_("V (copied by probs·V)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
+          if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
+            hr_activations_add (out, N_("attention scores (softmax, dropout)"),
+                                "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", scores);
+          else
+            out->recomputed = scores;
+        }
       else
-        out->recomputed = scores;
+        {
+          /* the kernel keeps V as given: a view of kv_b's whole output */
+          hr_activations_add (out, N_("V (the key/value up projection's output)"), "b·s·a·(nope + v)·bytes / (t·c)",
+                              T * a * kv_up * ab);
+          hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(v·bytes + 4) / (t·c)",
+                              T * a * (v * ab + 4.0));
+        }
     }
-  hr_activations_add (out, N_("attention context (O input)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
+  /* (A kernel's output, allocated (b, s, a, v) and returned transposed, is
+   * made (b, s, a·v) by a view: O keeps the same tensor; FlashAttention-2's
+   * sliced output and eager attention's transposed one are copied.) */
+  if (padded || tr->attention == HR_ATTENTION_EAGER)
+    hr_activations_add (out, N_("attention context (O input)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
 
   /* Its backward makes the gradients of Q, K and V while the output's
    * exists (V and the output padded for FlashAttention-2). */
   {
-    double vw = tr->attention == HR_ATTENTION_FLASH ? qk : v;
+    double vw = padded ? qk : v;
 
     *attn_work = T * a * (2.0 * qk + 2.0 * vw) * ab;
   }
@@ -125,8 +155,9 @@ hr_activations_shared_experts (const HrScenario   *scenario,
 
   if (m->shared_experts == 0)
     return;
-  /* (under autocast the residual stream is fp32: the upcast is the input) */
-  hr_activations_add (out, N_("router input (fp32)"), "b·s·h·4 / c", autocast ? 0.0 : T * h * 4.0 / rep);
+  /* (in fp32 the upcast is the input itself; under autocast the gate's
+   * linear keeps its 16-bit cast, the MLP input the plan counts already) */
+  hr_activations_add (out, N_("router input (fp32)"), "b·s·h·4 / c", autocast || ab == 4.0 ? 0.0 : T * h * 4.0 / rep);
   hr_activations_add (out, N_("shared experts' outputs"), "(gate + up + act + down input)·b·s·n_shared·f_e·bytes / (t·c)",
                       kept * T * w * ab + (autocast ? (gated ? 2.0 : 1.0) * T * h * ab / rep : 0.0));
 }

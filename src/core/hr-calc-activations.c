@@ -94,6 +94,18 @@ hr_calc_add_activations (Ctx      *ctx,
                        (fresh_grads ? la->mlp_weights * ctx->grad_bytes : 0.0) - la->mlp_saved
                        - (autocast && p->zero != 3 ? la->mlp_linear * ctx->act_bytes : 0.0)
                        + la->backward_attn_work);
+    /* The stage's first layer, whose moment ends the backward pass: a layer
+     * like the others, or DeepSeek's dense first layer (hr-calc-deepseek.c),
+     * with its own working set, weights and casts. */
+    const HrLayerActivations *fa = ctx->first_act != NULL ? ctx->first_act : la;
+    double first_work = fa == la ? work
+                        : MAX (fa->backward_work + (plain_grads ? fa->backward_weight * ctx->grad_bytes : 0.0),
+                               (fresh_grads ? fa->mlp_weights * ctx->grad_bytes : 0.0) - fa->mlp_saved
+                               - (autocast && p->zero != 3 ? fa->mlp_linear * ctx->act_bytes : 0.0)
+                               + fa->backward_attn_work);
+    double first_params = fa == la ? (double) (ctx->counts.layer_dense + ctx->counts.layer_experts)
+                                   : (double) ctx->counts.dense_first;
+    double first_linear = fa == la ? (double) ctx->counts.layer_linear : (double) ctx->counts.dense_first_linear;
     double not_yet = 0;
     /* The embedding's gradient, made last: where gradients exist before the
      * pass, it is added into its own, V·h more for a moment.  A table tied
@@ -108,14 +120,13 @@ hr_calc_add_activations (Ctx      *ctx,
     /* Under autocast the first layer's weight casts (kept by its graph, or
      * made again by its recomputation) are there too. */
     double first_casts = autocast && p->zero != 3
-                         ? ((double) ctx->counts.layer_linear - (first_differs ? la0.uncast_weights : 0.0)
+                         ? (first_linear - (first_differs ? la0.uncast_weights : 0.0)
                             + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0))
                            * ctx->act_bytes
                          : 0.0;
 
     if (fresh_grads)
-      not_yet = (ctx->lora ? (double) ctx->counts.layer_lora
-                           : (double) (ctx->counts.layer_dense + ctx->counts.layer_experts))
+      not_yet = (ctx->lora ? (double) ctx->counts.layer_lora : first_params)
                 * ctx->grad_bytes
                 + (first && !ctx->lora && !m->tied_embeddings ? (double) ctx->counts.embedding
                                                                 * ctx->grad_bytes : 0.0);
@@ -160,7 +171,7 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The first layer is recomputed last, beside almost every gradient."),
-                  MAX (MAX (la->total + la->op_only + first_casts + work - not_yet, 0.0), last_grad));
+                  MAX (MAX (la->total + la->op_only + first_casts + first_work - not_yet, 0.0), last_grad));
       }
     else if (n_ck > 0)
       {
@@ -185,7 +196,7 @@ hr_calc_add_activations (Ctx      *ctx,
                     HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
                     "one layer's saved tensors + gradients in flight - gradients still to come",
                     N_("The first layer is recomputed last, beside almost every gradient."),
-                    MAX (MAX (ctx->first_total + first_casts + work - not_yet, 0.0), last_grad));
+                    MAX (MAX (ctx->first_total + first_casts + first_work - not_yet, 0.0), last_grad));
       }
     if (t->checkpointing != HR_CHECKPOINTING_OP && !all_ck)
       {
@@ -219,7 +230,7 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The backward pass frees saved results layer by layer; the first layer's go last."),
-                  MAX (MAX ((first_differs ? la0.total : ctx->first_total) + first_casts + work - not_yet, 0.0),
+                  MAX (MAX ((first_differs ? la0.total : ctx->first_total) + first_casts + first_work - not_yet, 0.0),
                        last_grad));
       }
   }

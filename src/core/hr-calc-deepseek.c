@@ -32,23 +32,39 @@ hr_calc_deepseek_layers (Ctx            *ctx,
   gboolean last = dev->stage + 1 == sc->parallel.pp;
   guint64 n_dense = hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer, dev->n_layers);
   guint64 n_moe = dev->n_layers - n_dense + (last ? sc->model.mtp_modules : 0);
-  HrLayerActivations dense = { 0 }, moe;
-  HrScenario dense_sc;
+  const HrLayerActivations *dense = &ctx->dense_act, *moe = &ctx->moe_act;
 
-  hr_activations_layer (sc, &moe);
-  if (n_dense > 0)
+  /* The two kinds of layer are the same on every stage: made once. */
+  if (!ctx->deepseek_ready)
     {
-      /* A dense first layer: the same layer with the dense MLP. */
-      dense_sc = *sc;
-      dense_sc.model.experts = dense_sc.model.experts_active = 1;
-      dense_sc.model.shared_experts = 0;
-      dense_sc.model.dense_layers = 0;
-      dense_sc.model.router_bias = FALSE;
-      hr_activations_layer (&dense_sc, &dense);
+      HrScenario dense_sc;
+
+      /* (hr_calc_plan made the MoE layer's before the first stage) */
+      ctx->moe_act = ctx->layer_act;
+      ctx->dense_act = (HrLayerActivations) { 0 };
+      if (sc->model.dense_layers > 0)
+        {
+          /* A dense first layer: the same layer with the dense MLP. */
+          dense_sc = *sc;
+          dense_sc.model.experts = dense_sc.model.experts_active = 1;
+          dense_sc.model.shared_experts = 0;
+          dense_sc.model.dense_layers = 0;
+          dense_sc.model.router_bias = FALSE;
+          hr_activations_layer (&dense_sc, &ctx->dense_act);
+        }
+      ctx->deepseek_ready = TRUE;
     }
-  hr_activations_stack_average (&dense, n_dense, &moe, n_moe, &ctx->layer_act);
-  ctx->first_total = n_dense > 0 && dev->first_layer < sc->model.dense_layers ? dense.total : moe.total;
-  ctx->last_recompute = n_moe > 0 ? moe.total - moe.checkpoint : dense.total - dense.checkpoint;
+  /* (a stage of one kind takes it as it is: averaging compares names) */
+  if (n_dense == 0)
+    ctx->layer_act = *moe;
+  else if (n_moe == 0)
+    ctx->layer_act = *dense;
+  else
+    hr_activations_stack_average (dense, n_dense, moe, n_moe, &ctx->layer_act);
+  /* (the stage's first layer is a dense one where any is: they come first) */
+  ctx->first_act = n_dense > 0 ? dense : NULL;
+  ctx->first_total = n_dense > 0 ? dense->total : moe->total;
+  ctx->last_recompute = n_moe > 0 ? moe->total - moe->checkpoint : dense->total - dense->checkpoint;
 }
 
 void

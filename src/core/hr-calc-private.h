@@ -17,7 +17,13 @@ typedef struct
 {
   const HrScenario   *sc;
   HrParamCounts       counts;       /* per TP/EP rank */
-  HrLayerActivations  layer_act;    /* an encoder-decoder's: both stacks averaged */
+  HrLayerActivations  layer_act;    /* an encoder-decoder's: both stacks averaged;
+                                     * DeepSeek's: the stage's dense and MoE layers */
+  HrLayerActivations  moe_act;      /* DeepSeek: an MoE layer's and a dense first */
+  HrLayerActivations  dense_act;    /* layer's, made once per plan (deepseek_ready) */
+  gboolean            deepseek_ready;
+  const HrLayerActivations *first_act; /* the stage's first layer's when it differs
+                                        * (DeepSeek's dense one), else NULL */
   double              first_total;  /* the first layer's saved tensors (freed last) */
   double              last_recompute; /* what recomputing the last layer rebuilds */
   double              shard;        /* ZeRO/FSDP degree for dense params */

@@ -349,6 +349,13 @@ add_weights (Ctx               *ctx,
                          ? (double) ctx->counts.decoder_extra_linear : 0.0;
           double plain = dev->n_layers > 0 ? (double) (dev->n_layers - n_ck) / (double) dev->n_layers
                                            : 0.0;
+          /* DeepSeek's dense first layers cast their dense MLP's weights
+           * instead of the experts' (the wrapped share of them) */
+          double dense_delta = ctx->lora ? 0.0
+                               : (1.0 - plain)
+                                 * (double) hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer,
+                                                                          dev->n_layers)
+                                 * ((double) ctx->counts.dense_first_linear - layer_linear);
 
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
@@ -359,7 +366,7 @@ add_weights (Ctx               *ctx,
                     HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
                     "wrapped layers·P_trainable linear·bytes",
                     N_("Autocast's cache of half-precision weights, dropped when the forward pass ends."),
-                    ((double) n_ck * cached + (double) sc->model.decoder_layers * cross)
+                    ((double) n_ck * cached + dense_delta + (double) sc->model.decoder_layers * cross)
                     * ctx->act_bytes);
           /* (At the end of the backward pass, with the first layer's saved
            * tensors: hr-calc-activations.c.)  As the recomputed layer's

@@ -95,9 +95,10 @@ class FlashLike(torch.autograd.Function):
         """The kernel: the output and the fp32 log-sum-exp."""
         b, s, a, d = q.shape
         kh, sk = k.shape[2], k.shape[1]     # sk: the encoder's length in a cross-attention
+        vd = v.shape[3]                     # V's width (DeepSeek's MLA: narrower than Q's)
         g = a // kh
         with _kernel():
-            out = torch.empty_like(q)
+            out = q.new_empty(b, s, a, vd)
             lse = torch.empty(b, a, s, dtype=torch.float32, device=q.device)
             kt = k.permute(0, 2, 1, 3).float()            # (b, kh, s, d)
             vt = v.permute(0, 2, 1, 3).float()
@@ -112,8 +113,8 @@ class FlashLike(torch.autograd.Function):
                     sc = sc.masked_fill(kpos[None, :] > qpos[:, None], float("-inf"))
                 m = torch.logsumexp(sc, dim=-1, keepdim=True)
                 p = torch.exp(sc - m)
-                oc = torch.matmul(p, vt)                            # (b, kh, g*c, d)
-                out[:, i:i + c] = oc.reshape(b, a, c, d).permute(0, 2, 1, 3).to(q.dtype)
+                oc = torch.matmul(p, vt)                            # (b, kh, g*c, vd)
+                out[:, i:i + c] = oc.reshape(b, a, c, vd).permute(0, 2, 1, 3).to(q.dtype)
                 lse[:, :, i:i + c] = m.reshape(b, a, c)
                 del qc, sc, m, p, oc
             del kt, vt
@@ -132,6 +133,7 @@ class FlashLike(torch.autograd.Function):
         q, k, v, out, lse = ctx.saved_tensors
         b, s, a, d = q.shape
         kh, sk = k.shape[2], k.shape[1]
+        vd = v.shape[3]
         g = a // kh
         scale = ctx.scale
         with _kernel():
@@ -139,14 +141,14 @@ class FlashLike(torch.autograd.Function):
             dk = torch.empty_like(k)
             dv = torch.empty_like(v)
             dk32 = torch.zeros(b, kh, sk, d, dtype=torch.float32, device=q.device)
-            dv32 = torch.zeros_like(dk32)
+            dv32 = torch.zeros(b, kh, sk, vd, dtype=torch.float32, device=q.device)
             kt = k.permute(0, 2, 1, 3).float()
             vt = v.permute(0, 2, 1, 3).float()
             for i in range(0, s, FlashLike.CHUNK):
                 c = min(FlashLike.CHUNK, s - i)
                 qc = q[:, i:i + c].permute(0, 2, 1, 3).float().reshape(b, kh, g * c, d)
-                doc = dout[:, i:i + c].permute(0, 2, 1, 3).float().reshape(b, kh, g * c, d)
-                oc = out[:, i:i + c].permute(0, 2, 1, 3).float().reshape(b, kh, g * c, d)
+                doc = dout[:, i:i + c].permute(0, 2, 1, 3).float().reshape(b, kh, g * c, vd)
+                oc = out[:, i:i + c].permute(0, 2, 1, 3).float().reshape(b, kh, g * c, vd)
                 m = lse[:, :, i:i + c].reshape(b, kh, g * c, 1)
                 sc = torch.matmul(qc, kt.transpose(-1, -2)) * scale
                 if ctx.causal:
@@ -326,6 +328,83 @@ class Attention(nn.Module):
         return lin(self.o, ctx)
 
 
+class MLAttention(nn.Module):
+    """DeepSeek's multi-head latent attention as Hugging Face writes it
+    (modeling_deepseek_v3.py, DeepseekV3Attention.forward): Q through a
+    q_lora latent and its RMSNorm (or directly), K and V from one kv_lora
+    latent and its RMSNorm, the rope part of Q per head and one rope key
+    for every head, joined by torch.cat; V a view of kv_b's output.  flash:
+    V padded to Q's width (F.pad), the output sliced back (Hugging Face's
+    flash_attention_2 path); sdpa: the kernel takes V as it is (PyTorch's
+    memory-efficient kernel, which the flash one leaves to it when V is
+    narrower); eager: matmul, softmax, matmul."""
+
+    def __init__(self, cfg, causal):
+        super().__init__()
+        self.cfg = cfg
+        h, a = cfg["hidden"], cfg["heads"]
+        self.a = a
+        self.nope, self.rope, self.vd = cfg["qk_nope_head_dim"], cfg["qk_rope_head_dim"], cfg["v_head_dim"]
+        self.qk = self.nope + self.rope
+        self.ql, self.kvl = cfg["q_lora_rank"], cfg["kv_lora_rank"]
+        self.causal = causal
+        rms = dict(cfg, norm="rmsnorm")
+        if self.ql:
+            self.q_a = nn.Linear(h, self.ql, bias=False)
+            self.q_a_norm = Norm(rms, self.ql)
+            self.q_b = nn.Linear(self.ql, a * self.qk, bias=False)
+        else:
+            self.q = nn.Linear(h, a * self.qk, bias=False)
+        self.kv_a = nn.Linear(h, self.kvl + self.rope, bias=False)
+        self.kv_norm = Norm(rms, self.kvl)
+        self.kv_b = nn.Linear(self.kvl, a * (self.nope + self.vd), bias=False)
+        self.o = nn.Linear(a * self.vd, h, bias=False)
+        self.attn_drop = cfg["dropout"]
+
+    def forward(self, x, rope):
+        cfg = self.cfg
+        b, s, _ = x.shape
+        a, nope, rd, vd, qk = self.a, self.nope, self.rope, self.vd, self.qk
+        if self.ql:
+            q = lin(self.q_b, self.q_a_norm(lin(self.q_a, x)))
+        else:
+            q = lin(self.q, x)
+        q = q.view(b, s, a, qk)
+        q_pass, q_rot = torch.split(q, [nope, rd], dim=-1)
+        ckv = lin(self.kv_a, x)
+        k_pass, k_rot = torch.split(ckv, [self.kvl, rd], dim=-1)
+        kv = lin(self.kv_b, self.kv_norm(k_pass)).view(b, s, a, nope + vd)
+        k_pass, v = torch.split(kv, [nope, vd], dim=-1)
+        k_rot = k_rot.view(b, s, 1, rd)
+        cos, sin = rope
+        q_rot = q_rot * cos + rotate_half(q_rot) * sin
+        k_rot = k_rot * cos + rotate_half(k_rot) * sin
+        q = torch.cat((q_pass, q_rot.to(q_pass.dtype)), dim=-1)
+        k = torch.cat((k_pass, k_rot.to(k_pass.dtype).expand(b, s, a, rd)), dim=-1)
+        scale = 1.0 / math.sqrt(qk)
+        mode = cfg["attention"]
+        if mode == "eager":
+            qt, kt, vt = q.transpose(1, 2), k.transpose(1, 2), v.transpose(1, 2)
+            scores = torch.matmul(qt, kt.transpose(-1, -2)) * scale
+            if self.causal:
+                scores = scores.masked_fill(self.causal_mask[:s, :s], float("-inf"))
+            probs = F.softmax(to_fp32_if_amp(cfg, scores), dim=-1)
+            if self.attn_drop:
+                probs = dropout(probs, self.training)
+            ctx = torch.matmul(probs, vt)
+            ctx = ctx.transpose(1, 2).reshape(b, s, a * vd)
+        else:
+            if autocast_on(cfg):
+                q, k, v = (t.to(torch.bfloat16) for t in (q, k, v))
+            if mode == "flash":
+                out = flash(FlashLike, q, k, F.pad(v, [0, qk - vd]), self.causal, scale)
+                ctx = out[..., :vd].reshape(b, s, a * vd)
+            else:
+                out = flash(FlashLike, q, k, v, self.causal, scale)
+                ctx = out.reshape(b, s, a * vd)
+        return lin(self.o, ctx)
+
+
 class MLP(nn.Module):
     def __init__(self, cfg, width):
         super().__init__()
@@ -363,11 +442,21 @@ class MoE(nn.Module):
         self.k = cfg["experts_active"]
         self.router = nn.Linear(cfg["hidden"], self.E, bias=False)
         self.experts = nn.ModuleList(MLP(cfg, cfg["expert_ffn"] or cfg["ffn"]) for _ in range(self.E))
+        # DeepSeek (DeepseekV3MoE): one shared MLP of n_shared x the expert
+        # width over every token, and a gate that upcasts its input
+        # (DeepseekV3TopkRouter: F.linear(hidden_states.type(float32), ...))
+        self.n_shared = cfg.get("shared_experts", 0)
+        self.shared = MLP(cfg, self.n_shared * (cfg["expert_ffn"] or cfg["ffn"])) if self.n_shared else None
 
     def forward(self, x):
         b, s, h = x.shape
+        residual = x
         x = x.reshape(-1, h)
-        logits = self.router(x)
+        if self.shared is not None:
+            logits = F.linear(x.float(), self.router.weight.float()) if not autocast_on(self.cfg) \
+                else self.router(x)
+        else:
+            logits = self.router(x)
         w = F.softmax(logits, dim=1, dtype=torch.float)
         w, idx = torch.topk(w, self.k, dim=-1)
         w = w / w.sum(dim=-1, keepdim=True)
@@ -380,7 +469,10 @@ class MoE(nn.Module):
                 continue
             y = self.experts[e](x[None, tok].reshape(-1, h)) * w[tok, slot, None]
             out.index_add_(0, tok, y.to(x.dtype))
-        return out.reshape(b, s, h)
+        out = out.reshape(b, s, h)
+        if self.shared is not None:
+            out = out + self.shared(residual)
+        return out
 
 
 class Block(nn.Module):
@@ -397,8 +489,11 @@ class Block(nn.Module):
         self.post_norms = (Norm(cfg, cfg["hidden"]), Norm(cfg, cfg["hidden"])) if n_norms == 4 else None
         if self.post_norms:
             self.post_attn_norm, self.post_mlp_norm = self.post_norms
-        self.attn = Attention(cfg, causal=not self.encoder)
-        self.mlp = MoE(cfg) if cfg["experts"] > 1 else MLP(cfg, cfg["ffn"])
+        self.attn = (MLAttention(cfg, causal=True) if cfg.get("attention_kind") == "mla"
+                     else Attention(cfg, causal=not self.encoder))
+        # DeepSeek's first_k_dense_replace: the first layers' MLP is dense
+        moe = cfg["experts"] > 1 and index >= cfg.get("dense_layers", 0)
+        self.mlp = MoE(cfg) if moe else MLP(cfg, cfg["ffn"])
         self.dropout = cfg["dropout"]
 
     def drop(self, x):
@@ -448,7 +543,7 @@ class Model(nn.Module):
             layer.attn.register_buffer("causal_mask", mask, persistent=False)
         self.rope = None
         if self.decoder and not cfg["learned_positions"]:
-            d = cfg["head_dim"]
+            d = cfg["qk_rope_head_dim"] if cfg.get("attention_kind") == "mla" else cfg["head_dim"]
             inv = 1.0 / (10000 ** (torch.arange(0, d, 2).float() / d))
             f = torch.outer(torch.arange(s).float(), inv)
             emb = torch.cat((f, f), dim=-1)[None, :, None, :]     # (1, s, 1, d)
