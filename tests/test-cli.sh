@@ -185,6 +185,30 @@ grep -q '"params" : 2768345600' "$tmp/out" && ok "json params of Mamba 2.8B" || 
 expect 0 "" "Jamba Mini" -- --set model.preset=jamba-mini --set parallel.ep=8 --format json
 grep -q '"params" : 51570323328' "$tmp/out" && grep -q '"active_params" : 12110311296' "$tmp/out" \
   && ok "json params of Jamba Mini" || not_ok "json params of Jamba Mini"
+# DeepSeek: latent attention, shared experts, dense first layers, MTP.
+expect 0 "" "DeepSeek-V3" -- --set model.preset=deepseek-v3 --format json
+grep -q '"params" : 671026419200' "$tmp/out" && ok "json params of DeepSeek-V3" || not_ok "json params of DeepSeek-V3"
+expect 0 "" "DeepSeek-V3 with its MTP module" -- --set model.preset=deepseek-v3 --set model.mtp_modules=1 --format json
+grep -q '"params" : 682636487424' "$tmp/out" && ok "json params of DeepSeek-V3 + MTP" || not_ok "json params of DeepSeek-V3 + MTP"
+expect 0 "" "DeepSeek-V2-Lite" -- --set model.preset=deepseek-v2-lite --format json
+grep -q '"params" : 15706484224' "$tmp/out" && ok "json params of DeepSeek-V2-Lite" || not_ok "json params of DeepSeek-V2-Lite"
+expect 2 "--set model.kv_lora_rank: 0 is out of range; allowed: 1 to 1048576" "MLA without its latent" -- \
+  --set model.preset=deepseek-v3 --set model.kv_lora_rank=0
+expect 2 "--set model.qk_rope_head_dim: 63 is odd" "odd rope dimension" -- \
+  --set model.preset=deepseek-v3 --set model.qk_rope_head_dim=63
+expect 2 "--set model.kv_heads: 8 is not model.heads = 128" "MLA with grouped K/V" -- \
+  --set model.preset=deepseek-v3 --set model.kv_heads=8
+expect 2 "--set model.dense_layers: 61 is out of range; allowed: 0 to 60" "every layer dense" -- \
+  --set model.preset=deepseek-v3 --set model.dense_layers=61
+expect 2 "--set model.shared_experts: belongs to a mixture of experts" "shared experts without experts" -- \
+  --set model.shared_experts=1
+expect 2 "model.attention_kind: \"standard\" has no latent ranks" "latent ranks without MLA" -- \
+  --set model.kv_lora_rank=512
+expect 2 "--set training.method: LoRA and QLoRA are not planned yet with model.attention_kind" "MLA with LoRA" -- \
+  --set model.preset=deepseek-v2-lite --set training.method=lora
+expect 2 "--set model.attention_kind: \"mla\" is planned for decoder models" "MLA in an encoder" -- \
+  --set model.preset=bert-base-uncased --set model.attention_kind=mla --set model.kv_lora_rank=64 \
+  --set model.qk_nope_head_dim=32 --set model.qk_rope_head_dim=32 --set model.v_head_dim=64 --set model.head_dim=0
 expect 2 "--format: \"xml\"" "bad format" -- --format xml
 expect 2 "--solve: \"max-gpus\"" "bad solve" -- --solve max-gpus
 expect 2 "--list: \"cats\"" "bad list" -- --list cats

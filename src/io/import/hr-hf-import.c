@@ -607,6 +607,15 @@ hr_hf_import_node (HrModelArch  *m,
   if (type != NULL && strcmp (type, "jamba") == 0
       && !hr_hf_import_jamba (&r, &out, unmapped, error))
     return FALSE;
+  /* Megatron trains the MTP modules (mtp_num_layers); transformers'
+   * DeepseekV3ForCausalLM builds none (_keys_to_ignore_on_load_unexpected:
+   * model.layers.61): the plan follows the config, and says so. */
+  if (out.mtp_modules > 0 && unmapped != NULL)
+    g_ptr_array_add (unmapped, g_strdup_printf ("num_nextn_predict_layers: %" G_GUINT64_FORMAT
+                                                " multi-token-prediction module(s) planned as Megatron "
+                                                "trains them; transformers' model loads none (set "
+                                                "model.mtp_modules to 0 to plan that)",
+                                                out.mtp_modules));
 
   if (unmapped != NULL)
     {
