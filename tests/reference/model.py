@@ -396,7 +396,8 @@ class MLAttention(nn.Module):
         else:
             if autocast_on(cfg):
                 q, k, v = (t.to(torch.bfloat16) for t in (q, k, v))
-            if mode == "flash":
+            if mode == "flash" and qk != vd:
+                # (Hugging Face pads only where the widths differ)
                 out = flash(FlashLike, q, k, F.pad(v, [0, qk - vd]), self.causal, scale)
                 ctx = out[..., :vd].reshape(b, s, a * vd)
             else:
