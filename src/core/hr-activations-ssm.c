@@ -81,7 +81,7 @@ ssm_layer (const HrScenario         *sc,
   double h = (double) m->hidden;
   double di = (double) hr_model_ssm_inner (m);
   double N = (double) hr_model_ssm_state (m);
-  gboolean mlp = hr_model_layer_has_mlp (m, 0) || experts;
+  gboolean mlp = experts || m->ffn > 0;   /* a Mamba block without one: mamba_ssm's d_intermediate 0 */
   double mlp_work = 0;
 
   *out = (HrLayerActivations) { 0 };
