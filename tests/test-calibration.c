@@ -82,7 +82,7 @@ test_measured_runs (void)
   for (guint i = 0; i < skipped->len; i++)
     g_test_message ("skipped: %s", (char *) g_ptr_array_index (skipped, i));
   g_assert_cmpuint (skipped->len, ==, 0);
-  g_assert_cmpuint (runs->len, ==, 31);
+  g_assert_cmpuint (runs->len, ==, 35);
 
   summarise (runs, FALSE, "the calibration set (data/measured-calibration.json)",
              &median, &worst);
@@ -182,6 +182,86 @@ test_absurd_numbers (void)
 
       g_test_message ("%s", message);
       g_assert_true (g_str_has_prefix (message, cases[i].says));
+    }
+}
+
+/* A run on a 4-stage pipeline whose "stage" (NULL: none) is the JSON
+ * text STAGE. */
+static JsonNode *
+pipeline_entry (const char *id,
+                const char *stage)
+{
+  g_autofree char *member = stage != NULL ? g_strdup_printf (", \"stage\": %s", stage)
+                                          : g_strdup ("");
+  g_autofree char *text = g_strdup_printf (
+    "{\"id\": \"%s\", \"arch\": {\"layers\": 32, \"hidden\": 4096, \"heads\": 32, "
+    "\"kv_heads\": 32, \"ffn\": 11008, \"vocab\": 32000}, \"task\": \"full\", "
+    "\"precision\": \"bf16-mixed with fp32 master\", \"optimizer\": \"adamw\", "
+    "\"micro_batch\": 1, \"seq_len\": 2048, \"parallelism\": {\"gpus\": 8, \"pp\": 4}, "
+    "\"gpu\": \"A100 80GB\", \"measured_gib\": 20, \"metric\": \"max_memory_allocated\", "
+    "\"scenario\": {\"training\": {\"grad_accum\": 8}}%s}", id, member);
+
+  return json_from_string (text, NULL);
+}
+
+/* A run logged on one rank ("stage": Megatron-LM logs on the last) is
+ * compared with that stage's devices, not the largest; the largest is what
+ * an entry without it gets.  A stage the pipeline does not have is refused
+ * with the field and the stages allowed. */
+static void
+test_logged_stage (void)
+{
+  static const char *refused[][2] = {
+    { "4", "runs.json: bad-4: stage: 4 is not allowed; allowed: \"last\" or a whole number "
+           "from 0 to 3 (parallel.pp - 1)" },
+    { "-1", "runs.json: bad-neg: stage: -1 is not allowed" },
+    { "\"first\"", "runs.json: bad-first: stage: \"first\" is not allowed" },
+    { "1.5", "runs.json: bad-half: stage: 1.5 is not allowed" },
+    { "[3]", "runs.json: bad-list: stage: an array or object is not allowed" },
+    { "true", "runs.json: bad-bool: stage: a boolean is not allowed" },
+  };
+  static const char *refused_ids[] = { "bad-4", "bad-neg", "bad-first", "bad-half", "bad-list",
+                                       "bad-bool" };
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GPtrArray) skipped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) runs = NULL;
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+  JsonArray *list = json_array_new ();
+  HrMeasuredRun *largest, *first, *last, *three;
+
+  json_node_take_array (root, list);
+  json_array_add_element (list, pipeline_entry ("largest", NULL));
+  json_array_add_element (list, pipeline_entry ("first", "0"));
+  json_array_add_element (list, pipeline_entry ("last", "\"last\""));
+  json_array_add_element (list, pipeline_entry ("three", "3"));
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    json_array_add_element (list, pipeline_entry (refused_ids[i], refused[i][0]));
+
+  runs = hr_measured_load_node (root, "runs.json", presets, skipped, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs->len, ==, 4);
+  largest = g_ptr_array_index (runs, 0);
+  first = g_ptr_array_index (runs, 1);
+  last = g_ptr_array_index (runs, 2);
+  three = g_ptr_array_index (runs, 3);
+  g_assert_cmpint (largest->stage, ==, -1);
+  g_assert_cmpint (first->stage, ==, 0);
+  g_assert_cmpint (last->stage, ==, 3);
+  /* 1F1B: the first stage holds pp micro-batches in flight, the last one;
+   * the stages differ, and the largest device is the larger of them. */
+  g_assert_cmpfloat (first->predicted_bytes, !=, last->predicted_bytes);
+  g_assert_cmpfloat (largest->predicted_bytes, >=, first->predicted_bytes);
+  g_assert_cmpfloat (largest->predicted_bytes, >=, last->predicted_bytes);
+  g_assert_cmpfloat (three->predicted_bytes, ==, last->predicted_bytes);
+
+  g_assert_cmpuint (skipped->len, ==, G_N_ELEMENTS (refused));
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      const char *message = g_ptr_array_index (skipped, i);
+
+      g_test_message ("%s", message);
+      g_assert_true (g_str_has_prefix (message, refused[i][1]));
     }
 }
 
@@ -329,6 +409,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/calibration/measured-runs", test_measured_runs);
   g_test_add_func ("/calibration/absurd-numbers", test_absurd_numbers);
+  g_test_add_func ("/calibration/logged-stage", test_logged_stage);
   g_test_add_func ("/calibration/error-bar", test_error_bar);
   return g_test_run ();
 }

@@ -21,14 +21,19 @@
 
 double
 hr_measured_predicted (const HrPlan *plan,
-                       HrMetric      metric)
+                       HrMetric      metric,
+                       gint64        stage)
 {
   double most = 0;
 
   for (guint i = 0; i < plan->n_devices; i++)
     {
       const HrDevice *d = &plan->devices[i];
-      double v = metric == HR_METRIC_ALLOCATED ? (double) d->allocated_bytes
+      double v;
+
+      if (stage >= 0 && d->stage != (guint64) stage)
+        continue;
+      v = metric == HR_METRIC_ALLOCATED ? (double) d->allocated_bytes
                  : metric == HR_METRIC_RESERVED ? (double) d->reserved_bytes
                  : (double) d->total_bytes;
 
@@ -87,6 +92,53 @@ hr_measured_entry_prepare (JsonArray  *entries,
   hr_measured_root_kind (out->root, hr_measured_framework_for (framework_id, source), &out->kind);
 }
 
+/* The entry's "stage": the pipeline stage of the rank that logged the
+ * peak, a whole number below the scenario's pp or "last".  A framework
+ * may log from one rank only (Megatron-LM's TensorBoard writer is on rank
+ * world_size - 1, the last pipeline stage: megatron/training/global_vars.py
+ * _set_tensorboard_writer), so the largest device is not what it measured.
+ * Absent: -1, the largest device. */
+static gboolean
+entry_stage (JsonObject  *e,
+             const char  *path,
+             const char  *id,
+             guint64      pp,
+             gint64      *out,
+             char       **message)
+{
+  JsonNode *node = json_object_get_member (e, "stage");
+  GType type = node != NULL && JSON_NODE_HOLDS_VALUE (node)
+               ? json_node_get_value_type (node) : G_TYPE_INVALID;
+  g_autofree char *value = NULL;
+
+  *out = -1;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (type == G_TYPE_STRING && g_str_equal (json_node_get_string (node), "last"))
+    {
+      *out = (gint64) pp - 1;
+      return TRUE;
+    }
+  if (type == G_TYPE_INT64 && json_node_get_int (node) >= 0
+      && (guint64) json_node_get_int (node) < pp)
+    {
+      *out = json_node_get_int (node);
+      return TRUE;
+    }
+  if (type == G_TYPE_INT64)
+    value = g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
+  else if (type == G_TYPE_STRING)
+    value = g_strdup_printf ("\"%s\"", json_node_get_string (node));
+  else if (type == G_TYPE_DOUBLE)
+    value = g_strdup_printf ("%.15g", json_node_get_double (node));
+  else
+    value = g_strdup (type == G_TYPE_INVALID ? "an array or object" : "a boolean");
+  *message = g_strdup_printf ("%s: %s: stage: %s is not allowed; allowed: \"last\" or a "
+                              "whole number from 0 to %" G_GUINT64_FORMAT " (parallel.pp - 1)",
+                              path, id, value, pp - 1);
+  return FALSE;
+}
+
 /* The entry's model found, read like a scenario file and planned; FALSE
  * with message set when it cannot be. */
 gboolean
@@ -126,7 +178,13 @@ hr_measured_entry_plan (Entry      *entry,
       g_free (run);
       return FALSE;
     }
-  run->predicted_bytes = hr_measured_predicted (plan, run->metric);
+  if (!entry_stage (entry->entry, path, entry->id, run->scenario.parallel.pp, &run->stage,
+                    &entry->message))
+    {
+      g_free (run);
+      return FALSE;
+    }
+  run->predicted_bytes = hr_measured_predicted (plan, run->metric, run->stage);
   run->error = (run->predicted_bytes - run->measured_bytes) / run->measured_bytes;
   entry->run = run;
   return TRUE;

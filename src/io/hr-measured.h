@@ -47,6 +47,7 @@ typedef struct
   HrRunKind  kind;
   HrScenario scenario;
   HrMetric   metric;
+  gint64     stage;            /* the pipeline stage that logged it; -1: the largest device */
   double     measured_bytes;
   double     predicted_bytes;
   double     error;            /* (predicted - measured) / measured */
@@ -72,8 +73,11 @@ GPtrArray *hr_measured_load_node (JsonNode    *root,
                                   GPtrArray   *skipped,
                                   GError     **error);
 
+/* The plan's figure for METRIC on the devices of pipeline stage STAGE,
+ * or on the largest device when STAGE is -1. */
 double     hr_measured_predicted (const HrPlan *plan,
-                                  HrMetric      metric);
+                                  HrMetric      metric,
+                                  gint64        stage);
 
 /* The median absolute error of the runs of one method (-1: of all runs);
  * *out_n receives how many runs, *out_worst the largest error. */
