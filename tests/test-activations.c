@@ -933,6 +933,19 @@ test_ssm_layers (void)
   ssm_scenario (&sc, "mamba2-2.7b");
   hr_activations_layer (&sc, &la);
   g_assert_cmpfloat (la.total, ==, 106242048.0);
+  /* On 4 tensor-parallel ranks with sequence parallelism (Megatron's
+   * MambaMixer, 8 groups so that they split): a quarter of everything. */
+  {
+    HrLayerActivations one, four;
+
+    sc.model.ssm_groups = 8;
+    hr_activations_layer (&sc, &one);
+    sc.parallel.tp = sc.parallel.gpus = 4;
+    sc.parallel.sp = TRUE;
+    hr_activations_layer (&sc, &four);
+    g_assert_cmpfloat (4.0 * four.total, ==, one.total);
+    g_assert_cmpfloat (4.0 * four.checkpoint, ==, one.checkpoint);
+  }
 
   /* Jamba: 4 attention layers with the dense MLP (4, 12, 20, 28), 12
    * Mamba layers with it and 16 with the experts; the layer the plan

@@ -177,8 +177,12 @@ expect 2 "--set model.ssm_heads: 64 heads of 64 are not the inner width 5120; al
   "Mamba-2 heads x head_dim not the inner width" -- --set model.preset=mamba2-2.7b --set model.ssm_heads=64
 expect 2 "--set training.method: lora is not planned with SSM layers or a layer pattern yet" "Mamba with LoRA" -- \
   --set model.preset=mamba-130m --set training.method=lora
-expect 2 "--set parallel.tp: 2 is not planned with SSM layers or a layer pattern yet" "Jamba with tensor parallelism" -- \
-  --set model.preset=jamba-mini --set parallel.tp=2
+expect 2 "--set parallel.tp: 2 is not planned with Mamba layers (mamba_ssm's and transformers' Mamba blocks have no tensor parallelism); allowed with model.ssm = mamba: 1" \
+  "Jamba with tensor parallelism" -- --set model.preset=jamba-mini --set parallel.tp=2
+expect 2 "model.ssm_groups: 1 is not divisible by parallel.tp = 2" "Mamba-2 2.7B's one group on two ranks" -- \
+  --set model.preset=mamba2-2.7b --set parallel.tp=2 --set parallel.sp=true
+expect 0 "" "Mamba-2 with 8 groups on 4 tensor-parallel ranks" -- --set model.preset=mamba2-2.7b \
+  --set model.ssm_groups=8 --set parallel.tp=4 --set parallel.sp=true
 expect 0 "" "Jamba on four stages" -- --set model.preset=jamba-mini --set parallel.pp=4 --set parallel.gpus=8
 expect 0 "" "Mamba 2.8B" -- --set model.preset=mamba-2.8b --format json
 grep -q '"params" : 2768345600' "$tmp/out" && ok "json params of Mamba 2.8B" || not_ok "json params of Mamba 2.8B"

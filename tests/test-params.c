@@ -329,6 +329,24 @@ test_ssm_table (void)
     g_assert_cmpuint (hr_params_total (&explicit), ==,
                       hr_params_total (&m) + 64 * (2 * 7 * 128) * (2560 + 4 + 1));
   }
+
+  /* Megatron's MambaMixer on t ranks: each holds a t-th of the block
+   * (Mamba-Codestral's shape: 109,635,968 per block, 8 groups), the
+   * layer's norm whole: 4 x (27,408,992 + 4,096) = 109,640,064 + 3 x
+   * 4,096. */
+  {
+    HrModelArch m;
+    HrParamCounts whole, split;
+
+    arch_from_ssm (&ssm_references[2], &m);
+    m.hidden = 4096;
+    m.ssm_groups = 8;
+    hr_params_count (&m, NULL, 1, 1, &whole);
+    hr_params_count (&m, NULL, 4, 1, &split);
+    g_assert_cmpuint (whole.layer_dense, ==, 109640064);
+    g_assert_cmpuint (split.layer_dense, ==, 27408992 + 4096);
+    g_assert_cmpuint (4 * split.layer_linear, ==, whole.layer_linear);
+  }
 }
 
 /* The presets of the same models give the same counts. */

@@ -78,6 +78,12 @@ ssm_layer (const HrScenario         *sc,
   gboolean autocast = tr->dtypes.weights == HR_DTYPE_FP32 && tr->dtypes.activations != HR_DTYPE_FP32;
   double b = (double) tr->micro_batch, s = (double) tr->seq_len;
   double T = b * s;
+  /* Tensor parallelism (Mamba-2 only, hr-validate.c): Megatron's
+   * MambaMixer holds a t-th of the heads and groups, so every tensor
+   * inside the block is a t-th; the norm and in_proj's input are whole
+   * but with sequence parallelism. */
+  double t = (double) MAX (sc->parallel.tp, 1);
+  double rep = sc->parallel.sp ? t : 1.0;
   double h = (double) m->hidden;
   double di = (double) hr_model_ssm_inner (m);
   double N = (double) hr_model_ssm_state (m);
@@ -87,9 +93,9 @@ ssm_layer (const HrScenario         *sc,
   *out = (HrLayerActivations) { 0 };
 
   hr_activations_add (out, N_("norm inputs"), "norms·b·s·h·bytes",
-                      (mlp ? 2.0 : 1.0) * T * h * hr_activations_norm_bytes (sc));
+                      (mlp ? 2.0 : 1.0) * T * h * hr_activations_norm_bytes (sc) / rep);
   /* The in_proj reads the norm's output (under autocast, its cast). */
-  hr_activations_add (out, N_("SSM input (norm output)"), "b·s·h·bytes", T * h * ab);
+  hr_activations_add (out, N_("SSM input (norm output)"), "b·s·h·bytes", T * h * ab / rep);
 
   if (m->ssm == HR_SSM_MAMBA)
     {
@@ -129,14 +135,14 @@ ssm_layer (const HrScenario         *sc,
       double in_proj = 2.0 * di + 2.0 * G * N + H;
       double conv = di + 2.0 * G * N;
 
-      hr_activations_add (out, N_("SSM in_proj output (z, x, B, C, dt)"), "b·s·(2·d_inner + 2GN + H)·bytes",
-                          T * in_proj * ab);
-      hr_activations_add (out, N_("SSM scan output and norm statistics"), "b·s·(d_inner·bytes + G·4)",
-                          T * (di * ab + G * 4.0));
+      hr_activations_add (out, N_("SSM in_proj output (z, x, B, C, dt)"),
+                          "b·s·(2·d_inner + 2GN + H)·bytes / t", T * in_proj * ab / t);
+      hr_activations_add (out, N_("SSM scan output and norm statistics"),
+                          "b·s·(d_inner·bytes + G·4) / t", T * (di * ab + G * 4.0) / t);
       /* MambaSplitConv1dScanCombinedFn.backward: the convolution's output
        * recomputed and its gradient, dzxbcdt, the gated output recomputed
        * for out_proj's weight gradient and its gradient. */
-      out->backward_work = T * (2.0 * conv + in_proj + 2.0 * di) * ab + T * h * ab;
+      out->backward_work = T * (2.0 * conv + in_proj + 2.0 * di) * ab / t + T * h * ab / rep;
     }
 
   if (mlp)
@@ -163,7 +169,7 @@ ssm_layer (const HrScenario         *sc,
     out->backward_weight = tr->method == HR_METHOD_FULL ? di * h : 0.0;
   out->backward_work = MAX (out->backward_work, mlp_work);
   out->backward_attn_work = out->backward_work;
-  out->checkpoint = T * h * (m->ssm_bc_norm ? (autocast ? 4.0 : ab) : 4.0);
+  out->checkpoint = T * h * (m->ssm_bc_norm ? (autocast ? 4.0 : ab) : 4.0) / rep;
   out->op_saved = out->total;
 }
 

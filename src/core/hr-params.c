@@ -232,6 +232,14 @@ count_layers (const HrModelArch *m,
 
   if (m->ssm != HR_SSM_NONE)
     hr_params_ssm_mixer (m, &ssm);
+  /* Megatron's MambaMixer (megatron/core/ssm/mamba_mixer.py,
+   * MambaMixer.__init__) splits a Mamba-2 block by heads and groups over
+   * the tensor-parallel ranks (nheads_local_tp, ngroups_local_tp,
+   * d_inner_local_tp; in_proj column-parallel, out_proj row-parallel):
+   * every tensor of the block is a t-th (hr-validate.c: t divides the
+   * heads and the groups). */
+  guint64 ssm_rank = ssm.total / t, ssm_linear = ssm.linear / t, ssm_ada = ssm.adafactor / t;
+
   for (guint64 i = 0; i < m->layers; i++)
     count[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)]++;
 
@@ -248,7 +256,7 @@ count_layers (const HrModelArch *m,
         gboolean mlp = x || m->ffn > 0;
         guint64 norms = (m->ssm != HR_SSM_NONE ? (mlp ? 2 : 1) : hr_model_norms_per_layer (m))
                         * s->norm;
-        guint64 mixer = a ? attn : ssm.total;
+        guint64 mixer = a ? attn : ssm_rank;
         guint64 dense, experts, linear, ada, whole, active;
 
         if (n == 0)
@@ -257,9 +265,9 @@ count_layers (const HrModelArch *m,
           {
             dense = mixer + norms + s->h * s->E;
             experts = experts_here * mlp_params (m, s, s->ef, t);
-            linear = (a ? attn_linear : ssm.linear) + s->h * s->E
+            linear = (a ? attn_linear : ssm_linear) + s->h * s->E
                      + experts_here * n_mat * s->h * s->ef / t;
-            ada = (a ? attn_ada : ssm.adafactor) + norms + (s->h + s->E)
+            ada = (a ? attn_ada : ssm_ada) + norms + (s->h + s->E)
                   + experts_here * mlp_adafactor (s, s->ef) / t;
             whole = (a ? attn_whole : ssm.total) + norms + layer_mlp_params (m, s, s->E);
             active = (a ? attn_whole : ssm.total) + norms + layer_mlp_params (m, s, s->K);
@@ -271,8 +279,8 @@ count_layers (const HrModelArch *m,
 
             dense = mixer + norms + mlp_p;
             experts = 0;
-            linear = (a ? attn_linear : ssm.linear) + (m->ffn > 0 ? n_mat * s->h * s->f / t : 0);
-            ada = (a ? attn_ada : ssm.adafactor) + norms
+            linear = (a ? attn_linear : ssm_linear) + (m->ffn > 0 ? n_mat * s->h * s->f / t : 0);
+            ada = (a ? attn_ada : ssm_ada) + norms
                   + (m->ffn > 0 ? mlp_adafactor (s, s->f) / t : 0);
             whole = (a ? attn_whole : ssm.total) + norms
                     + (m->ffn > 0 ? mlp_params (m, s, s->f, 1) : 0);

@@ -251,11 +251,14 @@ validate_parallel (const HrScenario  *sc,
     FAIL ("parallel.gpus", _("%" PRIu64 " is not a multiple of tp·pp·cp = %"
           PRIu64 "; allowed: %" PRIu64 ", %" PRIu64
           ", %" PRIu64 ", ..."), p->gpus, mp, mp, 2 * mp, 3 * mp);
-  if (m->heads % p->tp != 0)
+  /* (A pure SSM model has no attention heads to split: validate_ssm
+   * checks its own.) */
+  if (!(m->ssm != HR_SSM_NONE && m->attn_layer_period == 0) && m->heads % p->tp != 0)
     FAIL ("parallel.tp", _("%" PRIu64 " does not divide model.heads = %"
           PRIu64 "; allowed: a divisor of %" PRIu64),
           p->tp, m->heads, m->heads);
-  if (p->tp > m->kv_heads && p->tp % m->kv_heads != 0)
+  if (!(m->ssm != HR_SSM_NONE && m->attn_layer_period == 0)
+      && p->tp > m->kv_heads && p->tp % m->kv_heads != 0)
     FAIL ("parallel.tp", _("%" PRIu64 " and model.kv_heads = %" PRIu64
           " do not divide one another; allowed: a divisor or a multiple of %"
           PRIu64), p->tp, m->kv_heads, m->kv_heads);
@@ -394,8 +397,9 @@ check_pattern (const char  *period_path,
 /* What a state-space or hybrid plan covers: Mamba, Mamba-2 and Jamba as
  * mamba_ssm and Hugging Face write them (a decoder with an LM head, no
  * biases, every layer's mixer followed by the MLP, its experts or
- * nothing), trained in full without tensor or context parallelism.  The
- * rest is refused rather than planned as something it is not. */
+ * nothing), trained in full without context parallelism, and with tensor
+ * parallelism only where Megatron splits the block (Mamba-2).  The rest is
+ * refused rather than planned as something it is not. */
 static gboolean
 validate_ssm (const HrScenario  *sc,
               GError           **error)
@@ -495,9 +499,27 @@ validate_ssm (const HrScenario  *sc,
   if (t->checkpointing == HR_CHECKPOINTING_FULL && t->checkpoint_every != 1)
     FAIL ("training.checkpoint_every", _("%" PRIu64 " is not planned with SSM "
           "layers or a layer pattern; allowed: 1"), t->checkpoint_every);
-  if (p->tp != 1 || p->cp != 1)
-    FAIL (p->tp != 1 ? "parallel.tp" : "parallel.cp", _("%" PRIu64 " is not planned "
-          "with SSM layers or a layer pattern yet; allowed: 1"), p->tp != 1 ? p->tp : p->cp);
+  if (p->cp != 1)
+    FAIL ("parallel.cp", _("%" PRIu64 " is not planned "
+          "with SSM layers or a layer pattern yet; allowed: 1"), p->cp);
+  /* Tensor parallelism: Megatron's MambaMixer splits Mamba-2 blocks by
+   * heads and groups (mamba_mixer.py: "nheads must be evenly divisble by
+   * tp_size", "ngroups must be evenly divisible by tp_size"); mamba_ssm's
+   * Mamba and transformers' MambaMixer and JambaMambaMixer have none. */
+  if (p->tp > 1 && m->ssm == HR_SSM_MAMBA)
+    FAIL ("parallel.tp", _("%" PRIu64 " is not planned with Mamba layers (mamba_ssm's and "
+          "transformers' Mamba blocks have no tensor parallelism); allowed with model.ssm = "
+          "mamba: 1"), p->tp);
+  if (p->tp > 1 && m->ssm == HR_SSM_MAMBA2)
+    {
+      guint64 H = hr_model_ssm_heads (m), G = hr_model_ssm_groups (m);
+
+      if (H % p->tp != 0 || G % p->tp != 0)
+        FAIL (H % p->tp != 0 ? "model.ssm_heads" : "model.ssm_groups",
+              _("%" PRIu64 " is not divisible by parallel.tp = %" PRIu64 " (Megatron's "
+              "MambaMixer splits the heads and the groups); allowed: a multiple of %" PRIu64),
+              H % p->tp != 0 ? H : G, p->tp, p->tp);
+    }
   return TRUE;
 }
 
