@@ -31,6 +31,85 @@ hr_activations_autocast (const HrTraining *t)
   return t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
 }
 
+/* One layer on this rank: its sizes (T tokens, h wide, a heads of d on
+ * this tensor-parallel rank, k K/V heads, f = w routed to each token), the
+ * types, and which of its parts need gradients, as layer_shape
+ * (hr-activations.c) works them out once for the parts that read it. */
+typedef struct
+{
+  const HrScenario  *scenario;
+  const HrModelArch *m;
+  const HrTraining  *tr;
+  const HrParallel  *par;
+  double             t;  /* tensor-parallel degree */
+  double             c;  /* context-parallel degree */
+  double             rep;  /* t for what sequence parallelism splits, else 1 */
+  double             ab;  /* bytes per activation element */
+  double             h;  /* hidden size */
+  double             d;  /* head dimension */
+  double             a;  /* query heads on this rank */
+  double             k;  /* K/V heads on this rank */
+  double             s;  /* sequence length */
+  double             b;  /* micro-batch */
+  double             T;  /* tokens on this rank, b·s/c */
+  gboolean           moe;  /* experts */
+  double             routed;  /* experts per token (1 without) */
+  double             w;  /* MLP (or expert) width on this rank */
+  gboolean           autocast;  /* fp32 weights computed in 16 bits */
+  gboolean           lora;  /* adapters (LoRA, QLoRA) */
+  double             r;  /* adapter rank */
+  guint              attn_in;  /* the adapters that read the attention's input */
+  guint              mlp_in;  /* ... and the MLP's */
+  gboolean           base_saves;  /* the base linears keep their inputs */
+  gboolean           shared_norm;  /* a parallel block's one norm feeds both */
+  guint              lt;  /* the adapted linears (0 in full training) */
+  gboolean           attn_grad;  /* Q, K, V and the core need gradients */
+  gboolean           attn_out_grad;  /* ... the attention output does */
+  gboolean           mlp_in_grad;  /* ... the MLP's input does */
+  gboolean           mlp_grad;  /* ... its projections do */
+  gboolean           mlp_out_grad;  /* ... its output does */
+  double             qkv_readers;  /* linears that keep the attention's input */
+  double             expert_readers;  /* ... the experts' inputs */
+  double             mlp_readers;  /* ... the MLP's input */
+  gboolean           input_grad;  /* the layer's input needs a gradient */
+} LayerShape;
+
+static inline gboolean
+hr_layer_needs_input (const HrTraining *t,
+                      guint             targets)
+{
+  /* A linear layer saves its input only to compute its weight's gradient:
+   * frozen layers need none, unless a LoRA adapter reads the same input;
+   * with LoRA dropout the adapter reads its dropped-out copy instead
+   * (PEFT's lora.Linear: lora_B(lora_A(dropout(x)))), counted with the
+   * adapters.  bitsandbytes' 4-bit matmul (MatMul4Bit.forward) saves its
+   * input whenever any input needs a gradient, frozen weight or not. */
+  return t->method != HR_METHOD_LORA
+         || ((t->lora_targets & targets) != 0 && !(t->lora_dropout > 0));
+}
+
+/* Copies of one input its readers keep.  They share the tensor, except
+ * under torch.autocast, where each linear layer casts its fp32 input to
+ * 16 bits and saves its own cast: autocast caches only the casts of leaf
+ * weights (aten/src/ATen/autocast_mode.cpp, cached_cast), so Q, K and V
+ * each keep a copy of the norm's output. */
+static inline double
+hr_layer_input_copies (gboolean autocast,
+                       double   readers)
+{
+  if (readers <= 0)
+    return 0;
+  return autocast ? readers : 1.0;
+}
+
+/* hr-activations-blocks.c: the attention's and the MLP's saved tensors;
+ * *MLA_ATTN_WORK what DeepSeek's latent attention's backward holds. */
+void hr_layer_add_attention (const LayerShape   *L,
+                             HrLayerActivations *out,
+                             double             *mla_attn_work);
+void hr_layer_add_mlp       (const LayerShape   *L,
+                             HrLayerActivations *out);
+
 /* hr-activations-policy.c: what torch.compile's partitioner and
  * torchtitan's per-op checkpointing keep of a layer. */
 void hr_activations_compiled_layer (const HrScenario   *scenario,

@@ -19,20 +19,6 @@
 
 #include <glib/gi18n-lib.h>
 
-static gboolean
-needs_input (const HrTraining *t,
-             guint             targets)
-{
-  /* A linear layer saves its input only to compute its weight's gradient:
-   * frozen layers need none, unless a LoRA adapter reads the same input;
-   * with LoRA dropout the adapter reads its dropped-out copy instead
-   * (PEFT's lora.Linear: lora_B(lora_A(dropout(x)))), counted with the
-   * adapters.  bitsandbytes' 4-bit matmul (MatMul4Bit.forward) saves its
-   * input whenever any input needs a gradient, frozen weight or not. */
-  return t->method != HR_METHOD_LORA
-         || ((t->lora_targets & targets) != 0 && !(t->lora_dropout > 0));
-}
-
 static guint
 n_targets (guint targets)
 {
@@ -57,20 +43,6 @@ adapter_readers (const HrTraining *t,
   else
     n += n_targets (t->lora_targets & targets & qkv);
   return n;
-}
-
-/* Copies of one input its readers keep.  They share the tensor, except
- * under torch.autocast, where each linear layer casts its fp32 input to
- * 16 bits and saves its own cast: autocast caches only the casts of leaf
- * weights (aten/src/ATen/autocast_mode.cpp, cached_cast), so Q, K and V
- * each keep a copy of the norm's output. */
-static double
-input_copies (gboolean autocast,
-              double   readers)
-{
-  if (readers <= 0)
-    return 0;
-  return autocast ? readers : 1.0;
 }
 
 /* Bytes per element one norm keeps, its input needing a gradient.
@@ -111,15 +83,10 @@ hr_activations_norm_bytes (const HrScenario *scenario)
   return input + copy;
 }
 
-/* input_grad: whether the layer's input needs a gradient.  It does but in
- * the first layer of a model whose embeddings are frozen (LoRA, QLoRA),
- * where what precedes its first adapter needs none and keeps nothing.
- * Hugging Face's enable_input_require_grads, which PEFT turns on with
- * gradient checkpointing (reentrant checkpoints need it), makes it need one. */
 static void
-layer_activations (const HrScenario   *scenario,
-                   gboolean            input_grad,
-                   HrLayerActivations *out)
+layer_shape (const HrScenario *scenario,
+             gboolean          input_grad,
+             LayerShape       *L)
 {
   const HrModelArch *m = &scenario->model;
   const HrTraining *tr = &scenario->training;
@@ -150,9 +117,6 @@ layer_activations (const HrScenario   *scenario,
    * that read it.  A parallel block with one norm feeds both. */
   gboolean base_saves = tr->method != HR_METHOD_LORA;
   gboolean shared_norm = m->parallel_block && hr_model_norms_per_layer (m) == 1;
-  double mlp_start;
-  guint attn_first;
-  double attn_start, mla_attn_work = 0;
   /* Which parts need gradients (all of them, but in a first layer whose
    * input needs none: then only from the first adapter on).  QLoRA's 4-bit
    * bases keep their input only when it needs a gradient. */
@@ -170,8 +134,60 @@ layer_activations (const HrScenario   *scenario,
    * copies of their tokens (below). */
   double mlp_readers = m->experts > 1 ? (tr->method == HR_METHOD_FULL ? 1.0 : 0.0)
                                       : expert_readers;
+  *L = (LayerShape) {
+    .m = m,
+    .tr = tr,
+    .par = par,
+    .t = t,
+    .c = c,
+    .rep = rep,
+    .ab = ab,
+    .h = h,
+    .d = d,
+    .a = a,
+    .k = k,
+    .s = s,
+    .b = b,
+    .T = T,
+    .moe = moe,
+    .routed = routed,
+    .w = w,
+    .autocast = autocast,
+    .lora = lora,
+    .r = r,
+    .attn_in = attn_in,
+    .mlp_in = mlp_in,
+    .base_saves = base_saves,
+    .shared_norm = shared_norm,
+    .lt = lt,
+    .attn_grad = attn_grad,
+    .attn_out_grad = attn_out_grad,
+    .mlp_in_grad = mlp_in_grad,
+    .mlp_grad = mlp_grad,
+    .mlp_out_grad = mlp_out_grad,
+    .qkv_readers = qkv_readers,
+    .expert_readers = expert_readers,
+    .mlp_readers = mlp_readers,
+    .input_grad = input_grad,
+    .scenario = scenario,
+  };
+}
 
-  *out = (HrLayerActivations) { 0 };
+/* Norms: their inputs and normalised copies. */
+static void
+add_norms (const LayerShape   *L,
+           HrLayerActivations *out)
+{
+  const HrModelArch *m = L->m;
+  double rep = L->rep;
+  double ab = L->ab;
+  double h = L->h;
+  double T = L->T;
+  gboolean autocast = L->autocast;
+  gboolean attn_out_grad = L->attn_out_grad;
+  gboolean mlp_out_grad = L->mlp_out_grad;
+  gboolean input_grad = L->input_grad;
+  const HrScenario *scenario = L->scenario;
 
   /* Norms (hr_activations_norm_bytes).  The two norms of a parallel block
    * (Falcon 40B's ln_attn and ln_mlp) read the same tensor: LayerNorm keeps
@@ -203,207 +219,30 @@ layer_activations (const HrScenario   *scenario,
                           : one_input && needing == n_norms ? input + n_norms * copy
                           : needing * (input + copy)) - sandwich) * T * h / rep);
   }
+}
 
-  /* Attention.  The norm's output is kept by each linear layer that needs
-   * it for its weight's gradient (input_copies).  (DeepSeek's latent
-   * attention replaces what this lists, below.) */
-  attn_first = out->n;
-  attn_start = out->total;
-  if (shared_norm)
-    hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-                        input_copies (autocast, qkv_readers + mlp_readers) * T * h * ab / rep);
-  else
-    hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-                        input_copies (autocast, qkv_readers) * T * h * ab / rep);
-  /* Before PyTorch's SDPA took grouped K and V (enable_gqa, 2.5), code that
-   * calls it or computes attention eagerly repeats K and V to every head
-   * and the kernel saves those copies: Hugging Face's repeat_kv, LitGPT's
-   * expand + reshape ("flash attention requires it").  FlashAttention-2's
-   * own kernel reads the grouped ones. */
-  if (!attn_grad)
-    ;  /* no adapter before the attention in a first layer: nothing needs a gradient */
-  else if (tr->attention == HR_ATTENTION_EAGER && !input_grad
-           && !((lt & HR_LORA_Q) && (lt & HR_LORA_K)))
-    {
-      /* A first layer's eager attention with adapters on some of Q, K and
-       * V: only their outputs need gradients.  Q·Kᵀ keeps Q for K's
-       * gradient and K for Q's; probs·V keeps V when the scores need a
-       * gradient (derivatives.yaml: mm, bmm save each operand for the
-       * other's gradient only). */
-      double kk = k >= a || (k == 1 && b == 1) ? k : a;
-      gboolean qg = (lt & HR_LORA_Q) != 0, kg = (lt & HR_LORA_K) != 0;
-
-      hr_activations_add (out, kk == k ? N_("Q, K, V") : N_("Q, K, V (K, V repeated per head)"),
-                          "b·s·(adapted)·d·bytes / (t·c)",
-                          T * ((kg ? a : 0.0) + (qg ? kk : 0.0) + (qg || kg ? kk : 0.0)) * d * ab);
-    }
-  else if (tr->attention == HR_ATTENTION_FLASH || k >= a)
-    hr_activations_add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
-  else if (k == 1 && (tr->attention == HR_ATTENTION_SDPA || b == 1))
-    /* One K/V head (multi-query): repeat_kv's expand + reshape merges a
-     * dimension of size 1 and returns a view, which SDPA keeps as it is.
-     * Eager attention's matmul copies it, reshaping batch and heads into
-     * one dimension for bmm, unless one sequence makes that a view too. */
-    {
-      /* ... except when a Q/K norm made K fp32 under autocast (its fp32
-       * weight times the 16-bit normalised input promotes: Qwen3RMSNorm's
-       * weight * hidden_states.to(input_dtype)); the 16-bit cast for the
-       * kernel then copies the repeated view whole (the reference
-       * oracle's case 239 of seed 294901). */
-      double kk = m->qk_norm != HR_QK_NORM_NONE && autocast ? a : 1.0;
-
-      hr_activations_add (out, N_("Q, K, V"), kk == 1.0 ? "b·s·(a + 2)·d·bytes / (t·c)" : "b·s·(2a + 1)·d·bytes / (t·c)",
-                          T * (a + kk + 1) * d * ab);
-    }
-  else
-    hr_activations_add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
-  /* Q/K norms are RMSNorms over the projections' 16-bit outputs: the fp32
-   * copy of their input and, when their weights train, the normalised
-   * copy the weight multiplies (hr_activations_norm_bytes). */
-  if (m->qk_norm != HR_QK_NORM_NONE && attn_grad)
-    hr_activations_add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·(4 + bytes) / (t·c)",
-                        T * (input_grad ? a + k : ((lt & HR_LORA_Q) ? a : 0.0) + ((lt & HR_LORA_K) ? k : 0.0))
-                        * d * (4.0 + (tr->method == HR_METHOD_FULL ? ab : 0.0)));
-
-  if (!attn_grad)
-    {
-      if (needs_input (tr, HR_LORA_O) && lora && (lt & HR_LORA_O))
-        hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
-    }
-  else if (tr->attention != HR_ATTENTION_EAGER)
-    {
-      /* FlashAttention (and SDPA's flash and memory-efficient kernels)
-       * saves its output (also the O projection's input) and
-       * one fp32 log-sum-exp per row and head. */
-      hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
-                          T * a * (d * ab + 4.0));
-    }
-  else
-    {
-      /* Softmax output, and with dropout its mask and output: 5·a·s²·b in
-       * 16-bit (Korthikanti).  torch.autocast runs softmax in fp32, so its
-       * output and the dropout's are fp32, and the matmul with V keeps its
-       * own 16-bit cast of the latter instead of it.  Selective recompute
-       * drops exactly these.  T5Attention (modeling_t5.py) runs its
-       * softmax in fp32 whatever the type, softmax(scores.float())
-       * .type_as(scores): an fp32 output and the 16-bit copy the matmul with
-       * V keeps, as under autocast (hr_activations_fp32_softmax). */
-      gboolean fp32_softmax = hr_activations_fp32_softmax (scenario);
-      double probs = fp32_softmax ? 4.0 : ab;
-      double scores = probs + (m->dropout ? 1.0 : 0.0)
-                      + (fp32_softmax ? ab : m->dropout ? probs : 0.0);
-
-      /* ... but in a first layer adapting some of Q, K and V: the softmax
-       * and dropout keep theirs when the scores need a gradient (Q or K
-       * adapted), probs·V keeps its probabilities when V needs one. */
-      if (!input_grad)
-        {
-          gboolean sg = (lt & (HR_LORA_Q | HR_LORA_K)) != 0, vg = (lt & HR_LORA_V) != 0;
-
-          scores = (sg ? probs + (m->dropout ? 1.0 : 0.0) : 0.0)
-                   + (vg ? (autocast ? ab : (sg && !m->dropout ? 0.0 : probs)) : 0.0);
-        }
-
-      double score_bytes = a * b * (s / c) * s * scores;
-
-      if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
-        hr_activations_add (out, N_("attention scores (softmax, dropout)"),
-                            "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", score_bytes);
-      else
-        out->recomputed = score_bytes;
-      if (needs_input (tr, HR_LORA_O))
-        hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
-    }
-  if (hr_model_mla (m))
-    {
-      gboolean fp32_softmax = hr_activations_fp32_softmax (scenario);
-      double probs = fp32_softmax ? 4.0 : ab;
-      double per = probs + (m->dropout ? 1.0 : 0.0) + (fp32_softmax ? ab : m->dropout ? probs : 0.0);
-
-      out->n = attn_first;
-      out->total = attn_start;
-      out->recomputed = 0;
-      hr_activations_mla (scenario, a * b * (s / c) * s * per, out, &mla_attn_work);
-    }
-  if (m->dropout && attn_out_grad)
-    hr_activations_add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
-
-  /* MLP. */
-  mlp_start = out->total;
-  if (!shared_norm)
-    hr_activations_add (out, N_("MLP input (norm output)"), "b·s·h·bytes·copies / c",
-                        input_copies (autocast, mlp_readers) * T * h * ab / rep);
-  if (!mlp_grad)
-    {
-      /* Only the down projection's adapter needs a gradient: it keeps its
-       * input (or a dropped-out copy, with the adapters). */
-      if (needs_input (tr, HR_LORA_DOWN) && (lt & HR_LORA_DOWN))
-        hr_activations_add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
-    }
-  else if (hr_model_gated (m))
-    {
-      /* act(gate)·up: silu keeps its input, mul each operand for the
-       * other's gradient.  In a first layer adapting gate or up alone,
-       * only the adapted side needs a gradient: gate keeps its output and
-       * up's, up keeps the activation. */
-      double kept = mlp_in_grad ? 3.0 : ((lt & HR_LORA_GATE) ? 2.0 : 0.0) + ((lt & HR_LORA_UP) ? 1.0 : 0.0);
-
-      hr_activations_add (out, N_("gate, up and activation outputs"), "3·b·s·k_e·f·bytes / (t·c)",
-                          kept * T * routed * w * ab);
-      if (needs_input (tr, HR_LORA_DOWN))
-        hr_activations_add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
-    }
-  else if (m->mlp == HR_MLP_RELU)
-    {
-      /* ReLU's backward reads its result (derivatives.yaml: relu,
-       * threshold_backward(grad, result, 0)), the very tensor fc2 keeps:
-       * one f-wide tensor, whether fc2 trains or not. */
-      hr_activations_add (out, N_("ReLU output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
-    }
-  else
-    {
-      /* GELU's backward reads its input, fc2 its own input. */
-      hr_activations_add (out, N_("fc1 output"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
-      if (needs_input (tr, HR_LORA_DOWN))
-        hr_activations_add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
-                            T * routed * w * ab);
-    }
-  if (moe && mlp_out_grad)
-    {
-      /* Mixtral's sparse MoE block as Hugging Face writes it
-       * (MixtralSparseMoeBlock.forward): an fp32 softmax over the router's
-       * logits (kept), top-k (its indices kept), the weights renormalised
-       * (div keeps both operands); then per expert torch.where of the
-       * one-hot mask (one int64 tensor of slot and token indices, kept by
-       * every index op), the expert's tokens gathered (a copy its gate and
-       * up keep), its output times the routing weight (mul keeps both:
-       * the weight needs a gradient through the router), and index_add_,
-       * which keeps its source to take its shape (derivatives.yaml:
-       * index_add, expand_as(source)): per routed token three h-wide
-       * tensors, the weighted one fp32 under autocast (the weights have
-       * the fp32 residual's type). */
-      double wb = autocast ? 4.0 : ab;
-
-      /* (In a first layer whose MLP input needs no gradient, the routing
-       * needs none either: only the index and the weights the experts'
-       * outputs are multiplied by are kept.) */
-      /* (When only the experts' down adapters need gradients, their
-       * inputs are gathered without one.) */
-      if (mlp_in_grad)
-        hr_activations_add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
-      hr_activations_add (out, N_("expert inputs, outputs and weighted outputs"),
-                          "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
-                          T * routed * h * (input_copies (autocast, expert_readers) * ab + (mlp_in_grad ? ab : 0.0) + wb)
-                          / rep);
-      hr_activations_add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
-                          mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
-    }
-  if (moe && mlp_out_grad)
-    hr_activations_shared_experts (scenario, out);
-  if (m->dropout && mlp_out_grad)
-    hr_activations_add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
-
-  out->mlp_saved = out->total - mlp_start;
+/* LoRA's adapters: their A outputs, their dropout. */
+static void
+add_adapters (const LayerShape   *L,
+              HrLayerActivations *out)
+{
+  const HrModelArch *m = L->m;
+  const HrTraining *tr = L->tr;
+  double ab = L->ab;
+  double h = L->h;
+  double d = L->d;
+  double a = L->a;
+  double T = L->T;
+  double routed = L->routed;
+  double w = L->w;
+  gboolean lora = L->lora;
+  double r = L->r;
+  guint attn_in = L->attn_in;
+  guint mlp_in = L->mlp_in;
+  gboolean attn_grad = L->attn_grad;
+  gboolean mlp_in_grad = L->mlp_in_grad;
+  gboolean mlp_grad = L->mlp_grad;
+  gboolean input_grad = L->input_grad;
 
   /* LoRA adapters: the A projection's output feeds B; with dropout each
    * adapter also keeps its dropped-out copy of its layer's input and the
@@ -449,6 +288,23 @@ layer_activations (const HrScenario   *scenario,
         hr_activations_add (out, N_("LoRA dropout inputs and masks"), "b·s·Σ d_in·(bytes + 1) / c",
                             T * (in_width * ab + in_width_masks));
     }
+}
+
+/* QLoRA: what bitsandbytes' 4-bit matmuls hold outside the graph. */
+static void
+add_quantized_inputs (const LayerShape   *L,
+                      HrLayerActivations *out)
+{
+  const HrModelArch *m = L->m;
+  const HrTraining *tr = L->tr;
+  double rep = L->rep;
+  double ab = L->ab;
+  double h = L->h;
+  double d = L->d;
+  double a = L->a;
+  double T = L->T;
+  double routed = L->routed;
+  double w = L->w;
 
   /* bitsandbytes' MatMul4Bit keeps its input on ctx.tensors rather than
    * through save_for_backward, so the backward pass does not release it:
@@ -460,6 +316,32 @@ layer_activations (const HrScenario   *scenario,
                           + T * a * d * ab
                           + (m->parallel_block ? 0.0 : T * h * ab / rep)
                           + T * routed * w * ab;
+}
+
+/* The backward pass's working set; MLA_ATTN_WORK the latent attention's. */
+static void
+add_backward_work (const LayerShape   *L,
+                   HrLayerActivations *out,
+                   double              mla_attn_work)
+{
+  const HrModelArch *m = L->m;
+  const HrTraining *tr = L->tr;
+  const HrParallel *par = L->par;
+  double c = L->c;
+  double rep = L->rep;
+  double ab = L->ab;
+  double h = L->h;
+  double d = L->d;
+  double a = L->a;
+  double k = L->k;
+  double s = L->s;
+  double b = L->b;
+  double T = L->T;
+  gboolean moe = L->moe;
+  double routed = L->routed;
+  double w = L->w;
+  gboolean lora = L->lora;
+  const HrScenario *scenario = L->scenario;
 
   /* What the layer's backward pass holds besides its saved tensors, at its
    * widest point, the MLP's (the reference oracle's sampler sees it after
@@ -478,7 +360,7 @@ layer_activations (const HrScenario   *scenario,
      * it; a frozen down keeps nothing to free.  ReLU's saved output is the
      * same tensor, freed only after ReLU's own backward.) */
     double mlp_work = ((hr_model_gated (m) ? 2.0 : 1.0)
-                       + (m->mlp == HR_MLP_RELU || !needs_input (tr, HR_LORA_DOWN) ? 1.0 : 0.0)
+                       + (m->mlp == HR_MLP_RELU || !hr_layer_needs_input (tr, HR_LORA_DOWN) ? 1.0 : 0.0)
                        /* a down adapter's dropout makes its own f-wide
                         * input gradient beside the base's */
                        + (lora && tr->lora_dropout > 0 && (tr->lora_targets & HR_LORA_DOWN) ? 1.0 : 0.0))
@@ -512,6 +394,24 @@ layer_activations (const HrScenario   *scenario,
                       + (moe ? h * (double) m->experts : 0.0);
     out->mlp_weights = tr->method != HR_METHOD_FULL ? 0.0 : out->mlp_linear;
   }
+}
+
+/* A first layer's weights whose casts autocast keeps not. */
+static void
+add_uncast_weights (const LayerShape   *L,
+                    HrLayerActivations *out)
+{
+  const HrModelArch *m = L->m;
+  double h = L->h;
+  double d = L->d;
+  double a = L->a;
+  double k = L->k;
+  gboolean moe = L->moe;
+  double w = L->w;
+  gboolean attn_grad = L->attn_grad;
+  gboolean mlp_in_grad = L->mlp_in_grad;
+  gboolean mlp_grad = L->mlp_grad;
+  gboolean input_grad = L->input_grad;
 
   /* A matmul keeps its (cast) weight only for its input's gradient: in a
    * first layer whose input needs none, the frozen Q, K and V read the
@@ -527,6 +427,21 @@ layer_activations (const HrScenario   *scenario,
                                               + (moe ? h * (double) m->experts : 0.0) : 0.0)
                             + (!mlp_grad ? experts * w * h : 0.0);
     }
+}
+
+/* What checkpointing, torch.compile and per-op checkpointing keep. */
+static void
+add_recomputed_sets (const LayerShape   *L,
+                     HrLayerActivations *out)
+{
+  const HrTraining *tr = L->tr;
+  double rep = L->rep;
+  double ab = L->ab;
+  double h = L->h;
+  double T = L->T;
+  gboolean autocast = L->autocast;
+  gboolean input_grad = L->input_grad;
+  const HrScenario *scenario = L->scenario;
 
   /* Full recompute keeps only each layer's input (2·sbh in 16-bit;
    * divided by t with sequence parallelism): the residual stream, which
@@ -537,6 +452,31 @@ layer_activations (const HrScenario   *scenario,
     hr_activations_compiled_layer (scenario, out);
 
   hr_activations_op_policy (scenario, out);
+}
+
+/* input_grad: whether the layer's input needs a gradient.  It does but in
+ * the first layer of a model whose embeddings are frozen (LoRA, QLoRA),
+ * where what precedes its first adapter needs none and keeps nothing.
+ * Hugging Face's enable_input_require_grads, which PEFT turns on with
+ * gradient checkpointing (reentrant checkpoints need it), makes it need one. */
+static void
+layer_activations (const HrScenario   *scenario,
+                   gboolean            input_grad,
+                   HrLayerActivations *out)
+{
+  LayerShape shape;
+  double mla_attn_work = 0;
+
+  layer_shape (scenario, input_grad, &shape);
+  *out = (HrLayerActivations) { 0 };
+  add_norms (&shape, out);
+  hr_layer_add_attention (&shape, out, &mla_attn_work);
+  hr_layer_add_mlp (&shape, out);
+  add_adapters (&shape, out);
+  add_quantized_inputs (&shape, out);
+  add_backward_work (&shape, out, mla_attn_work);
+  add_uncast_weights (&shape, out);
+  add_recomputed_sets (&shape, out);
 }
 
 void

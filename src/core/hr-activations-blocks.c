@@ -1,0 +1,277 @@
+/* hr-activations-blocks.c: what a layer's attention and MLP save
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The two blocks of a transformer layer, on one tensor/context-parallel
+ * rank (LayerShape, hr-activations-private.h): what autograd keeps of the
+ * attention (its input, Q, K and V, the kernel's output or the eager
+ * scores) and of the MLP (dense, or the experts with their routing).
+ * hr-activations.c adds the norms, the adapters and the backward pass's
+ * working set around them.
+ */
+
+#include "hr-activations-private.h"
+
+#include <glib/gi18n-lib.h>
+
+/* The attention: its input, Q, K and V, the kernel's output, its scores
+ * when eager, Q/K norms, dropout; *MLA_WORK its backward's working set
+ * where DeepSeek's latent attention replaces it. */
+void
+hr_layer_add_attention (const LayerShape   *L,
+                        HrLayerActivations *out,
+                        double             *mla_attn_work)
+{
+  const HrModelArch *m = L->m;
+  const HrTraining *tr = L->tr;
+  double c = L->c;
+  double rep = L->rep;
+  double ab = L->ab;
+  double h = L->h;
+  double d = L->d;
+  double a = L->a;
+  double k = L->k;
+  double s = L->s;
+  double b = L->b;
+  double T = L->T;
+  gboolean autocast = L->autocast;
+  gboolean lora = L->lora;
+  gboolean shared_norm = L->shared_norm;
+  guint lt = L->lt;
+  gboolean attn_grad = L->attn_grad;
+  gboolean attn_out_grad = L->attn_out_grad;
+  double qkv_readers = L->qkv_readers;
+  double mlp_readers = L->mlp_readers;
+  gboolean input_grad = L->input_grad;
+  const HrScenario *scenario = L->scenario;
+  guint attn_first;
+  double attn_start;
+
+  /* Attention.  The norm's output is kept by each linear layer that needs
+   * it for its weight's gradient (input_copies).  (DeepSeek's latent
+   * attention replaces what this lists, below.) */
+  attn_first = out->n;
+  attn_start = out->total;
+  if (shared_norm)
+    hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
+                        hr_layer_input_copies (autocast, qkv_readers + mlp_readers) * T * h * ab / rep);
+  else
+    hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
+                        hr_layer_input_copies (autocast, qkv_readers) * T * h * ab / rep);
+  /* Before PyTorch's SDPA took grouped K and V (enable_gqa, 2.5), code that
+   * calls it or computes attention eagerly repeats K and V to every head
+   * and the kernel saves those copies: Hugging Face's repeat_kv, LitGPT's
+   * expand + reshape ("flash attention requires it").  FlashAttention-2's
+   * own kernel reads the grouped ones. */
+  if (!attn_grad)
+    ;  /* no adapter before the attention in a first layer: nothing needs a gradient */
+  else if (tr->attention == HR_ATTENTION_EAGER && !input_grad
+           && !((lt & HR_LORA_Q) && (lt & HR_LORA_K)))
+    {
+      /* A first layer's eager attention with adapters on some of Q, K and
+       * V: only their outputs need gradients.  Q·Kᵀ keeps Q for K's
+       * gradient and K for Q's; probs·V keeps V when the scores need a
+       * gradient (derivatives.yaml: mm, bmm save each operand for the
+       * other's gradient only). */
+      double kk = k >= a || (k == 1 && b == 1) ? k : a;
+      gboolean qg = (lt & HR_LORA_Q) != 0, kg = (lt & HR_LORA_K) != 0;
+
+      hr_activations_add (out, kk == k ? N_("Q, K, V") : N_("Q, K, V (K, V repeated per head)"),
+                          "b·s·(adapted)·d·bytes / (t·c)",
+                          T * ((kg ? a : 0.0) + (qg ? kk : 0.0) + (qg || kg ? kk : 0.0)) * d * ab);
+    }
+  else if (tr->attention == HR_ATTENTION_FLASH || k >= a)
+    hr_activations_add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
+  else if (k == 1 && (tr->attention == HR_ATTENTION_SDPA || b == 1))
+    /* One K/V head (multi-query): repeat_kv's expand + reshape merges a
+     * dimension of size 1 and returns a view, which SDPA keeps as it is.
+     * Eager attention's matmul copies it, reshaping batch and heads into
+     * one dimension for bmm, unless one sequence makes that a view too. */
+    {
+      /* ... except when a Q/K norm made K fp32 under autocast (its fp32
+       * weight times the 16-bit normalised input promotes: Qwen3RMSNorm's
+       * weight * hidden_states.to(input_dtype)); the 16-bit cast for the
+       * kernel then copies the repeated view whole (the reference
+       * oracle's case 239 of seed 294901). */
+      double kk = m->qk_norm != HR_QK_NORM_NONE && autocast ? a : 1.0;
+
+      hr_activations_add (out, N_("Q, K, V"), kk == 1.0 ? "b·s·(a + 2)·d·bytes / (t·c)" : "b·s·(2a + 1)·d·bytes / (t·c)",
+                          T * (a + kk + 1) * d * ab);
+    }
+  else
+    hr_activations_add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
+  /* Q/K norms are RMSNorms over the projections' 16-bit outputs: the fp32
+   * copy of their input and, when their weights train, the normalised
+   * copy the weight multiplies (hr_activations_norm_bytes). */
+  if (m->qk_norm != HR_QK_NORM_NONE && attn_grad)
+    hr_activations_add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·(4 + bytes) / (t·c)",
+                        T * (input_grad ? a + k : ((lt & HR_LORA_Q) ? a : 0.0) + ((lt & HR_LORA_K) ? k : 0.0))
+                        * d * (4.0 + (tr->method == HR_METHOD_FULL ? ab : 0.0)));
+
+  if (!attn_grad)
+    {
+      if (hr_layer_needs_input (tr, HR_LORA_O) && lora && (lt & HR_LORA_O))
+        hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
+    }
+  else if (tr->attention != HR_ATTENTION_EAGER)
+    {
+      /* FlashAttention (and SDPA's flash and memory-efficient kernels)
+       * saves its output (also the O projection's input) and
+       * one fp32 log-sum-exp per row and head. */
+      hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
+                          T * a * (d * ab + 4.0));
+    }
+  else
+    {
+      /* Softmax output, and with dropout its mask and output: 5·a·s²·b in
+       * 16-bit (Korthikanti).  torch.autocast runs softmax in fp32, so its
+       * output and the dropout's are fp32, and the matmul with V keeps its
+       * own 16-bit cast of the latter instead of it.  Selective recompute
+       * drops exactly these.  T5Attention (modeling_t5.py) runs its
+       * softmax in fp32 whatever the type, softmax(scores.float())
+       * .type_as(scores): an fp32 output and the 16-bit copy the matmul with
+       * V keeps, as under autocast (hr_activations_fp32_softmax). */
+      gboolean fp32_softmax = hr_activations_fp32_softmax (scenario);
+      double probs = fp32_softmax ? 4.0 : ab;
+      double scores = probs + (m->dropout ? 1.0 : 0.0)
+                      + (fp32_softmax ? ab : m->dropout ? probs : 0.0);
+
+      /* ... but in a first layer adapting some of Q, K and V: the softmax
+       * and dropout keep theirs when the scores need a gradient (Q or K
+       * adapted), probs·V keeps its probabilities when V needs one. */
+      if (!input_grad)
+        {
+          gboolean sg = (lt & (HR_LORA_Q | HR_LORA_K)) != 0, vg = (lt & HR_LORA_V) != 0;
+
+          scores = (sg ? probs + (m->dropout ? 1.0 : 0.0) : 0.0)
+                   + (vg ? (autocast ? ab : (sg && !m->dropout ? 0.0 : probs)) : 0.0);
+        }
+
+      double score_bytes = a * b * (s / c) * s * scores;
+
+      if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
+        hr_activations_add (out, N_("attention scores (softmax, dropout)"),
+                            "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", score_bytes);
+      else
+        out->recomputed = score_bytes;
+      if (hr_layer_needs_input (tr, HR_LORA_O))
+        hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
+    }
+  if (hr_model_mla (m))
+    {
+      gboolean fp32_softmax = hr_activations_fp32_softmax (scenario);
+      double probs = fp32_softmax ? 4.0 : ab;
+      double per = probs + (m->dropout ? 1.0 : 0.0) + (fp32_softmax ? ab : m->dropout ? probs : 0.0);
+
+      out->n = attn_first;
+      out->total = attn_start;
+      out->recomputed = 0;
+      hr_activations_mla (scenario, a * b * (s / c) * s * per, out, mla_attn_work);
+    }
+  if (m->dropout && attn_out_grad)
+    hr_activations_add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
+}
+
+/* The MLP, dense or its experts with their routing, and its dropout. */
+void
+hr_layer_add_mlp (const LayerShape   *L,
+                  HrLayerActivations *out)
+{
+  const HrModelArch *m = L->m;
+  const HrTraining *tr = L->tr;
+  double rep = L->rep;
+  double ab = L->ab;
+  double h = L->h;
+  double T = L->T;
+  gboolean moe = L->moe;
+  double routed = L->routed;
+  double w = L->w;
+  gboolean autocast = L->autocast;
+  gboolean shared_norm = L->shared_norm;
+  guint lt = L->lt;
+  gboolean mlp_in_grad = L->mlp_in_grad;
+  gboolean mlp_grad = L->mlp_grad;
+  gboolean mlp_out_grad = L->mlp_out_grad;
+  double expert_readers = L->expert_readers;
+  double mlp_readers = L->mlp_readers;
+  const HrScenario *scenario = L->scenario;
+  double mlp_start;
+
+  /* MLP. */
+  mlp_start = out->total;
+  if (!shared_norm)
+    hr_activations_add (out, N_("MLP input (norm output)"), "b·s·h·bytes·copies / c",
+                        hr_layer_input_copies (autocast, mlp_readers) * T * h * ab / rep);
+  if (!mlp_grad)
+    {
+      /* Only the down projection's adapter needs a gradient: it keeps its
+       * input (or a dropped-out copy, with the adapters). */
+      if (hr_layer_needs_input (tr, HR_LORA_DOWN) && (lt & HR_LORA_DOWN))
+        hr_activations_add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+    }
+  else if (hr_model_gated (m))
+    {
+      /* act(gate)·up: silu keeps its input, mul each operand for the
+       * other's gradient.  In a first layer adapting gate or up alone,
+       * only the adapted side needs a gradient: gate keeps its output and
+       * up's, up keeps the activation. */
+      double kept = mlp_in_grad ? 3.0 : ((lt & HR_LORA_GATE) ? 2.0 : 0.0) + ((lt & HR_LORA_UP) ? 1.0 : 0.0);
+
+      hr_activations_add (out, N_("gate, up and activation outputs"), "3·b·s·k_e·f·bytes / (t·c)",
+                          kept * T * routed * w * ab);
+      if (hr_layer_needs_input (tr, HR_LORA_DOWN))
+        hr_activations_add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+    }
+  else if (m->mlp == HR_MLP_RELU)
+    {
+      /* ReLU's backward reads its result (derivatives.yaml: relu,
+       * threshold_backward(grad, result, 0)), the very tensor fc2 keeps:
+       * one f-wide tensor, whether fc2 trains or not. */
+      hr_activations_add (out, N_("ReLU output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+    }
+  else
+    {
+      /* GELU's backward reads its input, fc2 its own input. */
+      hr_activations_add (out, N_("fc1 output"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+      if (hr_layer_needs_input (tr, HR_LORA_DOWN))
+        hr_activations_add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
+                            T * routed * w * ab);
+    }
+  if (moe && mlp_out_grad)
+    {
+      /* Mixtral's sparse MoE block as Hugging Face writes it
+       * (MixtralSparseMoeBlock.forward): an fp32 softmax over the router's
+       * logits (kept), top-k (its indices kept), the weights renormalised
+       * (div keeps both operands); then per expert torch.where of the
+       * one-hot mask (one int64 tensor of slot and token indices, kept by
+       * every index op), the expert's tokens gathered (a copy its gate and
+       * up keep), its output times the routing weight (mul keeps both:
+       * the weight needs a gradient through the router), and index_add_,
+       * which keeps its source to take its shape (derivatives.yaml:
+       * index_add, expand_as(source)): per routed token three h-wide
+       * tensors, the weighted one fp32 under autocast (the weights have
+       * the fp32 residual's type). */
+      double wb = autocast ? 4.0 : ab;
+
+      /* (In a first layer whose MLP input needs no gradient, the routing
+       * needs none either: only the index and the weights the experts'
+       * outputs are multiplied by are kept.) */
+      /* (When only the experts' down adapters need gradients, their
+       * inputs are gathered without one.) */
+      if (mlp_in_grad)
+        hr_activations_add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
+      hr_activations_add (out, N_("expert inputs, outputs and weighted outputs"),
+                          "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
+                          T * routed * h * (hr_layer_input_copies (autocast, expert_readers) * ab + (mlp_in_grad ? ab : 0.0) + wb)
+                          / rep);
+      hr_activations_add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
+                          mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
+    }
+  if (moe && mlp_out_grad)
+    hr_activations_shared_experts (scenario, out);
+  if (m->dropout && mlp_out_grad)
+    hr_activations_add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
+
+  out->mlp_saved = out->total - mlp_start;
+}
