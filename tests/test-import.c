@@ -53,6 +53,14 @@ test_hf_configs (void)
     { "mamba-2.8b-hf.json", 2768345600 },
     { "mamba-codestral-7b.json", 7285403648 },
     { "jamba-mini-1.5.json", 51570323328 },
+    /* DeepSeek (test-params.c has the arithmetic): deepseek-ai/DeepSeek-R1's
+     * config.json (DeepSeek-V3's architecture and sizes; its MTP module
+     * planned: 671,026,419,200 + 11,610,068,224) and DeepSeek-V2.5's
+     * (60 layers of h 5120, 128 heads, 160 experts of 1536, 6 active, 2
+     * shared, one dense layer of 12288: 235,741,434,880, the paper's
+     * "236B total"), as a public parameter-counting test quotes them. */
+    { "deepseek-r1.json", 682636487424 },
+    { "deepseek-v2.5.json", 235741434880 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
@@ -555,6 +563,28 @@ test_hf_safetensors_index (void)
                             "parameters (float16), Headroom counts 6738415616 (-3.74 %)") != NULL;
       g_assert_cmpint (reported, ==, i == 1);
     }
+
+  /* DeepSeek-R1's checkpoint is fp8 with fp32 block scales, not
+   * torch_dtype's bfloat16: a quantized checkpoint's total is not compared
+   * (here a made-up index of one byte for each of the 684,489,845,504
+   * parameters the checkpoint stores, the scales left out). */
+  {
+    g_autofree char *r1 = g_test_build_filename (G_TEST_DIST, "data", "hf", "deepseek-r1.json", NULL);
+    g_autofree char *r1_text = NULL;
+    g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+    g_autoptr(GError) error = NULL;
+    HrScenario sc;
+
+    g_assert_true (g_file_get_contents (r1, &r1_text, NULL, NULL));
+    g_assert_true (g_file_set_contents (config, r1_text, -1, NULL));
+    g_assert_true (g_file_set_contents (index, "{\"metadata\": {\"total_size\": 684489845504}, "
+                                        "\"weight_map\": {}}", -1, NULL));
+    hr_scenario_init_default (&sc);
+    g_assert_true (hr_import_file (&sc, config, &hr_hf_importer, NULL, unmapped, &error));
+    g_assert_no_error (error);
+    for (guint j = 0; j < unmapped->len; j++)
+      g_assert_null (strstr (g_ptr_array_index (unmapped, j), "model.safetensors.index.json"));
+  }
   g_unlink (index);
   g_unlink (config);
   g_rmdir (dir);

@@ -670,6 +670,11 @@ check_safetensors_index (const HrModelArch *model,
 
   if (!g_file_test (path, G_FILE_TEST_IS_REGULAR) || dtype == NULL)
     return NULL;
+  /* A quantized checkpoint's bytes are not its torch_dtype's: DeepSeek-V3
+   * stores fp8 weights with an fp32 scale per 128 x 128 block
+   * (README_WEIGHTS.md, quantization_config) */
+  if (json_object_has_member (config, "quantization_config"))
+    return NULL;
   if (strcmp (dtype, "bfloat16") == 0 || strcmp (dtype, "float16") == 0)
     bytes_per_param = 2;
   else if (strcmp (dtype, "float32") == 0)
