@@ -10,30 +10,11 @@
  * naming the field rather than planned as something else.
  */
 
-#include "hr-validate.h"
+#include "hr-validate-private.h"
 #include "hr-error.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
-
-#define FAIL(path, ...)                                                   \
-  G_STMT_START {                                                          \
-    hr_error_set_field (error, HR_ERROR_INVALID, path, __VA_ARGS__);      \
-    return FALSE;                                                         \
-  } G_STMT_END
-
-static gboolean
-check_range (const char *path,
-             guint64     value,
-             guint64     min,
-             guint64     max,
-             GError    **error)
-{
-  if (value < min || value > max)
-    FAIL (path, _("%" PRIu64 " is out of range; allowed: %"
-          PRIu64 " to %" PRIu64), value, min, max);
-  return TRUE;
-}
 
 /* The latent attention's own fields: each at least 1 with MLA (the query
  * latent may be 0: DeepSeek-V2-Lite projects Q directly), all 0 without. */
@@ -46,11 +27,11 @@ validate_mla (const HrModelArch  *m,
 
   if (m->attention_kind >= HR_N_ATTN_KINDS)
     FAIL ("model.attention_kind", _("%u is not a kind; allowed: standard, mla"), m->attention_kind);
-  if (!check_range ("model.q_lora_rank", m->q_lora_rank, 0, hi, error)
-      || !check_range ("model.kv_lora_rank", m->kv_lora_rank, lo, hi, error)
-      || !check_range ("model.qk_nope_head_dim", m->qk_nope_head_dim, lo, hi, error)
-      || !check_range ("model.qk_rope_head_dim", m->qk_rope_head_dim, mla ? 2 : 0, hi, error)
-      || !check_range ("model.v_head_dim", m->v_head_dim, lo, hi, error))
+  if (!hr_check_range ("model.q_lora_rank", m->q_lora_rank, 0, hi, error)
+      || !hr_check_range ("model.kv_lora_rank", m->kv_lora_rank, lo, hi, error)
+      || !hr_check_range ("model.qk_nope_head_dim", m->qk_nope_head_dim, lo, hi, error)
+      || !hr_check_range ("model.qk_rope_head_dim", m->qk_rope_head_dim, mla ? 2 : 0, hi, error)
+      || !hr_check_range ("model.v_head_dim", m->v_head_dim, lo, hi, error))
     {
       if (!mla)
         {
@@ -95,9 +76,9 @@ validate_moe_parts (const HrModelArch  *m,
 {
   gboolean moe = m->experts > 1;
 
-  if (!check_range ("model.shared_experts", m->shared_experts, 0, moe ? HR_MAX_EXPERTS : 0, error)
-      || !check_range ("model.dense_layers", m->dense_layers, 0, moe ? m->layers - 1 : 0, error)
-      || !check_range ("model.mtp_modules", m->mtp_modules, 0, HR_MAX_MTP_MODULES, error))
+  if (!hr_check_range ("model.shared_experts", m->shared_experts, 0, moe ? HR_MAX_EXPERTS : 0, error)
+      || !hr_check_range ("model.dense_layers", m->dense_layers, 0, moe ? m->layers - 1 : 0, error)
+      || !hr_check_range ("model.mtp_modules", m->mtp_modules, 0, HR_MAX_MTP_MODULES, error))
     {
       if (!moe && (m->shared_experts > 0 || m->dense_layers > 0))
         {

@@ -11,7 +11,7 @@
  * that depend on other fields.
  */
 
-#include "hr-validate.h"
+#include "hr-validate-private.h"
 #include "hr-error.h"
 #include "hr-params.h"
 #include "hr-scenario-fields.h"
@@ -20,23 +20,12 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* "PATH: reason", with the path kept beside the message (hr_error_field)
- * for the window to find the row.  The reasons are translated (the paths
- * are not: they are what the file says); guint64 values are printed with
- * PRIu64, which gettext's catalogues carry for each platform, where
- * G_GUINT64_FORMAT would cut the message xgettext extracts short. */
-#define FAIL(path, ...)                                                   \
-  G_STMT_START {                                                          \
-    hr_error_set_field (error, HR_ERROR_INVALID, path, __VA_ARGS__);      \
-    return FALSE;                                                         \
-  } G_STMT_END
-
-static gboolean
-check_range (const char *path,
-             guint64     value,
-             guint64     min,
-             guint64     max,
-             GError    **error)
+gboolean
+hr_check_range (const char *path,
+                guint64     value,
+                guint64     min,
+                guint64     max,
+                GError    **error)
 {
   if (value < min || value > max)
     FAIL (path, _("%" PRIu64 " is out of range; allowed: %"
@@ -85,7 +74,7 @@ check_field (const char    *section,
         if (value >= field->min && value <= field->max)
           return TRUE;
         g_snprintf (path, sizeof path, "%s%s%s", section, *section != '\0' ? "." : "", field->key);
-        return check_range (path, value, (guint64) field->min, (guint64) field->max, error);
+        return hr_check_range (path, value, (guint64) field->min, (guint64) field->max, error);
       }
     case F_DOUBLE:
       {
@@ -150,13 +139,13 @@ validate_model (const HrModelArch  *m,
 
   /* The bounds that depend on other fields; the experts before the
    * widths, since whether ffn may be 0 depends on them. */
-  if (!check_range ("model.kv_heads", m->kv_heads, 1, m->heads, error)
-      || !check_range ("model.experts_active", m->experts_active, 1, m->experts, error)
-      || !check_range ("model.ffn", m->ffn,
-                       (m->experts > 1 && m->expert_ffn > 0) || m->ssm != HR_SSM_NONE ? 0 : 1,
-                       HR_MAX_FFN, error)
-      || !check_range ("model.decoder_layers", m->decoder_layers,
-                       m->kind == HR_KIND_ENCODER_DECODER ? 1 : 0, HR_MAX_LAYERS, error))
+  if (!hr_check_range ("model.kv_heads", m->kv_heads, 1, m->heads, error)
+      || !hr_check_range ("model.experts_active", m->experts_active, 1, m->experts, error)
+      || !hr_check_range ("model.ffn", m->ffn,
+                          (m->experts > 1 && m->expert_ffn > 0) || m->ssm != HR_SSM_NONE ? 0 : 1,
+                          HR_MAX_FFN, error)
+      || !hr_check_range ("model.decoder_layers", m->decoder_layers,
+                          m->kind == HR_KIND_ENCODER_DECODER ? 1 : 0, HR_MAX_LAYERS, error))
     return FALSE;
 
   if (m->hidden % m->heads != 0)
@@ -242,8 +231,8 @@ validate_parallel (const HrScenario  *sc,
   const HrModelArch *m = &sc->model;
   guint64 mp, dp;
 
-  if (!check_range ("parallel.pp", p->pp, 1, MIN (HR_MAX_PP, m->layers), error)
-      || !check_range ("parallel.ep", p->ep, 1, m->experts, error))
+  if (!hr_check_range ("parallel.pp", p->pp, 1, MIN (HR_MAX_PP, m->layers), error)
+      || !hr_check_range ("parallel.ep", p->ep, 1, m->experts, error))
     return FALSE;
 
   mp = p->tp * p->pp * p->cp;
