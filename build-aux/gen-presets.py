@@ -24,6 +24,16 @@ out = os.path.join(os.path.dirname(__file__), '..', 'presets')
 DROPOUT = ('gpt2', 'bert', 'roberta')   # hidden/attention dropout 0.1 in their configs
 
 
+# What a preset's notes say beyond the facts' (how to plan what the
+# preset leaves out), by model id.
+EXTRA_NOTES = {
+    'deepseek-v3': "The multi-token-prediction module (num_nextn_predict_layers 1, README_WEIGHTS.md) "
+                   "is not in this preset: set model.mtp_modules 1 to train with it (682636487424 "
+                   "parameters, its embedding and head shared; the checkpoint's 684489845504 stores "
+                   "copies of them).",
+}
+
+
 def model_preset(m):
     mid = m['id']
     kind = 'encoder' if m.get('norm_placement') == 'post' or mid.startswith('vit') else 'decoder'
@@ -70,7 +80,26 @@ def model_preset(m):
     if mid.startswith('vit'):
         model['patch_dim'] = 3 * 14 * 14
         model['classes'] = 1000
-    note = '; '.join(m.get('notes') or [])
+    if m['attention'] == 'mla':
+        # DeepSeek-V2/V3: the latent attention's sizes; Q/K and V have their
+        # own head widths, so head_dim stays 0 (hr-validate-deepseek.c)
+        mla = m['mla']
+        model['head_dim'] = 0
+        model['attention_kind'] = 'mla'
+        if mla['q_lora_rank']:
+            model['q_lora_rank'] = mla['q_lora_rank']
+        for key in ('kv_lora_rank', 'qk_nope_head_dim', 'qk_rope_head_dim', 'v_head_dim'):
+            model[key] = mla[key]
+    if m.get('n_shared_experts'):
+        model['shared_experts'] = m['n_shared_experts']
+    if m.get('first_k_dense_layers'):
+        model['dense_layers'] = m['first_k_dense_layers']
+    notes = ' '.join(m.get('notes') or [])
+    if m['attention'] == 'mla' and 'sigmoid scores' in notes:
+        # DeepSeek-V3's sigmoid routing comes with its load-balancing bias
+        # (e_score_correction_bias, topk_method noaux_tc); V2's softmax none
+        model['router_bias'] = True
+    note = '; '.join((m.get('notes') or []) + ([EXTRA_NOTES[mid]] if mid in EXTRA_NOTES else []))
     return {
         'model': model,
         'source': '; '.join(m['source_refs']),
@@ -449,8 +478,6 @@ facts = sys.argv[1] if len(sys.argv) > 1 else facts
 if only in (None, 'models'):
     models = json.load(open(os.path.join(facts, 'models.json')))
     for m in models:
-        if m['attention'] == 'mla':
-            continue   # multi-head latent attention has no place in the scenario format
         write(os.path.join(out, 'models', m['id'] + '.json'), model_preset(m))
 
 if only in (None, 'gpus'):
