@@ -269,6 +269,17 @@ test_logged_stage (void)
  * (framework, method, layout), with their count; with none of that kind,
  * from the nearest kind, saying so.  The bundled runs, read lazily and
  * planned kind by kind, give the same bars as all of them planned. */
+
+/* A number format with a decimal comma, as a Russian window writes it. */
+static char *
+decimal_comma (const char *ascii)
+{
+  char *out = g_strdup (ascii);
+
+  g_strdelimit (out, ".", ',');
+  return out;
+}
+
 static void
 check_bar (GPtrArray        *runs,
            const HrScenario *sc,
@@ -318,10 +329,20 @@ check_bar (GPtrArray        *runs,
   g_assert_cmpfloat (lazy.median, ==, bar.median);
   g_assert_cmpfloat (lazy.worst, ==, bar.worst);
   {
-    g_autofree char *sentence = hr_error_bar_sentence (&bar);
+    g_autofree char *sentence = hr_error_bar_sentence (&bar, NULL);
+    g_autofree char *comma = hr_error_bar_sentence (&bar, decimal_comma);
+    char median[G_ASCII_DTOSTR_BUF_SIZE];
+    g_autofree char *median_comma = NULL;
 
     g_test_message ("%s", sentence);
     g_assert_nonnull (strstr (sentence, like_this ? "like this (" : "no measured run like this"));
+    /* Its numbers as the caller writes its others: ASCII by default, the
+     * window's locale when it passes hr_locale_number. */
+    g_ascii_formatd (median, sizeof median, "%.1f", 100 * bar.median);
+    median_comma = decimal_comma (median);
+    g_assert_nonnull (strstr (sentence, median));
+    g_assert_nonnull (strstr (comma, median_comma));
+    g_assert_null (strchr (median_comma, '.'));
   }
 }
 

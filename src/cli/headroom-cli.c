@@ -543,7 +543,7 @@ print_plan (const Options    *o,
   fputs (output, stdout);
   if (hr_calibration_error_bar (hr_calibration_bundled (), sc, &bar, NULL))
     {
-      g_autofree char *sentence = hr_error_bar_sentence (&bar);
+      g_autofree char *sentence = hr_error_bar_sentence (&bar, NULL);
 
       /* TRANSLATORS: %s is how far the plans of similar measured runs were off */
       printf (_("Error bar: %s; headroom-cli --validate lists the runs.\n"), sentence);

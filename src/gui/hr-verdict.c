@@ -111,7 +111,7 @@ hr_verdict_show_plan (HrVerdict        *self,
 
     if (hr_calibration_error_bar (hr_calibration_bundled (), sc, &bar, runs))
       {
-        g_autofree char *sentence = hr_error_bar_sentence (&bar);
+        g_autofree char *sentence = hr_error_bar_sentence (&bar, hr_locale_number);
         /* TRANSLATORS: the totals, then their error bar in parentheses */
         g_autofree char *more = g_strdup_printf (_("%s (error bar: %s)"), details, sentence);
 

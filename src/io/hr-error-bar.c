@@ -268,27 +268,44 @@ hr_error_bar_json (const HrErrorBar *bar)
   return json_builder_get_root (b);
 }
 
+/* NUMBER writes a number as the caller's other numbers read ("2,3" in a
+ * Russian window), NULL as "2.3" (the CLI, whose table is ASCII). */
+static char *
+percent (double       fraction,
+         HrNumberFunc number)
+{
+  char ascii[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_ascii_formatd (ascii, sizeof ascii, "%.1f", 100 * fraction);
+  return number != NULL ? number (ascii) : g_strdup (ascii);
+}
+
 char *
-hr_error_bar_sentence (const HrErrorBar *bar)
+hr_error_bar_sentence (const HrErrorBar *bar,
+                       HrNumberFunc      number)
 {
   g_autofree char *from = NULL;
+  g_autofree char *median = NULL;
+  g_autofree char *worst = NULL;
 
   g_return_val_if_fail (bar != NULL, NULL);
 
   if (bar->runs == 0)
     return g_strdup (_("no measured runs to compare with"));
   from = hr_run_kind_label (&bar->from);
+  median = percent (bar->median, number);
+  worst = percent (bar->worst, number);
   if (bar->like_this)
     /* TRANSLATORS: median and worst error in per cent, how many runs, their kind */
-    return g_strdup_printf (ngettext ("median ±%.1f %%, worst ±%.1f %%, on %u measured run like this (%s)",
-                                      "median ±%.1f %%, worst ±%.1f %%, on %u measured runs like this (%s)",
+    return g_strdup_printf (ngettext ("median ±%s %%, worst ±%s %%, on %u measured run like this (%s)",
+                                      "median ±%s %%, worst ±%s %%, on %u measured runs like this (%s)",
                                       bar->runs),
-                            100 * bar->median, 100 * bar->worst, bar->runs, from);
+                            median, worst, bar->runs, from);
   /* TRANSLATORS: the nearest kind of run measured, its median and worst error in per cent, how many */
-  return g_strdup_printf (ngettext ("no measured run like this (nearest: %s: median %.1f %%, worst %.1f %%, %u run)",
-                                    "no measured run like this (nearest: %s: median %.1f %%, worst %.1f %%, %u runs)",
+  return g_strdup_printf (ngettext ("no measured run like this (nearest: %s: median %s %%, worst %s %%, %u run)",
+                                    "no measured run like this (nearest: %s: median %s %%, worst %s %%, %u runs)",
                                     bar->runs),
-                          from, 100 * bar->median, 100 * bar->worst, bar->runs);
+                          from, median, worst, bar->runs);
 }
 
 /* The bundled file, read once in a process; its entries are planned

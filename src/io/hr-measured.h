@@ -8,6 +8,7 @@
 
 #include <json-glib/json-glib.h>
 
+#include "hr-format.h"
 #include "hr-plan.h"
 #include "hr-presets.h"
 
@@ -127,7 +128,8 @@ JsonNode   *hr_run_kind_json      (const HrRunKind  *kind);
 /* "median ±4.6 %, worst ±13.1 %, on 3 measured runs like this (LitGPT,
  * full fine-tuning, ZeRO/FSDP sharded)", or "no measured run like this
  * (nearest: ...: median X %, worst Y %, N runs)"; translated. */
-char       *hr_error_bar_sentence (const HrErrorBar *bar);
+char       *hr_error_bar_sentence (const HrErrorBar *bar,
+                                   HrNumberFunc      number);
 
 /* The bundled measured runs ($HEADROOM_CALIBRATION, the installed copy,
  * or the source tree's): read once in a process, the first time they are
