@@ -595,6 +595,65 @@ test_invalid_value (void)
   close_window (window);
 }
 
+/* The rows under w that are action rows (spin, switch and combo rows),
+ * and among them the one marked in error, if any. */
+static guint
+count_action_rows (GtkWidget  *w,
+                   GtkWidget **error_row)
+{
+  guint n = 0;
+
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      if (ADW_IS_ACTION_ROW (c))
+        {
+          n++;
+          if (error_row != NULL && gtk_widget_has_css_class (c, "error"))
+            *error_row = c;
+        }
+      n += count_action_rows (c, error_row);
+    }
+  return n;
+}
+
+/* A collapsed expander's rows are made when first needed (hr-form-rows.c):
+ * none at the start; an error naming one of them, with no lookup before,
+ * makes them, marks its row and opens the expander; opening one makes its
+ * rows, which follow the scenario's rules like the others. */
+static void
+test_rows_built_when_needed (void)
+{
+  HrWindow *window = open_window ();
+  HrForm *form = hr_window_get_form (window);
+  GtkWidget *arch = hr_form_get_row (form, "model");
+  GtkWidget *dtypes = hr_form_get_row (form, "training.dtypes");
+  GtkWidget *error_row = NULL;
+  /* An expander's own header is an action row inside it: at most that. */
+  guint arch_rows = count_action_rows (arch, NULL), dtype_rows = count_action_rows (dtypes, NULL);
+
+  g_assert_true (ADW_IS_EXPANDER_ROW (arch));
+  g_assert_cmpuint (arch_rows, <=, 1);
+  g_assert_cmpuint (dtype_rows, <=, 1);
+
+  g_object_set (hr_window_get_model (window), hr_scenario_model_property_for_path ("model.heads"),
+                (guint64) 48, NULL);
+  settle ();
+  g_assert_false (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (count_action_rows (arch, &error_row), >, arch_rows + 40);
+  g_assert_nonnull (error_row);
+  g_assert_true (error_row == hr_form_get_row (form, "model.heads"));
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (arch)));
+  g_assert_true (gtk_widget_get_mapped (error_row));
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (control (window, "model.heads"))),
+                     ==, 48);
+
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (dtypes), TRUE);
+  settle ();
+  g_assert_cmpuint (count_action_rows (dtypes, NULL), ==, dtype_rows + 5);
+  g_assert_true (gtk_widget_get_mapped (hr_form_get_row (form, "training.dtypes.master")));
+  close_window (window);
+}
+
 static const char *
 scenario_name (HrWindow *window)
 {
@@ -2046,6 +2105,7 @@ main (int   argc,
   g_test_add_func ("/window/framework", test_framework);
   g_test_add_func ("/window/one-recompute-per-turn", test_one_recompute_per_turn);
   g_test_add_func ("/window/invalid-value", test_invalid_value);
+  g_test_add_func ("/window/rows-built-when-needed", test_rows_built_when_needed);
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/encoder-decoder-preset", test_encoder_decoder_preset);
   g_test_add_func ("/window/state-space-preset", test_state_space_preset);

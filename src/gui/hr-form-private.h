@@ -21,6 +21,7 @@ struct _HrForm
   GHashTable      *controls;    /* path -> the bound widget */
   GHashTable      *subtitles;   /* path -> the row's own subtitle */
   char            *error_path;
+  GPtrArray       *lazy;        /* HrFormLazy: expanders whose rows are built when needed */
 
   GtkDropDown     *model_preset;
   GPtrArray       *model_ids;   /* index in the drop-down -> id; [0] = custom */
@@ -32,6 +33,10 @@ struct _HrForm
   double           pointer_x;       /* where the pointer is, for the wheel */
   double           pointer_y;
 };
+
+/* Builds the rows of a collapsed expander: they are not made until the
+ * expander is first opened or one of them is asked for by path. */
+typedef void (*HrFormBuildFunc) (HrForm *self, GtkWidget *expander);
 
 /* Rows bound to one property of the scenario model each (hr-form-rows.c);
  * path is the field's path in the scenario file. */
@@ -57,6 +62,8 @@ GtkWidget *hr_form_new_group      (GtkWidget *page, const char *title, const cha
 GtkListItemFactory *hr_form_label_factory  (gboolean on_button);
 void       hr_form_wrap_drop_down (GtkDropDown *dropdown);
 GtkWidget *hr_form_new_expander   (HrForm *self, GtkWidget *group, const char *path, const char *title,
-                           const char *subtitle);
+                           const char *subtitle, HrFormBuildFunc build);
+void       hr_form_ensure_rows    (HrForm *self, const char *path);
+void       hr_form_ensure_all_rows (HrForm *self);
 
 G_END_DECLS

@@ -306,22 +306,106 @@ hr_form_new_group (GtkWidget  *page,
   return group;
 }
 
+/* --- expanders whose rows are built when first needed -------------------- */
+
+/* The form's two expanders (the architecture's 53 rows, the data types'
+ * five) start collapsed, and their rows were most of the form's widgets:
+ * making and measuring them cost the first frame about 40 % of the form's
+ * time (tests/bench-map.c).  So they are made when the expander first
+ * opens, or when a caller asks for one of them by path (an error that
+ * names the field, a test's lookup), whichever comes first. */
+typedef struct
+{
+  HrForm          *form;
+  GtkWidget       *expander;
+  char            *prefix;   /* "model." for the rows of "model" */
+  HrFormBuildFunc  build;    /* NULL once built */
+} HrFormLazy;
+
+static void
+lazy_free (gpointer data)
+{
+  HrFormLazy *lazy = data;
+
+  g_free (lazy->prefix);
+  g_free (lazy);
+}
+
+static void
+lazy_build (HrFormLazy *lazy)
+{
+  HrFormBuildFunc build = lazy->build;
+
+  if (build == NULL)
+    return;
+  lazy->build = NULL;   /* before building: a row's binding may ask again */
+  build (lazy->form, lazy->expander);
+  /* The new rows follow the scenario's rules like the others. */
+  hr_form_update_sensitivity (lazy->form);
+}
+
+static void
+on_lazy_expanded (GtkWidget  *expander,
+                  GParamSpec *pspec,
+                  HrFormLazy *lazy)
+{
+  if (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (expander)))
+    lazy_build (lazy);
+}
+
 GtkWidget *
-hr_form_new_expander (HrForm     *self,
-                      GtkWidget  *group,
-                      const char *path,
-                      const char *title,
-                      const char *subtitle)
+hr_form_new_expander (HrForm          *self,
+                      GtkWidget       *group,
+                      const char      *path,
+                      const char      *title,
+                      const char      *subtitle,
+                      HrFormBuildFunc  build)
 {
   GtkWidget *row = adw_expander_row_new ();
+  HrFormLazy *lazy = g_new0 (HrFormLazy, 1);
 
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
   g_hash_table_insert (self->rows, g_strdup (path), row);
+
+  lazy->form = self;
+  lazy->expander = row;
+  lazy->prefix = g_strconcat (path, ".", NULL);
+  lazy->build = build;
+  if (self->lazy == NULL)
+    self->lazy = g_ptr_array_new_with_free_func (lazy_free);
+  g_ptr_array_add (self->lazy, lazy);
+  g_signal_connect (row, "notify::expanded", G_CALLBACK (on_lazy_expanded), lazy);
   return row;
 }
 
+/* Builds the rows of the expander that holds path, if they are not made
+ * yet: every lookup by path goes through here, so a row not built is
+ * still found. */
+void
+hr_form_ensure_rows (HrForm     *self,
+                     const char *path)
+{
+  if (self->lazy == NULL || path == NULL
+      || g_hash_table_contains (self->rows, path) || g_hash_table_contains (self->controls, path))
+    return;
+  for (guint i = 0; i < self->lazy->len; i++)
+    {
+      HrFormLazy *lazy = g_ptr_array_index (self->lazy, i);
+
+      if (lazy->build != NULL && g_str_has_prefix (path, lazy->prefix))
+        lazy_build (lazy);
+    }
+}
+
+/* Builds every row not built yet (for a caller that visits them all). */
+void
+hr_form_ensure_all_rows (HrForm *self)
+{
+  for (guint i = 0; self->lazy != NULL && i < self->lazy->len; i++)
+    lazy_build (g_ptr_array_index (self->lazy, i));
+}
 
 /* The row of a field of the scenario's field table, as the table
  * describes it: its kind picks the widget, its label, help, range and

@@ -302,24 +302,43 @@ build_name (HrForm    *self,
   hr_form_entry_row (self, group, "name", _("Name"));
 }
 
+/* Every field of the architecture, in the table's order (built when
+ * the expander first opens: hr-form-rows.c). */
 static void
-build_model (HrForm    *self,
-             GtkWidget *page)
+build_architecture (HrForm    *self,
+                    GtkWidget *arch)
 {
-  GtkWidget *group, *arch;
-
-  group = hr_form_new_group (page, _("Model"), NULL);
-  self->model_preset = preset_dropdown (self, group, HR_PRESET_MODEL, "model.preset",
-                                        _("Model"), _("Custom model"), &self->model_ids);
-  arch = hr_form_new_expander (self, group, "model", _("Architecture"),
-                       _("Editing a field makes the model custom"));
-  /* Every field of the architecture, in the table's order. */
   for (guint i = 0; i < hr_model_fields_count; i++)
     {
       g_autofree char *path = g_strconcat ("model.", hr_model_fields[i].key, NULL);
 
       hr_form_field_row (self, arch, path);
     }
+}
+
+static void
+build_model (HrForm    *self,
+             GtkWidget *page)
+{
+  GtkWidget *group;
+
+  group = hr_form_new_group (page, _("Model"), NULL);
+  self->model_preset = preset_dropdown (self, group, HR_PRESET_MODEL, "model.preset",
+                                        _("Model"), _("Custom model"), &self->model_ids);
+  hr_form_new_expander (self, group, "model", _("Architecture"),
+                        _("Editing a field makes the model custom"), build_architecture);
+}
+
+/* The recipe's single overrides (built when the expander first opens). */
+static void
+build_dtypes (HrForm    *self,
+              GtkWidget *dt)
+{
+  hr_form_field_row (self, dt, "training.dtypes.weights");
+  hr_form_field_row (self, dt, "training.dtypes.grads");
+  hr_form_field_row (self, dt, "training.dtypes.master");
+  hr_form_field_row (self, dt, "training.dtypes.optimizer");
+  hr_form_field_row (self, dt, "training.dtypes.activations");
 }
 
 static void
@@ -332,7 +351,7 @@ build_training (HrForm    *self,
     { "training.lora.targets.gate", "gate" }, { "training.lora.targets.up", "up" },
     { "training.lora.targets.down", "down" }, { "training.lora.targets.lm_head", "head" },
   };
-  GtkWidget *group, *row, *box, *dt;
+  GtkWidget *group, *row, *box;
 
   group = hr_form_new_group (page, _("Training"), NULL);
   add_framework_row (self, group);
@@ -377,13 +396,8 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.precision");
   hr_form_field_row (self, group, "training.fp8_recipe");
 
-  dt = hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
-                     _("Override single parts of the recipe"));
-  hr_form_field_row (self, dt, "training.dtypes.weights");
-  hr_form_field_row (self, dt, "training.dtypes.grads");
-  hr_form_field_row (self, dt, "training.dtypes.master");
-  hr_form_field_row (self, dt, "training.dtypes.optimizer");
-  hr_form_field_row (self, dt, "training.dtypes.activations");
+  hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
+                        _("Override single parts of the recipe"), build_dtypes);
 
   hr_form_field_row (self, group, "training.optimizer");
   hr_form_field_row (self, group, "training.optimizer_impl");
@@ -554,6 +568,7 @@ hr_form_show_error (HrForm     *self,
   /* "training.lora.targets[2]" and "model" find their nearest row. */
   key = g_strdup (path);
   g_strdelimit (key, "[", '\0');
+  hr_form_ensure_rows (self, key);   /* a row not built yet is made now */
   while (!g_hash_table_contains (self->rows, key))
     {
       char *dot = strrchr (key, '.');
@@ -580,6 +595,7 @@ hr_form_get_control (HrForm     *self,
                      const char *path)
 {
   g_return_val_if_fail (HR_IS_FORM (self), NULL);
+  hr_form_ensure_rows (self, path);
   return g_hash_table_lookup (self->controls, path);
 }
 
@@ -588,6 +604,7 @@ hr_form_get_row (HrForm     *self,
                  const char *path)
 {
   g_return_val_if_fail (HR_IS_FORM (self), NULL);
+  hr_form_ensure_rows (self, path);
   return g_hash_table_lookup (self->rows, path);
 }
 
@@ -600,6 +617,7 @@ hr_form_list_controls (HrForm *self)
   gpointer key;
 
   g_return_val_if_fail (HR_IS_FORM (self), paths);
+  hr_form_ensure_all_rows (self);
   g_hash_table_iter_init (&iter, self->controls);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     g_ptr_array_add (paths, g_strdup (key));
@@ -639,6 +657,7 @@ hr_form_finalize (GObject *object)
   g_hash_table_unref (self->rows);
   g_hash_table_unref (self->controls);
   g_hash_table_unref (self->subtitles);
+  g_clear_pointer (&self->lazy, g_ptr_array_unref);
   g_clear_pointer (&self->model_ids, g_ptr_array_unref);
   g_clear_pointer (&self->gpu_ids, g_ptr_array_unref);
   g_free (self->error_path);
