@@ -286,6 +286,55 @@ test_qlora_bitsandbytes (void)
                                         "previous micro-batch's 4-bit matmul inputs"), ==, 0);
 }
 
+/* Megatron-Core's unfused attention takes baddbmm's input from
+ * parallel_state.get_global_memory_buffer() (megatron/core/transformer/
+ * dot_product_attention.py DotProductAttention.forward), a [b·a/t, s, s]
+ * tensor megatron/core/utils.py GlobalMemoryBuffer keeps for the run: with
+ * Llama 2 7B (32 heads), tp 4, pp 2, micro-batch 2 x 1024 tokens, bf16, one
+ * 2·(32/4)·1024²·2-byte buffer on every stage in every phase, the optimizer
+ * step's included.  Flash attention has no such buffer, and the field
+ * alone changes nothing else. */
+static void
+test_attention_buffer (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) without = hr_plan_new ();
+  const double buffer = 2.0 * (32 / 4) * 1024 * 1024 * 2;
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-2-7b");
+  sc.training.attention = HR_ATTENTION_EAGER;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 1024;
+  sc.training.grad_accum = 4;
+  sc.parallel.gpus = 8;
+  sc.parallel.tp = 4;
+  sc.parallel.pp = 2;
+  sc.parallel.zero = 0;
+  hr_test_plan (&sc, without);
+  sc.training.attention_buffer = TRUE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->n_devices, ==, 2);
+  for (guint i = 0; i < plan->n_devices; i++)
+    {
+      const HrDevice *d = &plan->devices[i];
+
+      g_assert_cmpfloat (hr_test_item_bytes (d, "attention score buffer (kept)"), ==, buffer);
+      g_assert_cmpfloat ((double) d->allocated_bytes - (double) without->devices[i].allocated_bytes,
+                         ==, buffer);
+      for (guint ph = 0; ph < HR_N_PHASES; ph++)
+        g_assert_cmpfloat ((double) d->phase_bytes[ph] - (double) without->devices[i].phase_bytes[ph],
+                           ==, buffer);
+    }
+
+  sc.training.attention = HR_ATTENTION_FLASH;
+  hr_test_plan (&sc, plan);
+  for (guint i = 0; i < plan->n_devices; i++)
+    g_assert_cmpuint (hr_test_item_bytes (&plan->devices[i], "attention score buffer (kept)"), ==, 0);
+}
+
 /* The bytes of one saved tensor of a layer, by name. */
 static double
 saved_bytes (const HrLayerActivations *la,
@@ -1011,5 +1060,6 @@ main (int   argc,
   g_test_add_func ("/activations/lora-head-and-sandwich", test_lora_head_and_sandwich);
   g_test_add_func ("/activations/encoder-decoder", test_encoder_decoder_layers);
   g_test_add_func ("/activations/state-space", test_ssm_layers);
+  g_test_add_func ("/activations/attention-buffer", test_attention_buffer);
   return g_test_run ();
 }

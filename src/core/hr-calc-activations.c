@@ -265,6 +265,26 @@ hr_calc_add_activations (Ctx      *ctx,
               N_("The embeddings' sum, kept for their norm's backward pass."),
               in_flight * T * h * hr_activations_norm_bytes (sc));
 
+  /* Megatron-Core's unfused attention (megatron/core/transformer/
+   * dot_product_attention.py, DotProductAttention.forward) hands baddbmm a
+   * [b·a/t, s, s] input from parallel_state.get_global_memory_buffer();
+   * megatron/core/utils.py GlobalMemoryBuffer.get_tensor allocates it once
+   * and keeps it for the run, so it stays between steps beside the states.
+   * Every layer reuses the one buffer: it is one layer's scores. */
+  if (t->attention_buffer && t->attention == HR_ATTENTION_EAGER)
+    {
+      HrStageKinds k;
+
+      hr_calc_stage_kinds (sc, dev, &k);
+      if (k.count[1][0] + k.count[1][1] > 0)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
+                  t->dtypes.activations, HR_LIVE_ALWAYS, N_("attention score buffer (kept)"),
+                  "b·a·s²·bytes / (t·c)",
+                  N_("One layer's attention scores, in a buffer the framework keeps for the whole run."),
+                  (double) m->heads / (double) sc->parallel.tp * ctx->tokens
+                  * (double) t->seq_len * ctx->act_bytes);
+    }
+
   if (!last)
     return;
 

@@ -100,6 +100,13 @@ applies_attention (const HrScenario *sc)
   return sc->model.ssm == HR_SSM_NONE || sc->model.attn_layer_period > 0;
 }
 
+/* Only attention that makes the s × s scores can keep a buffer for them. */
+static gboolean
+applies_eager_attention (const HrScenario *sc)
+{
+  return applies_attention (sc) && sc->training.attention == HR_ATTENTION_EAGER;
+}
+
 static gboolean
 applies_ssm (const HrScenario *sc)
 {
@@ -373,6 +380,9 @@ const Field hr_training_fields[] = {
   SWITCH (HrTraining, previous_graph_alive, N_("Loss kept into the next forward"),
           N_("LitGPT's loop: the last 4-bit inputs stay allocated"), OPTIONAL (FALSE),
           .applies = applies_qlora),
+  SWITCH (HrTraining, attention_buffer, N_("Attention score buffer kept"),
+          N_("Megatron's unfused attention keeps one buffer for its scores"), OPTIONAL (FALSE),
+          .applies = applies_eager_attention),
 };
 
 /* training.lora: offsets in HrTraining; the targets are an array of names,

@@ -143,6 +143,8 @@ typedef struct
   gboolean        compile;           /* contract 1.1: torch.compile of the layers and loss */
   gboolean        previous_graph_alive;   /* extension: the loop's loss keeps the last
                                            * micro-batch's graph into the next forward */
+  gboolean        attention_buffer;  /* extension: eager attention's scores go into one
+                                      * buffer kept for the run (Megatron's unfused) */
 } HrTraining;
 
 typedef struct
