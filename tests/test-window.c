@@ -616,7 +616,51 @@ count_action_rows (GtkWidget  *w,
   return n;
 }
 
-/* A collapsed expander's rows are made when first needed (hr-form-rows.c):
+/* The preferences group under w titled title. */
+static GtkWidget *
+find_group (GtkWidget  *w,
+            const char *title)
+{
+  if (ADW_IS_PREFERENCES_GROUP (w)
+      && g_strcmp0 (adw_preferences_group_get_title (ADW_PREFERENCES_GROUP (w)), title) == 0)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_group (c, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The groups below the first screen get their rows once the first frame
+ * is drawn, with no lookup asking for them; a form never drawn finds
+ * them by path all the same, and goes without a warning. */
+static void
+test_rows_after_first_frame (void)
+{
+  HrWindow *window = open_window ();
+  HrWindow *hidden;
+  GtkWidget *group = find_group (GTK_WIDGET (hr_window_get_form (window)), "Parallelism");
+
+  g_assert_nonnull (group);
+  g_assert_cmpuint (count_action_rows (group, NULL), >=, 16);
+  group = find_group (GTK_WIDGET (hr_window_get_form (window)), "Time and cost");
+  g_assert_cmpuint (count_action_rows (group, NULL), >=, 3);
+  close_window (window);
+
+  hidden = hr_window_new (NULL);
+  group = find_group (GTK_WIDGET (hr_window_get_form (hidden)), "Parallelism");
+  g_assert_cmpuint (count_action_rows (group, NULL), ==, 0);   /* not drawn yet */
+  g_assert_true (GTK_IS_SPIN_BUTTON (control (hidden, "parallel.tp")));
+  g_assert_true (GTK_IS_SPIN_BUTTON (control (hidden, "overhead.comm_buffer_mib")));
+  g_assert_true (GTK_IS_SWITCH (control (hidden, "training.zero_grad_to_none")));
+  gtk_window_destroy (GTK_WINDOW (hidden));
+  settle ();
+}
+
+/* A collapsed expander's rows are made when first needed (hr-form-lazy.c):
  * none at the start; an error naming one of them, with no lookup before,
  * makes them, marks its row and opens the expander; opening one makes its
  * rows, which follow the scenario's rules like the others. */
@@ -2106,6 +2150,7 @@ main (int   argc,
   g_test_add_func ("/window/one-recompute-per-turn", test_one_recompute_per_turn);
   g_test_add_func ("/window/invalid-value", test_invalid_value);
   g_test_add_func ("/window/rows-built-when-needed", test_rows_built_when_needed);
+  g_test_add_func ("/window/rows-after-first-frame", test_rows_after_first_frame);
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/encoder-decoder-preset", test_encoder_decoder_preset);
   g_test_add_func ("/window/state-space-preset", test_state_space_preset);

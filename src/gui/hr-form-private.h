@@ -21,7 +21,9 @@ struct _HrForm
   GHashTable      *controls;    /* path -> the bound widget */
   GHashTable      *subtitles;   /* path -> the row's own subtitle */
   char            *error_path;
-  GPtrArray       *lazy;        /* HrFormLazy: expanders whose rows are built when needed */
+  GPtrArray       *lazy;        /* rows built when needed (hr-form-lazy.c) */
+  GdkFrameClock   *deferred_clock;  /* until the first frame is drawn */
+  guint            deferred_idle;   /* then, building the deferred rows */
 
   GtkDropDown     *model_preset;
   GPtrArray       *model_ids;   /* index in the drop-down -> id; [0] = custom */
@@ -34,9 +36,9 @@ struct _HrForm
   double           pointer_y;
 };
 
-/* Builds the rows of a collapsed expander: they are not made until the
- * expander is first opened or one of them is asked for by path. */
-typedef void (*HrFormBuildFunc) (HrForm *self, GtkWidget *expander);
+/* Builds the rows of a collapsed expander or of a group below the first
+ * screen: they are made when first needed (hr-form-lazy.c). */
+typedef void (*HrFormBuildFunc) (HrForm *self, GtkWidget *parent);
 
 /* Rows bound to one property of the scenario model each (hr-form-rows.c);
  * path is the field's path in the scenario file. */
@@ -63,7 +65,11 @@ GtkListItemFactory *hr_form_label_factory  (gboolean on_button);
 void       hr_form_wrap_drop_down (GtkDropDown *dropdown);
 GtkWidget *hr_form_new_expander   (HrForm *self, GtkWidget *group, const char *path, const char *title,
                            const char *subtitle, HrFormBuildFunc build);
+void       hr_form_defer_rows     (HrForm *self, GtkWidget *group, const char *prefix,
+                           HrFormBuildFunc build);
 void       hr_form_ensure_rows    (HrForm *self, const char *path);
 void       hr_form_ensure_all_rows (HrForm *self);
+void       hr_form_build_deferred_when_drawn (HrForm *self);
+void       hr_form_lazy_dispose   (HrForm *self);
 
 G_END_DECLS

@@ -341,6 +341,8 @@ build_dtypes (HrForm    *self,
   hr_form_field_row (self, dt, "training.dtypes.activations");
 }
 
+static void build_training_end (HrForm *self, GtkWidget *group);
+
 static void
 build_training (HrForm    *self,
                 GtkWidget *page)
@@ -398,7 +400,15 @@ build_training (HrForm    *self,
 
   hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
                         _("Override single parts of the recipe"), build_dtypes);
+  /* The rest is below the first screen even of a tall window. */
+  hr_form_defer_rows (self, group, "training", build_training_end);
+}
 
+/* Training's rows after the data types, once the first frame is drawn. */
+static void
+build_training_end (HrForm    *self,
+                    GtkWidget *group)
+{
   hr_form_field_row (self, group, "training.optimizer");
   hr_form_field_row (self, group, "training.optimizer_impl");
   hr_form_field_row (self, group, "training.micro_batch");
@@ -423,19 +433,17 @@ build_training (HrForm    *self,
 }
 
 static void
-build_parallel (HrForm    *self,
-                GtkWidget *page)
+build_parallel_rows (HrForm    *self,
+                     GtkWidget *group)
 {
   static const char *zero[] = { N_("0 — none (DDP, FSDP NO_SHARD)"), N_("1 — optimizer states"),
                                 N_("2 — and gradients (SHARD_GRAD_OP)"),
                                 N_("3 — and parameters (FSDP FULL_SHARD)"), NULL };
   const char *zero_t[5];
-  GtkWidget *group;
 
   for (guint i = 0; i < 5; i++)
     zero_t[i] = zero[i] ? _(zero[i]) : NULL;
 
-  group = hr_form_new_group (page, _("Parallelism"), NULL);
   hr_form_field_row (self, group, "parallel.gpus");
   add_solver_button (self, "parallel.gpus", HR_SOLVE_MIN_GPUS, _("Min"),
                      _("The fewest GPUs that leave the wanted free memory"));
@@ -456,6 +464,16 @@ build_parallel (HrForm    *self,
   hr_form_field_row (self, group, "parallel.no_sync");
 }
 
+/* Below the first screen: the group's title now, its rows once the first
+ * frame is drawn (hr-form-lazy.c). */
+static void
+build_parallel (HrForm    *self,
+                GtkWidget *page)
+{
+  hr_form_defer_rows (self, hr_form_new_group (page, _("Parallelism"), NULL), "parallel",
+                      build_parallel_rows);
+}
+
 static void
 build_hardware (HrForm    *self,
                 GtkWidget *page)
@@ -469,22 +487,28 @@ build_hardware (HrForm    *self,
 }
 
 static void
-build_cost (HrForm    *self,
-            GtkWidget *page)
+build_cost_rows (HrForm    *self,
+                 GtkWidget *group)
 {
-  GtkWidget *group = hr_form_new_group (page, _("Time and cost"),
-                                _("6·N FLOPs per token, 8·N with full checkpointing"));
-
   hr_form_field_row (self, group, "cost.tokens");
   hr_form_field_row (self, group, "cost.mfu");
   hr_form_field_row (self, group, "cost.price_per_gpu_hour");
 }
 
 static void
-build_overheads (HrForm    *self,
-                 GtkWidget *page)
+build_cost (HrForm    *self,
+            GtkWidget *page)
 {
-  GtkWidget *group = hr_form_new_group (page, _("Overheads"), _("Memory outside PyTorch's tensors"));
+  GtkWidget *group = hr_form_new_group (page, _("Time and cost"),
+                                _("6·N FLOPs per token, 8·N with full checkpointing"));
+
+  hr_form_defer_rows (self, group, "cost", build_cost_rows);
+}
+
+static void
+build_overhead_rows (HrForm    *self,
+                     GtkWidget *group)
+{
   GtkWidget *comm;
 
   hr_form_field_row (self, group, "overhead.cuda_context_mib");
@@ -497,6 +521,15 @@ build_overheads (HrForm    *self,
   on_comm_output (GTK_SPIN_BUTTON (comm), NULL);
   hr_form_field_row (self, group, "overhead.fragmentation");
   hr_form_field_row (self, group, "overhead.headroom");
+}
+
+static void
+build_overheads (HrForm    *self,
+                 GtkWidget *page)
+{
+  GtkWidget *group = hr_form_new_group (page, _("Overheads"), _("Memory outside PyTorch's tensors"));
+
+  hr_form_defer_rows (self, group, "overhead", build_overhead_rows);
 }
 
 /* --- sensitivity and errors ------------------------------------------------ */
@@ -645,6 +678,7 @@ hr_form_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->model, self);
   g_clear_object (&self->model);
   g_clear_handle_id (&self->framework_idle, g_source_remove);
+  hr_form_lazy_dispose (self);
   g_clear_pointer (&self->page, gtk_widget_unparent);
   G_OBJECT_CLASS (hr_form_parent_class)->dispose (object);
 }
@@ -800,5 +834,6 @@ hr_form_new (HrScenarioModel *model,
   g_signal_connect (self->gpu_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
   g_signal_connect_swapped (model, "notify", G_CALLBACK (on_model_notify), self);
   hr_form_update_sensitivity (self);
+  hr_form_build_deferred_when_drawn (self);
   return GTK_WIDGET (self);
 }

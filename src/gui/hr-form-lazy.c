@@ -1,0 +1,198 @@
+/* hr-form-lazy.c: the form's rows that are not on screen at the first
+ * frame, built when first needed
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The form's two expanders (the architecture's 53 rows, the data types'
+ * five) start collapsed, and their rows were most of the form's widgets:
+ * making and measuring them cost the first frame about 40 % of the form's
+ * time (tests/bench-map.c).  So they are made when the expander first
+ * opens.  The groups below the window's first screen (the end of
+ * Training, Parallelism, Overheads, Time and cost) have their titles at
+ * the start and their rows once the first frame is drawn.  Either is made
+ * at once when a caller asks for one of its rows by path (an error that
+ * names the field, a test's lookup), so a row not built yet is found all
+ * the same.
+ */
+
+#include "config.h"
+
+#include "hr-form-private.h"
+
+typedef struct
+{
+  HrForm          *form;
+  GtkWidget       *parent;   /* the expander or the group the rows go in */
+  char            *prefix;   /* "model." for the rows of "model" */
+  HrFormBuildFunc  build;    /* NULL once built */
+  gboolean         deferred; /* built after the first frame, not on opening */
+} HrFormLazy;
+
+static void
+lazy_free (gpointer data)
+{
+  HrFormLazy *lazy = data;
+
+  g_free (lazy->prefix);
+  g_free (lazy);
+}
+
+static void
+lazy_build (HrFormLazy *lazy)
+{
+  HrFormBuildFunc build = lazy->build;
+
+  if (build == NULL)
+    return;
+  lazy->build = NULL;   /* before building: a row's binding may ask again */
+  build (lazy->form, lazy->parent);
+  /* The new rows follow the scenario's rules like the others. */
+  hr_form_update_sensitivity (lazy->form);
+}
+
+static HrFormLazy *
+lazy_add (HrForm          *self,
+          GtkWidget       *parent,
+          const char      *prefix,
+          HrFormBuildFunc  build,
+          gboolean         deferred)
+{
+  HrFormLazy *lazy = g_new0 (HrFormLazy, 1);
+
+  lazy->form = self;
+  lazy->parent = parent;
+  lazy->prefix = g_strconcat (prefix, ".", NULL);
+  lazy->build = build;
+  lazy->deferred = deferred;
+  if (self->lazy == NULL)
+    self->lazy = g_ptr_array_new_with_free_func (lazy_free);
+  g_ptr_array_add (self->lazy, lazy);
+  return lazy;
+}
+
+static void
+on_lazy_expanded (GtkWidget  *expander,
+                  GParamSpec *pspec,
+                  HrFormLazy *lazy)
+{
+  if (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (expander)))
+    lazy_build (lazy);
+}
+
+/* An expander registered under path whose rows build() makes when it
+ * first opens. */
+GtkWidget *
+hr_form_new_expander (HrForm          *self,
+                      GtkWidget       *group,
+                      const char      *path,
+                      const char      *title,
+                      const char      *subtitle,
+                      HrFormBuildFunc  build)
+{
+  GtkWidget *row = adw_expander_row_new ();
+  HrFormLazy *lazy;
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (row), subtitle);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  g_hash_table_insert (self->rows, g_strdup (path), row);
+  lazy = lazy_add (self, row, path, build, FALSE);
+  g_signal_connect (row, "notify::expanded", G_CALLBACK (on_lazy_expanded), lazy);
+  return row;
+}
+
+/* Rows of the fields under prefix ("parallel") that build() adds to group
+ * once the first frame is drawn. */
+void
+hr_form_defer_rows (HrForm          *self,
+                    GtkWidget       *group,
+                    const char      *prefix,
+                    HrFormBuildFunc  build)
+{
+  lazy_add (self, group, prefix, build, TRUE);
+}
+
+/* Builds the rows not built yet that would hold path: every lookup by
+ * path goes through here. */
+void
+hr_form_ensure_rows (HrForm     *self,
+                     const char *path)
+{
+  if (self->lazy == NULL || path == NULL
+      || g_hash_table_contains (self->rows, path) || g_hash_table_contains (self->controls, path))
+    return;
+  for (guint i = 0; i < self->lazy->len; i++)
+    {
+      HrFormLazy *lazy = g_ptr_array_index (self->lazy, i);
+
+      if (lazy->build != NULL && g_str_has_prefix (path, lazy->prefix))
+        lazy_build (lazy);
+    }
+}
+
+/* Builds every row not built yet (for a caller that visits them all). */
+void
+hr_form_ensure_all_rows (HrForm *self)
+{
+  for (guint i = 0; self->lazy != NULL && i < self->lazy->len; i++)
+    lazy_build (g_ptr_array_index (self->lazy, i));
+}
+
+/* --- the deferred rows, once the first frame is drawn ---------------------- */
+
+static gboolean
+build_deferred (gpointer user_data)
+{
+  HrForm *self = user_data;
+
+  self->deferred_idle = 0;
+  for (guint i = 0; self->lazy != NULL && i < self->lazy->len; i++)
+    {
+      HrFormLazy *lazy = g_ptr_array_index (self->lazy, i);
+
+      if (lazy->deferred)
+        lazy_build (lazy);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_after_paint (GdkFrameClock *clock,
+                HrForm        *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, on_after_paint, self);
+  g_clear_object (&self->deferred_clock);
+  /* Not in the paint itself: the rows queue a new layout, for the next
+   * frame. */
+  if (self->deferred_idle == 0)
+    self->deferred_idle = g_idle_add (build_deferred, self);
+}
+
+static void
+on_map (GtkWidget *widget,
+        HrForm    *self)
+{
+  g_signal_handlers_disconnect_by_func (widget, on_map, self);
+  /* Held, so that a form disposed before its first frame lets go of it. */
+  self->deferred_clock = g_object_ref (gtk_widget_get_frame_clock (widget));
+  g_signal_connect (self->deferred_clock, "after-paint", G_CALLBACK (on_after_paint), self);
+}
+
+/* Arranges for the deferred rows to be built after the form's first
+ * frame (hr_form_new calls it once). */
+void
+hr_form_build_deferred_when_drawn (HrForm *self)
+{
+  g_signal_connect (self, "map", G_CALLBACK (on_map), self);
+}
+
+/* Stops what is pending (the form's dispose calls it). */
+void
+hr_form_lazy_dispose (HrForm *self)
+{
+  g_clear_handle_id (&self->deferred_idle, g_source_remove);
+  if (self->deferred_clock != NULL)
+    g_signal_handlers_disconnect_by_func (self->deferred_clock, on_after_paint, self);
+  g_clear_object (&self->deferred_clock);
+}
