@@ -65,6 +65,35 @@ close_window (HrWindow *window)
   settle ();
 }
 
+/* What WIDGET drew in its last frame, as a render node.  A widget between
+ * a resize and its next frame has drawn nothing yet (the paintable's
+ * snapshot is empty, and rendering it fails GSK's assertion): wait for the
+ * frame, up to two seconds, rather than render nothing.  Under load, as on
+ * a 2-core CI machine, that moment is reached now and then. */
+static GskRenderNode *
+drawn_node (GtkWidget *widget,
+            int        width,
+            int        height)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GskRenderNode *node = NULL;
+
+  for (guint tries = 0; node == NULL && tries < 8; tries++)
+    {
+      GtkSnapshot *snapshot = gtk_snapshot_new ();
+
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+      if (node == NULL)
+        {
+          gtk_widget_queue_draw (widget);
+          settle ();
+        }
+    }
+  g_assert_nonnull (node);
+  return node;
+}
+
 /* A widget as rendered: its pixels, B G R A premultiplied, WIDTH x HEIGHT
  * with a stride of WIDTH * 4. */
 static guchar *
@@ -72,8 +101,6 @@ render_widget (GtkWidget *widget,
                int       *width,
                int       *height)
 {
-  GdkPaintable *paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
   GskRenderNode *node;
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   GdkTexture *texture;
@@ -82,16 +109,13 @@ render_widget (GtkWidget *widget,
   *width = gtk_widget_get_width (widget);
   *height = gtk_widget_get_height (widget);
   g_assert_cmpint (*width, >, 100);
-  gdk_paintable_snapshot (paintable, snapshot, *width, *height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  g_assert_nonnull (node);
+  node = drawn_node (widget, *width, *height);
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, *width, *height));
   pixels = g_malloc ((gsize) *width * 4 * *height);
   gdk_texture_download (texture, pixels, (gsize) *width * 4);
   g_object_unref (texture);
   gsk_render_node_unref (node);
-  g_object_unref (paintable);
   return pixels;
 }
 
@@ -140,17 +164,12 @@ save_screenshot (gpointer    window,
                  const char *name)
 {
   GtkWidget *widget = GTK_WIDGET (window);
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
   g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   char *path;
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
 
-  paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_to_node (snapshot);
+  node = drawn_node (widget, width, height);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (widget)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
   path = g_strdup_printf ("%s/%s.png", dir, name);
