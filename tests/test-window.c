@@ -661,6 +661,8 @@ test_rows_after_first_frame (void)
 {
   HrWindow *window = open_window ();
   HrWindow *hidden;
+  GtkWidget *form, *scroller;
+  int min_before, nat_before, min_after, nat_after;
   GtkWidget *group = find_group (GTK_WIDGET (hr_window_get_form (window)), "Parallelism");
 
   g_assert_nonnull (group);
@@ -670,8 +672,20 @@ test_rows_after_first_frame (void)
   close_window (window);
 
   hidden = hr_window_new (NULL);
-  group = find_group (GTK_WIDGET (hr_window_get_form (hidden)), "Parallelism");
+  form = GTK_WIDGET (hr_window_get_form (hidden));
+  group = find_group (form, "Parallelism");
   g_assert_cmpuint (count_action_rows (group, NULL), ==, 0);   /* not drawn yet */
+  /* The rows that come later do not widen the form's column after the
+   * first frame: the leaflet folds by its minimum (at least 360 points,
+   * hr-window.ui), and its natural width is the form's 375. */
+  scroller = gtk_widget_get_ancestor (form, GTK_TYPE_SCROLLED_WINDOW);
+  gtk_widget_measure (scroller, GTK_ORIENTATION_HORIZONTAL, -1, &min_before, &nat_before, NULL, NULL);
+  g_ptr_array_unref (hr_form_list_controls (HR_FORM (form)));   /* builds them all */
+  gtk_widget_measure (scroller, GTK_ORIENTATION_HORIZONTAL, -1, &min_after, &nat_after, NULL, NULL);
+  g_test_message ("form column width: %d (%d) before the later rows, %d (%d) with them",
+                  min_before, nat_before, min_after, nat_after);
+  g_assert_cmpint (min_after, ==, min_before);
+  g_assert_cmpint (nat_after, ==, nat_before);
   g_assert_true (GTK_IS_SPIN_BUTTON (control (hidden, "parallel.tp")));
   g_assert_true (GTK_IS_SPIN_BUTTON (control (hidden, "overhead.comm_buffer_mib")));
   g_assert_true (GTK_IS_SWITCH (control (hidden, "training.zero_grad_to_none")));
