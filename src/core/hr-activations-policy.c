@@ -28,27 +28,25 @@
  * Full training only: with adapters the partitioner's choices depend on
  * which matmuls need inputs, and the eager figures stand. */
 void
-hr_activations_compiled_layer (const HrScenario   *scenario,
+hr_activations_compiled_layer (const LayerShape   *L,
                                HrLayerActivations *out)
 {
-  const HrModelArch *m = &scenario->model;
-  const HrTraining *tr = &scenario->training;
-  const HrParallel *par = &scenario->parallel;
-  double t = (double) MAX (par->tp, 1);
-  double c = (double) MAX (par->cp, 1);
-  double rep = par->sp ? t : 1.0;
-  double ab = hr_dtype_bytes (tr->dtypes.activations);
-  double rb = hr_activations_autocast (tr) ? 4.0 : ab;   /* the residual stream's type */
-  double h = (double) m->hidden;
-  double d = (double) hr_model_head_dim (m);
-  double a = (double) m->heads / t;
-  double k = par->tp > 1 ? (double) MAX (m->kv_heads / par->tp, 1) : (double) m->kv_heads;
-  double s = (double) tr->seq_len;
-  double b = (double) tr->micro_batch;
-  double T = b * s / c;
-  gboolean moe = m->experts > 1;
-  double routed = moe ? (double) MAX (m->experts_active, 1) : 1.0;
-  double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
+  const HrModelArch *m = L->m;
+  const HrTraining *tr = L->tr;
+  double c = L->c;
+  double rep = L->rep;
+  double ab = L->ab;
+  double rb = L->autocast ? 4.0 : ab;   /* the residual stream's type */
+  double h = L->h;
+  double d = L->d;
+  double a = L->a;
+  double k = L->k;
+  double s = L->s;
+  double b = L->b;
+  double T = L->T;
+  gboolean moe = L->moe;
+  double routed = L->routed;
+  double w = L->w;
   double norms = m->parallel_block && hr_model_norms_per_layer (m) > 1
                  ? 1.0 : (double) hr_model_norms_per_layer (m);
   double stats = m->norm == HR_NORM_RMSNORM ? 4.0 : 8.0;   /* rstd, or mean and rstd */
@@ -95,26 +93,25 @@ hr_activations_compiled_layer (const HrScenario   *scenario,
  * addmm, kept and not counted.  The router's gate is recomputed
  * (force_recompute_mm_shapes_by_fqns: "moe.router.gate"). */
 void
-hr_activations_op_policy (const HrScenario   *scenario,
+hr_activations_op_policy (const LayerShape   *L,
                           HrLayerActivations *out)
 {
-  const HrModelArch *m = &scenario->model;
-  const HrTraining *tr = &scenario->training;
-  const HrParallel *par = &scenario->parallel;
-  double t = (double) MAX (par->tp, 1);
-  double c = (double) MAX (par->cp, 1);
-  double rep = par->sp ? t : 1.0;
-  double ab = hr_dtype_bytes (tr->dtypes.activations);
-  double h = (double) m->hidden;
-  double d = (double) hr_model_head_dim (m);
-  double a = (double) m->heads / t;
-  double k = par->tp > 1 ? (double) MAX (m->kv_heads / par->tp, 1) : (double) m->kv_heads;
-  double s = (double) tr->seq_len;
-  double b = (double) tr->micro_batch;
-  double T = b * s / c;
-  gboolean moe = m->experts > 1;
-  double routed = moe ? (double) MAX (m->experts_active, 1) : 1.0;
-  double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
+  const HrModelArch *m = L->m;
+  const HrTraining *tr = L->tr;
+  const HrParallel *par = L->par;
+  double c = L->c;
+  double rep = L->rep;
+  double ab = L->ab;
+  double h = L->h;
+  double d = L->d;
+  double a = L->a;
+  double k = L->k;
+  double s = L->s;
+  double b = L->b;
+  double T = L->T;
+  gboolean moe = L->moe;
+  double routed = L->routed;
+  double w = L->w;
   gboolean gated = hr_model_gated (m);
   double widths[7] = { a * d, k * d, k * d, h,
                        routed * w, routed * w, routed * h };

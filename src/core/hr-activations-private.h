@@ -112,9 +112,9 @@ void hr_layer_add_mlp       (const LayerShape   *L,
 
 /* hr-activations-policy.c: what torch.compile's partitioner and
  * torchtitan's per-op checkpointing keep of a layer. */
-void hr_activations_compiled_layer (const HrScenario   *scenario,
+void hr_activations_compiled_layer (const LayerShape   *L,
                                     HrLayerActivations *out);
-void hr_activations_op_policy      (const HrScenario   *scenario,
+void hr_activations_op_policy      (const LayerShape   *L,
                                     HrLayerActivations *out);
 
 G_END_DECLS

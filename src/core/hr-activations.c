@@ -441,7 +441,6 @@ add_recomputed_sets (const LayerShape   *L,
   double T = L->T;
   gboolean autocast = L->autocast;
   gboolean input_grad = L->input_grad;
-  const HrScenario *scenario = L->scenario;
 
   /* Full recompute keeps only each layer's input (2·sbh in 16-bit;
    * divided by t with sequence parallelism): the residual stream, which
@@ -449,9 +448,9 @@ add_recomputed_sets (const LayerShape   *L,
   out->checkpoint = T * h * (autocast ? 4.0 : ab) / rep;
 
   if (tr->compile && tr->method == HR_METHOD_FULL && input_grad)
-    hr_activations_compiled_layer (scenario, out);
+    hr_activations_compiled_layer (L, out);
 
-  hr_activations_op_policy (scenario, out);
+  hr_activations_op_policy (L, out);
 }
 
 /* input_grad: whether the layer's input needs a gradient.  It does but in
