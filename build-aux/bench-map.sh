@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # build-aux/bench-map.sh: how long Headroom's window takes to appear, against
 # a bare libadwaita window (an AdwApplicationWindow with a header bar and a
-# label), under Xvfb: the median of RUNS starts of each, taken in turns so
+# label), under Xvfb: the median of RUNS starts of each (time to the first
+# frame, and the most memory resident by then), taken in turns so
 # that the machine's load falls on both alike.
 #
 # Usage: build-aux/bench-map.sh [BUILD] [RUNS]   (default: build, 15)
@@ -22,11 +23,11 @@ out=$(xvfb-run -a -s "-screen 0 1920x1200x24" sh -c "
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 for kind in bare headroom; do
   printf '%s\n' "$out" | awk -v kind="$kind" '
-    $1 == kind ":" { built[n] = $3; mapped[n] = $6; frame[n] = $10; n++ }
+    $1 == kind ":" { built[n] = $3; mapped[n] = $6; frame[n] = $10; rss[n] = $16; n++ }
     function median(a,   i, j, t, m) {
       for (i = 0; i < n; i++) for (j = i + 1; j < n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
       return n % 2 ? a[(n - 1) / 2] : (a[n / 2 - 1] + a[n / 2]) / 2
     }
-    END { printf "%-8s (%d runs) median: built %.0f ms, mapped %.0f ms, first frame %.0f ms after main()\n",
-                 kind, n, median(built), median(mapped), median(frame) }'
+    END { printf "%-8s (%d runs) median: built %.0f ms, mapped %.0f ms, first frame %.0f ms after main(), peak resident %.1f MiB\n",
+                 kind, n, median(built), median(mapped), median(frame), median(rss) / 1024 }'
 done

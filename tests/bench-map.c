@@ -8,7 +8,8 @@
  * AdwApplicationWindow with a header bar and a label, or Headroom's
  * window with its example planned, presents it, and prints the
  * milliseconds from main() to the window's first frame (its frame clock's
- * first "after-paint"), then quits.  Run it a few times under Xvfb (the
+ * first "after-paint") and the most memory it has had resident by then,
+ * then quits.  Run it a few times under Xvfb (the
  * benchmark does, build-aux/bench-map.sh prints the medians); the process
  * as a whole is timed by the caller.
  */
@@ -19,6 +20,7 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hr-window.h"
@@ -28,6 +30,20 @@ static gint64 built_us;
 static gint64 mapped_us;
 static GMainLoop *loop;
 
+/* The most memory the process has had resident so far, in KiB (Linux's
+ * VmHWM in /proc/self/status; 0 where there is none). */
+static long
+peak_resident_kib (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  line = strstr (status, "VmHWM:");
+  return line != NULL ? strtol (line + strlen ("VmHWM:"), NULL, 10) : 0;
+}
+
 static void
 after_paint (GdkFrameClock *clock,
              gpointer       user_data)
@@ -36,10 +52,10 @@ after_paint (GdkFrameClock *clock,
 
   if (!gtk_widget_get_mapped (window))
     return;
-  printf ("%s: built %.1f ms, mapped %.1f ms, first frame %.1f ms after main()\n",
+  printf ("%s: built %.1f ms, mapped %.1f ms, first frame %.1f ms after main(), peak resident %ld KiB\n",
           (const char *) g_object_get_data (G_OBJECT (window), "kind"),
           (built_us - start_us) / 1000.0, (mapped_us - start_us) / 1000.0,
-          (g_get_monotonic_time () - start_us) / 1000.0);
+          (g_get_monotonic_time () - start_us) / 1000.0, peak_resident_kib ());
   g_signal_handlers_disconnect_by_func (clock, after_paint, user_data);
   g_main_loop_quit (loop);
 }
