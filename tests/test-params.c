@@ -364,7 +364,16 @@ test_presets_match_reference (void)
     { "t5-base", 222903552 }, { "flan-t5-base", 247577856 }, { "bart-large", 406291456 },
     { "mamba-130m", 129135360 }, { "mamba-2.8b", 2768345600 },
     { "mamba2-2.7b", 2702599680 }, { "jamba-mini", 51570323328 },
+    /* ViT-H/14 as HF's ViTForImageClassification (no pooler, a 1000-class
+     * head; ../shared/data/facts/models.json): the CLS token 1280, 257
+     * positions x 1280, the patch projection 588 x 1280 + 1280, 32 layers
+     * of 19,677,440 (Q, K, V and O 4 x (1280² + 1280), fc1 and fc2
+     * 2 x 1280 x 5120 + 5120 + 1280, two LayerNorms 2 x 2560), the final
+     * norm 2560 and the classifier 1280 x 1000 + 1000. */
+    { "vit-h-14", 1280 + 257 * 1280 + 588 * 1280 + 1280 + 32 * 19677440ull + 2560 + 1281000 },
   };
+  G_STATIC_ASSERT (1280 + 257 * 1280 + 588 * 1280 + 1280 + 32 * 19677440ull + 2560 + 1281000
+                   == 632045800ull);
 
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     {
