@@ -433,7 +433,12 @@ build_scenario (Options     *o,
                                               "allowed: a scenario object", origin);
       return hr_cli_bad_input (msg);
     }
-  follow_plan_name (json_node_get_object (root), origin, presets);
+  /* Only a change can make a generated name stale: without one, the
+   * name the file gives is the one the reader would generate, and
+   * reading the whole scenario twice to find that out is a third of the
+   * start-up of a plain `headroom-cli`. */
+  if (o->sets != NULL || o->import_hf != NULL || o->import_ds != NULL || o->framework != NULL)
+    follow_plan_name (json_node_get_object (root), origin, presets);
   if (o->import_hf != NULL && !apply_import (json_node_get_object (root), o->import_hf, &error))
     return hr_cli_bad_input (error->message);
   if (o->framework != NULL)
