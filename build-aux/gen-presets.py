@@ -170,6 +170,8 @@ REF = {
                "36027d82d1ad9949597ea16002ff4940374b1b94 (comments cite NVIDIA/AMD datasheets)",
     'stas': "stas00/ml-engineering compute/accelerator/README.md (TFLOPS and memory tables) @ "
             "744d01e18b79512572f64a6bbd8b5f4a725203a7 (notes cite nvidia.com / amd.com spec pages)",
+    'stas_fp8': "stas00/ml-engineering compute/accelerator/README.md, 'TFLOPS comparison table' (w/o "
+                "sparsity) @ 007447327a0cb851796ebf896f975566f8d97f38: fp8 column",
     'nanochat': "karpathy/nanochat nanochat/common.py get_peak_flops() @ 92d63d4e8bb4df75c3b71618f31ddde2378b2bcd "
                 "(hardcoded BF16 dense peaks)",
     'llmc': "karpathy/llm.c llmc/mfu.h gpu_db @ f1e2ace651495b74ae22d45d1723443fd00ecd3a (per-architecture "
@@ -218,8 +220,16 @@ REF = {
 
 # Changes to gpus.json entries and new entries, in its own schema.  A key
 # given here replaces the facts' key; source_refs and confidence merge per
-# field.  fp8_dense_tflops has no field in the GPU format: it goes to notes.
+# field.  fp8_dense_tflops is the preset's fp8_tflops; its sources are
+# fp8_refs, or the bf16 ones where the same tables give both.
 GPU_UPDATES = {
+    'h100-sxm5-80gb': {'fp8_dense_tflops': 1979, 'fp8_refs': ['ao_roof', 'stas_fp8']},
+    'h100-pcie-80gb': {'fp8_dense_tflops': 1513, 'fp8_refs': ['stas_fp8']},
+    'h200-sxm-141gb': {'fp8_dense_tflops': 1979, 'fp8_refs': ['stas_fp8']},
+    'l40s': {'fp8_dense_tflops': 733, 'fp8_refs': ['stas_fp8']},
+    'b200': {'fp8_dense_tflops': 4500, 'fp8_refs': ['ao_roof', 'stas_fp8']},
+    'mi300x': {'fp8_dense_tflops': 2614, 'fp8_refs': ['ao_roof']},
+    'rtx-5090': {'fp8_dense_tflops': 419, 'fp8_refs': ['ao_roof']},
     'v100-sxm2-16gb': {
         'bf16_dense_tflops': 125, 'refs': ['llmc', 'llma', 'modula1'], 'conf': 'medium',
         'notes': ["No BF16 on Volta (compute capability 7.0): bf16_tflops holds the dense FP16 tensor peak "
@@ -394,6 +404,8 @@ def apply_updates(gpus):
         for key, value in u.items():
             if key == 'refs':
                 g['source_refs']['bf16_dense_tflops'] = [REF[r] for r in value]
+            elif key == 'fp8_refs':
+                g['source_refs']['fp8_dense_tflops'] = [REF[r] for r in value]
             elif key == 'conf':
                 g['confidence']['bf16_dense_tflops'] = value
             elif key == 'mem_refs':
@@ -444,10 +456,12 @@ def gpu_preset(g):
     else:
         tflops = None
         source += ' [confidence: %s]' % conf
-    # The GPU format has no fp8 field (hr_gpu_fields): the dense fp8 peak
-    # goes to the notes, from the same sources as bf16_tflops.
-    if g.get('fp8_dense_tflops'):
-        notes.append('Dense fp8 peak: %s TFLOPS (sources as bf16_tflops).' % fmt(g['fp8_dense_tflops']))
+    # The dense fp8 peak, for the time estimate of fp8 training, from its
+    # own sources or, where the same tables give both, bf16_tflops's.
+    fp8 = g.get('fp8_dense_tflops')
+    if fp8:
+        fp8_refs = g['source_refs'].get('fp8_dense_tflops')
+        source += '; fp8_tflops: ' + ('; '.join(fp8_refs) if fp8_refs else 'as bf16_tflops')
     preset = {
         'name': name,
         'memory_mib': int(mib),
@@ -456,6 +470,8 @@ def gpu_preset(g):
     }
     if tflops:
         preset['bf16_tflops'] = tflops
+    if fp8:
+        preset['fp8_tflops'] = fp8
     return gid, preset
 
 

@@ -64,7 +64,79 @@ test_sources_name_each_number (void)
       /* memory_mib's sources and confidence, then bf16_tflops' */
       g_assert_true (g_strstr_len (source, bf16 - source, "[confidence: ") != NULL);
       g_assert_nonnull (strstr (bf16, "[confidence: "));
+      /* An fp8 peak says where it is from, after the bf16 one's. */
+      if (json_object_has_member (json_node_get_object (node), "fp8_tflops"))
+        g_assert_nonnull (strstr (bf16, "; fp8_tflops: "));
     }
+}
+
+/* The dense fp8 peaks the sources give (half the with-sparsity figures
+ * of the vendors' sheets), and none for GPUs without fp8 tensor cores. */
+static void
+test_fp8_peaks (void)
+{
+  static const struct { const char *id; double fp8; } known[] = {
+    { "h100-sxm-80gb", 1979 }, { "h100-pcie-80gb", 1513 }, { "h200-sxm-141gb", 1979 },
+    { "h800", 1979 }, { "l4", 242 }, { "l40s", 733 }, { "rtx-6000-ada", 728.5 },
+    { "rtx-5090", 419 }, { "b200", 4500 }, { "b300", 4500 }, { "gb200", 5000 },
+    { "gb300", 5000 }, { "mi300x", 2614 }, { "mi325x", 2614.9 }, { "mi355x", 5000 },
+    { "gaudi3", 1835 }, { "rtx-pro-6000-blackwell", 1007.6 },
+    /* Ampere, Volta and Turing have no fp8 */
+    { "a100-sxm4-80gb", 0 }, { "v100-sxm2-32gb", 0 }, { "t4", 0 }, { "rtx-3090", 0 },
+  };
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      HrScenario sc;
+
+      g_test_message ("%s", known[i].id);
+      hr_scenario_init_default (&sc);
+      g_assert_true (hr_scenario_apply_gpu_preset (&sc, known[i].id, presets, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat_with_epsilon (sc.gpu.fp8_tflops, known[i].fp8, 1e-9);
+    }
+}
+
+/* fp8 training's time divides by the fp8 peak where the GPU has one:
+ * Llama 2 13B (13,015,864,320 parameters), full checkpointing (8·N),
+ * 1e12 tokens on 8 H100 at 40 % MFU:
+ *   bf16: 8 · 13,015,864,320 · 1e12 / (8 · 989e12 · 0.4)  = 32,901,578.2 s
+ *   fp8:  the same FLOPs / (8 · 1979e12 · 0.4)             = 16,442,476.4 s
+ * and on an A100, which has no fp8, at the bf16 peak. */
+static void
+test_fp8_time (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrCostEstimate est;
+  HrScenario sc;
+
+  hr_test_load (&sc, "default");
+  sc.cost.tokens = 1e12;
+  sc.cost.mfu = 0.4;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->active_params, ==, 13015864320);
+  hr_cost_estimate (&sc, plan, &est);
+  g_assert_false (est.fp8_peak);
+  g_assert_cmpfloat_with_epsilon (est.seconds, 8.0 * 13015864320.0 * 1e12 / (8 * 989e12 * 0.4), 1e-6);
+  g_assert_cmpfloat_with_epsilon (est.seconds, 32901578.2, 0.1);
+
+  sc.training.precision = HR_PRECISION_FP8_MIXED;
+  hr_training_apply_precision (&sc.training);
+  hr_test_plan (&sc, plan);
+  hr_cost_estimate (&sc, plan, &est);
+  g_assert_true (est.fp8_peak);
+  g_assert_cmpfloat (est.peak_tflops, ==, 1979);
+  g_assert_cmpfloat_with_epsilon (est.seconds, 16442476.4, 0.1);
+
+  g_assert_true (hr_scenario_apply_gpu_preset (&sc, "a100-sxm4-80gb", presets, &error));
+  g_assert_no_error (error);
+  hr_cost_estimate (&sc, plan, &est);
+  g_assert_false (est.fp8_peak);
+  g_assert_cmpfloat (est.peak_tflops, ==, 312);
 }
 
 /* Applied to a scenario, each preset gives a time and a cost. */
@@ -154,5 +226,7 @@ main (int   argc,
   g_test_add_func ("/gpu-presets/time-estimate", test_every_gpu_estimates_time);
   g_test_add_func ("/gpu-presets/new-gpus", test_new_gpus_are_bundled);
   g_test_add_func ("/gpu-presets/driver-totals", test_driver_totals);
+  g_test_add_func ("/gpu-presets/fp8-peaks", test_fp8_peaks);
+  g_test_add_func ("/gpu-presets/fp8-time", test_fp8_time);
   return g_test_run ();
 }

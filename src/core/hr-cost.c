@@ -12,8 +12,12 @@
  * elementwise work per token (Gu & Dao 2023, §3.3), against the
  * 6·3·h·d_inner of its projections, and bound by memory, not by the
  * tensor cores the MFU is a share of.
- * The wall time divides the FLOPs by the GPUs' dense bf16 peak times the
- * model FLOPs utilisation the user expects.
+ * The wall time divides the FLOPs by the GPUs' dense peak times the model
+ * FLOPs utilisation the user expects: the bf16 peak, or with fp8-mixed
+ * training the fp8 one, where the matrix products run (Transformer Engine
+ * and torchao run every linear layer's three products in fp8; attention's
+ * stay bf16, which the MFU the user gives has to cover), when the GPU has
+ * one.  The sentence and the JSON say which peak it was.
  */
 
 #include "hr-cost.h"
@@ -41,7 +45,9 @@ hr_cost_estimate (const HrScenario *sc,
     out->flops_per_token_param = 6.0 + 2.0 * (double) hr_activations_checkpointed (sc, sc->model.layers)
                                        / (double) MAX (sc->model.layers, 1);
   out->flops = out->flops_per_token_param * (double) plan->active_params * sc->cost.tokens;
-  rate = (double) sc->parallel.gpus * sc->gpu.bf16_tflops * 1e12 * sc->cost.mfu;
+  out->fp8_peak = sc->training.precision == HR_PRECISION_FP8_MIXED && sc->gpu.fp8_tflops > 0;
+  out->peak_tflops = out->fp8_peak ? sc->gpu.fp8_tflops : sc->gpu.bf16_tflops;
+  rate = (double) sc->parallel.gpus * out->peak_tflops * 1e12 * sc->cost.mfu;
   out->known = sc->cost.tokens > 0 && rate > 0;
   if (!out->known)
     return;

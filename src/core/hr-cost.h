@@ -18,6 +18,8 @@ typedef struct
   double   seconds;        /* wall time */
   double   gpu_hours;
   double   cost;           /* gpu_hours x price per GPU-hour */
+  double   peak_tflops;    /* the dense peak the MFU is a share of */
+  gboolean fp8_peak;       /* ... the fp8 one: fp8 training on a GPU that has it */
 } HrCostEstimate;
 
 void  hr_cost_estimate (const HrScenario *scenario,

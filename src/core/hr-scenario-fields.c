@@ -450,6 +450,9 @@ const Field hr_gpu_fields[] = {
   SPIN (HrGpu, memory_mib, 1, HR_MAX_MEMORY_MIB, 1024, N_("Memory"), N_("MiB, as nvidia-smi reports it")),
   REAL (HrGpu, bf16_tflops, 0, 1e6, 1, 0, N_("bf16 TFLOPS"), N_("Dense peak, for the time estimate"),
         OPTIONAL (0)),
+  REAL (HrGpu, fp8_tflops, 0, 1e6, 1, 0, N_("fp8 TFLOPS"),
+        N_("Dense fp8 peak, for the time estimate of fp8 training; 0: none or unknown"),
+        OPTIONAL (0)),
   SKIP ("source"),
   SKIP ("notes"),
 };

@@ -181,6 +181,7 @@ typedef struct
   char    name[HR_NAME_MAX];
   guint64 memory_mib;
   double  bf16_tflops;     /* extension: dense peak, 0 = unknown */
+  double  fp8_tflops;      /* extension: dense fp8 peak, 0 = unknown or none */
 } HrGpu;
 
 /* Extension: what the run costs in time and money. */

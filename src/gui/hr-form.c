@@ -484,6 +484,7 @@ build_hardware (HrForm    *self,
                                       _("Custom GPU"), &self->gpu_ids);
   hr_form_field_row (self, group, "gpu.memory_mib");
   hr_form_field_row (self, group, "gpu.bf16_tflops");
+  hr_form_field_row (self, group, "gpu.fp8_tflops");
 }
 
 static void

@@ -156,6 +156,10 @@ hr_report_json (const HrScenario *scenario,
         json_builder_add_double_value (b, est.gpu_hours);
         json_builder_set_member_name (b, "cost");
         json_builder_add_double_value (b, est.cost);
+        json_builder_set_member_name (b, "peak_tflops");
+        json_builder_add_double_value (b, est.peak_tflops);
+        json_builder_set_member_name (b, "peak");
+        json_builder_add_string_value (b, est.fp8_peak ? "fp8" : "bf16");
         json_builder_end_object (b);
       }
   }

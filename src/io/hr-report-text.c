@@ -126,6 +126,15 @@ hr_cost_sentence (const HrScenario     *sc,
   char flops[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_ascii_formatd (flops, sizeof flops, "%.2e", est->flops);
+  if (est->fp8_peak)
+    {
+      g_autofree char *peak = hr_format_double (est->peak_tflops, 0);
+
+      return g_strdup_printf (_("%s FLOPs (%d·N·tokens): %s days on %llu GPUs at %s %% MFU of "
+                                "the fp8 peak (%s TFLOPS), %s GPU-hours, cost %s"),
+                              flops, (int) est->flops_per_token_param, days,
+                              (unsigned long long) sc->parallel.gpus, mfu, peak, hours, cost);
+    }
   return g_strdup_printf (_("%s FLOPs (%d·N·tokens): %s days on %llu GPUs at %s %% MFU, "
                             "%s GPU-hours, cost %s"),
                           flops, (int) est->flops_per_token_param, days,
