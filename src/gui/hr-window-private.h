@@ -96,6 +96,7 @@ void     hr_window_show_error       (HrWindow   *self,
                                      const char *heading,
                                      const char *message);
 HrUnits  hr_window_units            (HrWindow   *self);
+HrView  *hr_window_visible_view     (HrWindow   *self);
 void     hr_window_install_actions  (HrWindow   *self);
 void     hr_window_update_actions   (HrWindow   *self);
 void     hr_window_record_edit      (HrWindow   *self);

@@ -1,0 +1,155 @@
+/* hr-window-files.c: the window's files: open, save and export
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A scenario opens from and saves to a local file in the scenario format
+ * (hr-scenario-io.h); exports write what the visible view shows, as PNG or
+ * CSV, or the one-page report.  Every write goes through
+ * hr_write_file_atomic, so a failed save never destroys the file before it.
+ */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "hr-error.h"
+#include "hr-file-write.h"
+#include "hr-report-page.h"
+#include "hr-scenario-io.h"
+#include "hr-window-private.h"
+
+/* What an export writes: the visible view, or the plan view where that
+ * view has nothing of its own (a comparison with nothing pinned). */
+static HrView *
+export_view (HrWindow *self)
+{
+  HrView *view = hr_window_visible_view (self);
+
+  return hr_view_can_export (view) ? view : HR_VIEW (self->plan_view);
+}
+
+gboolean
+hr_window_open_file (HrWindow  *self,
+                     GFile     *file,
+                     GError   **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  HrScenario sc;
+
+  if (path == NULL)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_IO, _("Only local files can be opened"));
+      return FALSE;
+    }
+  if (!hr_scenario_read_file (&sc, path, self->presets, error))
+    return FALSE;
+  g_set_object (&self->file, file);
+  hr_window_set_scenario (self, &sc);
+  return TRUE;
+}
+
+void
+hr_window_open_file_or_report (HrWindow *self,
+                               GFile    *file)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!hr_window_open_file (self, file, &error))
+    hr_window_show_error (self, _("Could not open the scenario"), error->message);
+}
+
+gboolean
+hr_window_save_to (HrWindow  *self,
+                   GFile     *file,
+                   GError   **error)
+{
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *data = NULL;
+  gsize length;
+
+  if (path == NULL)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_IO, _("Only local files can be saved"));
+      return FALSE;
+    }
+  data = hr_scenario_to_data (hr_scenario_model_get_scenario (self->model), &length);
+  if (!hr_write_file_atomic (path, data, length, error))
+    return FALSE;
+  g_set_object (&self->file, file);
+  hr_window_record_edit (self);
+  hr_history_mark_saved (self->history);
+  self->dirty = FALSE;
+  hr_window_update_title (self);
+  return TRUE;
+}
+
+/* The path to export to, or NULL with an error: the writers need a local
+ * path, and the file chooser can give an sftp:// or other remote file. */
+static char *
+export_path (GFile   *file,
+             GError **error)
+{
+  char *path = g_file_get_path (file);
+
+  if (path == NULL)
+    g_set_error (error, HR_ERROR, HR_ERROR_IO, _("Only local files can be exported"));
+  return path;
+}
+
+/* The view that is shown (the chart, the sweep or the comparison), with
+ * the title and the verdict, at the export size (hr-export.c). */
+gboolean
+hr_window_export_png (HrWindow  *self,
+                      GFile     *file,
+                      GError   **error)
+{
+  g_autofree char *path = export_path (file, error);
+
+  if (path == NULL)
+    return FALSE;
+  if (!self->plan_valid)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
+      return FALSE;
+    }
+  return hr_view_write_png (export_view (self), path, hr_window_units (self), error);
+}
+
+/* One page for a slide: verdict, chart, key settings, assumptions. */
+gboolean
+hr_window_export_report (HrWindow  *self,
+                         GFile     *file,
+                         GError   **error)
+{
+  g_autofree char *path = export_path (file, error);
+
+  if (path == NULL)
+    return FALSE;
+  if (!self->plan_valid)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
+      return FALSE;
+    }
+  return hr_report_write_png (path, hr_scenario_model_get_scenario (self->model), self->plan,
+                              hr_window_units (self), error);
+}
+
+gboolean
+hr_window_export_csv (HrWindow  *self,
+                      GFile     *file,
+                      GError   **error)
+{
+  g_autofree char *path = export_path (file, error);
+  g_autofree char *csv = NULL;
+
+  if (path == NULL)
+    return FALSE;
+  if (!self->plan_valid)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
+      return FALSE;
+    }
+  csv = hr_view_to_csv (export_view (self));
+  return hr_write_file_atomic (path, csv, strlen (csv), error);
+}
