@@ -23,6 +23,33 @@
 
 #include <glib/gi18n-lib.h>
 
+/* The index of the saved tensor of that name, or -1.  Names are the
+ * activation code's string constants, so the same name is nearly always
+ * the same pointer: compared first, the strings only when no pointer
+ * matches (a plan averages two kinds of layer on every stage that mixes
+ * them, and comparing every pair of names was 5 % of a DeepSeek-V3 plan). */
+int
+hr_layer_find_saved (const HrLayerActivations *la,
+                     const char               *name)
+{
+  for (guint i = 0; i < la->n; i++)
+    if (la->saved[i].name == name)
+      return (int) i;
+  for (guint i = 0; i < la->n; i++)
+    if (g_str_equal (la->saved[i].name, name))
+      return (int) i;
+  return -1;
+}
+
+double
+hr_layer_saved_bytes (const HrLayerActivations *la,
+                      const char               *name)
+{
+  int i = hr_layer_find_saved (la, name);
+
+  return i >= 0 ? la->saved[i].bytes : 0;
+}
+
 /* Adds to the tensor of that name when the layer has one (the cross-
  * attention's norm among the norm inputs), else lists a new one. */
 static void
@@ -31,27 +58,19 @@ add_to (HrLayerActivations *out,
         const char         *formula,
         double              bytes)
 {
+  int i;
+
   if (bytes <= 0)
     return;
   out->total += bytes;
-  for (guint i = 0; i < out->n; i++)
-    if (g_str_equal (out->saved[i].name, name))
-      {
-        out->saved[i].bytes += bytes;
-        return;
-      }
+  i = hr_layer_find_saved (out, name);
+  if (i >= 0)
+    {
+      out->saved[i].bytes += bytes;
+      return;
+    }
   g_assert (out->n < HR_MAX_SAVED);
   out->saved[out->n++] = (HrSavedTensor) { name, formula, bytes };
-}
-
-static double
-saved_bytes (const HrLayerActivations *la,
-             const char               *name)
-{
-  for (guint i = 0; i < la->n; i++)
-    if (g_str_equal (la->saved[i].name, name))
-      return la->saved[i].bytes;
-  return 0;
 }
 
 /* Whether eager attention's softmax output is fp32 with a 16-bit copy
@@ -171,10 +190,10 @@ hr_activations_stack_average (const HrLayerActivations *encoder,
   out->checkpoint = (le * encoder->checkpoint + ld * decoder->checkpoint) / n;
   out->matmul4_inputs = (le * encoder->matmul4_inputs + ld * decoder->matmul4_inputs) / n;
   for (guint i = 0; i < out->n; i++)
-    out->saved[i].bytes = (le * saved_bytes (encoder, decoder->saved[i].name)
+    out->saved[i].bytes = (le * hr_layer_saved_bytes (encoder, decoder->saved[i].name)
                            + ld * decoder->saved[i].bytes) / n;
   for (guint i = 0; i < encoder->n; i++)
-    if (saved_bytes (decoder, encoder->saved[i].name) == 0 && encoder->saved[i].bytes > 0)
+    if (hr_layer_saved_bytes (decoder, encoder->saved[i].name) == 0 && encoder->saved[i].bytes > 0)
       {
         g_assert (out->n < HR_MAX_SAVED);
         out->saved[out->n] = encoder->saved[i];

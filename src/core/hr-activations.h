@@ -65,6 +65,13 @@ guint64 hr_activations_wrapped        (const HrScenario   *scenario,
 
 double  hr_activations_norm_bytes     (const HrScenario   *scenario);
 
+/* A layer's saved tensor by its name: its index (-1 when none), its bytes
+ * (0 when none). */
+int     hr_layer_find_saved           (const HrLayerActivations *la,
+                                       const char         *name);
+double  hr_layer_saved_bytes          (const HrLayerActivations *la,
+                                       const char         *name);
+
 /* An encoder-decoder model's layers (hr-activations-seq2seq.c): an
  * encoder layer over the source, a decoder layer over the target with its
  * cross-attention, and one layer that stands for both stacks' sum. */

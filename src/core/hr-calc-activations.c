@@ -13,16 +13,6 @@
 
 #include <glib/gi18n-lib.h>
 
-static double
-saved_bytes (const HrLayerActivations *la,
-             const char               *name)
-{
-  for (guint i = 0; i < la->n; i++)
-    if (g_str_equal (la->saved[i].name, name))
-      return la->saved[i].bytes;
-  return 0;
-}
-
 void
 hr_calc_add_activations (Ctx      *ctx,
                          HrDevice *dev,
@@ -210,9 +200,9 @@ hr_calc_add_activations (Ctx      *ctx,
                     N_("Intermediate results kept from the forward pass for the backward pass."),
                     plain * la->saved[i].bytes
                     - (first_differs ? in_flight * (la->saved[i].bytes
-                                                    - saved_bytes (&la0, la->saved[i].name)) : 0.0));
+                                                    - hr_layer_saved_bytes (&la0, la->saved[i].name)) : 0.0));
         for (guint i = 0; first_differs && i < la0.n; i++)
-          if (saved_bytes (la, la0.saved[i].name) == 0)
+          if (hr_layer_saved_bytes (la, la0.saved[i].name) == 0)
             hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                       HR_LIVE_SAVED, la0.saved[i].name, la0.saved[i].formula,
                       N_("Intermediate results kept from the forward pass for the backward pass."),

@@ -207,17 +207,35 @@ add_warning (HrPlan        *plan,
     plan->warnings[plan->n_warnings++] = (HrWarning) { code, device };
 }
 
+/* PREFIX then N in decimal: g_snprintf's format parsing was a tenth of a
+ * 16-stage plan (bench-plan), and every plan labels its devices. */
+static void
+label_with_number (char       *label,
+                   gsize       size,
+                   const char *prefix,
+                   guint64     n)
+{
+  char digits[24];
+  guint i = sizeof digits;
+
+  digits[--i] = '\0';
+  do
+    digits[--i] = (char) ('0' + n % 10);
+  while ((n /= 10) > 0);
+  g_strlcpy (label, prefix, size);
+  g_strlcat (label, digits + i, size);
+}
+
 static void
 label_device (const HrScenario *sc,
               HrDevice         *dev)
 {
   if (sc->parallel.pp > 1)
-    g_snprintf (dev->label, sizeof dev->label, "Stage %" G_GUINT64_FORMAT, dev->stage);
+    label_with_number (dev->label, sizeof dev->label, "Stage ", dev->stage);
   else if (sc->parallel.gpus == 1)
     g_strlcpy (dev->label, "GPU 0", sizeof dev->label);
   else
-    g_snprintf (dev->label, sizeof dev->label, "GPU 0-%" G_GUINT64_FORMAT,
-                sc->parallel.gpus - 1);
+    label_with_number (dev->label, sizeof dev->label, "GPU 0-", sc->parallel.gpus - 1);
 }
 
 /* parallel.stage_layers: the layers device STAGE holds, its chunks
