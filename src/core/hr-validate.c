@@ -104,15 +104,38 @@ check_field (const char    *section,
     }
 }
 
-/* Every field's own range, from the field table (hr-scenario-fields.c). */
-static gboolean
-validate_field_ranges (const HrScenario  *sc,
-                       GError           **error)
+/* The field table's ranges as the validator reads them on every plan: a
+ * flat list of each checked number's place in the scenario and its
+ * bounds, built once from the table.  Walking the sections' rows and
+ * asking each row whether it applies before comparing was two fifths of
+ * the default plan's time (bench-plan); now a row's rule is asked only of
+ * a value out of its range, which gives the same answer. */
+typedef struct
 {
+  const HrFieldSection *section;
+  const Field          *field;
+  gsize                 offset;   /* in HrScenario */
+  double                min, max; /* F_ENUM: 0 and the last name's index */
+} RangeCheck;
+
+typedef struct
+{
+  RangeCheck *checks;
+  guint       n;
+} RangeChecks;
+
+static gpointer
+build_range_checks (gpointer unused)
+{
+  RangeChecks *list = g_new0 (RangeChecks, 1);
+  guint n = 0;
+
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    n += *hr_field_sections[s].n_fields;
+  list->checks = g_new0 (RangeCheck, n);
   for (guint s = 0; s < hr_field_sections_count; s++)
     {
       const HrFieldSection *section = &hr_field_sections[s];
-      gconstpointer base = G_STRUCT_MEMBER_P (sc, section->offset);
 
       /* The GPU's are hr_gpu_validate's, which GPU preset files share. */
       if (section->fields == hr_gpu_fields)
@@ -120,13 +143,48 @@ validate_field_ranges (const HrScenario  *sc,
       for (guint f = 0; f < *section->n_fields; f++)
         {
           const Field *field = &section->fields[f];
+          gboolean choice = field->kind == F_ENUM;
 
-          if ((field->flags & HR_FIELD_RANGE_WHERE_APPLIES) && field->applies != NULL
-              && !field->applies (sc))
+          if (field->kind != F_UINT && field->kind != F_DOUBLE && !choice)
             continue;
-          if (!check_field (section->path, field, base, error))
-            return FALSE;
+          list->checks[list->n++] = (RangeCheck) {
+            section, field, section->offset + field->offset,
+            choice ? 0 : field->min, choice ? (double) field->names->n_names - 1 : field->max,
+          };
         }
+    }
+  return list;
+}
+
+/* Every field's own range, from the field table (hr-scenario-fields.c). */
+static gboolean
+validate_field_ranges (const HrScenario  *sc,
+                       GError           **error)
+{
+  static GOnce once = G_ONCE_INIT;
+  const RangeChecks *list = g_once (&once, build_range_checks, NULL);
+
+  for (guint i = 0; i < list->n; i++)
+    {
+      const RangeCheck *check = &list->checks[i];
+      const Field *field = check->field;
+      gconstpointer ptr = G_STRUCT_MEMBER_P (sc, check->offset);
+      double value;
+
+      if (field->kind == F_UINT)
+        value = (double) *(const guint64 *) ptr;
+      else if (field->kind == F_ENUM)
+        value = *(const guint *) ptr;
+      else
+        value = *(const double *) ptr;
+      if (value >= check->min && value <= check->max)
+        continue;
+      if ((field->flags & HR_FIELD_RANGE_WHERE_APPLIES) && field->applies != NULL
+          && !field->applies (sc))
+        continue;
+      if (!check_field (check->section->path, field,
+                        G_STRUCT_MEMBER_P (sc, check->section->offset), error))
+        return FALSE;
     }
   return TRUE;
 }
