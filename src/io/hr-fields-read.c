@@ -170,32 +170,36 @@ hr_fields_read_section (JsonObject   *obj,
   for (GList *l = members; l != NULL; l = l->next)
     {
       const char *key = l->data;
-      /* Escaped, so a key with a line break still makes a one-line message. */
-      g_autofree char *shown = hr_text_for_message (key, 40);
-      g_autofree char *path = *section != '\0' ? g_strdup_printf ("%s.%s", section, shown)
-                                                : g_strdup (shown);
-      gboolean found = FALSE;
+      const Field *field = NULL;
+      char path[128];
 
       if (skip != NULL && g_strv_contains (skip, key))
         continue;
-      for (guint i = 0; i < n_fields; i++)
+      for (guint i = 0; i < n_fields && field == NULL; i++)
+        if (strcmp (fields[i].key, key) == 0)
+          field = &fields[i];
+      if (field == NULL)
         {
-          if (strcmp (fields[i].key, key) != 0)
-            continue;
-          if (!hr_fields_read_field (&fields[i], base, json_object_get_member (obj, key),
-                           origin, path, error))
-            return FALSE;
-          read |= G_GUINT64_CONSTANT (1) << i;
-          found = TRUE;
-          break;
-        }
-      if (!found)
-        {
+          /* Escaped, so a key with a line break still makes a one-line
+           * message. */
+          g_autofree char *shown = hr_text_for_message (key, 40);
+          g_autofree char *where = *section != '\0' ? g_strdup_printf ("%s.%s", section, shown)
+                                                     : g_strdup (shown);
           g_autofree char *skipped = skip != NULL ? g_strjoinv (", ", (char **) skip) : NULL;
           g_autofree char *allowed = hr_fields_keys_allowed (fields, n_fields, skipped);
 
-          FAIL (HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: %s"), path, allowed);
+          FAIL (HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: %s"), where, allowed);
         }
+      /* The path for a message, from the table's own key: built on the
+       * stack, since every file read passes here for every key. */
+      g_strlcpy (path, section, sizeof path);
+      if (*section != '\0')
+        g_strlcat (path, ".", sizeof path);
+      g_strlcat (path, field->key, sizeof path);
+      if (!hr_fields_read_field (field, base, json_object_get_member (obj, key), origin, path,
+                                 error))
+        return FALSE;
+      read |= G_GUINT64_CONSTANT (1) << (field - fields);
     }
   if (out_read != NULL)
     *out_read = read;
