@@ -232,10 +232,39 @@ bounds_in_window (GtkWidget       *widget,
          && gtk_widget_compute_bounds (widget, GTK_WIDGET (window), rect);
 }
 
+/* A drop-down's label shows whole: inside its row, and inside every
+ * ancestor up to the row that clips what overflows it (AdwComboRow shows
+ * its choice in a list view one line high, which cut a second line). */
+static void
+check_label_shown_whole (GtkWidget *label,
+                         int        width)
+{
+  GtkWidget *row = gtk_widget_get_ancestor (label, ADW_TYPE_PREFERENCES_ROW);
+  const char *text = gtk_label_get_text (GTK_LABEL (label));
+
+  for (GtkWidget *a = gtk_widget_get_parent (label); a != NULL; a = gtk_widget_get_parent (a))
+    {
+      graphene_rect_t r;
+
+      if (a != row && gtk_widget_get_overflow (a) != GTK_OVERFLOW_HIDDEN)
+        continue;
+      g_assert_true (gtk_widget_compute_bounds (label, a, &r));
+      if (r.origin.x < -0.5 || r.origin.y < -0.5
+          || r.origin.x + r.size.width > gtk_widget_get_width (a) + 0.5
+          || r.origin.y + r.size.height > gtk_widget_get_height (a) + 0.5)
+        g_error ("“%s” (%.0f×%.0f at %.0f,%.0f) is cut by its %s (%d×%d) at a window %d wide",
+                 text, r.size.width, r.size.height, r.origin.x, r.origin.y,
+                 G_OBJECT_TYPE_NAME (a), gtk_widget_get_width (a), gtk_widget_get_height (a),
+                 width);
+      if (a == row)
+        break;
+    }
+}
+
 /* Every mapped label, spin button and drop-down under root lies within the
  * window's width (the form's page scrolls vertically, so only the
  * horizontal extent is the window's business), and no drop-down's label
- * is cut short with an ellipsis. */
+ * is cut short, with an ellipsis or by its row. */
 static guint
 check_within (GtkWidget *root,
               HrWindow  *window,
@@ -264,6 +293,11 @@ check_within (GtkWidget *root,
           && gtk_widget_get_ancestor (w, GTK_TYPE_POPOVER) == NULL
           && pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (w))))
         g_error ("“%s” is cut short at a window %d wide", gtk_label_get_text (GTK_LABEL (w)), width);
+      if (GTK_IS_LABEL (w) && gtk_widget_get_width (w) > 0
+          && (gtk_widget_get_ancestor (w, GTK_TYPE_DROP_DOWN) != NULL
+              || gtk_widget_get_ancestor (w, ADW_TYPE_COMBO_ROW) != NULL)
+          && gtk_widget_get_ancestor (w, GTK_TYPE_POPOVER) == NULL)
+        check_label_shown_whole (w, width);
       checked += check_within (w, window, width);
     }
   return checked;

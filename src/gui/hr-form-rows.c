@@ -68,28 +68,73 @@ setup_label (GtkSignalListItemFactory *factory,
   float xalign = GPOINTER_TO_INT (user_data) / 100.0f;
   GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  /* The choice on a row's button is laid out by bind_label, whole; the
+   * lists below wrap at words. */
+  if (xalign <= 0.5f)
+    {
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
+    }
   gtk_label_set_xalign (GTK_LABEL (label), xalign);
   gtk_label_set_justify (GTK_LABEL (label), xalign > 0.5f ? GTK_JUSTIFY_RIGHT : GTK_JUSTIFY_LEFT);
   gtk_list_item_set_child (item, label);
 }
 
+/* TEXT on two lines, broken at the space nearest its middle, when it is
+ * longer than BUTTON_LINE_CHARS characters; else a copy. */
+#define BUTTON_LINE_CHARS 22
+
+static char *
+in_two_lines (const char *text)
+{
+  glong length = g_utf8_strlen (text, -1), at = 0, best_distance = G_MAXLONG;
+  const char *best = NULL;
+  char *copy;
+
+  if (length <= BUTTON_LINE_CHARS)
+    return g_strdup (text);
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p), at++)
+    if (*p == ' ' && ABS (2 * at - length) < best_distance)
+      {
+        best_distance = ABS (2 * at - length);
+        best = p;
+      }
+  copy = g_strdup (text);
+  if (best != NULL)
+    copy[best - text] = '\n';
+  return copy;
+}
+
+/* The choice on a row's button, whole and on lines of its own making: a
+ * label that wrapped to the width it was given was cut there.  AdwComboRow
+ * shows the choice in a list view as high as the label at its natural
+ * width, so a second line fell outside it ("3 — and parameters (FSDP" at
+ * 1280 points), and GtkDropDown's stack kept the label's natural width past
+ * a narrower button ("DeepSpeed" ran off its row at 360).  Unwrapped, the
+ * label's width is the least its row gives it, and a long choice has two
+ * lines at every width. */
 static void
 bind_label (GtkSignalListItemFactory *factory,
             GtkListItem              *item,
             gpointer                  user_data)
 {
   GtkStringObject *string = gtk_list_item_get_item (item);
+  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
+  const char *text = string != NULL ? gtk_string_object_get_string (string) : "";
 
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      string != NULL ? gtk_string_object_get_string (string) : "");
+  if (gtk_label_get_wrap (label))
+    gtk_label_set_text (label, text);
+  else
+    {
+      g_autofree char *lines = in_two_lines (text);
+
+      gtk_label_set_text (label, lines);
+    }
 }
 
-/* Labels for the strings of a drop-down that wrap onto a second line
- * when the row is narrow, rather than end in "…" ("Llama 2 13…"); the
- * one on the button aligned to its end, those in the list to their
- * start. */
+/* Labels for the strings of a drop-down that never end in "…" ("Llama 2
+ * 13…"): the one on the button aligned to its end, on two lines when it is
+ * long, those in the list to their start, wrapping at words. */
 GtkListItemFactory *
 hr_form_label_factory (gboolean on_button)
 {
