@@ -171,18 +171,6 @@ hr_present_chart_snapshot (GtkWidget   *widget,
   faint.alpha = 0.12;
   red = rgba (hr_chart_status_colour (HR_STATUS_OOM, dark), 1.0);
 
-  /* The legend: five swatches and their names. */
-  x = 0;
-  for (guint c = 0; c < HR_N_CATEGORIES; c++)
-    {
-      GdkRGBA colour = rgba (hr_chart_category_colour (c, dark), 1.0);
-
-      fill (snapshot, x, legend_h / 2 - font / 2, font, font, &colour);
-      x += font * 1.4;
-      x += draw_text (snapshot, widget, hr_present_category_label (c), x, legend_h / 2, font,
-                      FALSE, &fg, 0) + font * 1.6;
-    }
-
   for (guint i = 0; i < self->bars->len; i++)
     {
       const Bar *bar = &g_array_index (self->bars, Bar, i);
@@ -198,6 +186,23 @@ hr_present_chart_snapshot (GtkWidget   *widget,
   if (x1 - x0 < 80)
     return;
   row_h = MIN ((height - legend_h - axis_h) / self->bars->len, font * 5);
+  /* Centred in its area, as a slide is: one or two bars no longer sit at
+   * the top of an empty screen. */
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (
+    0, MAX (0, (height - (legend_h + font + self->bars->len * row_h + axis_h)) / 2)));
+
+  /* The legend: five swatches and their names. */
+  x = 0;
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    {
+      GdkRGBA colour = rgba (hr_chart_category_colour (c, dark), 1.0);
+
+      fill (snapshot, x, legend_h / 2 - font / 2, font, font, &colour);
+      x += font * 1.4;
+      x += draw_text (snapshot, widget, hr_present_category_label (c), x, legend_h / 2, font,
+                      FALSE, &fg, 0) + font * 1.6;
+    }
 
 #define X(bytes) (x0 + (x1 - x0) * (double) (bytes) / scale_bytes)
 
@@ -249,6 +254,7 @@ hr_present_chart_snapshot (GtkWidget   *widget,
                  &fg, 1);
   }
 #undef X
+  gtk_snapshot_restore (snapshot);
 }
 
 static void
