@@ -103,7 +103,8 @@ sync_presets (HrForm *self)
 
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->model_preset, index_of_id (self->model_ids, sc->model.preset));
-  gtk_drop_down_set_selected (self->gpu_preset, index_of_id (self->gpu_ids, sc->gpu.preset));
+  if (self->gpu_preset != NULL)   /* built after the first frame */
+    gtk_drop_down_set_selected (self->gpu_preset, index_of_id (self->gpu_ids, sc->gpu.preset));
   self->syncing = FALSE;
 }
 
@@ -475,16 +476,26 @@ build_parallel (HrForm    *self,
 }
 
 static void
-build_hardware (HrForm    *self,
-                GtkWidget *page)
+build_hardware_rows (HrForm    *self,
+                     GtkWidget *group)
 {
-  GtkWidget *group = hr_form_new_group (page, _("Hardware"), NULL);
-
   self->gpu_preset = preset_dropdown (self, group, HR_PRESET_GPU, "gpu.preset", _("GPU"),
                                       _("Custom GPU"), &self->gpu_ids);
+  sync_presets (self);
+  g_signal_connect (self->gpu_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
   hr_form_field_row (self, group, "gpu.memory_mib");
   hr_form_field_row (self, group, "gpu.bf16_tflops");
   hr_form_field_row (self, group, "gpu.fp8_tflops");
+}
+
+/* Below the first screen, with its list of every GPU preset: the group's
+ * title now, its rows once the first frame is drawn (hr-form-lazy.c). */
+static void
+build_hardware (HrForm    *self,
+                GtkWidget *page)
+{
+  hr_form_defer_rows (self, hr_form_new_group (page, _("Hardware"), NULL), "gpu",
+                      build_hardware_rows);
 }
 
 static void
@@ -832,7 +843,6 @@ hr_form_new (HrScenarioModel *model,
   sync_framework (self);
   g_signal_connect (self->framework, "notify::selected", G_CALLBACK (on_framework_chosen), self);
   g_signal_connect (self->model_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
-  g_signal_connect (self->gpu_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
   g_signal_connect_swapped (model, "notify", G_CALLBACK (on_model_notify), self);
   hr_form_update_sensitivity (self);
   hr_form_build_deferred_when_drawn (self);
