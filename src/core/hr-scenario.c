@@ -26,29 +26,39 @@ hr_copy_string (char       *dest,
   dest[n] = '\0';
 }
 
+/* A bare architecture, before a preset fills it: the contract's defaults
+ * for the fields a preset may leave out (a decoder with a SwiGLU MLP,
+ * RMSNorm, no biases, no experts, a language-model head), the sizes 0. */
+void
+hr_model_arch_init_blank (HrModelArch *model)
+{
+  memset (model, 0, sizeof *model);
+  model->kind = HR_KIND_DECODER;
+  model->mlp = HR_MLP_SWIGLU;
+  model->norm = HR_NORM_RMSNORM;
+  model->bias = HR_BIAS_NONE;
+  model->experts = 1;
+  model->experts_active = 1;
+  model->head = HR_HEAD_LM;
+}
+
 /* Llama 2 13B, from its config.json (CALC-REFERENCE.md section 1: 40 layers,
- * hidden 5120, 40 heads, ffn 13824, vocab 32000, untied). */
+ * hidden 5120, 40 heads, ffn 13824, vocab 32000, untied), on the blank's
+ * defaults. */
 void
 hr_model_arch_init_default (HrModelArch *model)
 {
-  memset (model, 0, sizeof *model);
+  hr_model_arch_init_blank (model);
   hr_copy_string (model->preset, sizeof model->preset, "llama-2-13b");
   hr_copy_string (model->name, sizeof model->name, "Llama 2 13B");
-  model->kind = HR_KIND_DECODER;
   model->layers = 40;
   model->hidden = 5120;
   model->heads = 40;
   model->kv_heads = 40;
   model->head_dim = 128;
   model->ffn = 13824;
-  model->mlp = HR_MLP_SWIGLU;
   model->vocab = 32000;
   model->tied_embeddings = FALSE;
-  model->norm = HR_NORM_RMSNORM;
-  model->bias = HR_BIAS_NONE;
-  model->experts = 1;
-  model->experts_active = 1;
-  model->head = HR_HEAD_LM;
 }
 
 /* CONTRACT.md section 2. */

@@ -216,6 +216,7 @@ void     hr_scenario_init_default  (HrScenario       *scenario);
 void     hr_dtypes_for_precision   (HrPrecision       precision,
                                     HrDtypes         *out);
 void     hr_training_apply_precision (HrTraining     *training);
+void     hr_model_arch_init_blank  (HrModelArch     *model);
 void     hr_model_arch_init_default (HrModelArch     *model);
 
 guint64  hr_parallel_dp_degree     (const HrParallel *parallel);

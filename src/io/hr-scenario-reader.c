@@ -77,21 +77,6 @@ apply_preset_member (HrScenario       *sc,
   return FALSE;
 }
 
-/* A bare architecture, before a preset fills it: the contract's defaults
- * for the fields a preset may leave out. */
-static void
-model_arch_init_blank (HrModelArch *model)
-{
-  memset (model, 0, sizeof *model);
-  model->kind = HR_KIND_DECODER;
-  model->mlp = HR_MLP_SWIGLU;
-  model->norm = HR_NORM_RMSNORM;
-  model->bias = HR_BIAS_NONE;
-  model->experts = 1;
-  model->experts_active = 1;
-  model->head = HR_HEAD_LM;
-}
-
 gboolean
 hr_scenario_apply_model_preset (HrScenario  *scenario,
                                 const char  *id,
@@ -147,7 +132,7 @@ hr_scenario_apply_model_preset_node (HrScenario  *scenario,
     }
 
   check = *scenario;
-  model_arch_init_blank (&check.model);
+  hr_model_arch_init_blank (&check.model);
   if (!hr_fields_read_section (model, hr_model_fields, hr_model_fields_count, &check.model,
                      origin, "model", NULL, NULL, error))
     return FALSE;
