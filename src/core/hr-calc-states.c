@@ -181,8 +181,10 @@ hr_calc_stage_params (const Ctx      *ctx,
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
 
+  /* A vision-language model's vision tower and projector sit with the
+   * embeddings (validation keeps one stage and tp 1 with them). */
   if (first)
-    sp->outside += (double) c->embedding;
+    sp->outside += (double) (c->embedding + c->vision + c->projector);
   if (last)
     {
       sp->outside += (double) (c->head + c->final_norm);
@@ -254,7 +256,9 @@ add_weights (Ctx               *ctx,
                   HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
                   N_("The model's weights, which every GPU computes with."),
                   weights_here * ctx->weight_bytes);
-      trainable = all;
+      /* A frozen vision tower (LLaVA's fine-tuning) has weights, no
+       * gradients or optimizer states. */
+      trainable = all - (t->freeze_vision && dev->stage == 0 ? (double) ctx->counts.vision : 0.0);
     }
   else
     {
