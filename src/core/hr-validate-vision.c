@@ -54,8 +54,13 @@ hr_validate_vision (const HrScenario  *sc,
   const HrParallel *p = &sc->parallel;
   guint64 side, merge, tokens;
 
+  /* (One test for the text models every plan but these is.) */
   if (m->vision == HR_VISION_NONE)
-    return validate_no_vision (m, error);
+    return ((m->vision_layers | m->vision_hidden | m->vision_heads | m->vision_ffn
+             | m->vision_patch | m->vision_image | m->vision_channels
+             | m->vision_feature_layer | m->projector_merge) == 0
+            && m->projector == HR_PROJECTOR_NONE)
+           || validate_no_vision (m, error);
 
   if (m->projector == HR_PROJECTOR_NONE)
     FAIL ("model.projector", _("none leaves the vision tower unconnected; allowed with a "
