@@ -1060,6 +1060,13 @@ test_vision_tower (void)
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "projector activations"), ==,
                     2 * (577 * 1024 + 2 * 576 * 4096) * 2);
+  /* The weights: the tower's and the projector's their own items, bf16. */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower weights"), ==,
+                    303507456ull * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "projector weights"), ==,
+                    20979712ull * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "weights"), ==,
+                    (7063427072ull - 303507456 - 20979712) * 2);
 
   /* The tower: 23 of its 24 layers reach the loss (vision_feature_layer
    * -2), each one encoder layer of width 1024 over 2 x 577 tokens plus

@@ -271,6 +271,7 @@ test_vision_refusals (void)
     { "training.images_per_sample", 8, G_STRUCT_OFFSET (HrScenario, training.images_per_sample) },
     { "parallel.tp", 2, G_STRUCT_OFFSET (HrScenario, parallel.tp) },
     { "parallel.pp", 2, G_STRUCT_OFFSET (HrScenario, parallel.pp) },
+    { "training.method", HR_METHOD_QLORA, G_STRUCT_OFFSET (HrScenario, training.method) },
   };
   HrScenario sc;
 
@@ -287,6 +288,8 @@ test_vision_refusals (void)
 
       if (bad[i].offset == G_STRUCT_OFFSET (HrScenario, model.projector))
         *(HrProjector *) ptr = (HrProjector) bad[i].value;
+      else if (bad[i].offset == G_STRUCT_OFFSET (HrScenario, training.method))
+        *(HrMethod *) ptr = (HrMethod) bad[i].value;
       else
         *(guint64 *) ptr = bad[i].value;
       g_assert_false (hr_scenario_validate (&copy, &error));

@@ -131,6 +131,13 @@ hr_validate_vision (const HrScenario  *sc,
   if (hr_optimizer_info (t->optimizer)->factored)
     FAIL ("training.optimizer", _("%s is not planned with a vision tower; allowed: an "
           "optimizer without factored states"), hr_enum_name (&hr_optimizer_names, t->optimizer));
+  /* Which linears bitsandbytes quantizes differs between LLaVA's own
+   * train.py (the tower loaded apart, in 16 bits; llm_int8_skip_modules
+   * mm_projector) and transformers' loader (every nn.Linear but the LM
+   * head): not planned rather than planned as one of them. */
+  if (t->method == HR_METHOD_QLORA)
+    FAIL ("training.method", _("qlora is not planned with a vision tower (whether its "
+          "linears are quantized depends on the loader); allowed: full, lora"));
   if (t->checkpointing == HR_CHECKPOINTING_OP)
     FAIL ("training.checkpointing", _("\"op\" is not planned with a vision tower; allowed: "
           "none, selective, full"));
