@@ -1032,6 +1032,107 @@ test_ssm_layers (void)
   }
 }
 
+/* A vision tower's and projector's saved tensors (hr-activations-vision.c)
+ * as their own items, against the tensors Hugging Face's modules keep. */
+static void
+test_vision_tower (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  double layer, with_all;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llava-1.5-7b");
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 2048;
+  sc.training.images_per_sample = 1;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+
+  /* LlavaMultiModalProjector: linear_1's input keeps the feature layer's
+   * 577 rows of 1024 alive, GELU's and linear_2's inputs are 576 x 4096;
+   * 2 samples of one image, bf16. */
+  g_assert_cmpfloat (hr_activations_projector (&sc), ==,
+                     2.0 * (577 * 1024 + 2 * 576 * 4096) * 2);
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "projector activations"), ==,
+                    2 * (577 * 1024 + 2 * 576 * 4096) * 2);
+  /* The weights: the tower's and the projector's their own items, bf16. */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower weights"), ==,
+                    303507456ull * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "projector weights"), ==,
+                    20979712ull * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "weights"), ==,
+                    (7063427072ull - 303507456 - 20979712) * 2);
+
+  /* The tower: 23 of its 24 layers reach the loss (vision_feature_layer
+   * -2), each one encoder layer of width 1024 over 2 x 577 tokens plus
+   * quick-GELU's sigmoid, 2 x 577 x 4096 bf16 values. */
+  with_all = hr_activations_vision_tower (&sc, &layer);
+  g_assert_cmpfloat (with_all, ==, 23 * layer);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower activations"), ==,
+                    (guint64) (23 * layer));
+  {
+    HrScenario vit = sc;
+    HrLayerActivations la;
+
+    /* the same layer as an encoder model of the tower's shape */
+    hr_model_arch_init_default (&vit.model);
+    vit.model.kind = HR_KIND_ENCODER;
+    vit.model.layers = 24;
+    vit.model.hidden = 1024;
+    vit.model.heads = vit.model.kv_heads = 16;
+    vit.model.head_dim = 0;
+    vit.model.ffn = 4096;
+    vit.model.mlp = HR_MLP_GELU;
+    vit.model.norm = HR_NORM_LAYERNORM;
+    vit.model.bias = HR_BIAS_ALL;
+    vit.model.head = HR_HEAD_CLASSIFIER;
+    vit.model.classes = 1;
+    vit.model.vocab = 0;
+    vit.training.seq_len = 577;
+    hr_activations_layer (&vit, &la);
+    g_assert_cmpfloat (layer, ==, la.total + 2.0 * 577 * 4096 * 2);
+  }
+  sc.model.vision_feature_layer = 0;
+  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 24 * layer);
+  sc.model.vision_feature_layer = 23;
+
+  /* Full checkpointing: each layer keeps its input, 2 x 577 x 1024 bf16,
+   * and one layer is recomputed at the end of the backward pass. */
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 23.0 * 2 * 577 * 1024 * 2);
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "one vision layer recomputed for backward"),
+                    ==, (guint64) layer);
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+
+  /* Frozen (LLaVA's fine-tuning): the tower keeps nothing, the projector
+   * as before; under LoRA neither keeps anything. */
+  sc.training.freeze_vision = TRUE;
+  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 0);
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower activations"), ==, 0);
+  g_assert_cmpuint (plan->trainable_params, ==, 7063427072ull - 303507456);
+  sc.training.method = HR_METHOD_LORA;
+  g_assert_cmpfloat (hr_activations_projector (&sc), ==, 0);
+
+  /* Qwen2-VL's patch merger over 448 x 448 images: 1024 patches of 1280;
+   * ln_q's input (bf16 without autocast) and its mean and rstd (fp32),
+   * mlp[0]'s, GELU's and mlp[2]'s inputs, 1024 x 1280 values each. */
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "qwen2-vl-7b");
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.training.micro_batch = 1;
+  sc.training.images_per_sample = 2;
+  g_assert_cmpfloat (hr_activations_projector (&sc), ==,
+                     2.0 * 1024 * (1280 * 2 + 2 * 4 + 3 * 1280 * 2));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1061,5 +1162,6 @@ main (int   argc,
   g_test_add_func ("/activations/encoder-decoder", test_encoder_decoder_layers);
   g_test_add_func ("/activations/state-space", test_ssm_layers);
   g_test_add_func ("/activations/attention-buffer", test_attention_buffer);
+  g_test_add_func ("/activations/vision-tower", test_vision_tower);
   return g_test_run ();
 }

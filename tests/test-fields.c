@@ -249,6 +249,76 @@ test_ranges_come_from_the_table (void)
   }
 }
 
+/* A vision tower is planned only whole and consistent: each bad value is
+ * refused naming its field (hr-validate-vision.c). */
+static void
+test_vision_refusals (void)
+{
+  static const struct
+  {
+    const char *path;
+    guint64     value;
+    gsize       offset;     /* in HrScenario */
+  } bad[] = {
+    { "model.projector", HR_PROJECTOR_NONE, G_STRUCT_OFFSET (HrScenario, model.projector) },
+    { "model.vision_layers", 0, G_STRUCT_OFFSET (HrScenario, model.vision_layers) },
+    { "model.vision_heads", 0, G_STRUCT_OFFSET (HrScenario, model.vision_heads) },
+    { "model.vision_heads", 3, G_STRUCT_OFFSET (HrScenario, model.vision_heads) },
+    { "model.vision_patch", 13, G_STRUCT_OFFSET (HrScenario, model.vision_patch) },
+    { "model.vision_patch", 0, G_STRUCT_OFFSET (HrScenario, model.vision_patch) },
+    { "model.vision_feature_layer", 25, G_STRUCT_OFFSET (HrScenario, model.vision_feature_layer) },
+    { "model.projector_merge", 2, G_STRUCT_OFFSET (HrScenario, model.projector_merge) },
+    { "training.images_per_sample", 8, G_STRUCT_OFFSET (HrScenario, training.images_per_sample) },
+    { "parallel.tp", 2, G_STRUCT_OFFSET (HrScenario, parallel.tp) },
+    { "parallel.pp", 2, G_STRUCT_OFFSET (HrScenario, parallel.pp) },
+    { "training.method", HR_METHOD_QLORA, G_STRUCT_OFFSET (HrScenario, training.method) },
+  };
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llava-1.5-7b");
+  sc.training.seq_len = 4096;         /* 7 images of 576 tokens fit, 8 do not */
+  sc.parallel.gpus = 2;
+  g_assert_true (hr_scenario_validate (&sc, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      HrScenario copy = sc;
+      g_autoptr(GError) error = NULL;
+      gpointer ptr = G_STRUCT_MEMBER_P (&copy, bad[i].offset);
+
+      if (bad[i].offset == G_STRUCT_OFFSET (HrScenario, model.projector))
+        *(HrProjector *) ptr = (HrProjector) bad[i].value;
+      else if (bad[i].offset == G_STRUCT_OFFSET (HrScenario, training.method))
+        *(HrMethod *) ptr = (HrMethod) bad[i].value;
+      else
+        *(guint64 *) ptr = bad[i].value;
+      g_assert_false (hr_scenario_validate (&copy, &error));
+      g_test_message ("%s", error->message);
+      g_assert_cmpstr (hr_error_field (error), ==, bad[i].path);
+    }
+
+  /* A vision field without a tower describes nothing planned. */
+  {
+    g_autoptr(GError) error = NULL;
+
+    hr_scenario_init_default (&sc);
+    sc.model.vision_image = 336;
+    g_assert_false (hr_scenario_validate (&sc, &error));
+    g_assert_cmpstr (hr_error_field (error), ==, "model.vision_image");
+  }
+  /* Qwen2-VL's merger must divide the patches of a side: 448 / 14 = 32. */
+  {
+    g_autoptr(GError) error = NULL;
+
+    hr_scenario_init_default (&sc);
+    hr_test_model (&sc, "qwen2-vl-7b");
+    g_assert_true (hr_scenario_validate (&sc, NULL));
+    sc.model.projector_merge = 3;
+    g_assert_false (hr_scenario_validate (&sc, &error));
+    g_assert_cmpstr (hr_error_field (error), ==, "model.projector_merge");
+  }
+}
+
 /* The default scenario's optional fields start on the table's `absent`
  * values, where a file that leaves them out starts: the one place those
  * defaults are written.  Three optional fields have other defaults, said in
@@ -466,6 +536,7 @@ main (int   argc,
   g_test_add_func ("/fields/error-names-its-field", test_error_names_its_field);
   g_test_add_func ("/fields/ranges-come-from-the-table", test_ranges_come_from_the_table);
   g_test_add_func ("/fields/optional-defaults", test_optional_defaults);
+  g_test_add_func ("/fields/vision-refusals", test_vision_refusals);
   g_test_add_func ("/fields/optimizer-rows", test_optimizer_rows);
   g_test_add_func ("/fields/framework-found-early", test_framework_found_early);
   g_test_add_func ("/fields/framework-profiles", test_framework_profiles);

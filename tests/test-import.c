@@ -61,6 +61,15 @@ test_hf_configs (void)
      * "236B total"), as a public parameter-counting test quotes them. */
     { "deepseek-r1.json", 682636487424 },
     { "deepseek-v2.5.json", 235741434880 },
+    /* Vision-language models (test-params.c has the arithmetic):
+     * llava-hf/llava-1.5-7b-hf's config.json as published (its
+     * text_config gives only the vocabulary, 32064: the rest is
+     * LlamaConfig's defaults), and Qwen/Qwen2-VL-7B-Instruct's, written
+     * from the module list transformers prints for it and
+     * Qwen2VLConfig's keys (the Hub's text was not in the search corpus);
+     * their published totals. */
+    { "llava-1.5-7b-hf.json", 7063427072 },
+    { "qwen2-vl-7b-instruct.json", 8291375616 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
@@ -365,9 +374,9 @@ test_hf_unsupported_refused (void)
       " \"num_heads\": 12, \"d_ff\": 2048, \"vocab_size\": 256384}",
       "model_type \"umt5\": this architecture (an encoder-decoder model with a relative bias in "
       "every layer) is not supported yet" },
-    { "{\"model_type\": \"llava\", \"text_config\": {\"model_type\": \"llama\","
+    { "{\"model_type\": \"llava_next\", \"text_config\": {\"model_type\": \"llama\","
       " \"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32}}",
-      "(a vision-language model)" },
+      "(a vision-language model with tiled high-resolution images)" },
     { "{\"model_type\": \"zamba2\", \"hidden_size\": 2560, \"num_hidden_layers\": 54}",
       "(a hybrid of state-space and attention layers)" },
     { "{\"model_type\": \"falcon_mamba\", \"hidden_size\": 4096, \"num_hidden_layers\": 64}",
@@ -390,6 +399,97 @@ test_hf_unsupported_refused (void)
       if (strstr (error->message, cases[i].says) == NULL)
         g_error ("\"%s\" does not say \"%s\"", error->message, cases[i].says);
       g_assert_true (g_str_has_prefix (error->message, "config.json: model_type "));
+    }
+}
+
+/* LLaVA and Qwen2-VL: the nested configs mapped field by field, and what
+ * they can say and the plan does not cover refused, naming the key. */
+static void
+test_hf_vision (void)
+{
+  static const struct { const char *config; const char *says; } refused[] = {
+    { "{\"model_type\": \"llava\", \"vision_config\": {\"model_type\": \"siglip_vision_model\"}}",
+      "vision_config.model_type: siglip_vision_model is not supported" },
+    { "{\"model_type\": \"llava\", \"vision_feature_select_strategy\": \"full\"}",
+      "vision_feature_select_strategy: full is not supported" },
+    { "{\"model_type\": \"llava\", \"vision_feature_layer\": [-2, -5, -8]}",
+      "vision_feature_layer: (not one layer) is not supported" },
+    { "{\"model_type\": \"llava\", \"vision_feature_layer\": 0}",
+      "vision_feature_layer: it names no layer of the 24-layer tower's output" },
+    { "{\"model_type\": \"llava\", \"vision_config\": {\"hidden_act\": \"gelu\"}}",
+      "vision_config.hidden_act: gelu is not supported" },
+    { "{\"model_type\": \"llava\", \"projector_hidden_act\": \"relu\"}",
+      "projector_hidden_act: relu is not supported" },
+    { "{\"model_type\": \"llava\", \"text_config\": {\"model_type\": \"mistral\","
+      " \"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32,"
+      " \"vocab_size\": 32064}}",
+      "text_config: intermediate_size is required for a text model of type \"mistral\"" },
+    { "{\"model_type\": \"llava\", \"vision_config\": {\"image_size\": 330, \"patch_size\": 14}}",
+      "model.vision_patch: 14 does not divide model.vision_image = 330" },
+    { "{\"model_type\": \"llava\", \"text_config\": []}",
+      "text_config: not an object" },
+    { "{\"model_type\": \"qwen2_vl\", \"hidden_size\": 3584, \"num_hidden_layers\": 28,"
+      " \"num_attention_heads\": 28, \"num_key_value_heads\": 4, \"intermediate_size\": 18944,"
+      " \"vision_config\": {\"temporal_patch_size\": 1}}",
+      "vision_config.temporal_patch_size: 1 is not supported" },
+    { "{\"model_type\": \"qwen2_vl\", \"hidden_size\": 2048, \"num_hidden_layers\": 28,"
+      " \"num_attention_heads\": 16, \"num_key_value_heads\": 2, \"intermediate_size\": 8960}",
+      "vision_config.hidden_size: 3584 is not the language model's hidden_size 2048" },
+  };
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "llava-1.5-7b-hf.json", NULL);
+  g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (unmapped->len, ==, 0);
+  g_assert_cmpint (sc.model.vision, ==, HR_VISION_CLIP);
+  g_assert_cmpint (sc.model.projector, ==, HR_PROJECTOR_MLP2X_GELU);
+  g_assert_cmpuint (sc.model.layers, ==, 32);              /* LlamaConfig's default */
+  g_assert_cmpuint (sc.model.vocab, ==, 32064);
+  g_assert_false (sc.model.tied_embeddings);
+  g_assert_cmpuint (sc.model.vision_layers, ==, 24);
+  g_assert_cmpuint (sc.model.vision_image, ==, 336);
+  g_assert_cmpuint (sc.model.vision_feature_layer, ==, 23);   /* -2 of 24 */
+  g_assert_cmpuint (hr_model_image_tokens (&sc.model), ==, 576);
+
+  /* Without a vision_config, LlavaConfig's own: LLaVA-1.5's tower. */
+  {
+    g_autoptr(JsonNode) node = hr_json_load_data ("{\"model_type\": \"llava\"}", -1, "config.json", &error);
+    HrModelArch m;
+
+    g_assert_true (hr_hf_import_node (&m, node, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (hr_params_total (&m), ==, 7063427072ull - 2 * 64 * 4096);
+  }
+
+  g_clear_pointer (&path, g_free);
+  path = g_test_build_filename (G_TEST_DIST, "data", "hf", "qwen2-vl-7b-instruct.json", NULL);
+  g_ptr_array_set_size (unmapped, 0);
+  hr_scenario_init_default (&sc);
+  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sc.model.vision, ==, HR_VISION_QWEN2_VL);
+  g_assert_cmpuint (sc.model.vision_ffn, ==, 5120);           /* 1280 x mlp_ratio 4 */
+  g_assert_cmpuint (sc.model.projector_merge, ==, 2);
+  g_assert_cmpint (sc.model.bias, ==, HR_BIAS_QKV);
+  /* (the image size is the processor's: said, and planned at 448) */
+  g_assert_cmpuint (unmapped->len, ==, 2);
+  g_assert_nonnull (strstr (g_ptr_array_index (unmapped, 1), "planned at 448 x 448 pixels, 256"));
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(JsonNode) node = hr_json_load_data (refused[i].config, -1, "config.json", &error);
+      HrModelArch m;
+
+      g_assert_no_error (error);
+      g_assert_false (hr_hf_import_node (&m, node, "config.json", NULL, &error));
+      g_assert_nonnull (error);
+      if (strstr (error->message, refused[i].says) == NULL)
+        g_error ("\"%s\" does not say \"%s\"", error->message, refused[i].says);
+      g_clear_error (&error);
     }
 }
 
@@ -701,6 +801,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/import/hf-deepseek", test_hf_deepseek);
+  g_test_add_func ("/import/hf-vision", test_hf_vision);
   g_test_add_func ("/import/importer-detects-its-format", test_importer_detects_its_format);
   g_test_add_func ("/import/hf-unsupported-refused", test_hf_unsupported_refused);
   g_test_add_func ("/import/hf-seq2seq-refused", test_hf_seq2seq_refused);

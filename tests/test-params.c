@@ -371,6 +371,8 @@ test_presets_match_reference (void)
      * 2 x 1280 x 5120 + 5120 + 1280, two LayerNorms 2 x 2560), the final
      * norm 2560 and the classifier 1280 x 1000 + 1000. */
     { "vit-h-14", 1280 + 257 * 1280 + 588 * 1280 + 1280 + 32 * 19677440ull + 2560 + 1281000 },
+    /* the published totals (test_vision_counts has the arithmetic) */
+    { "llava-1.5-7b", 7063427072 }, { "qwen2-vl-7b", 8291375616 },
   };
   G_STATIC_ASSERT (1280 + 257 * 1280 + 588 * 1280 + 1280 + 32 * 19677440ull + 2560 + 1281000
                    == 632045800ull);
@@ -530,6 +532,67 @@ test_deepseek_counts (void)
   g_assert_cmpuint (c.active - 37552297472, ==, 187121664 + 398196992 + 102760448 + 21504);
 }
 
+/* Vision-language models as Hugging Face builds them (hr-params-vision.c),
+ * against the published totals: llava-hf/llava-1.5-7b-hf 7,063,427,072
+ * and Qwen/Qwen2-VL-7B-Instruct 8,291,375,616 (their model cards'
+ * safetensors counts). */
+static void
+test_vision_counts (void)
+{
+  HrScenario sc;
+  HrParamCounts c;
+  /* One CLIP or Qwen2-VL layer of width 1024 / 1280: Q, K, V, O with
+   * biases 4·(h² + h), fc1 h·f + f, fc2 f·h + h, two LayerNorms 2·2h. */
+  const guint64 clip_layer = 4 * (1024 * 1024 + 1024) + (1024 * 4096 + 4096)
+                             + (4096 * 1024 + 1024) + 2 * 2 * 1024;
+  const guint64 qwen_layer = 4 * (1280 * 1280 + 1280) + (1280 * 5120 + 5120)
+                             + (5120 * 1280 + 1280) + 2 * 2 * 1280;
+
+  G_STATIC_ASSERT (4 * (1024 * 1024 + 1024) + (1024 * 4096 + 4096) + (4096 * 1024 + 1024)
+                   + 2 * 2 * 1024 == 12596224);
+  G_STATIC_ASSERT (4 * (1280 * 1280 + 1280) + (1280 * 5120 + 5120) + (5120 * 1280 + 1280)
+                   + 2 * 2 * 1280 == 19677440);
+
+  /* LLaVA-1.5 7B: Llama 2 7B with a 32064-token table and head (64 rows
+   * more each than Llama 2's 6,738,415,616); CLIPVisionTransformer: class
+   * token, patch conv 3·14²·1024 (no bias), (24² + 1) positions, pre- and
+   * post-LayerNorm, 24 layers; LlavaMultiModalProjector 1024 -> 4096 ->
+   * 4096 with biases. */
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llava-1.5-7b");
+  hr_params_count (&sc.model, NULL, 1, 1, &c);
+  g_assert_cmpuint (c.vision, ==, 1024 + 588 * 1024 + 577 * 1024 + 2 * 2048 + 24 * clip_layer);
+  g_assert_cmpuint (c.vision, ==, 303507456);
+  g_assert_cmpuint (c.projector, ==, 1024 * 4096 + 4096 + 4096 * 4096 + 4096);
+  g_assert_cmpuint (c.projector, ==, 20979712);
+  g_assert_cmpuint (c.total - c.vision - c.projector, ==, 6738415616ull + 2 * 64 * 4096);
+  g_assert_cmpuint (c.total, ==, 7063427072ull);
+  g_assert_cmpuint (c.active, ==, c.total);
+  g_assert_cmpuint (hr_model_vision_tokens (&sc.model), ==, 577);
+  g_assert_cmpuint (hr_model_image_tokens (&sc.model), ==, 576);
+  g_assert_cmpuint (hr_model_vision_layers_run (&sc.model), ==, 23);
+
+  /* Qwen2-VL 7B: Qwen2-7B's language model (as Qwen2.5-7B, 7,615,616,512);
+   * Conv3d 3·2·14²·1280 (no bias), 32 blocks; PatchMerger LayerNorm 1280,
+   * 5120 -> 5120 -> 3584 with biases (5120 = 1280·2²). */
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "qwen2-vl-7b");
+  hr_params_count (&sc.model, NULL, 1, 1, &c);
+  g_assert_cmpuint (c.vision, ==, 3 * 2 * 14 * 14 * 1280 + 32 * qwen_layer);
+  g_assert_cmpuint (c.vision, ==, 631183360);
+  g_assert_cmpuint (c.projector, ==, 2 * 1280 + 5120 * 5120 + 5120 + 5120 * 3584 + 3584);
+  g_assert_cmpuint (c.projector, ==, 44575744);
+  g_assert_cmpuint (c.total - c.vision - c.projector, ==, 7615616512ull);
+  g_assert_cmpuint (c.total, ==, 8291375616ull);
+  g_assert_cmpuint (hr_model_vision_tokens (&sc.model), ==, 32 * 32);
+  g_assert_cmpuint (hr_model_image_tokens (&sc.model), ==, 16 * 16);
+  g_assert_cmpuint (hr_model_vision_layers_run (&sc.model), ==, 32);
+
+  /* Without a tower nothing changes: the language model alone. */
+  sc.model.vision = HR_VISION_NONE;
+  g_assert_cmpuint (hr_params_total (&sc.model), ==, 7615616512ull);
+}
+
 /* Tensor parallelism of the latent attention as Megatron builds it: the
  * down projections and latent norms whole on each rank, the up and output
  * projections split. */
@@ -594,6 +657,7 @@ main (int   argc,
   g_test_add_func ("/params/deepseek", test_deepseek_counts);
   g_test_add_func ("/params/deepseek-tensor-parallel", test_deepseek_tensor_parallel);
   g_test_add_func ("/params/state-space", test_ssm_table);
+  g_test_add_func ("/params/vision-language", test_vision_counts);
   g_test_add_func ("/params/presets-match-reference", test_presets_match_reference);
   g_test_add_func ("/params/every-preset", test_every_preset_count);
   g_test_add_func ("/params/lora", test_lora_count);

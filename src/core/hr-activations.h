@@ -119,6 +119,14 @@ void    hr_activations_pattern_layer  (const HrScenario   *scenario,
                                        HrLayerActivations *first,
                                        HrLayerActivations *last);
 
+/* hr-activations-vision.c: a vision tower's saved activations per
+ * micro-batch (its trained layers up to the feature layer; OUT_LAYER one
+ * layer's without recompute), and its projector's. */
+gboolean hr_activations_vision_trains (const HrScenario *scenario);
+double  hr_activations_vision_tower   (const HrScenario   *scenario,
+                                       double             *out_layer);
+double  hr_activations_projector      (const HrScenario   *scenario);
+
 double  hr_pipeline_layer_units       (guint64             pp,
                                        guint64             vpp,
                                        guint64             micro_batches,

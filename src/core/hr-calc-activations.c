@@ -246,6 +246,38 @@ hr_calc_add_activations (Ctx      *ctx,
               N_("Which embedding values dropout switched off."),
               in_flight * T * h);
 
+  /* A vision-language model's tower and projector (hr-activations-
+   * vision.c), on the first stage: their saved tensors wait for the end of
+   * the backward pass, which reaches them last. */
+  if (first && m->vision != HR_VISION_NONE)
+    {
+      double layer_bytes;
+      double tower = hr_activations_vision_tower (sc, &layer_bytes);
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                HR_LIVE_FWD_BWD, N_("vision tower activations"),
+                t->checkpointing == HR_CHECKPOINTING_FULL
+                ? "layers to the feature layer·b·images·each layer's input"
+                : "layers to the feature layer·b·images·(one encoder layer's saved tensors + quick-GELU's sigmoid)",
+                N_("What the image encoder's layers keep for its own backward pass."),
+                tower);
+      /* With full checkpointing the tower's layers are recomputed one at a
+       * time, at the very end of the backward pass. */
+      if (t->checkpointing == HR_CHECKPOINTING_FULL)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                  HR_LIVE (HR_PHASE_BACKWARD_END), N_("one vision layer recomputed for backward"),
+                  "b·images·one encoder layer's saved tensors",
+                  N_("During the backward pass one image-encoder layer at a time is recomputed in full."),
+                  layer_bytes);
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                HR_LIVE_FWD_BWD, N_("projector activations"),
+                sc->model.projector == HR_PROJECTOR_MLP2X_GELU
+                ? "b·images·((patches + 1)·h_v + 2·patches·h)·bytes"
+                : "b·images·patches·(h_v·norm bytes + 8 + 3·h_v·bytes)",
+                N_("What the layers carrying image features into the language model keep."),
+                hr_activations_projector (sc));
+    }
+
   /* BERT's embeddings end in a LayerNorm (BertEmbeddings.LayerNorm), which
    * keeps its input, the sum of the tables, when the tables train: in fp32
    * under autocast, where that sum is fp32. */

@@ -181,8 +181,10 @@ hr_calc_stage_params (const Ctx      *ctx,
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
 
+  /* A vision-language model's vision tower and projector sit with the
+   * embeddings (validation keeps one stage and tp 1 with them). */
   if (first)
-    sp->outside += (double) c->embedding;
+    sp->outside += (double) (c->embedding + c->vision + c->projector);
   if (last)
     {
       sp->outside += (double) (c->head + c->final_norm);
@@ -230,6 +232,47 @@ fsdp_shard_is_master (const Ctx *ctx)
          && d->master != HR_DTYPE_NONE && d->master != d->weights;
 }
 
+/* Of the weights this GPU holds (WEIGHTS_HERE, sharded as the stage's),
+ * the vision tower's and projector's, on the first stage; 0 for a text
+ * model, whose weights item stays the one expression it always was. */
+static double
+vision_weights (const Ctx         *ctx,
+                const HrDevice    *dev,
+                const StageParams *sp,
+                double             weights_here)
+{
+  double all = sp->dense + sp->experts;
+  double v = (double) (ctx->counts.vision + ctx->counts.projector);
+
+  if (v == 0 || dev->stage != 0 || all <= 0)
+    return 0;
+  return v * weights_here / all;
+}
+
+/* The vision tower's and projector's weights as their own items. */
+static void
+add_vision_weights (Ctx               *ctx,
+                    HrDevice          *dev,
+                    const StageParams *sp,
+                    double             weights_here,
+                    HrDtype            dtype,
+                    double             bytes)
+{
+  double all = sp->dense + sp->experts;
+  double share = all > 0 ? weights_here / all : 0;
+
+  if (ctx->counts.vision == 0 || dev->stage != 0)
+    return;
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, dtype,
+            HR_LIVE_ALWAYS, N_("vision tower weights"), "P_vision·bytes (/ N under ZeRO-3)",
+            N_("The image encoder's weights."),
+            (double) ctx->counts.vision * share * bytes);
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, dtype,
+            HR_LIVE_ALWAYS, N_("projector weights"), "P_projector·bytes (/ N under ZeRO-3)",
+            N_("The weights that carry image features into the language model."),
+            (double) ctx->counts.projector * share * bytes);
+}
+
 /* The weights this GPU holds for the whole run, and the copies computing
  * with them makes; answers how many parameters train. */
 static double
@@ -253,8 +296,12 @@ add_weights (Ctx               *ctx,
         hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                   HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
                   N_("The model's weights, which every GPU computes with."),
-                  weights_here * ctx->weight_bytes);
-      trainable = all;
+                  (weights_here - vision_weights (ctx, dev, sp, weights_here)) * ctx->weight_bytes);
+      if (!p->offload_params && !shard_is_master)
+        add_vision_weights (ctx, dev, sp, weights_here, t->dtypes.weights, ctx->weight_bytes);
+      /* A frozen vision tower (LLaVA's fine-tuning) has weights, no
+       * gradients or optimizer states. */
+      trainable = all - (t->freeze_vision && dev->stage == 0 ? (double) ctx->counts.vision : 0.0);
     }
   else
     {
@@ -282,7 +329,12 @@ add_weights (Ctx               *ctx,
                   t->method == HR_METHOD_QLORA ? N_("frozen base, other weights") : N_("frozen base weights"),
                   shard_is_master ? "P_frozen·master bytes / N (FSDP keeps fp32 shards)" : "P_frozen·bytes",
                   N_("The frozen model, which is not trained but computed with."),
-                  frozen_here * (shard_is_master ? ctx->master_bytes : ctx->weight_bytes));
+                  (frozen_here - vision_weights (ctx, dev, sp, weights_here))
+                  * (shard_is_master ? ctx->master_bytes : ctx->weight_bytes));
+      if (!p->offload_params)
+        add_vision_weights (ctx, dev, sp, weights_here,
+                            shard_is_master ? t->dtypes.master : t->dtypes.weights,
+                            shard_is_master ? ctx->master_bytes : ctx->weight_bytes);
       trainable = sp->lora;
       if (!shard_is_master)
         hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,

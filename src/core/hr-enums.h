@@ -33,6 +33,29 @@ typedef enum
   HR_N_SSMS
 } HrSsm;
 
+/* A vision-language model's vision tower (hr-params-vision.c): none (a
+ * text model), CLIP's ViT as LLaVA uses it (Hugging Face's
+ * CLIPVisionModel) or Qwen2-VL's (Qwen2VisionTransformerPretrainedModel). */
+typedef enum
+{
+  HR_VISION_NONE,
+  HR_VISION_CLIP,
+  HR_VISION_QWEN2_VL,
+  HR_N_VISIONS
+} HrVision;
+
+/* What carries the vision tower's features into the language model:
+ * LLaVA's two linear layers with a GELU between (mlp2x_gelu,
+ * LlavaMultiModalProjector) or Qwen2-VL's patch merger (PatchMerger: a
+ * LayerNorm, spatial_merge_size² patches concatenated, two linears). */
+typedef enum
+{
+  HR_PROJECTOR_NONE,
+  HR_PROJECTOR_MLP2X_GELU,
+  HR_PROJECTOR_PATCH_MERGER,
+  HR_N_PROJECTORS
+} HrProjector;
+
 typedef enum
 {
   HR_MLP_SWIGLU,
@@ -254,6 +277,8 @@ const char *hr_enum_label       (const HrEnumNames *table,
 
 extern const HrEnumNames hr_kind_names;
 extern const HrEnumNames hr_ssm_names;
+extern const HrEnumNames hr_vision_names;
+extern const HrEnumNames hr_projector_names;
 extern const HrEnumNames hr_mlp_names;
 extern const HrEnumNames hr_norm_names;
 extern const HrEnumNames hr_bias_names;

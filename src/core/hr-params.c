@@ -503,6 +503,16 @@ hr_params_count (const HrModelArch *m,
   /* (hr-validate.c refuses adapters on these models.) */
   if (m->ssm != HR_SSM_NONE || hr_model_mixed_layers (m))
     count_layers (m, &s, t, e, outside, out);
+
+  /* A vision-language model's vision tower and projector (hr-params-
+   * vision.c): outside the language model's layers, on its first stage. */
+  if (m->vision != HR_VISION_NONE)
+    {
+      out->vision = hr_params_vision_tower (m, &out->vision_linear);
+      out->projector = hr_params_projector (m, &out->projector_linear);
+      out->total += out->vision + out->projector;
+      out->active += out->vision + out->projector;
+    }
 }
 
 guint64

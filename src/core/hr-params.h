@@ -65,6 +65,14 @@ typedef struct
   guint64 attention_layers;   /* of model.layers, how many attend */
   guint64 expert_layers;      /* ... and have experts */
 
+  /* a vision-language model's vision tower and projector (hr-params-
+   * vision.c), whole (validation keeps tp = pp = 1 with them), and of each
+   * its linear weights */
+  guint64 vision;
+  guint64 vision_linear;
+  guint64 projector;
+  guint64 projector_linear;
+
   /* whole model, unsharded (tp = ep = 1) */
   guint64 total;
   guint64 active;             /* MoE: top-k experts instead of all */
@@ -90,6 +98,13 @@ void     hr_params_count       (const HrModelArch *model,
                                 HrParamCounts     *out);
 
 guint64  hr_params_total       (const HrModelArch *model);
+
+/* hr-params-vision.c: a vision tower's and a projector's parameters, and
+ * in OUT_LINEAR their nn.Linear weights (NULL: not wanted). */
+guint64  hr_params_vision_tower  (const HrModelArch *model,
+                                  guint64           *out_linear);
+guint64  hr_params_projector     (const HrModelArch *model,
+                                  guint64           *out_linear);
 
 /* hr-params-mla.c: one layer's multi-head latent attention on a tensor-
  * parallel rank: its linear weights, and all of it with its latent norms. */

@@ -120,6 +120,18 @@ applies_mamba (const HrScenario *sc)
 }
 
 static gboolean
+applies_vision (const HrScenario *sc)
+{
+  return sc->model.vision != HR_VISION_NONE;
+}
+
+static gboolean
+applies_patch_merger (const HrScenario *sc)
+{
+  return sc->model.projector == HR_PROJECTOR_PATCH_MERGER;
+}
+
+static gboolean
 applies_mamba2 (const HrScenario *sc)
 {
   return sc->model.ssm == HR_SSM_MAMBA2;
@@ -191,6 +203,10 @@ static const char * const kind_choices[] = { N_("Decoder (GPT, Llama)"), N_("Enc
                                               N_("Encoder-decoder (T5, BART)"), NULL };
 static const char * const ssm_choices[] = { N_("None (attention only)"), N_("Mamba (selective scan)"),
                                              N_("Mamba-2 (SSD)"), NULL };
+static const char * const vision_choices[] = { N_("None (text only)"), N_("CLIP ViT (LLaVA)"),
+                                                N_("Qwen2-VL ViT"), NULL };
+static const char * const projector_choices[] = { N_("None"), N_("Two-layer MLP with GELU (LLaVA)"),
+                                                   N_("Patch merger (Qwen2-VL)"), NULL };
 static const char * const mlp_choices[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", NULL };
 static const char * const norm_choices[] = { "RMSNorm", "LayerNorm", NULL };
 static const char * const bias_choices[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"), NULL };
@@ -322,6 +338,32 @@ const Field hr_model_fields[] = {
         .applies = applies_moe),
   SPIN (HrModelArch, expert_layer_offset, 0, HR_MAX_LAYERS, 1, N_("Expert layer offset"),
         N_("The first layer with experts, counted from 0"), OPTIONAL (0), .applies = applies_moe),
+  CHOICE (HrModelArch, vision, hr_vision_names, vision_choices, N_("Vision tower"),
+          N_("A vision-language model's image encoder"), OPTIONAL (HR_VISION_NONE)),
+  SPIN (HrModelArch, vision_layers, 0, HR_MAX_LAYERS, 1, N_("Vision layers"), NULL, OPTIONAL (0),
+        .applies = applies_vision),
+  SPIN (HrModelArch, vision_hidden, 0, HR_MAX_HIDDEN, 64, N_("Vision hidden size"), NULL, OPTIONAL (0),
+        .applies = applies_vision),
+  SPIN (HrModelArch, vision_heads, 0, HR_MAX_HEADS, 1, N_("Vision attention heads"), NULL,
+        OPTIONAL (0), .applies = applies_vision),
+  SPIN (HrModelArch, vision_ffn, 0, HR_MAX_FFN, 64, N_("Vision MLP width"), NULL, OPTIONAL (0),
+        .applies = applies_vision),
+  SPIN (HrModelArch, vision_patch, 0, HR_MAX_IMAGE, 1, N_("Vision patch size"),
+        N_("Pixels per side of one patch"), OPTIONAL (0), .applies = applies_vision),
+  SPIN (HrModelArch, vision_image, 0, HR_MAX_IMAGE, 1, N_("Vision image size"),
+        N_("Pixels per side of one image; a multiple of the patch size"), OPTIONAL (0),
+        .applies = applies_vision),
+  SPIN (HrModelArch, vision_channels, 0, 64, 1, N_("Image channels"), N_("0: 3 (RGB)"),
+        OPTIONAL (0), .applies = applies_vision),
+  SPIN (HrModelArch, vision_feature_layer, 0, HR_MAX_LAYERS, 1, N_("Feature layer"),
+        N_("The vision layer whose output the projector reads, from 1; 0: the last"),
+        OPTIONAL (0), .applies = applies_vision),
+  CHOICE (HrModelArch, projector, hr_projector_names, projector_choices, N_("Projector"),
+          N_("What carries image features into the language model"), OPTIONAL (HR_PROJECTOR_NONE),
+          .applies = applies_vision),
+  SPIN (HrModelArch, projector_merge, 0, 64, 1, N_("Spatial merge size"),
+        N_("The patch merger joins this many × this many patches into one token; 0: 1"),
+        OPTIONAL (0), .applies = applies_patch_merger),
 };
 
 const Field hr_training_fields[] = {
@@ -380,6 +422,11 @@ const Field hr_training_fields[] = {
   SWITCH (HrTraining, previous_graph_alive, N_("Loss kept into the next forward"),
           N_("LitGPT's loop: the last 4-bit inputs stay allocated"), OPTIONAL (FALSE),
           .applies = applies_qlora),
+  SPIN (HrTraining, images_per_sample, 0, HR_MAX_IMAGES, 1, N_("Images per sample"),
+        N_("Their tokens are part of the sequence length"), OPTIONAL (1), .applies = applies_vision),
+  SWITCH (HrTraining, freeze_vision, N_("Frozen vision tower"),
+          N_("The image encoder is not trained (LLaVA's fine-tuning)"), OPTIONAL (FALSE),
+          .applies = applies_vision),
   SWITCH (HrTraining, attention_buffer, N_("Attention score buffer kept"),
           N_("Megatron's unfused attention keeps one buffer for its scores"), OPTIONAL (FALSE),
           .applies = applies_eager_attention),

@@ -325,6 +325,63 @@ hr_model_mixed_layers (const HrModelArch *model)
          || (model->experts > 1 && model->expert_layer_period > 1);
 }
 
+/* A vision tower's patches per image: (image / patch)², validated to
+ * divide (CLIPVisionEmbeddings.num_patches; Qwen2-VL's image_grid_thw
+ * with t = 1, a still image's two frames in one temporal patch). */
+guint64
+hr_model_vision_patches (const HrModelArch *model)
+{
+  guint64 side;
+
+  if (model->vision == HR_VISION_NONE || model->vision_patch == 0)
+    return 0;
+  side = model->vision_image / model->vision_patch;
+  return side * side;
+}
+
+/* The tokens each image is inside the tower: CLIP adds its class token
+ * (CLIPVisionEmbeddings.forward: torch.cat([class_embeds, patch_embeds])). */
+guint64
+hr_model_vision_tokens (const HrModelArch *model)
+{
+  return hr_model_vision_patches (model) + (model->vision == HR_VISION_CLIP ? 1 : 0);
+}
+
+/* The tokens each image adds to the language model's sequence: LLaVA's
+ * "default" feature strategy drops the class token
+ * (LlavaModel.get_image_features: selected_image_feature[:, 1:]); the patch
+ * merger joins merge² patches into one (Qwen2-VL's
+ * Qwen2VLImageProcessor: image_grid_thw.prod() // merge_size**2). */
+guint64
+hr_model_image_tokens (const HrModelArch *model)
+{
+  guint64 merge = hr_model_projector_merge (model);
+
+  return hr_model_vision_patches (model) / (merge * merge);
+}
+
+/* The tower's layers a forward pass needs: those up to the feature layer
+ * (LLaVA's vision_feature_layer -2 leaves the last one's output unused). */
+guint64
+hr_model_vision_layers_run (const HrModelArch *model)
+{
+  if (model->vision == HR_VISION_NONE)
+    return 0;
+  return model->vision_feature_layer > 0 ? model->vision_feature_layer : model->vision_layers;
+}
+
+guint64
+hr_model_vision_channels (const HrModelArch *model)
+{
+  return model->vision_channels > 0 ? model->vision_channels : 3;
+}
+
+guint64
+hr_model_projector_merge (const HrModelArch *model)
+{
+  return model->projector_merge > 0 ? model->projector_merge : 1;
+}
+
 gboolean
 hr_model_gated (const HrModelArch *model)
 {

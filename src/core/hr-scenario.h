@@ -94,6 +94,22 @@ typedef struct
   guint64     attn_layer_offset;
   guint64     expert_layer_period;
   guint64     expert_layer_offset;
+  /* a vision-language model (hr-params-vision.c): a vision tower of
+   * vision_layers ViT layers over patches of vision_patch² pixels of a
+   * vision_image² image, the output of layer vision_feature_layer (from 1;
+   * 0 = the last) carried by the projector into the language model, whose
+   * sequence (training.seq_len) holds the image tokens */
+  HrVision    vision;            /* none: a text model, every field below 0 */
+  guint64     vision_layers;
+  guint64     vision_hidden;
+  guint64     vision_heads;
+  guint64     vision_ffn;
+  guint64     vision_patch;      /* pixels per patch side */
+  guint64     vision_image;      /* pixels per image side */
+  guint64     vision_channels;   /* 0 = 3 */
+  guint64     vision_feature_layer;  /* LLaVA's vision_feature_layer -2 of 24: 23 */
+  HrProjector projector;
+  guint64     projector_merge;   /* patch merger: spatial_merge_size, 0 = 1 */
 } HrModelArch;
 
 typedef struct
@@ -145,6 +161,10 @@ typedef struct
                                            * micro-batch's graph into the next forward */
   gboolean        attention_buffer;  /* extension: eager attention's scores go into one
                                       * buffer kept for the run (Megatron's unfused) */
+  guint64         images_per_sample; /* extension: with a vision tower, images per
+                                      * sequence (their tokens are in seq_len) */
+  gboolean        freeze_vision;     /* extension: the vision tower is not trained
+                                      * (LLaVA's fine-tuning) */
 } HrTraining;
 
 typedef struct
@@ -242,6 +262,12 @@ gboolean hr_model_layer_has_experts (const HrModelArch *model,
 gboolean hr_model_layer_has_mlp    (const HrModelArch *model,
                                     guint64            layer);
 gboolean hr_model_mixed_layers     (const HrModelArch *model);
+guint64  hr_model_vision_patches   (const HrModelArch *model);
+guint64  hr_model_vision_tokens    (const HrModelArch *model);
+guint64  hr_model_image_tokens     (const HrModelArch *model);
+guint64  hr_model_vision_layers_run (const HrModelArch *model);
+guint64  hr_model_vision_channels  (const HrModelArch *model);
+guint64  hr_model_projector_merge  (const HrModelArch *model);
 
 void     hr_copy_string            (char             *dest,
                                     gsize             dest_size,

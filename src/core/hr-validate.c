@@ -599,5 +599,6 @@ hr_scenario_validate (const HrScenario  *scenario,
          && validate_training (scenario, error)
          && validate_encoder_decoder (scenario, error)
          && validate_ssm (scenario, error)
+         && hr_validate_vision (scenario, error)
          && validate_parallel (scenario, error);
 }

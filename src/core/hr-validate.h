@@ -31,12 +31,17 @@ G_BEGIN_DECLS
 #define HR_MAX_SSM_STATE    65536
 #define HR_MAX_SSM_CONV     64
 #define HR_MAX_SSM_EXPAND   64
+#define HR_MAX_IMAGE        65536   /* pixels per side */
+#define HR_MAX_IMAGES       65536   /* per sample */
 
 gboolean hr_scenario_validate (const HrScenario  *scenario,
                                GError           **error);
 /* hr-validate-deepseek.c: latent attention, shared experts, dense first
  * layers, multi-token prediction. */
 gboolean hr_validate_deepseek (const HrScenario  *scenario,
+                               GError           **error);
+/* hr-validate-vision.c: a vision tower and its projector. */
+gboolean hr_validate_vision   (const HrScenario  *scenario,
                                GError           **error);
 gboolean hr_gpu_validate      (const HrGpu       *gpu,
                                const char        *section,

@@ -46,4 +46,13 @@ gboolean    hr_hf_import_jamba    (HrHfReader   *r,
                                    GPtrArray    *unmapped,
                                    GError      **error);
 
+/* Vision-language models (hr-hf-import-vision.c): llava and qwen2_vl,
+ * their text_config through hr_hf_import_node, their vision_config as the
+ * tower and projector. */
+gboolean    hr_hf_import_vlm      (HrHfReader   *r,
+                                   const char   *type,
+                                   HrModelArch  *out,
+                                   GPtrArray    *unmapped,
+                                   GError      **error);
+
 G_END_DECLS

@@ -129,7 +129,8 @@ in_list (const char          *value,
 static const char * const supported_types[] = {
   "bart", "bert", "deepseek_v2", "deepseek_v3", "distilbert", "electra", "falcon", "gemma",
   "gemma2", "gpt2", "gpt_neox", "jamba",
-  "llama", "mamba", "mamba2", "mistral", "mixtral", "mt5", "olmo2", "phi", "phi3", "qwen2", "qwen2_moe", "qwen3",
+  "llama", "llava", "mamba", "mamba2", "mistral", "mixtral", "mt5", "olmo2", "phi", "phi3", "qwen2",
+  "qwen2_moe", "qwen2_vl", "qwen3",
   "qwen3_moe", "roberta", "stablelm", "t5", "vit", "xlm-roberta", NULL
 };
 
@@ -146,8 +147,8 @@ static const struct
   { "marian", "an encoder-decoder model with sinusoidal positions" },
   { "pegasus", "an encoder-decoder model with sinusoidal positions" },
   { "whisper", "an encoder-decoder speech model" },
-  { "llava", "a vision-language model" }, { "llava_next", "a vision-language model" },
-  { "qwen2_vl", "a vision-language model" }, { "qwen2_5_vl", "a vision-language model" },
+  { "llava_next", "a vision-language model with tiled high-resolution images" },
+  { "qwen2_5_vl", "a vision-language model with windowed attention and an RMSNorm tower" },
   { "mllama", "a vision-language model" }, { "idefics2", "a vision-language model" },
   { "paligemma", "a vision-language model" },
   { "falcon_mamba", "a state-space model with unweighted norms on B, C and dt" },
@@ -484,6 +485,12 @@ hr_hf_import_node (HrModelArch  *m,
                        || strcmp (type, "bart") == 0))
     {
       if (!import_seq2seq (&r, type, &out, unmapped, error))
+        return FALSE;
+      return finish_model (m, &out, obj, type, origin, &r, error);
+    }
+  if (type != NULL && (strcmp (type, "llava") == 0 || strcmp (type, "qwen2_vl") == 0))
+    {
+      if (!hr_hf_import_vlm (&r, type, &out, unmapped, error))
         return FALSE;
       return finish_model (m, &out, obj, type, origin, &r, error);
     }

@@ -1,0 +1,101 @@
+/* hr-params-vision.c: a vision-language model's vision tower and projector
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Counted as Hugging Face's modules hold them (the published totals of
+ * llava-hf/llava-1.5-7b-hf and Qwen/Qwen2-VL-7B-Instruct are reproduced in
+ * tests/test-params.c):
+ *
+ * CLIP (transformers/models/clip/modeling_clip.py, CLIPVisionTransformer,
+ * as LlavaForConditionalGeneration builds it with AutoModel.from_config):
+ * CLIPVisionEmbeddings holds class_embedding (h), patch_embedding, a
+ * Conv2d(C, h, patch, stride patch, bias=False), and position_embedding,
+ * an Embedding(patches + 1, h); then pre_layrnorm (LayerNorm h), the
+ * CLIPEncoderLayers and post_layernorm.  The last two are parameters even
+ * when vision_feature_layer -2 leaves their output unused.
+ *
+ * Qwen2-VL (transformers/models/qwen2_vl/modeling_qwen2_vl.py,
+ * Qwen2VisionTransformerPretrainedModel): PatchEmbed, a Conv3d(C, h,
+ * (temporal_patch_size 2, patch, patch), bias=False); rotary positions
+ * (VisionRotaryEmbedding: inv_freq is a buffer); Qwen2VLVisionBlocks; no
+ * class token and no outer norms.
+ *
+ * Each layer, both towers: two LayerNorms (2h each), Q, K, V, O of h x h
+ * with biases (CLIPAttention's q/k/v/out_proj; VisionAttention's fused
+ * qkv, 3h wide, and proj), and fc1 (h -> f) and fc2 (f -> h) with biases
+ * (CLIPMLP; VisionMlp).
+ *
+ * Projectors: LLaVA's LlavaMultiModalProjector (modeling_llava.py),
+ * linear_1 (h_v -> H) and linear_2 (H -> H) with biases; Qwen2-VL's
+ * PatchMerger, ln_q (LayerNorm h_v), then on merge² patches joined into
+ * one vector of m = h_v·merge²: Linear (m -> m), GELU, Linear (m -> H),
+ * with biases (H the language model's hidden size).
+ */
+
+#include "hr-params.h"
+
+/* The temporal patch of Qwen2-VL's Conv3d: a still image is two frames
+ * (Qwen2VLImageProcessor repeats it temporal_patch_size times; the
+ * config's temporal_patch_size, 2 in every Qwen2-VL). */
+#define QWEN2_VL_TEMPORAL_PATCH 2
+
+guint64
+hr_params_vision_tower (const HrModelArch *m,
+                        guint64           *out_linear)
+{
+  guint64 h = m->vision_hidden, f = m->vision_ffn;
+  guint64 patch_in = hr_model_vision_channels (m) * m->vision_patch * m->vision_patch;
+  guint64 layer_linear = 4 * h * h + 2 * h * f;
+  guint64 layer = layer_linear + 4 * h + f + h + 2 * 2 * h;
+  guint64 total, linear = m->vision_layers * layer_linear;
+
+  if (m->vision == HR_VISION_NONE)
+    {
+      if (out_linear)
+        *out_linear = 0;
+      return 0;
+    }
+  total = m->vision_layers * layer;
+  if (m->vision == HR_VISION_CLIP)
+    total += h                                              /* class_embedding */
+             + patch_in * h                                 /* patch_embedding */
+             + (hr_model_vision_patches (m) + 1) * h        /* position_embedding */
+             + 2 * h + 2 * h;                               /* pre_layrnorm, post_layernorm */
+  else
+    total += QWEN2_VL_TEMPORAL_PATCH * patch_in * h;        /* patch_embed.proj */
+  if (out_linear)
+    *out_linear = linear;
+  return total;
+}
+
+guint64
+hr_params_projector (const HrModelArch *m,
+                     guint64           *out_linear)
+{
+  guint64 hv = m->vision_hidden, H = m->hidden;
+  guint64 merge = hr_model_projector_merge (m);
+  guint64 w = hv * merge * merge;
+  guint64 linear = 0, total = 0;
+
+  switch (m->projector)
+    {
+    case HR_PROJECTOR_MLP2X_GELU:
+      linear = hv * H + H * H;
+      total = linear + H + H;
+      break;
+    case HR_PROJECTOR_PATCH_MERGER:
+      linear = w * w + w * H;
+      total = 2 * hv + linear + w + H;
+      break;
+    case HR_PROJECTOR_NONE:
+    case HR_N_PROJECTORS:
+    default:
+      break;
+    }
+  if (m->vision == HR_VISION_NONE)
+    linear = total = 0;
+  if (out_linear)
+    *out_linear = linear;
+  return total;
+}

@@ -1,0 +1,149 @@
+/* hr-validate-vision.c: what makes a vision-language model plannable
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A vision tower and its projector (hr-params-vision.c): the tower's
+ * sizes, how they agree with each other and with the language model, and
+ * what the plan does not cover with them (tensor, pipeline and context
+ * parallelism: Hugging Face's LLaVA and Qwen2-VL run the tower whole on
+ * the first GPU of the model), refused naming the field rather than
+ * planned as something else.
+ */
+
+#include "hr-validate-private.h"
+#include "hr-error.h"
+#include "hr-optimizers.h"
+#include "hr-params.h"
+
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
+/* Without a vision tower every vision field is 0 (none): a value there
+ * would describe a tower that is not planned. */
+static gboolean
+validate_no_vision (const HrModelArch  *m,
+                    GError            **error)
+{
+  const struct { const char *path; guint64 value; } f[] = {
+    { "model.vision_layers", m->vision_layers },
+    { "model.vision_hidden", m->vision_hidden },
+    { "model.vision_heads", m->vision_heads },
+    { "model.vision_ffn", m->vision_ffn },
+    { "model.vision_patch", m->vision_patch },
+    { "model.vision_image", m->vision_image },
+    { "model.vision_channels", m->vision_channels },
+    { "model.vision_feature_layer", m->vision_feature_layer },
+    { "model.projector", m->projector },
+    { "model.projector_merge", m->projector_merge },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
+    if (f[i].value != 0)
+      FAIL (f[i].path, _("is set without a vision tower; allowed with "
+            "model.vision = none: 0 (none)"));
+  return TRUE;
+}
+
+gboolean
+hr_validate_vision (const HrScenario  *sc,
+                    GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  guint64 side, merge, tokens;
+
+  /* (One test for the text models every plan but these is.) */
+  if (m->vision == HR_VISION_NONE)
+    return ((m->vision_layers | m->vision_hidden | m->vision_heads | m->vision_ffn
+             | m->vision_patch | m->vision_image | m->vision_channels
+             | m->vision_feature_layer | m->projector_merge) == 0
+            && m->projector == HR_PROJECTOR_NONE)
+           || validate_no_vision (m, error);
+
+  if (m->projector == HR_PROJECTOR_NONE)
+    FAIL ("model.projector", _("none leaves the vision tower unconnected; allowed with a "
+          "vision tower: mlp2x_gelu (LLaVA) or patch_merger (Qwen2-VL)"));
+  if (!hr_check_range ("model.vision_layers", m->vision_layers, 1, HR_MAX_LAYERS, error)
+      || !hr_check_range ("model.vision_hidden", m->vision_hidden, 1, HR_MAX_HIDDEN, error)
+      || !hr_check_range ("model.vision_heads", m->vision_heads, 1, HR_MAX_HEADS, error)
+      || !hr_check_range ("model.vision_ffn", m->vision_ffn, 1, HR_MAX_FFN, error)
+      || !hr_check_range ("model.vision_patch", m->vision_patch, 1, HR_MAX_IMAGE, error)
+      || !hr_check_range ("model.vision_image", m->vision_image, 1, HR_MAX_IMAGE, error)
+      || !hr_check_range ("model.vision_feature_layer", m->vision_feature_layer, 0,
+                          m->vision_layers, error))
+    return FALSE;
+  if (m->vision_hidden % m->vision_heads != 0)
+    FAIL ("model.vision_heads", _("%" PRIu64 " does not divide model.vision_hidden = %"
+          PRIu64 "; allowed: a divisor of it"), m->vision_heads, m->vision_hidden);
+  if (m->vision_image % m->vision_patch != 0)
+    FAIL ("model.vision_patch", _("%" PRIu64 " does not divide model.vision_image = %"
+          PRIu64 "; allowed: a divisor of it"), m->vision_patch, m->vision_image);
+
+  /* The towers' own projectors: LLaVA's MLP reads CLIP's features, the
+   * patch merger Qwen2-VL's (their activations and token counts are
+   * those of these pairs). */
+  if (m->vision == HR_VISION_CLIP && m->projector != HR_PROJECTOR_MLP2X_GELU)
+    FAIL ("model.projector", _("%s is not planned with a CLIP vision tower; allowed: mlp2x_gelu"),
+          hr_enum_name (&hr_projector_names, m->projector));
+  if (m->vision == HR_VISION_QWEN2_VL && m->projector != HR_PROJECTOR_PATCH_MERGER)
+    FAIL ("model.projector", _("%s is not planned with a Qwen2-VL vision tower; allowed: "
+          "patch_merger"), hr_enum_name (&hr_projector_names, m->projector));
+  side = m->vision_image / m->vision_patch;
+  merge = hr_model_projector_merge (m);
+  if (m->projector != HR_PROJECTOR_PATCH_MERGER && m->projector_merge > 1)
+    FAIL ("model.projector_merge", _("%" PRIu64 " is the patch merger's; allowed with "
+          "model.projector = mlp2x_gelu: 0 or 1"), m->projector_merge);
+  if (side % merge != 0)
+    FAIL ("model.projector_merge", _("%" PRIu64 " does not divide the %" PRIu64
+          " patches on each side of the image (vision_image / vision_patch); allowed: a "
+          "divisor of %" PRIu64), merge, side, side);
+
+  {
+    /* The tower's count in double first, as validate_model does. */
+    double h = m->vision_hidden, f = m->vision_ffn, H = m->hidden;
+    double w = h * (double) merge * (double) merge;
+    double n = (double) m->vision_layers * (4.0 * h * h + 2.0 * h * f)
+               + (double) side * (double) side * h + w * w + w * H + h * H + H * H;
+
+    if (n > HR_MAX_PARAMS)
+      FAIL ("model", _("about %.3g parameters is more than Headroom plans; "
+            "allowed: up to 10^15"), n);
+  }
+
+  tokens = hr_model_image_tokens (m);
+  if ((double) t->images_per_sample * (double) tokens > (double) t->seq_len)
+    FAIL ("training.images_per_sample", _("%" PRIu64 " images of %" PRIu64 " tokens each "
+          "do not fit in training.seq_len = %" PRIu64 ", which counts them; allowed: 0 to %"
+          PRIu64), t->images_per_sample, tokens, t->seq_len, t->seq_len / MAX (tokens, 1));
+
+  if (m->kind != HR_KIND_DECODER || m->head != HR_HEAD_LM)
+    FAIL ("model.kind", _("%s is not planned with a vision tower; allowed: decoder with "
+          "head lm"), hr_enum_name (&hr_kind_names, m->kind));
+  if (m->ssm != HR_SSM_NONE || m->attention_kind != HR_ATTN_KIND_STANDARD
+      || m->mtp_modules != 0)
+    FAIL (m->ssm != HR_SSM_NONE ? "model.ssm" : m->attention_kind != HR_ATTN_KIND_STANDARD
+          ? "model.attention_kind" : "model.mtp_modules", _("is not planned with a vision "
+          "tower; allowed: ssm none, attention_kind standard, mtp_modules 0"));
+  /* (Adafactor's factored states of the tower's 4-D patch convolution,
+   * and per-op checkpointing of its layers, are not planned.) */
+  if (hr_optimizer_info (t->optimizer)->factored)
+    FAIL ("training.optimizer", _("%s is not planned with a vision tower; allowed: an "
+          "optimizer without factored states"), hr_enum_name (&hr_optimizer_names, t->optimizer));
+  /* Which linears bitsandbytes quantizes differs between LLaVA's own
+   * train.py (the tower loaded apart, in 16 bits; llm_int8_skip_modules
+   * mm_projector) and transformers' loader (every nn.Linear but the LM
+   * head): not planned rather than planned as one of them. */
+  if (t->method == HR_METHOD_QLORA)
+    FAIL ("training.method", _("qlora is not planned with a vision tower (whether its "
+          "linears are quantized depends on the loader); allowed: full, lora"));
+  if (t->checkpointing == HR_CHECKPOINTING_OP)
+    FAIL ("training.checkpointing", _("\"op\" is not planned with a vision tower; allowed: "
+          "none, selective, full"));
+  if (p->tp > 1 || p->pp > 1 || p->cp > 1)
+    FAIL (p->tp > 1 ? "parallel.tp" : p->pp > 1 ? "parallel.pp" : "parallel.cp",
+          _("is not planned with a vision tower (Hugging Face runs it whole, beside the "
+          "language model's first layer); allowed: 1"));
+  return TRUE;
+}
