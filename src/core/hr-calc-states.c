@@ -181,8 +181,12 @@ hr_calc_stage_params (const Ctx      *ctx,
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
 
+  sp->frozen = 0;
   if (first)
-    sp->outside += (double) c->embedding;
+    {
+      sp->outside += (double) c->embedding;
+      sp->frozen = (double) c->frozen;
+    }
   if (last)
     {
       sp->outside += (double) (c->head + c->final_norm);
@@ -254,7 +258,10 @@ add_weights (Ctx               *ctx,
                   HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
                   N_("The model's weights, which every GPU computes with."),
                   weights_here * ctx->weight_bytes);
-      trainable = all;
+      /* Full training trains every weight that requires a gradient: not
+       * Whisper's sinusoidal encoder positions (requires_grad_(False)),
+       * which the optimizer is never given. */
+      trainable = all - sp->frozen;
     }
   else
     {

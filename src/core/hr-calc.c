@@ -331,7 +331,8 @@ hr_calc_plan (const HrScenario  *sc,
 
   plan->params = ctx.counts.total;
   plan->active_params = ctx.counts.active;
-  plan->trainable_params = ctx.lora ? ctx.counts.lora_total : ctx.counts.total;
+  /* (Whisper's sinusoidal encoder positions are weights that do not train.) */
+  plan->trainable_params = ctx.lora ? ctx.counts.lora_total : ctx.counts.total - ctx.counts.frozen;
   plan->capacity_bytes = sc->gpu.memory_mib * 1024 * 1024;
   plan->wanted_free_bytes = (guint64) (sc->overhead.headroom * (double) plan->capacity_bytes);
   plan->n_warnings = 0;

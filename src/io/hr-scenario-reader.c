@@ -164,6 +164,7 @@ hr_scenario_apply_model_preset_node (HrScenario  *scenario,
     }
 
   scenario->model = check.model;
+  hr_scenario_fit_model_lengths (scenario);
   return TRUE;
 }
 

@@ -46,4 +46,10 @@ gboolean    hr_hf_import_jamba    (HrHfReader   *r,
                                    GPtrArray    *unmapped,
                                    GError      **error);
 
+/* Whisper (hr-hf-import-whisper.c): the audio encoder and its decoder. */
+gboolean    hr_hf_import_whisper  (HrHfReader   *r,
+                                   HrModelArch  *out,
+                                   GPtrArray    *unmapped,
+                                   GError      **error);
+
 G_END_DECLS

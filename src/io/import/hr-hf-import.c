@@ -130,7 +130,7 @@ static const char * const supported_types[] = {
   "bart", "bert", "deepseek_v2", "deepseek_v3", "distilbert", "electra", "falcon", "gemma",
   "gemma2", "gpt2", "gpt_neox", "jamba",
   "llama", "mamba", "mamba2", "mistral", "mixtral", "mt5", "olmo2", "phi", "phi3", "qwen2", "qwen2_moe", "qwen3",
-  "qwen3_moe", "roberta", "stablelm", "t5", "vit", "xlm-roberta", NULL
+  "qwen3_moe", "roberta", "stablelm", "t5", "vit", "whisper", "xlm-roberta", NULL
 };
 
 /* Types known not to fit the model description, and why: planned as a
@@ -145,7 +145,6 @@ static const struct
   { "mbart", "an encoder-decoder model with pre-norm layers and embedding norms" },
   { "marian", "an encoder-decoder model with sinusoidal positions" },
   { "pegasus", "an encoder-decoder model with sinusoidal positions" },
-  { "whisper", "an encoder-decoder speech model" },
   { "llava", "a vision-language model" }, { "llava_next", "a vision-language model" },
   { "qwen2_vl", "a vision-language model" }, { "qwen2_5_vl", "a vision-language model" },
   { "mllama", "a vision-language model" }, { "idefics2", "a vision-language model" },
@@ -367,6 +366,7 @@ finish_model (HrModelArch *m,
   /* (T5's bias needs eager attention, a training choice checked when it
    * is planned.) */
   check.training.attention = HR_ATTENTION_EAGER;
+  hr_scenario_fit_model_lengths (&check);
   if (!hr_scenario_validate (&check, &local))
     {
       g_set_error (error, HR_ERROR, local->code, "%s: %s", origin, local->message);
@@ -484,6 +484,12 @@ hr_hf_import_node (HrModelArch  *m,
                        || strcmp (type, "bart") == 0))
     {
       if (!import_seq2seq (&r, type, &out, unmapped, error))
+        return FALSE;
+      return finish_model (m, &out, obj, type, origin, &r, error);
+    }
+  if (type != NULL && strcmp (type, "whisper") == 0)
+    {
+      if (!hr_hf_import_whisper (&r, &out, unmapped, error))
         return FALSE;
       return finish_model (m, &out, obj, type, origin, &r, error);
     }
@@ -713,6 +719,7 @@ hf_apply (HrScenario  *scenario,
   if (!hr_hf_import_node (&scenario->model, root, origin, unmapped, error))
     return FALSE;
   scenario->model.preset[0] = '\0';
+  hr_scenario_fit_model_lengths (scenario);
   /* transformers runs T5Attention eagerly, its bias added to the scores:
    * the plan follows, and says so. */
   if (scenario->model.position_buckets > 0 && scenario->training.attention != HR_ATTENTION_EAGER)
