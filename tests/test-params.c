@@ -10,6 +10,7 @@
 
 #include "hr-json.h"
 #include "hr-params.h"
+#include "hr-model-group.h"
 #include "hr-test-util.h"
 
 typedef struct
@@ -263,6 +264,69 @@ test_whisper (void)
   m.audio_mel_bins = m.audio_frames = 0;
   g_assert_cmpuint (hr_params_total (&m), ==, WHISPER_TOTAL - 492800 - 4916480
                                               - 1500 * 1280 + 448 * 1280);
+}
+
+/* The model picker's groups, from the architecture: every bundled preset
+ * where its kind says it belongs, and the rules' order (SSM before
+ * experts, experts before stacks). */
+static void
+test_model_groups (void)
+{
+  static const struct { const char *id; HrModelGroup group; const char *family; } presets[] = {
+    { "llama-2-13b", HR_MODEL_GROUP_DECODER, "Llama" },
+    { "qwen2.5-7b", HR_MODEL_GROUP_DECODER, "Qwen" },
+    { "gpt2-small", HR_MODEL_GROUP_DECODER, "GPT" },
+    { "phi-3.5-mini", HR_MODEL_GROUP_DECODER, "Phi" },
+    { "olmo-2-7b", HR_MODEL_GROUP_DECODER, "OLMo" },
+    { "mixtral-8x7b", HR_MODEL_GROUP_MOE, "Mixtral" },
+    { "qwen3-30b-a3b", HR_MODEL_GROUP_MOE, "Qwen" },
+    { "deepseek-v3", HR_MODEL_GROUP_MOE, "DeepSeek" },
+    { "t5-base", HR_MODEL_GROUP_ENCODER_DECODER, "T5" },
+    { "bart-large", HR_MODEL_GROUP_ENCODER_DECODER, "BART" },
+    { "whisper-large-v3", HR_MODEL_GROUP_ENCODER_DECODER, "Whisper" },
+    { "bert-base-uncased", HR_MODEL_GROUP_ENCODER, "BERT" },
+    { "roberta-large", HR_MODEL_GROUP_ENCODER, "RoBERTa" },
+    { "vit-h-14", HR_MODEL_GROUP_VISION, "ViT" },
+    { "mamba-130m", HR_MODEL_GROUP_STATE_SPACE, "Mamba" },
+    { "mamba2-2.7b", HR_MODEL_GROUP_STATE_SPACE, "Mamba" },
+    { "jamba-mini", HR_MODEL_GROUP_STATE_SPACE, "Jamba" },
+  };
+  HrModelArch m;
+
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      HrScenario sc;
+      g_autofree char *family = NULL;
+
+      hr_scenario_init_default (&sc);
+      hr_test_model (&sc, presets[i].id);
+      g_assert_cmpint (hr_model_group (&sc.model), ==, presets[i].group);
+      family = hr_model_family (presets[i].id, sc.model.name);
+      g_assert_cmpstr (family, ==, presets[i].family);
+    }
+  for (guint g = 0; g < HR_N_MODEL_GROUPS; g++)
+    g_assert_cmpstr (hr_model_group_label (g), !=, "");
+
+  hr_model_arch_init_default (&m);
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_DECODER);
+  m.experts = 8;
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_MOE);
+  m.ssm = HR_SSM_MAMBA;
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_STATE_SPACE);
+  m.ssm = HR_SSM_NONE;
+  m.experts = 1;
+  m.kind = HR_KIND_ENCODER;
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_ENCODER);
+  m.patch_dim = 588;
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_VISION);
+  /* A user's preset named otherwise: the id's word, capitalised. */
+  {
+    g_autofree char *family = hr_model_family ("mymodel-7b", "Something else");
+    g_autofree char *digits = hr_model_family ("42", NULL);
+
+    g_assert_cmpstr (family, ==, "Mymodel");
+    g_assert_cmpstr (digits, ==, "42");
+  }
 }
 
 /* State-space and hybrid models, from their configs and the modeling
@@ -678,6 +742,7 @@ main (int   argc,
   g_test_add_func ("/params/reference-table", test_reference_table);
   g_test_add_func ("/params/encoder-decoder", test_seq2seq_table);
   g_test_add_func ("/params/whisper", test_whisper);
+  g_test_add_func ("/params/model-groups", test_model_groups);
   g_test_add_func ("/params/deepseek", test_deepseek_counts);
   g_test_add_func ("/params/deepseek-tensor-parallel", test_deepseek_tensor_parallel);
   g_test_add_func ("/params/state-space", test_ssm_table);

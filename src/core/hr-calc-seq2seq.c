@@ -12,8 +12,8 @@
  * passed to each T5Block / BartDecoderLayer), the encoder's final norm (T5)
  * or both stacks' embedding norms (BART), the encoder's embedding dropout,
  * T5's relative position buckets and Whisper's audio stem.
- * validate_encoder_decoder leaves one
- * pipeline stage, full training and every layer or none checkpointed.
+ * validate_encoder_decoder leaves one pipeline stage, full training and
+ * every layer or none checkpointed.
  */
 
 #include "hr-calc-private.h"
