@@ -87,6 +87,70 @@ test_default_scenario (void)
   g_assert_cmpstr (d->label, ==, "GPU 0-7");
 }
 
+/* Whisper large-v3 fine-tuned in full (bf16-mixed AdamW, one GPU, b = 2):
+ * choosing the preset sets the lengths the model takes (1500 encoder
+ * frames, at most 448 target tokens); the audio stem keeps, as
+ * WhisperEncoder.forward runs it, conv1's 128 x 3000 input and its
+ * 1280 x (3000 + 3000 + 1500) convolution outputs and GELU inputs per
+ * sample, 2 bytes each; the frozen sinusoidal table (1500 x 1280) is in
+ * the weights but gets no gradient, master copy or optimizer state. */
+static void
+test_whisper_plan (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrScenario sc, bad;
+  const HrDevice *d;
+  double P = 1543490560.0, frozen = 1500.0 * 1280;
+
+  hr_scenario_init_default (&sc);
+  sc.training.target_len = 0;
+  hr_test_model (&sc, "whisper-large-v3");
+  g_assert_cmpuint (sc.training.seq_len, ==, 1500);
+  g_assert_cmpuint (hr_training_target_len (&sc), ==, 448);
+  sc.training.micro_batch = 2;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.parallel.gpus = sc.parallel.gpus_per_node = 1;
+  sc.parallel.zero = 0;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (plan->params, ==, 1543490560);
+  g_assert_cmpuint (plan->trainable_params, ==, 1543490560 - 1500 * 1280);
+  g_assert_cmpuint (hr_test_item_bytes (d, "audio stem: log-mel input of the first convolution"),
+                    ==, 2 * 128 * 3000 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (d, "audio stem: convolution outputs and GELU inputs"),
+                    ==, 2 * 1280 * (3000 + 3000 + 1500) * 2);
+  hr_assert_close ((double) hr_test_item_bytes (d, "weights"), P * 2, 1e-12);
+  hr_assert_close ((double) hr_test_item_bytes (d, "gradients"), (P - frozen) * 2, 1e-12);
+  hr_assert_close ((double) hr_test_item_bytes (d, "master weights"), (P - frozen) * 4, 1e-12);
+  hr_assert_close ((double) hr_test_item_bytes (d, "optimizer states"), (P - frozen) * 8, 1e-12);
+
+  /* Lengths the model cannot take, and a half-described audio encoder,
+   * are refused with the field. */
+  bad = sc;
+  bad.training.seq_len = 2048;
+  g_assert_false (hr_calc_plan (&bad, plan, &error));
+  g_assert_true (g_str_has_prefix (error->message, "training.seq_len"));
+  g_clear_error (&error);
+  bad = sc;
+  bad.training.target_len = 449;
+  g_assert_false (hr_calc_plan (&bad, plan, &error));
+  g_assert_true (g_str_has_prefix (error->message, "training.target_len"));
+  g_clear_error (&error);
+  bad = sc;
+  bad.model.audio_frames = 0;
+  g_assert_false (hr_calc_plan (&bad, plan, &error));
+  g_assert_true (g_str_has_prefix (error->message, "model.audio_frames"));
+  g_clear_error (&error);
+  bad = sc;
+  bad.model.kind = HR_KIND_DECODER;
+  g_assert_false (hr_calc_plan (&bad, plan, &error));
+  g_assert_true (g_str_has_prefix (error->message, "model.audio_mel_bins"));
+  g_clear_error (&error);
+}
+
 /* Context parallelism splits the sequence, not the model: ZeRO-3 shards
  * over the data-parallel and context-parallel ranks, gpus / (tp·pp)
  * (CONTRACT.md section 1; torchtitan's dp_shard_cp mesh).  Llama 3.1 8B
@@ -890,5 +954,6 @@ main (int   argc,
   g_test_add_func ("/calc/huge-numbers", test_huge_numbers);
   g_test_add_func ("/calc/random", test_random_scenarios);
   g_test_add_func ("/calc/item-capacity", test_item_capacity);
+  g_test_add_func ("/calc/whisper", test_whisper_plan);
   return g_test_run ();
 }

@@ -121,6 +121,16 @@ cat >"$tmp/config.json" <<'JSON'
 JSON
 expect 0 "" "--import-hf" -- --import-hf "$tmp/config.json" --format json
 grep -q '"params" : 8030261248' "$tmp/out" && ok "imported Llama 3 8B has 8,030,261,248 params" || not_ok "import params"
+# Whisper: the import takes the model's lengths (1500 frames, 448 tokens)
+# over the default scenario's 4096; a preset chosen over a file that says
+# otherwise is refused, naming the length it takes.
+expect 0 "" "--import-hf whisper" -- --import-hf "$G_TEST_SRCDIR/data/hf/whisper-large-v3.json" --format json
+grep -q '"params" : 1543490560' "$tmp/out" && ok "imported Whisper large-v3 has 1,543,490,560 params" \
+  || not_ok "import whisper params"
+expect 2 "training.seq_len: 4096 is not the audio encoder's length" "whisper over a 4096 scenario" -- \
+  --set model.preset=whisper-large-v3
+expect 0 "" "whisper preset with its lengths" -- --set model.preset=whisper-large-v3 \
+  --set training.seq_len=1500 --set training.target_len=448
 
 # Bad input: one line naming file, path, value and what is allowed.
 echo '{"model": {"layers": 0}}' >"$tmp/zero-layers.json"

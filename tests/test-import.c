@@ -41,6 +41,11 @@ test_hf_configs (void)
     { "t5-base.json", 222903552 },
     { "flan-t5-base.json", 247577856 },
     { "bart-large.json", 406291456 },
+    /* openai/whisper-large-v3's config.json (test-params.c has the
+     * arithmetic: the frozen 1500 x 1280 encoder table included, as the
+     * published 1,543,490,560 counts it), its transformers_version left
+     * out. */
+    { "whisper-large-v3.json", 1543490560 },
     /* State-space and hybrid models (test-params.c has the arithmetic);
      * the config.json of state-spaces/mamba-130m-hf and mamba-2.8b-hf
      * (the padded vocabulary 50280 is their vocab_size),
@@ -511,6 +516,12 @@ test_hf_seq2seq_refused (void)
       "config.json: model.decoder_layers: 0 is out of range; allowed: 1 to 100000" },
     { "{\"model_type\": \"t5\", \"num_layers\": 0, \"num_decoder_layers\": 6}",
       "config.json: model.layers: 0 is out of range; allowed: 1 to 100000" },
+    { "{\"model_type\": \"whisper\", \"decoder_attention_heads\": 8}",
+      "config.json: decoder_attention_heads 8 and decoder_ffn_dim 1536 differ from the encoder's" },
+    { "{\"model_type\": \"whisper\", \"activation_function\": \"silu\"}",
+      "config.json: activation_function: \"silu\" is not supported for Whisper; allowed: gelu, relu" },
+    { "{\"model_type\": \"whisper\", \"num_mel_bins\": 0}",
+      "config.json: num_mel_bins: 0 is out of range" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

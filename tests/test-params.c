@@ -10,6 +10,7 @@
 
 #include "hr-json.h"
 #include "hr-params.h"
+#include "hr-model-group.h"
 #include "hr-test-util.h"
 
 typedef struct
@@ -177,6 +178,154 @@ test_seq2seq_table (void)
     arch_from_seq2seq (&seq2seq_references[0], &m);
     m.kind = HR_KIND_DECODER;
     g_assert_cmpuint (hr_params_total (&m), ==, 84953088 + 24674304 + 768);
+  }
+}
+
+/* Whisper large-v3 (openai/whisper-large-v3 config.json: d_model 1280,
+ * 32 + 32 layers of 20 heads, ffn 5120, gelu, num_mel_bins 128,
+ * max_source_positions 1500, max_target_positions 448, vocab 51866),
+ * tensor by tensor as transformers' modeling_whisper.py builds it:
+ *   attention (WhisperAttention: q, v, out with biases, k_proj without)
+ *     4·1280² + 3·1280 = 6,557,440;
+ *   MLP fc1 1280·5120 + 5120, fc2 5120·1280 + 1280 = 13,113,600;
+ *   encoder layer: attention + MLP + 2 LayerNorms 2·2560 = 19,676,160,
+ *     x 32 = 629,637,120;
+ *   decoder layer: 2 attentions + MLP + 3 LayerNorms = 26,236,160,
+ *     x 32 = 839,557,120;
+ *   conv1 128·1280·3 + 1280 = 492,800; conv2 1280·1280·3 + 1280 =
+ *     4,916,480;
+ *   encoder positions 1500·1280 = 1,920,000 (sinusoidal, frozen);
+ *   decoder positions 448·1280 = 573,440; tokens 51866·1280 = 66,388,480
+ *     (proj_out tied to them); 2 final LayerNorms 5,120:
+ *   1,543,490,560, the published total, which counts the frozen table
+ *   (model.num_parameters() counts every nn.Parameter; requires_grad
+ *   False does not take it out).  Without it: 1,541,570,560. */
+#define WHISPER_ATTN  (4ull * 1280 * 1280 + 3 * 1280)
+#define WHISPER_MLP   (2ull * 1280 * 5120 + 5120 + 1280)
+#define WHISPER_TOTAL (32 * (WHISPER_ATTN + WHISPER_MLP + 2 * 2560)                   \
+                       + 32 * (2 * WHISPER_ATTN + WHISPER_MLP + 3 * 2560)             \
+                       + (128ull * 1280 * 3 + 1280) + (1280ull * 1280 * 3 + 1280)    \
+                       + 1500ull * 1280 + 448ull * 1280 + 51866ull * 1280 + 2 * 2560)
+G_STATIC_ASSERT (WHISPER_ATTN == 6557440);
+G_STATIC_ASSERT (WHISPER_MLP == 13113600);
+G_STATIC_ASSERT (WHISPER_TOTAL == 1543490560ull);
+
+static void
+whisper_large_v3 (HrModelArch *m)
+{
+  hr_model_arch_init_default (m);
+  m->kind = HR_KIND_ENCODER_DECODER;
+  m->layers = m->decoder_layers = 32;
+  m->hidden = 1280;
+  m->heads = m->kv_heads = 20;
+  m->head_dim = 0;
+  m->ffn = 5120;
+  m->mlp = HR_MLP_GELU;
+  m->vocab = 51866;
+  m->tied_embeddings = TRUE;
+  m->norm = HR_NORM_LAYERNORM;
+  m->bias = HR_BIAS_ALL_BUT_K;
+  m->learned_positions = 448;
+  m->audio_mel_bins = 128;
+  m->audio_frames = 1500;
+}
+
+static void
+test_whisper (void)
+{
+  HrModelArch m;
+  HrParamCounts c, split;
+
+  whisper_large_v3 (&m);
+  hr_params_count (&m, NULL, 1, 1, &c);
+  g_assert_cmpuint (c.total, ==, WHISPER_TOTAL);
+  g_assert_cmpuint (c.active, ==, c.total);
+  /* The frozen table is in the count and named apart. */
+  g_assert_cmpuint (c.frozen, ==, 1500 * 1280);
+  /* The pieces the plan adds up per stage give the same total. */
+  g_assert_cmpuint ((m.layers + m.decoder_layers) * c.layer_dense
+                    + m.decoder_layers * c.decoder_extra
+                    + c.embedding + c.head + c.final_norm, ==, WHISPER_TOTAL);
+  g_assert_cmpuint (c.layer_dense, ==, WHISPER_ATTN + WHISPER_MLP + 2 * 2560);
+  g_assert_cmpuint (c.decoder_extra, ==, WHISPER_ATTN + 2560);
+  /* Tensor parallelism splits the layers' matrices; the stem and both
+   * position tables stay whole on every rank. */
+  hr_params_count (&m, NULL, 4, 1, &split);
+  g_assert_cmpuint (split.embedding, ==, 51866ull * 1280 / 4 + (1500 + 448) * 1280ull
+                                         + 492800 + 4916480);
+
+  /* Each piece of Whisper's description is counted: with K biased (all)
+   * 96 attentions gain 1280 each; read as a text model (no stem, a
+   * learned table of 448 rows in each stack) the stem and the encoder's
+   * table go, and the second 448-row table comes. */
+  m.bias = HR_BIAS_ALL;
+  g_assert_cmpuint (hr_params_total (&m), ==, WHISPER_TOTAL + 96 * 1280);
+  m.bias = HR_BIAS_ALL_BUT_K;
+  m.audio_mel_bins = m.audio_frames = 0;
+  g_assert_cmpuint (hr_params_total (&m), ==, WHISPER_TOTAL - 492800 - 4916480
+                                              - 1500 * 1280 + 448 * 1280);
+}
+
+/* The model picker's groups, from the architecture: every bundled preset
+ * where its kind says it belongs, and the rules' order (SSM before
+ * experts, experts before stacks). */
+static void
+test_model_groups (void)
+{
+  static const struct { const char *id; HrModelGroup group; const char *family; } presets[] = {
+    { "llama-2-13b", HR_MODEL_GROUP_DECODER, "Llama" },
+    { "qwen2.5-7b", HR_MODEL_GROUP_DECODER, "Qwen" },
+    { "gpt2-small", HR_MODEL_GROUP_DECODER, "GPT" },
+    { "phi-3.5-mini", HR_MODEL_GROUP_DECODER, "Phi" },
+    { "olmo-2-7b", HR_MODEL_GROUP_DECODER, "OLMo" },
+    { "mixtral-8x7b", HR_MODEL_GROUP_MOE, "Mixtral" },
+    { "qwen3-30b-a3b", HR_MODEL_GROUP_MOE, "Qwen" },
+    { "deepseek-v3", HR_MODEL_GROUP_MOE, "DeepSeek" },
+    { "t5-base", HR_MODEL_GROUP_ENCODER_DECODER, "T5" },
+    { "bart-large", HR_MODEL_GROUP_ENCODER_DECODER, "BART" },
+    { "whisper-large-v3", HR_MODEL_GROUP_ENCODER_DECODER, "Whisper" },
+    { "bert-base-uncased", HR_MODEL_GROUP_ENCODER, "BERT" },
+    { "roberta-large", HR_MODEL_GROUP_ENCODER, "RoBERTa" },
+    { "vit-h-14", HR_MODEL_GROUP_VISION, "ViT" },
+    { "mamba-130m", HR_MODEL_GROUP_STATE_SPACE, "Mamba" },
+    { "mamba2-2.7b", HR_MODEL_GROUP_STATE_SPACE, "Mamba" },
+    { "jamba-mini", HR_MODEL_GROUP_STATE_SPACE, "Jamba" },
+  };
+  HrModelArch m;
+
+  for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
+    {
+      HrScenario sc;
+      g_autofree char *family = NULL;
+
+      hr_scenario_init_default (&sc);
+      hr_test_model (&sc, presets[i].id);
+      g_assert_cmpint (hr_model_group (&sc.model), ==, presets[i].group);
+      family = hr_model_family (presets[i].id, sc.model.name);
+      g_assert_cmpstr (family, ==, presets[i].family);
+    }
+  for (guint g = 0; g < HR_N_MODEL_GROUPS; g++)
+    g_assert_cmpstr (hr_model_group_label (g), !=, "");
+
+  hr_model_arch_init_default (&m);
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_DECODER);
+  m.experts = 8;
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_MOE);
+  m.ssm = HR_SSM_MAMBA;
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_STATE_SPACE);
+  m.ssm = HR_SSM_NONE;
+  m.experts = 1;
+  m.kind = HR_KIND_ENCODER;
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_ENCODER);
+  m.patch_dim = 588;
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_VISION);
+  /* A user's preset named otherwise: the id's word, capitalised. */
+  {
+    g_autofree char *family = hr_model_family ("mymodel-7b", "Something else");
+    g_autofree char *digits = hr_model_family ("42", NULL);
+
+    g_assert_cmpstr (family, ==, "Mymodel");
+    g_assert_cmpstr (digits, ==, "42");
   }
 }
 
@@ -362,6 +511,7 @@ test_presets_match_reference (void)
     { "mistral-7b-v0.1", 7241732096 }, { "mixtral-8x7b", 46702792704 },
     { "qwen2.5-7b", 7615616512 },
     { "t5-base", 222903552 }, { "flan-t5-base", 247577856 }, { "bart-large", 406291456 },
+    { "whisper-large-v3", WHISPER_TOTAL },
     { "mamba-130m", 129135360 }, { "mamba-2.8b", 2768345600 },
     { "mamba2-2.7b", 2702599680 }, { "jamba-mini", 51570323328 },
     /* ViT-H/14 as HF's ViTForImageClassification (no pooler, a 1000-class
@@ -654,6 +804,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/params/reference-table", test_reference_table);
   g_test_add_func ("/params/encoder-decoder", test_seq2seq_table);
+  g_test_add_func ("/params/whisper", test_whisper);
+  g_test_add_func ("/params/model-groups", test_model_groups);
   g_test_add_func ("/params/deepseek", test_deepseek_counts);
   g_test_add_func ("/params/deepseek-tensor-parallel", test_deepseek_tensor_parallel);
   g_test_add_func ("/params/state-space", test_ssm_table);

@@ -26,7 +26,9 @@
 #include "hr-scenario-io.h"
 #include "hr-scenario-name.h"
 #include "hr-timeline-view.h"
+#include "hr-form-private.h"
 #include "hr-frameworks.h"
+#include "hr-model-group.h"
 #include "hr-verdict.h"
 #include "hr-window.h"
 
@@ -1167,6 +1169,139 @@ test_encoder_decoder_preset (void)
   close_window (window);
 }
 
+/* The section a model picker's item falls under: the heading its first
+ * item carries (HR_FORM_SECTION), as the list shows it. */
+static const char *
+picker_section (GListModel *names,
+                guint       index)
+{
+  for (guint i = index + 1; i-- > 0;)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (names, i);
+      const char *section = g_object_get_data (item, HR_FORM_SECTION);
+
+      if (section != NULL)
+        return section;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_heading (GtkWidget  *widget,
+              const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_LABEL (c) && gtk_widget_has_css_class (c, "heading")
+          && gtk_widget_get_visible (c) && g_str_equal (gtk_label_get_text (GTK_LABEL (c)), text))
+        return c;
+      if ((found = find_heading (c, text)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_scrolled (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = GTK_IS_SCROLLED_WINDOW (c) ? c : find_scrolled (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The model picker groups the presets by kind, each kind once and in the
+ * picker's order, headed by its name, and within a kind by family; a
+ * model chosen from it plans (Whisper with the lengths it takes). */
+static void
+test_model_picker_groups (void)
+{
+  static const struct { const char *name; const char *section; } placed[] = {
+    { "Llama 2 13B", "Decoder" }, { "Qwen2.5 7B", "Decoder" }, { "Phi-2", "Decoder" },
+    { "Mixtral 8x7B v0.1", "Mixture of experts" }, { "DeepSeek-V3 (MLA + MoE)", "Mixture of experts" },
+    { "Qwen3 30B-A3B (MoE)", "Mixture of experts" }, { "T5 base", "Encoder-decoder" },
+    { "BART large", "Encoder-decoder" }, { "Whisper large-v3", "Encoder-decoder" },
+    { "BERT base uncased", "Encoder" }, { "ViT-H/14 (224, in21k)", "Vision" },
+    { "Mamba 130M", "State-space and hybrid" }, { "Jamba Mini 1.5", "State-space and hybrid" },
+  };
+  HrWindow *window = open_window ();
+  GtkWidget *models = control (window, "model.preset");
+  GListModel *names = gtk_drop_down_get_model (GTK_DROP_DOWN (models));
+  guint n = g_list_model_get_n_items (names), seen = 0, first_llama = 0, last_llama = 0;
+  HrModelGroup last = 0;
+  GtkWidget *popover = NULL;
+
+  /* "Custom model" first, under no heading; then the groups in order,
+   * each heading once. */
+  g_assert_null (picker_section (names, 0));
+  for (guint i = 1; i < n; i++)
+    {
+      g_autoptr(GtkStringObject) item = g_list_model_get_item (names, i);
+      const char *section = g_object_get_data (G_OBJECT (item), HR_FORM_SECTION);
+
+      if (section != NULL)
+        {
+          HrModelGroup g = 0;
+
+          while (g < HR_N_MODEL_GROUPS && !g_str_equal (section, hr_model_group_label (g)))
+            g++;
+          g_assert_cmpuint (g, <, HR_N_MODEL_GROUPS);
+          g_assert_true (seen == 0 || g > last);
+          last = g;
+          seen++;
+        }
+      if (g_str_has_prefix (gtk_string_object_get_string (item), "Llama "))
+        {
+          first_llama = first_llama ? first_llama : i;
+          last_llama = i;
+        }
+    }
+  g_assert_cmpuint (seen, ==, HR_N_MODEL_GROUPS);
+  g_assert_nonnull (picker_section (names, 1));
+  /* one family, one run: the 11 Llama presets side by side */
+  g_assert_cmpuint (last_llama - first_llama, ==, 10);
+  for (guint i = 0; i < G_N_ELEMENTS (placed); i++)
+    g_assert_cmpstr (picker_section (names, dropdown_index (models, placed[i].name)), ==,
+                     placed[i].section);
+
+  /* The list shows the headings (the first, Decoder, at its top). */
+  for (GtkWidget *c = gtk_widget_get_first_child (models); c != NULL; c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_POPOVER (c))
+      popover = c;
+  g_assert_nonnull (popover);
+  gtk_popover_popup (GTK_POPOVER (popover));
+  settle ();
+  g_assert_true (gtk_widget_get_mapped (popover));
+  g_assert_nonnull (find_heading (popover, "Decoder"));
+  maybe_screenshot (popover, "model-picker");
+  if (g_getenv ("HEADROOM_TEST_SCREENSHOTS") != NULL)
+    {
+      GtkWidget *scrolled = find_scrolled (popover);
+      GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+
+      /* further down: the MoE and encoder-decoder headings */
+      gtk_adjustment_set_value (adj, 0.66 * gtk_adjustment_get_upper (adj));
+      settle ();
+      maybe_screenshot (popover, "model-picker-2");
+    }
+  gtk_popover_popdown (GTK_POPOVER (popover));
+  settle ();
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Whisper large-v3"));
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 1543490560);
+  g_assert_cmpuint (hr_scenario_model_get_scenario (hr_window_get_model (window))->training.seq_len,
+                    ==, 1500);
+  close_window (window);
+}
+
 /* State-space presets load and plan: Jamba's hybrid with its pattern's
  * rows, a pure Mamba model without attention rows to edit; a pattern
  * beyond the layers greys the plan with the reason. */
@@ -2221,6 +2356,7 @@ main (int   argc,
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/encoder-decoder-preset", test_encoder_decoder_preset);
   g_test_add_func ("/window/state-space-preset", test_state_space_preset);
+  g_test_add_func ("/window/model-picker-groups", test_model_picker_groups);
   g_test_add_func ("/window/comm-buffers-automatic", test_comm_buffers_automatic);
   g_test_add_func ("/window/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/window/locale-numbers", test_locale_numbers);

@@ -373,6 +373,22 @@ apply_import (JsonObject  *root,
         }
       json_object_set_string_member (training, "attention", "eager");
     }
+  /* An audio encoder takes whole 30 s clips and a target no longer than
+   * its decoder's table, the lengths the import chose
+   * (hr_scenario_fit_model_lengths). */
+  if (hr_model_audio (&sc.model))
+    {
+      JsonObject *training = json_object_has_member (root, "training")
+                             ? json_object_get_object_member (root, "training") : NULL;
+
+      if (training == NULL)
+        {
+          training = json_object_new ();
+          json_object_set_object_member (root, "training", training);
+        }
+      json_object_set_int_member (training, "seq_len", (gint64) sc.training.seq_len);
+      json_object_set_int_member (training, "target_len", (gint64) sc.training.target_len);
+    }
   for (guint i = 0; i < unmapped->len; i++)
     hr_cli_note ("%s: not mapped: %s", path, (char *) g_ptr_array_index (unmapped, i));
   return TRUE;

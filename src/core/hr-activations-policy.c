@@ -115,9 +115,9 @@ hr_activations_op_policy (const LayerShape   *L,
   gboolean gated = hr_model_gated (m);
   double widths[7] = { a * d, k * d, k * d, h,
                        routed * w, routed * w, routed * h };
-  gboolean biased[7] = { m->bias != HR_BIAS_NONE, m->bias != HR_BIAS_NONE, m->bias != HR_BIAS_NONE,
-                         m->bias == HR_BIAS_ALL, m->bias == HR_BIAS_ALL,
-                         m->bias == HR_BIAS_ALL, m->bias == HR_BIAS_ALL };
+  gboolean all = hr_model_linear_biases (m);
+  gboolean biased[7] = { m->bias != HR_BIAS_NONE, hr_model_key_bias (m), m->bias != HR_BIAS_NONE,
+                         all, all, all, all };
   double inputs[7] = { h, h, h, a * d, h, h, w };
   double flops = 0, again = 0;
   guint mm = 0;

@@ -57,6 +57,8 @@ typedef struct
   double small;        /* norms and biases: tensors of a few thousand elements */
   double lora;         /* trainable adapters */
   double adafactor;
+  double frozen;       /* of outside, weights that do not train (Whisper's
+                        * sinusoidal encoder positions, on the first stage) */
 } StageParams;
 
 /* DeepSpeed's defaults, in elements (deepspeed/runtime/zero/config.py,

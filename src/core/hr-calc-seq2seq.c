@@ -11,8 +11,9 @@
  * layer's cross-attention reads (Hugging Face: encoder_hidden_states,
  * passed to each T5Block / BartDecoderLayer), the encoder's final norm (T5)
  * or both stacks' embedding norms (BART), the encoder's embedding dropout,
- * and T5's relative position buckets.  validate_encoder_decoder leaves one
- * pipeline stage, full training and every layer or none checkpointed.
+ * T5's relative position buckets and Whisper's audio stem.
+ * validate_encoder_decoder leaves one pipeline stage, full training and
+ * every layer or none checkpointed.
  */
 
 #include "hr-calc-private.h"
@@ -66,6 +67,33 @@ hr_calc_add_seq2seq (Ctx      *ctx,
             "b·s_s·h·bytes",
             N_("The encoder's result, which each decoder layer's cross-attention reads."),
             all_ck ? T_s * h * rb / rep : autocast ? 0.0 : T_s * h * ab / rep);
+
+  /* Whisper's audio stem (modeling_whisper.py, WhisperEncoder.forward):
+   * gelu (conv1 (input_features)), gelu (conv2 (...)), permute, + the
+   * frozen positions.  Over 2F mel frames in and F = audio_frames out,
+   * autograd keeps conv1's input (b·mel·2F: Conv1d saves its input for
+   * the weight's gradient; under autocast the 16-bit cast of the fp32
+   * features), the first GELU's input (conv1's output, b·h·2F), conv2's
+   * input (the first GELU's output, b·h·2F) and the second GELU's input
+   * (b·h·F); the permute and the sum with a table that needs no gradient
+   * keep nothing.  The stem sits outside every encoder layer, so
+   * checkpointing the layers (HF's gradient_checkpointing wraps
+   * each WhisperEncoderLayer) leaves it as it is. */
+  if (hr_model_audio (m))
+    {
+      double F = (double) m->audio_frames, mel = (double) m->audio_mel_bins;
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                HR_LIVE_SAVED, N_("audio stem: log-mel input of the first convolution"),
+                "b·mel·2F·bytes",
+                N_("The spectrogram the first convolution keeps for its weights' gradient."),
+                b * mel * 2.0 * F * ab);
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                HR_LIVE_SAVED, N_("audio stem: convolution outputs and GELU inputs"),
+                "b·h·(2F + 2F + F)·bytes",
+                N_("What the two convolutions and their GELUs keep for the backward pass."),
+                b * h * 5.0 * F * ab);
+    }
 
   /* T5 closes its encoder with a norm, which keeps its input; BART's
    * post-norm stacks start with one on each embedding instead

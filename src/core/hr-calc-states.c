@@ -181,10 +181,15 @@ hr_calc_stage_params (const Ctx      *ctx,
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
 
+  sp->frozen = 0;
   /* A vision-language model's vision tower and projector sit with the
-   * embeddings (validation keeps one stage and tp 1 with them). */
+   * embeddings (validation keeps one stage and tp 1 with them), as do
+   * Whisper's frozen encoder positions. */
   if (first)
-    sp->outside += (double) (c->embedding + c->vision + c->projector);
+    {
+      sp->outside += (double) (c->embedding + c->vision + c->projector);
+      sp->frozen = (double) c->frozen;
+    }
   if (last)
     {
       sp->outside += (double) (c->head + c->final_norm);
@@ -299,9 +304,12 @@ add_weights (Ctx               *ctx,
                   (weights_here - vision_weights (ctx, dev, sp, weights_here)) * ctx->weight_bytes);
       if (!p->offload_params && !shard_is_master)
         add_vision_weights (ctx, dev, sp, weights_here, t->dtypes.weights, ctx->weight_bytes);
-      /* A frozen vision tower (LLaVA's fine-tuning) has weights, no
-       * gradients or optimizer states. */
-      trainable = all - (t->freeze_vision && dev->stage == 0 ? (double) ctx->counts.vision : 0.0);
+      /* Full training trains every weight that requires a gradient: not
+       * a frozen vision tower (LLaVA's fine-tuning), nor Whisper's
+       * sinusoidal encoder positions (requires_grad_(False)), which the
+       * optimizer is never given. */
+      trainable = all - sp->frozen
+                  - (t->freeze_vision && dev->stage == 0 ? (double) ctx->counts.vision : 0.0);
     }
   else
     {

@@ -331,8 +331,11 @@ hr_calc_plan (const HrScenario  *sc,
 
   plan->params = ctx.counts.total;
   plan->active_params = ctx.counts.active;
+  /* (A frozen vision tower and Whisper's sinusoidal encoder positions are
+   * weights that do not train.) */
   plan->trainable_params = ctx.lora ? ctx.counts.lora_total
-                         : ctx.counts.total - (sc->training.freeze_vision ? ctx.counts.vision : 0);
+                         : ctx.counts.total - ctx.counts.frozen
+                           - (sc->training.freeze_vision ? ctx.counts.vision : 0);
   plan->capacity_bytes = sc->gpu.memory_mib * 1024 * 1024;
   plan->wanted_free_bytes = (guint64) (sc->overhead.headroom * (double) plan->capacity_bytes);
   plan->n_warnings = 0;

@@ -18,7 +18,7 @@ TABLE (hr_vision_names, "none", "clip", "qwen2-vl");
 TABLE (hr_projector_names, "none", "mlp2x_gelu", "patch_merger");
 TABLE (hr_mlp_names, "swiglu", "geglu", "gelu", "relu");
 TABLE (hr_norm_names, "rmsnorm", "layernorm");
-TABLE (hr_bias_names, "none", "qkv", "all");
+TABLE (hr_bias_names, "none", "qkv", "all", "all-but-k");
 TABLE (hr_head_names, "lm", "classifier");
 TABLE (hr_qk_norm_names, "none", "head", "full");
 TABLE (hr_attn_kind_names, "standard", "mla");

@@ -77,6 +77,7 @@ typedef enum
   HR_BIAS_NONE,
   HR_BIAS_QKV,
   HR_BIAS_ALL,
+  HR_BIAS_ALL_BUT_K,            /* Whisper: every linear layer but k_proj */
   HR_N_BIASES
 } HrBias;
 

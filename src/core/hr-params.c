@@ -28,6 +28,14 @@
  * layernorm_embedding, post-norm).  BART's final_logits_bias is a buffer,
  * not a parameter.
  *
+ * Whisper (modeling_whisper.py, WhisperForConditionalGeneration): the
+ * same two stacks, pre-norm with LayerNorms, biases on every linear layer
+ * but k_proj (model.bias = all-but-k), and an audio encoder: a stem of two
+ * convolutions over model.audio_mel_bins log-mel channels and a frozen
+ * sinusoidal position table of model.audio_frames rows instead of the
+ * encoder's learned one (position_rows, audio_stem); the decoder keeps
+ * its learned table (WhisperPositionalEmbedding, max_target_positions).
+ *
  * DeepSeek-V2 and V3 (Hugging Face's modeling_deepseek_v3.py,
  * DeepseekV3DecoderLayer): multi-head latent attention (hr-params-mla.c);
  * the first model.dense_layers layers (first_k_dense_replace) have the
@@ -101,6 +109,49 @@ relative_bias (const HrModelArch *m)
   return stacks (m) * m->position_buckets * m->heads;
 }
 
+/* The rows of the position tables: each stack's learned table, or with
+ * an audio encoder (Whisper) the decoder's learned one and the encoder's
+ * sinusoidal one of audio_frames rows (WhisperEncoder.embed_positions,
+ * nn.Embedding (max_source_positions, d_model), requires_grad_(False):
+ * a parameter, in the published count, that does not train). */
+static guint64
+position_rows (const HrModelArch *m)
+{
+  if (hr_model_audio (m))
+    return m->learned_positions + m->audio_frames;
+  return stacks (m) * m->learned_positions;
+}
+
+static guint64
+frozen_rows (const HrModelArch *m)
+{
+  return hr_model_audio (m) ? m->audio_frames : 0;
+}
+
+/* Whisper's convolutional stem (modeling_whisper.py, WhisperEncoder
+ * .__init__): conv1 = Conv1d (num_mel_bins, d_model, kernel_size 3),
+ * conv2 = Conv1d (d_model, d_model, kernel_size 3, stride 2), each
+ * out x in x 3 weights and out biases; not split by tensor parallelism. */
+static guint64
+audio_stem (const HrModelArch *m)
+{
+  if (!hr_model_audio (m))
+    return 0;
+  return m->hidden * m->audio_mel_bins * 3 + m->hidden + m->hidden * m->hidden * 3 + m->hidden;
+}
+
+/* Adafactor factors a 3-d weight over its last two dimensions
+ * (transformers' Adafactor, exp_avg_sq_row of shape[:-1], exp_avg_sq_col
+ * of shape[:-2] + shape[-1:]): out·in + out·3 per conv, biases whole. */
+static guint64
+audio_stem_adafactor (const HrModelArch *m)
+{
+  if (!hr_model_audio (m))
+    return 0;
+  return (m->hidden * m->audio_mel_bins + m->hidden * 3 + m->hidden)
+         + (m->hidden * m->hidden + m->hidden * 3 + m->hidden);
+}
+
 /* One expert's (or the dense) MLP: matrices and biases, split by t. */
 static guint64
 mlp_params (const HrModelArch *m,
@@ -111,7 +162,7 @@ mlp_params (const HrModelArch *m,
   guint64 n_in = s->gated ? 2 : 1;          /* gate + up, or fc1 */
   guint64 p = (n_in + 1) * s->h * width / t;
 
-  if (m->bias == HR_BIAS_ALL)
+  if (hr_model_linear_biases (m))
     p += n_in * width / t + s->h;            /* column-split, row-replicated */
   return p;
 }
@@ -175,9 +226,9 @@ attention_params (const HrModelArch *m,
   guint64 linear = 2 * s->h * s->a * s->d / t + 2 * s->h * kv_rank * s->d;
   guint64 p = linear;
 
-  if (m->bias == HR_BIAS_QKV || m->bias == HR_BIAS_ALL)
-    p += s->a * s->d / t + 2 * kv_rank * s->d;
-  if (m->bias == HR_BIAS_ALL)
+  if (m->bias != HR_BIAS_NONE)
+    p += s->a * s->d / t + (hr_model_key_bias (m) ? 2 : 1) * kv_rank * s->d;
+  if (hr_model_linear_biases (m))
     p += s->h;
   if (m->qk_norm == HR_QK_NORM_HEAD)
     p += 2 * s->d;
@@ -411,8 +462,9 @@ hr_params_count (const HrModelArch *m,
    * segment table and embedding norm, a vision patch projection + CLS;
    * an encoder-decoder's stacks each have their own position table,
    * relative bias and (post-norm) embedding norm. */
-  out->embedding = s.V * s.h / t + stacks (m) * m->learned_positions * s.h
-                   + m->token_types * s.h + relative_bias (m);
+  out->embedding = s.V * s.h / t + position_rows (m) * s.h
+                   + m->token_types * s.h + relative_bias (m) + audio_stem (m);
+  out->frozen = frozen_rows (m) * s.h;
   if (m->kind == HR_KIND_ENCODER
       || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm))
     out->embedding += stacks (m) * s.norm;
@@ -446,7 +498,8 @@ hr_params_count (const HrModelArch *m,
                     || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm)
                     ? 0 : stacks (m) * s.norm;
   out->outside_adafactor = (s.V + s.h) * (m->tied_embeddings ? 1 : 2) / t
-                           + stacks (m) * m->learned_positions * s.h + out->final_norm;
+                           + (position_rows (m) - frozen_rows (m)) * s.h + out->final_norm
+                           + audio_stem_adafactor (m);
 
   /* Every layer of a MoE model has experts: no dense MLP of width ffn is
    * there to be the largest matrix (the reference oracle's case 230 of seed
@@ -461,8 +514,8 @@ hr_params_count (const HrModelArch *m,
 
   /* Whole model, unsharded: the same pieces with t = e = 1. */
   attn = attention_params (m, &s, 1, NULL);
-  outside = s.V * s.h + stacks (m) * m->learned_positions * s.h + m->token_types * s.h
-            + relative_bias (m)
+  outside = s.V * s.h + position_rows (m) * s.h + m->token_types * s.h
+            + relative_bias (m) + audio_stem (m)
             + (m->kind == HR_KIND_ENCODER
                || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm) ? stacks (m) * s.norm : 0)
             + (m->patch_dim > 0 ? m->patch_dim * s.h + 2 * s.h : 0)

@@ -44,6 +44,8 @@ typedef struct
   guint64 head_linear;        /* the part of head that is an nn.Linear */
   guint64 head_lora;
   guint64 final_norm;
+  guint64 frozen;             /* of embedding, what does not train (Whisper's
+                               * sinusoidal encoder positions) */
   guint64 outside_adafactor;
 
   /* the largest single nn.Linear weight (QLoRA dequantizes one at a time) */

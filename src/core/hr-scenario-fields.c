@@ -82,6 +82,12 @@ applies_encoder_decoder (const HrScenario *sc)
 }
 
 static gboolean
+applies_audio (const HrScenario *sc)
+{
+  return sc->model.kind == HR_KIND_ENCODER_DECODER && sc->model.audio_mel_bins > 0;
+}
+
+static gboolean
 applies_mla (const HrScenario *sc)
 {
   return sc->model.attention_kind == HR_ATTN_KIND_MLA;
@@ -209,7 +215,8 @@ static const char * const projector_choices[] = { N_("None"), N_("Two-layer MLP 
                                                    N_("Patch merger (Qwen2-VL)"), NULL };
 static const char * const mlp_choices[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", NULL };
 static const char * const norm_choices[] = { "RMSNorm", "LayerNorm", NULL };
-static const char * const bias_choices[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"), NULL };
+static const char * const bias_choices[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"),
+                                              N_("On every linear layer but K (Whisper)"), NULL };
 static const char * const head_choices[] = { N_("Language model"), N_("Classifier"), NULL };
 static const char * const qk_norm_choices[] = { N_("None"), N_("Per head"), N_("Whole projection"), NULL };
 static const char * const attn_kind_choices[] = { N_("Standard (MHA, GQA, MQA)"),
@@ -285,6 +292,12 @@ const Field hr_model_fields[] = {
   SWITCH (HrModelArch, post_norm, N_("Norm after each sub-layer"),
           N_("BART: post-norm layers, a norm on each stack's embeddings"), OPTIONAL (FALSE),
           .applies = applies_encoder_decoder),
+  SPIN (HrModelArch, audio_mel_bins, 0, HR_MAX_AUDIO_MEL_BINS, 1, N_("Audio mel bins"),
+        N_("Whisper: the encoder reads log-mel frames through two convolutions; 0 for text"),
+        OPTIONAL (0), .applies = applies_encoder_decoder),
+  SPIN (HrModelArch, audio_frames, 0, HR_MAX_SEQ_LEN, 1, N_("Audio frames"),
+        N_("The encoder's frames after the convolutions (Whisper: 1500, 30 s), each with a frozen position"),
+        OPTIONAL (0), .applies = applies_audio),
   CHOICE (HrModelArch, attention_kind, hr_attn_kind_names, attn_kind_choices, N_("Attention kind"),
           N_("DeepSeek-V2 and V3: K and V through a compressed latent"), OPTIONAL (HR_ATTN_KIND_STANDARD),
           .applies = applies_decoder),

@@ -388,6 +388,48 @@ hr_model_gated (const HrModelArch *model)
   return model->mlp == HR_MLP_SWIGLU || model->mlp == HR_MLP_GEGLU;
 }
 
+/* Biases on the MLP and the attention's output: "all" (GPT-2, BERT,
+ * BART) and Whisper's "all-but-k". */
+gboolean
+hr_model_linear_biases (const HrModelArch *model)
+{
+  return model->bias == HR_BIAS_ALL || model->bias == HR_BIAS_ALL_BUT_K;
+}
+
+/* A bias on K: with "qkv" and "all", not on Whisper's k_proj
+ * (modeling_whisper.py, WhisperAttention.__init__: nn.Linear(embed_dim,
+ * embed_dim, bias=False) for k_proj, bias=True for q, v and out). */
+gboolean
+hr_model_key_bias (const HrModelArch *model)
+{
+  return model->bias == HR_BIAS_QKV || model->bias == HR_BIAS_ALL;
+}
+
+/* An encoder that reads log-mel frames (Whisper) rather than tokens. */
+gboolean
+hr_model_audio (const HrModelArch *model)
+{
+  return model->kind == HR_KIND_ENCODER_DECODER && model->audio_mel_bins > 0;
+}
+
+/* An audio encoder reads only whole 30 s clips (Whisper: 1500 frames;
+ * WhisperEncoder.forward refuses any other length), and its decoder no
+ * more tokens than its learned position table holds: a run of such a
+ * model takes those lengths.  Called where a model is chosen (a preset,
+ * an import); the file's or the user's training keys may change them
+ * after, and are then checked (hr-validate.c, validate_audio). */
+void
+hr_scenario_fit_model_lengths (HrScenario *scenario)
+{
+  const HrModelArch *m = &scenario->model;
+
+  if (!hr_model_audio (m) || m->audio_frames == 0)
+    return;
+  scenario->training.seq_len = m->audio_frames;
+  if (m->learned_positions > 0 && hr_training_target_len (scenario) > m->learned_positions)
+    scenario->training.target_len = m->learned_positions;
+}
+
 /* The layers of both stacks: an encoder-decoder model runs its encoder's
  * model.layers and its decoder's decoder_layers, one after the other. */
 guint64

@@ -60,6 +60,11 @@ typedef struct
   guint64     decoder_layers;    /* the decoder stack's layers */
   guint64     position_buckets;  /* T5's relative attention bias: buckets, 0 = none */
   gboolean    post_norm;         /* BART: a norm after each sub-layer */
+  /* an audio encoder (Whisper): log-mel frames through two convolutions
+   * instead of tokens, and a frozen sinusoidal table of audio_frames rows
+   * instead of the encoder's learned positions; 0 = a text encoder */
+  guint64     audio_mel_bins;
+  guint64     audio_frames;      /* the encoder's frames after the stem (1500) */
   /* DeepSeek-V2/V3 (hr-params.c): multi-head latent attention ... */
   HrAttnKind  attention_kind;
   guint64     q_lora_rank;       /* 0 = Q projected directly (V2-Lite) */
@@ -238,6 +243,7 @@ void     hr_dtypes_for_precision   (HrPrecision       precision,
 void     hr_training_apply_precision (HrTraining     *training);
 void     hr_model_arch_init_blank  (HrModelArch     *model);
 void     hr_model_arch_init_default (HrModelArch     *model);
+void     hr_scenario_fit_model_lengths (HrScenario   *scenario);
 
 guint64  hr_parallel_dp_degree     (const HrParallel *parallel);
 guint64  hr_parallel_shard_degree  (const HrParallel *parallel);
@@ -248,6 +254,9 @@ guint64  hr_model_stack_layers     (const HrModelArch *model);
 gboolean hr_model_mla              (const HrModelArch *model);
 guint64  hr_training_target_len    (const HrScenario  *scenario);
 gboolean hr_model_gated            (const HrModelArch *model);
+gboolean hr_model_linear_biases    (const HrModelArch *model);
+gboolean hr_model_key_bias         (const HrModelArch *model);
+gboolean hr_model_audio            (const HrModelArch *model);
 guint64  hr_model_ssm_inner        (const HrModelArch *model);
 guint64  hr_model_ssm_state        (const HrModelArch *model);
 guint64  hr_model_ssm_conv         (const HrModelArch *model);

@@ -358,6 +358,41 @@ validate_parallel (const HrScenario  *sc,
   return TRUE;
 }
 
+/* Whisper's audio encoder: the stem turns 2F mel frames into F, and
+ * WhisperEncoder.forward refuses any other length (expected_seq_length =
+ * max_source_positions x conv1.stride x conv2.stride: every clip is padded
+ * to 30 s); the decoder's positions come from its learned table of
+ * max_target_positions rows (WhisperPositionalEmbedding), which a longer
+ * target would index past. */
+static gboolean
+validate_audio (const HrScenario  *sc,
+                GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  guint64 target = hr_training_target_len (sc);
+
+  if (m->audio_mel_bins == 0 && m->audio_frames == 0)
+    return TRUE;
+  if (m->audio_mel_bins == 0 || m->audio_frames == 0)
+    FAIL (m->audio_mel_bins == 0 ? "model.audio_mel_bins" : "model.audio_frames",
+          _("0 leaves the audio encoder half described; allowed: both model.audio_mel_bins "
+          "and model.audio_frames at least 1, or both 0 (a text encoder)"));
+  if (m->post_norm || m->position_buckets != 0)
+    FAIL (m->post_norm ? "model.post_norm" : "model.position_buckets",
+          _("is not planned with an audio encoder (Whisper's layers are pre-norm, its "
+          "positions absolute); allowed with model.audio_mel_bins > 0: post_norm false, "
+          "position_buckets 0"));
+  if (sc->training.seq_len != m->audio_frames)
+    FAIL ("training.seq_len", _("%" PRIu64 " is not the audio encoder's length: every "
+          "clip is padded to model.audio_frames = %" PRIu64 " frames (Whisper: 30 s); "
+          "allowed: %" PRIu64), sc->training.seq_len, m->audio_frames, m->audio_frames);
+  if (m->learned_positions > 0 && target > m->learned_positions)
+    FAIL ("training.target_len", _("%" PRIu64 " is longer than the decoder's position "
+          "table (model.learned_positions = %" PRIu64 "); allowed: 1 to %" PRIu64),
+          target, m->learned_positions, m->learned_positions);
+  return TRUE;
+}
+
 /* What an encoder-decoder plan covers: T5, Flan-T5 and BART as Hugging
  * Face writes them (full multi-head attention in both stacks, a dense MLP,
  * an LM head), trained in full on one pipeline stage.  The rest is refused
@@ -371,7 +406,15 @@ validate_encoder_decoder (const HrScenario  *sc,
   const HrParallel *p = &sc->parallel;
 
   if (m->kind != HR_KIND_ENCODER_DECODER)
-    return TRUE;
+    {
+      if (m->audio_mel_bins != 0 || m->audio_frames != 0)
+        FAIL (m->audio_mel_bins != 0 ? "model.audio_mel_bins" : "model.audio_frames",
+              _("an audio encoder needs model.kind = encoder-decoder; allowed with "
+              "model.kind = %s: 0"), hr_enum_name (&hr_kind_names, m->kind));
+      return TRUE;
+    }
+  if (!validate_audio (sc, error))
+    return FALSE;
   if (m->head != HR_HEAD_LM)
     FAIL ("model.head", _("classifier is not planned for an encoder-decoder model; "
           "allowed with model.kind = encoder-decoder: lm"));

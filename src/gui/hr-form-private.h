@@ -63,6 +63,10 @@ GtkWidget *hr_form_field_row      (HrForm *self, GtkWidget *parent, const char *
 GtkWidget *hr_form_new_group      (GtkWidget *page, const char *title, const char *description);
 GtkListItemFactory *hr_form_label_factory  (gboolean on_button);
 void       hr_form_wrap_drop_down (GtkDropDown *dropdown);
+/* The list of a drop-down whose items may start a section: an item with
+ * the data HR_FORM_SECTION (a string) shows it as a heading above it. */
+#define HR_FORM_SECTION "hr-form-section"
+GtkListItemFactory *hr_form_section_factory (void);
 GtkWidget *hr_form_new_expander   (HrForm *self, GtkWidget *group, const char *path, const char *title,
                            const char *subtitle, HrFormBuildFunc build);
 void       hr_form_defer_rows     (HrForm *self, GtkWidget *group, const char *prefix,

@@ -146,6 +146,61 @@ hr_form_label_factory (gboolean on_button)
   return factory;
 }
 
+/* --- drop-down lists with section headings ------------------------------- */
+
+/* GTK 4.8 has no sections in a list (GtkListHeaderFactory is 4.12): the
+ * first item of each section carries its heading above its label, in a
+ * box the heading and the label share. */
+static void
+setup_section_item (GtkSignalListItemFactory *factory,
+                    GtkListItem              *item,
+                    gpointer                  user_data)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *heading = gtk_label_new (NULL);
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (heading), 0.0f);
+  gtk_widget_add_css_class (heading, "heading");
+  gtk_widget_add_css_class (heading, "dim-label");
+  gtk_widget_set_margin_top (heading, 6);
+  gtk_widget_set_margin_bottom (heading, 4);
+  gtk_widget_set_visible (heading, FALSE);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  gtk_box_append (GTK_BOX (box), heading);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+bind_section_item (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   gpointer                  user_data)
+{
+  GObject *object = gtk_list_item_get_item (item);
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *heading = gtk_widget_get_first_child (box);
+  GtkWidget *label = gtk_widget_get_next_sibling (heading);
+  const char *section = object != NULL ? g_object_get_data (object, HR_FORM_SECTION) : NULL;
+
+  gtk_label_set_text (GTK_LABEL (label), GTK_IS_STRING_OBJECT (object)
+                      ? gtk_string_object_get_string (GTK_STRING_OBJECT (object)) : "");
+  gtk_label_set_text (GTK_LABEL (heading), section != NULL ? section : "");
+  gtk_widget_set_visible (heading, section != NULL);
+}
+
+GtkListItemFactory *
+hr_form_section_factory (void)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_section_item), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_section_item), NULL);
+  return factory;
+}
+
 void
 hr_form_wrap_drop_down (GtkDropDown *dropdown)
 {

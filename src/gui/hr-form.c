@@ -20,6 +20,7 @@
 #include "hr-field-text.h"
 #include "hr-form-private.h"
 #include "hr-frameworks.h"
+#include "hr-model-group.h"
 #include "hr-scenario-fields.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
@@ -59,6 +60,73 @@ dropdown_row (HrForm        *self,
   return GTK_DROP_DOWN (dropdown);
 }
 
+/* A model preset's place in the picker: its group, from its
+ * architecture (a preset that does not load stays with the decoders),
+ * its family, and its place in the list by id. */
+typedef struct
+{
+  HrPresetInfo *info;
+  HrModelGroup  group;
+  char         *family;
+  guint         index;
+} PickerEntry;
+
+static int
+compare_entries (gconstpointer a,
+                 gconstpointer b)
+{
+  const PickerEntry *x = a, *y = b;
+  int c;
+
+  if (x->group != y->group)
+    return x->group < y->group ? -1 : 1;
+  c = g_ascii_strcasecmp (x->family, y->family);
+  if (c != 0)
+    return c;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The model presets grouped by kind (decoder, MoE, encoder-decoder, ...)
+ * and within a kind by family, each kind's first item headed by its
+ * name. */
+static void
+append_model_presets (HrForm        *self,
+                      GPtrArray     *list,
+                      GtkStringList *names,
+                      GPtrArray     *ids)
+{
+  g_autofree PickerEntry *entries = g_new0 (PickerEntry, MAX (list->len, 1));
+  guint group = HR_N_MODEL_GROUPS;
+
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+      HrScenario sc;
+
+      hr_scenario_init_default (&sc);
+      entries[i].info = info;
+      entries[i].group = hr_scenario_apply_model_preset (&sc, info->id, self->presets, NULL)
+                         ? hr_model_group (&sc.model) : HR_MODEL_GROUP_DECODER;
+      entries[i].family = hr_model_family (info->id, info->name);
+      entries[i].index = i;
+    }
+  qsort (entries, list->len, sizeof *entries, compare_entries);
+  for (guint i = 0; i < list->len; i++)
+    {
+      gtk_string_list_append (names, entries[i].info->name);
+      g_ptr_array_add (ids, g_strdup (entries[i].info->id));
+      if (entries[i].group != group)
+        {
+          g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (names), ids->len - 1);
+
+          group = entries[i].group;
+          g_object_set_data_full (item, HR_FORM_SECTION,
+                                  g_strdup (_(hr_model_group_label (group))), g_free);
+        }
+      g_free (entries[i].family);
+    }
+}
+
 static GtkDropDown *
 preset_dropdown (HrForm       *self,
                  GtkWidget    *group,
@@ -71,19 +139,30 @@ preset_dropdown (HrForm       *self,
   g_autoptr(GPtrArray) list = hr_presets_list (self->presets, kind);
   GtkStringList *names = gtk_string_list_new (NULL);
   GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
+  GtkDropDown *dropdown;
 
   gtk_string_list_append (names, custom);
   g_ptr_array_add (ids, g_strdup (""));
-  for (guint i = 0; i < list->len; i++)
-    {
-      HrPresetInfo *info = g_ptr_array_index (list, i);
+  if (kind == HR_PRESET_MODEL)
+    append_model_presets (self, list, names, ids);
+  else
+    for (guint i = 0; i < list->len; i++)
+      {
+        HrPresetInfo *info = g_ptr_array_index (list, i);
 
-      gtk_string_list_append (names, info->name);
-      g_ptr_array_add (ids, g_strdup (info->id));
-    }
+        gtk_string_list_append (names, info->name);
+        g_ptr_array_add (ids, g_strdup (info->id));
+      }
 
   *out_ids = ids;
-  return dropdown_row (self, group, path, title, NULL, names, TRUE);
+  dropdown = dropdown_row (self, group, path, title, NULL, names, TRUE);
+  if (kind == HR_PRESET_MODEL)
+    {
+      g_autoptr(GtkListItemFactory) sections = hr_form_section_factory ();
+
+      gtk_drop_down_set_list_factory (dropdown, sections);
+    }
+  return dropdown;
 }
 
 static guint

@@ -148,9 +148,7 @@ hr_fields_read_field (const Field  *field,
 }
 
 /* Reads every member of obj through the table; "skip" names members the
- * caller handles itself.  Returns a bit set of the fields that were read
- * (a guint64: the model's table has more than 32 rows, and 1u << 32 is
- * undefined; test-fields checks that no table passes 64). */
+ * caller handles itself.  Returns the set of the fields that were read. */
 gboolean
 hr_fields_read_section (JsonObject   *obj,
                         const Field  *fields,
@@ -159,13 +157,13 @@ hr_fields_read_section (JsonObject   *obj,
                         const char   *origin,
                         const char   *section,
                         const char  **skip,
-                        guint64      *out_read,
+                        HrFieldMask  *out_read,
                         GError      **error)
 {
   g_autoptr(GList) members = json_object_get_members (obj);
-  guint64 read = 0;
+  HrFieldMask read = { { 0 } };
 
-  g_return_val_if_fail (n_fields <= 64, FALSE);
+  g_return_val_if_fail (n_fields <= HR_FIELD_MASK_BITS, FALSE);
 
   for (GList *l = members; l != NULL; l = l->next)
     {
@@ -199,7 +197,7 @@ hr_fields_read_section (JsonObject   *obj,
       if (!hr_fields_read_field (field, base, json_object_get_member (obj, key), origin, path,
                                  error))
         return FALSE;
-      read |= G_GUINT64_CONSTANT (1) << (field - fields);
+      hr_field_mask_add (&read, (guint) (field - fields));
     }
   if (out_read != NULL)
     *out_read = read;

@@ -149,6 +149,7 @@ hr_scenario_apply_model_preset_node (HrScenario  *scenario,
     }
 
   scenario->model = check.model;
+  hr_scenario_fit_model_lengths (scenario);
   return TRUE;
 }
 
@@ -175,7 +176,7 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
                                    GError     **error)
 {
   HrGpu gpu = { 0 };
-  guint64 read = 0;
+  HrFieldMask read = { { 0 } };
   g_autoptr(GError) local = NULL;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
@@ -188,7 +189,7 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
   if (!hr_fields_read_section (json_node_get_object (node), hr_gpu_fields, hr_gpu_fields_count,
                      &gpu, origin, "", NULL, &read, error))
     return FALSE;
-  if ((read & 3) != 3)
+  if (!hr_field_mask_has (&read, 0) || !hr_field_mask_has (&read, 1))
     {
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: name and memory_mib are "
                    "required; allowed: {\"name\": ..., \"memory_mib\": 1 or more, "
@@ -213,7 +214,7 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
  * came from. */
 typedef struct
 {
-  guint64 inherited;   /* bit i: hr_model_fields[i] */
+  HrFieldMask inherited;   /* row i: hr_model_fields[i] */
   char  from[HR_ID_MAX];
 } Inherited;
 
@@ -227,7 +228,7 @@ read_model (HrScenario  *sc,
 {
   static const char * const skip[] = { "preset", NULL };
   const char *id;
-  guint64 read = 0;
+  HrFieldMask read = { { 0 } };
 
   if (!apply_preset_member (sc, obj, origin, "model", hr_scenario_apply_model_preset, presets,
                             &id, error))
@@ -246,15 +247,15 @@ read_model (HrScenario  *sc,
     return FALSE;
 
   /* Architecture keys without a preset describe a custom model. */
-  if (id == NULL && (read & ~G_GUINT64_CONSTANT (1)) != 0)
+  if (id == NULL && hr_field_mask_any_from (&read, 1))
     {
       hr_copy_string (inherited->from, sizeof inherited->from, sc->model.preset);
       for (guint i = 0; i < hr_model_fields_count; i++)
-        if ((read & (G_GUINT64_CONSTANT (1) << i)) == 0 && hr_model_fields[i].kind != F_NAME
+        if (!hr_field_mask_has (&read, i) && hr_model_fields[i].kind != F_NAME
             && !(hr_model_fields[i].flags & HR_FIELD_OPTIONAL))
-          inherited->inherited |= G_GUINT64_CONSTANT (1) << i;
+          hr_field_mask_add (&inherited->inherited, i);
       sc->model.preset[0] = '\0';
-      if ((read & 1u) == 0)
+      if (!hr_field_mask_has (&read, 0))
         hr_copy_string (sc->model.name, sizeof sc->model.name, "Custom model");
     }
   return TRUE;
@@ -294,12 +295,12 @@ read_training (HrScenario  *sc,
     return FALSE;
   if (sub != NULL)
     {
-      guint64 read = 0;
+      HrFieldMask read = { { 0 } };
 
       if (!hr_fields_read_section (sub, hr_dtype_fields, hr_dtype_fields_count, &t->dtypes,
                          origin, "training.dtypes", NULL, &read, error))
         return FALSE;
-      t->dtypes_set |= (guint) read;   /* five fields */
+      t->dtypes_set |= (guint) read.words[0];   /* five fields */
     }
   hr_training_apply_precision (t);
   return TRUE;
@@ -314,7 +315,7 @@ read_gpu (HrScenario  *sc,
 {
   static const char * const skip[] = { "preset", NULL };
   const char *id;
-  guint64 read = 0;
+  HrFieldMask read = { { 0 } };
 
   if (!apply_preset_member (sc, obj, origin, "gpu", hr_scenario_apply_gpu_preset, presets,
                             &id, error))
@@ -322,10 +323,10 @@ read_gpu (HrScenario  *sc,
   if (!hr_fields_read_section (obj, hr_gpu_fields, hr_gpu_fields_count, &sc->gpu, origin,
                      "gpu", (const char **) skip, &read, error))
     return FALSE;
-  if (id == NULL && read != 0)
+  if (id == NULL && hr_field_mask_any_from (&read, 0))
     {
       sc->gpu.preset[0] = '\0';
-      if ((read & 1u) == 0)
+      if (!hr_field_mask_has (&read, 0))
         hr_copy_string (sc->gpu.name, sizeof sc->gpu.name, "Custom GPU");
     }
   return TRUE;
@@ -342,7 +343,7 @@ inherited_key_at (const char      *p,
   while (g_ascii_islower (p[*len]) || p[*len] == '_')
     (*len)++;
   for (guint i = 0; *len > 0 && i < hr_model_fields_count; i++)
-    if ((inherited->inherited & (G_GUINT64_CONSTANT (1) << i)) != 0
+    if (hr_field_mask_has (&inherited->inherited, i)
         && strlen (hr_model_fields[i].key) == *len
         && strncmp (hr_model_fields[i].key, p, *len) == 0)
       return TRUE;
@@ -365,7 +366,7 @@ explain_inherited (const char      *message,
   const char *p = message;
   gsize len;
 
-  if (inherited->inherited == 0)
+  if (!hr_field_mask_any_from (&inherited->inherited, 0))
     return g_strdup (message);
   out = g_string_new (NULL);
   others = g_string_new (NULL);

@@ -371,6 +371,8 @@ def preset_configs(presets_dir):
             continue      # vision encoders: no patch embedding in the reference
         if m.get("vision", "none") != "none":
             continue      # vision-language models: no vision tower in the reference
+        if m.get("audio_mel_bins", 0):
+            continue      # audio encoders (Whisper): no convolutional stem in the reference
         if m.get("ssm", "none") != "none":
             out.append(ssm_preset(m, os.path.splitext(os.path.basename(path))[0]))
             continue

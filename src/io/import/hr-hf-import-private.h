@@ -55,4 +55,10 @@ gboolean    hr_hf_import_vlm      (HrHfReader   *r,
                                    GPtrArray    *unmapped,
                                    GError      **error);
 
+/* Whisper (hr-hf-import-whisper.c): the audio encoder and its decoder. */
+gboolean    hr_hf_import_whisper  (HrHfReader   *r,
+                                   HrModelArch  *out,
+                                   GPtrArray    *unmapped,
+                                   GError      **error);
+
 G_END_DECLS

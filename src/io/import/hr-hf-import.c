@@ -131,7 +131,7 @@ static const char * const supported_types[] = {
   "gemma2", "gpt2", "gpt_neox", "jamba",
   "llama", "llava", "mamba", "mamba2", "mistral", "mixtral", "mt5", "olmo2", "phi", "phi3", "qwen2",
   "qwen2_moe", "qwen2_vl", "qwen3",
-  "qwen3_moe", "roberta", "stablelm", "t5", "vit", "xlm-roberta", NULL
+  "qwen3_moe", "roberta", "stablelm", "t5", "vit", "whisper", "xlm-roberta", NULL
 };
 
 /* Types known not to fit the model description, and why: planned as a
@@ -146,7 +146,6 @@ static const struct
   { "mbart", "an encoder-decoder model with pre-norm layers and embedding norms" },
   { "marian", "an encoder-decoder model with sinusoidal positions" },
   { "pegasus", "an encoder-decoder model with sinusoidal positions" },
-  { "whisper", "an encoder-decoder speech model" },
   { "llava_next", "a vision-language model with tiled high-resolution images" },
   { "qwen2_5_vl", "a vision-language model with windowed attention and an RMSNorm tower" },
   { "mllama", "a vision-language model" }, { "idefics2", "a vision-language model" },
@@ -368,6 +367,7 @@ finish_model (HrModelArch *m,
   /* (T5's bias needs eager attention, a training choice checked when it
    * is planned.) */
   check.training.attention = HR_ATTENTION_EAGER;
+  hr_scenario_fit_model_lengths (&check);
   if (!hr_scenario_validate (&check, &local))
     {
       g_set_error (error, HR_ERROR, local->code, "%s: %s", origin, local->message);
@@ -491,6 +491,12 @@ hr_hf_import_node (HrModelArch  *m,
   if (type != NULL && (strcmp (type, "llava") == 0 || strcmp (type, "qwen2_vl") == 0))
     {
       if (!hr_hf_import_vlm (&r, type, &out, unmapped, error))
+        return FALSE;
+      return finish_model (m, &out, obj, type, origin, &r, error);
+    }
+  if (type != NULL && strcmp (type, "whisper") == 0)
+    {
+      if (!hr_hf_import_whisper (&r, &out, unmapped, error))
         return FALSE;
       return finish_model (m, &out, obj, type, origin, &r, error);
     }
@@ -720,6 +726,7 @@ hf_apply (HrScenario  *scenario,
   if (!hr_hf_import_node (&scenario->model, root, origin, unmapped, error))
     return FALSE;
   scenario->model.preset[0] = '\0';
+  hr_scenario_fit_model_lengths (scenario);
   /* transformers runs T5Attention eagerly, its bias added to the scores:
    * the plan follows, and says so. */
   if (scenario->model.position_buckets > 0 && scenario->training.attention != HR_ATTENTION_EAGER)
