@@ -284,6 +284,8 @@ test_model_groups (void)
     { "t5-base", HR_MODEL_GROUP_ENCODER_DECODER, "T5" },
     { "bart-large", HR_MODEL_GROUP_ENCODER_DECODER, "BART" },
     { "whisper-large-v3", HR_MODEL_GROUP_ENCODER_DECODER, "Whisper" },
+    { "llava-1.5-7b", HR_MODEL_GROUP_VISION_LANGUAGE, "LLaVA" },
+    { "qwen2-vl-7b", HR_MODEL_GROUP_VISION_LANGUAGE, "Qwen" },
     { "bert-base-uncased", HR_MODEL_GROUP_ENCODER, "BERT" },
     { "roberta-large", HR_MODEL_GROUP_ENCODER, "RoBERTa" },
     { "vit-h-14", HR_MODEL_GROUP_VISION, "ViT" },
@@ -315,6 +317,9 @@ test_model_groups (void)
   g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_STATE_SPACE);
   m.ssm = HR_SSM_NONE;
   m.experts = 1;
+  m.vision = HR_VISION_CLIP;
+  g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_VISION_LANGUAGE);
+  m.vision = HR_VISION_NONE;
   m.kind = HR_KIND_ENCODER;
   g_assert_cmpint (hr_model_group (&m), ==, HR_MODEL_GROUP_ENCODER);
   m.patch_dim = 588;

@@ -22,6 +22,7 @@ static const struct
   { HR_MODEL_GROUP_DECODER, N_("Decoder") },
   { HR_MODEL_GROUP_MOE, N_("Mixture of experts") },
   { HR_MODEL_GROUP_ENCODER_DECODER, N_("Encoder-decoder") },
+  { HR_MODEL_GROUP_VISION_LANGUAGE, N_("Vision-language") },
   { HR_MODEL_GROUP_ENCODER, N_("Encoder") },
   { HR_MODEL_GROUP_VISION, N_("Vision") },
   { HR_MODEL_GROUP_STATE_SPACE, N_("State-space and hybrid") },
@@ -30,7 +31,8 @@ G_STATIC_ASSERT (G_N_ELEMENTS (groups) == HR_N_MODEL_GROUPS);
 
 /* The first rule that holds: a model with SSM layers is a state-space
  * model even when it has experts (Jamba); experts make an MoE whatever
- * their attention (DeepSeek's latent attention too); then the stacks. */
+ * their attention (DeepSeek's latent attention too); then the stacks,
+ * and a decoder with a vision tower is a vision-language model. */
 HrModelGroup
 hr_model_group (const HrModelArch *model)
 {
@@ -42,6 +44,8 @@ hr_model_group (const HrModelArch *model)
     return HR_MODEL_GROUP_MOE;
   if (model->kind == HR_KIND_ENCODER_DECODER)
     return HR_MODEL_GROUP_ENCODER_DECODER;
+  if (model->vision != HR_VISION_NONE)
+    return HR_MODEL_GROUP_VISION_LANGUAGE;
   if (model->kind == HR_KIND_ENCODER)
     return model->patch_dim > 0 ? HR_MODEL_GROUP_VISION : HR_MODEL_GROUP_ENCODER;
   return HR_MODEL_GROUP_DECODER;
