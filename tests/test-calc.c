@@ -915,6 +915,33 @@ test_compiled_chunked_loss (void)
                     G_GUINT64_CONSTANT (4202692608));
 }
 
+/* torchtune's optimizer_in_bwd gives every parameter its own optimizer
+ * (recipes' _setup_optimizer: {p: instantiate (cfg_optimizer, [p])}): the
+ * foreach step's scratch is one tensor, the largest, the 128256 x 3072
+ * embedding, in the optimizer states' type (fp32 under bf16-mixed), while
+ * the backward pass runs; nothing is left for a step after it. */
+static void
+test_optimizer_in_backward_scratch (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+
+  load_torchtune_3b (&sc);
+  sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_FOREACH;
+  sc.training.optimizer_in_backward = TRUE;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer step temporaries"), ==,
+                    G_GUINT64_CONSTANT (128256) * 3072 * 4);
+  for (guint i = 0; i < d->n_items; i++)
+    if (g_str_equal (d->items[i].name, "optimizer step temporaries"))
+      {
+        g_assert_false (d->items[i].live & HR_LIVE (HR_PHASE_STEP));
+        g_assert_true (d->items[i].live & HR_LIVE (HR_PHASE_BACKWARD_END));
+      }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -939,5 +966,6 @@ main (int   argc,
   g_test_add_func ("/calc/random", test_random_scenarios);
   g_test_add_func ("/calc/item-capacity", test_item_capacity);
   g_test_add_func ("/calc/compiled-chunked-loss", test_compiled_chunked_loss);
+  g_test_add_func ("/calc/optimizer-in-backward-scratch", test_optimizer_in_backward_scratch);
   return g_test_run ();
 }

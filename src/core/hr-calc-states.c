@@ -543,14 +543,22 @@ add_optimizer (Ctx               *ctx,
       /* The step's temporaries: PyTorch's foreach path materialises one
        * state-sized tensor for all parameters at once (torch.optim.adamw
        * _multi_tensor_adamw: exp_avg_sq.sqrt()); fused kernels none; the
-       * per-parameter loop one parameter's worth. */
+       * per-parameter loop one parameter's worth.  With the step in the
+       * backward pass every parameter has its own optimizer (torchtune's
+       * recipes, _setup_optimizer: optim_dict = {p: instantiate
+       * (cfg_optimizer, [p])}, stepped by training/memory.py
+       * register_optim_in_bwd_hooks as its gradient is ready), so the
+       * foreach path's list is one tensor: one parameter's worth, during
+       * the backward pass. */
       if (optimizer->step_scratch && !paged)
         {
           double temp = 0;
+          gboolean per_param = t->optimizer_in_backward;
 
-          if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH)
+          if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH && !per_param)
             temp = trainable_here * ctx->state_dtype_bytes;
-          else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP || optimizer->factored)
+          else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP || optimizer->factored
+                   || (per_param && t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH))
             {
               /* One tensor at a time, the largest trainable one: a weight
                * matrix, the vocabulary table, or an adapter's matrix.
@@ -565,13 +573,16 @@ add_optimizer (Ctx               *ctx,
                        MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
                             (double) (m->learned_positions * m->hidden)));
 
-              temp = (optimizer->states == 2 && !optimizer->factored ? 2.0 : 1.0)
+              /* (_multi_tensor_adamw on one tensor: exp_avg_sq_sqrt,
+               * one tensor, divided and shifted in place.) */
+              temp = (optimizer->states == 2 && !optimizer->factored
+                      && t->optimizer_impl != HR_OPTIMIZER_IMPL_FOREACH ? 2.0 : 1.0)
                      * largest * ctx->state_dtype_bytes;
             }
           hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
-                    HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
-                    t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH ? "P_trainable·state bytes (foreach)"
-                                                                   : "largest tensor·state bytes",
+                    per_param ? HR_LIVE_BACKWARD : HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
+                    t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH && !per_param
+                    ? "P_trainable·state bytes (foreach)" : "largest tensor·state bytes",
                     N_("Scratch space the optimizer needs while it updates the weights."),
                     MIN (temp, trainable_here * ctx->state_dtype_bytes));
         }
