@@ -940,6 +940,12 @@ test_optimizer_in_backward_scratch (void)
         g_assert_false (d->items[i].live & HR_LIVE (HR_PHASE_STEP));
         g_assert_true (d->items[i].live & HR_LIVE (HR_PHASE_BACKWARD_END));
       }
+  /* Llama 3.2 3B ties its output to the embedding: the output-sized
+   * gradient (128256 x 3072, in the gradients' bf16) waits from the loss's
+   * backward to the embedding's. */
+  g_assert_true (sc.model.tied_embeddings);
+  g_assert_cmpuint (hr_test_item_bytes (d, "output layer's gradient (tied: until the embedding's backward)"), ==,
+                    G_GUINT64_CONSTANT (128256) * 3072 * 2);
 }
 
 int

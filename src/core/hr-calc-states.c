@@ -440,6 +440,24 @@ add_gradients (Ctx               *ctx,
                ? trainable / shard_of_trainable : trainable;
   /* ZeRO-Offload moves the gradient partitions to the CPU as they are
    * reduced (Ren et al. 2021 §4); only the layer being reduced stays. */
+  /* The output layer's gradient is not one layer's: torchtune's chunked
+   * output applies the layer once per chunk (TransformerDecoder.forward:
+   * [self.output (chunk) for
+   * chunk in h.chunk (num_output_chunks)]), so the loss's backward sums
+   * the chunks' weight gradients in the AccumulateGrad node's input before
+   * the post-accumulate-grad hook steps it.  A tied output weight is the
+   * embedding's too: the engine runs that node only once the embedding's
+   * backward, the last, has added its share, so the whole output-sized
+   * gradient stays through the backward pass.  (One GPU without ZeRO-2/3
+   * or pipelining, the runs measured.) */
+  if (t->optimizer_in_backward && !ctx->lora && p->zero < 2 && p->pp <= 1 && sp->head_weight > 0)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+              HR_LIVE (HR_PHASE_LOSS_BACKWARD) | (sc->model.tied_embeddings ? HR_LIVE_BACKWARD : 0),
+              sc->model.tied_embeddings ? N_("output layer's gradient (tied: until the embedding's backward)")
+                                        : N_("output layer's gradient (summed over the loss's chunks)"),
+              "V·h·bytes / t",
+              N_("The output layer's gradient waits for all its uses before its step."),
+              sp->head_weight * ctx->grad_bytes);
   /* With the optimizer step in the backward pass (torchtune's
    * optimizer_in_bwd), each gradient is applied and freed at once: only a
    * layer's worth exists at a time. */
