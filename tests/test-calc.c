@@ -931,6 +931,87 @@ test_item_capacity (void)
   g_assert_cmpuint (most, <, HR_MAX_ITEMS);
 }
 
+/* A one-GPU Llama 3.2 3B step as torchtune's README table runs it: micro-batch
+ * 2 of 4096 tokens, bf16 activations, no ZeRO. */
+static void
+load_torchtune_3b (HrScenario *sc)
+{
+  hr_test_load (sc, "default");
+  hr_test_model (sc, "llama-3.2-3b");
+  sc->parallel.deepspeed = FALSE;
+  sc->parallel.zero = 0;
+  sc->parallel.gpus = 1;
+  sc->training.micro_batch = 2;
+  sc->training.seq_len = 4096;
+  sc->training.grad_accum = 1;
+}
+
+/* torchtune compiles a chunked loss chunk by chunk (training/_compile.py
+ * compile_loss: CEWithChunkedOutputLoss.compute_cross_entropy): the 8
+ * chunks keep their bf16 logits and one fp32 log-sum-exp per row, no fp32
+ * log-probabilities, and the backward makes one chunk's bf16 gradient:
+ * 2 x 4096 x (128256 x 2 + 4) = 2,101,379,072 B kept, 2 x 512 x 128256 x 2
+ * = 262,668,288 B at the loss's backward. */
+static void
+test_compiled_chunked_loss (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+
+  load_torchtune_3b (&sc);
+  sc.training.loss = HR_LOSS_CHUNKED;
+  sc.training.loss_chunks = 8;
+  sc.training.logits_fp32 = TRUE;
+  sc.training.compile = TRUE;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "logits and log-sum-exp (kept by the compiled loss)"), ==,
+                    G_GUINT64_CONSTANT (2101379072));
+  g_assert_cmpuint (hr_test_item_bytes (d, "loss gradients"), ==, G_GUINT64_CONSTANT (262668288));
+  g_assert_cmpuint (hr_test_item_bytes (d, "log-probabilities (saved by the loss)"), ==, 0);
+
+  /* Not compiled: every chunk's fp32 log-probabilities stay (4 x 2 x 4096
+   * x 128256). */
+  sc.training.compile = FALSE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"), ==,
+                    G_GUINT64_CONSTANT (4202692608));
+}
+
+/* torchtune's optimizer_in_bwd gives every parameter its own optimizer
+ * (recipes' _setup_optimizer: {p: instantiate (cfg_optimizer, [p])}): the
+ * foreach step's scratch is one tensor, the largest, the 128256 x 3072
+ * embedding, in the optimizer states' type (fp32 under bf16-mixed), while
+ * the backward pass runs; nothing is left for a step after it. */
+static void
+test_optimizer_in_backward_scratch (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+
+  load_torchtune_3b (&sc);
+  sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_FOREACH;
+  sc.training.optimizer_in_backward = TRUE;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer step temporaries"), ==,
+                    G_GUINT64_CONSTANT (128256) * 3072 * 4);
+  for (guint i = 0; i < d->n_items; i++)
+    if (g_str_equal (d->items[i].name, "optimizer step temporaries"))
+      {
+        g_assert_false (d->items[i].live & HR_LIVE (HR_PHASE_STEP));
+        g_assert_true (d->items[i].live & HR_LIVE (HR_PHASE_BACKWARD_END));
+      }
+  /* Llama 3.2 3B ties its output to the embedding: the output-sized
+   * gradient (128256 x 3072, in the gradients' bf16) waits from the loss's
+   * backward to the embedding's. */
+  g_assert_true (sc.model.tied_embeddings);
+  g_assert_cmpuint (hr_test_item_bytes (d, "output layer's gradient (tied: until the embedding's backward)"), ==,
+                    G_GUINT64_CONSTANT (128256) * 3072 * 2);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -955,5 +1036,7 @@ main (int   argc,
   g_test_add_func ("/calc/random", test_random_scenarios);
   g_test_add_func ("/calc/item-capacity", test_item_capacity);
   g_test_add_func ("/calc/whisper", test_whisper_plan);
+  g_test_add_func ("/calc/compiled-chunked-loss", test_compiled_chunked_loss);
+  g_test_add_func ("/calc/optimizer-in-backward-scratch", test_optimizer_in_backward_scratch);
   return g_test_run ();
 }

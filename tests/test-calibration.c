@@ -82,7 +82,7 @@ test_measured_runs (void)
   for (guint i = 0; i < skipped->len; i++)
     g_test_message ("skipped: %s", (char *) g_ptr_array_index (skipped, i));
   g_assert_cmpuint (skipped->len, ==, 0);
-  g_assert_cmpuint (runs->len, ==, 35);
+  g_assert_cmpuint (runs->len, ==, 39);
 
   summarise (runs, FALSE, "the calibration set (data/measured-calibration.json)",
              &median, &worst);
@@ -409,6 +409,42 @@ test_error_bar (void)
   sc.training.method = HR_METHOD_LORA;
   g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
   g_assert_false (bar.like_this);
+
+  /* torchtune's README table (Llama 3.2 3B on one A100): LoRA and QLoRA,
+   * each its own kind, and two full fine-tunings with optimizer_in_bwd. */
+  {
+    guint tt[HR_N_METHODS] = { 0 };
+
+    for (guint i = 0; i < runs->len; i++)
+      {
+        const HrMeasuredRun *run = g_ptr_array_index (runs, i);
+
+        if (g_str_equal (run->kind.framework, "torchtune"))
+          {
+            g_assert_cmpint (run->kind.layout, ==, HR_LAYOUT_SINGLE);
+            tt[run->kind.method]++;
+          }
+      }
+    g_assert_cmpuint (tt[HR_METHOD_LORA], ==, 1);
+    g_assert_cmpuint (tt[HR_METHOD_QLORA], ==, 1);
+    g_assert_cmpuint (tt[HR_METHOD_FULL], ==, 2);
+  }
+  hr_test_load (&sc, "default");
+  sc.parallel.deepspeed = FALSE;
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.method = HR_METHOD_FULL;
+  hr_copy_string (sc.training.framework, sizeof sc.training.framework, "torchtune");
+  g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
+  g_assert_true (bar.like_this);
+  g_assert_cmpstr (bar.from.framework, ==, "torchtune");
+  g_assert_cmpuint (bar.runs, ==, 2);
+  /* -3.1 % and -2.9 %. */
+  g_assert_cmpfloat (bar.worst, <, 0.05);
+  sc.training.method = HR_METHOD_LORA;
+  g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
+  g_assert_true (bar.like_this);
+  g_assert_cmpuint (bar.runs, ==, 1);
 
   /* Tensor and pipeline parallelism: nothing measured of that layout. */
   hr_test_load (&sc, "pretrain-llama-3.1-70b-3d");

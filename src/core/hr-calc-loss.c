@@ -72,10 +72,20 @@ hr_calc_add_head_and_loss (Ctx      *ctx,
    * log-softmax and its backward: it keeps the 16-bit logits and one fp32
    * log-sum-exp per row (the partitioner recomputes the log-probabilities
    * from them), and its backward makes one logits-sized gradient, in the
-   * logits' type (softmax minus the one-hot target). */
-  if (m->head == HR_HEAD_LM && t->loss == HR_LOSS_STANDARD && t->compile)
+   * logits' type (softmax minus the one-hot target).  torchtune compiles
+   * a chunked loss chunk by chunk (torchtune/training/_compile.py
+   * compile_loss: CEWithChunkedOutputLoss.compute_cross_entropy, the
+   * upcast and cross_entropy of one chunk, is what torch.compile wraps):
+   * every chunk keeps its 16-bit logits and log-sum-exps the same way, and
+   * the backward makes one chunk's gradient at a time. */
+  if (m->head == HR_HEAD_LM && (t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_CHUNKED)
+      && t->compile)
     {
       double logits = heads * T * (double) m->vocab / tp;
+      double s = (double) t->seq_len;
+      double chunk = t->loss != HR_LOSS_CHUNKED ? s
+                     : t->loss_chunks > 0 ? ceil (s / (double) t->loss_chunks)
+                     : MIN (s, (double) t->loss_chunk_tokens);
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                 t->previous_graph_alive ? HR_LIVE_ALWAYS : HR_LIVE_LOSS,
@@ -84,9 +94,9 @@ hr_calc_add_head_and_loss (Ctx      *ctx,
                 logits * ctx->act_bytes + T * 4.0);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                 HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients"),
-                "b·s·V·bytes / (t·c) (compiled)",
+                "b·chunk·V·bytes / (t·c) (compiled)",
                 N_("The compiled loss's backward makes one logits-sized gradient."),
-                logits * ctx->act_bytes);
+                logits * MIN (chunk / s, 1.0) * ctx->act_bytes);
     }
   /* Megatron's vocab-parallel cross-entropy (megatron/core/tensor_parallel/
    * cross_entropy.py, VocabParallelCrossEntropy) upcasts the logits inside

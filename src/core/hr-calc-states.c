@@ -500,6 +500,24 @@ add_gradients (Ctx               *ctx,
                ? trainable / shard_of_trainable : trainable;
   /* ZeRO-Offload moves the gradient partitions to the CPU as they are
    * reduced (Ren et al. 2021 §4); only the layer being reduced stays. */
+  /* The output layer's gradient is not one layer's: torchtune's chunked
+   * output applies the layer once per chunk (TransformerDecoder.forward:
+   * [self.output (chunk) for
+   * chunk in h.chunk (num_output_chunks)]), so the loss's backward sums
+   * the chunks' weight gradients in the AccumulateGrad node's input before
+   * the post-accumulate-grad hook steps it.  A tied output weight is the
+   * embedding's too: the engine runs that node only once the embedding's
+   * backward, the last, has added its share, so the whole output-sized
+   * gradient stays through the backward pass.  (One GPU without ZeRO-2/3
+   * or pipelining, the runs measured.) */
+  if (t->optimizer_in_backward && !ctx->lora && p->zero < 2 && p->pp <= 1 && sp->head_weight > 0)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads,
+              HR_LIVE (HR_PHASE_LOSS_BACKWARD) | (sc->model.tied_embeddings ? HR_LIVE_BACKWARD : 0),
+              sc->model.tied_embeddings ? N_("output layer's gradient (tied: until the embedding's backward)")
+                                        : N_("output layer's gradient (summed over the loss's chunks)"),
+              "V·h·bytes / t",
+              N_("The output layer's gradient waits for all its uses before its step."),
+              sp->head_weight * ctx->grad_bytes);
   /* With the optimizer step in the backward pass (torchtune's
    * optimizer_in_bwd), each gradient is applied and freed at once: only a
    * layer's worth exists at a time. */
@@ -603,14 +621,22 @@ add_optimizer (Ctx               *ctx,
       /* The step's temporaries: PyTorch's foreach path materialises one
        * state-sized tensor for all parameters at once (torch.optim.adamw
        * _multi_tensor_adamw: exp_avg_sq.sqrt()); fused kernels none; the
-       * per-parameter loop one parameter's worth. */
+       * per-parameter loop one parameter's worth.  With the step in the
+       * backward pass every parameter has its own optimizer (torchtune's
+       * recipes, _setup_optimizer: optim_dict = {p: instantiate
+       * (cfg_optimizer, [p])}, stepped by training/memory.py
+       * register_optim_in_bwd_hooks as its gradient is ready), so the
+       * foreach path's list is one tensor: one parameter's worth, during
+       * the backward pass. */
       if (optimizer->step_scratch && !paged)
         {
           double temp = 0;
+          gboolean per_param = t->optimizer_in_backward;
 
-          if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH)
+          if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH && !per_param)
             temp = trainable_here * ctx->state_dtype_bytes;
-          else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP || optimizer->factored)
+          else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP || optimizer->factored
+                   || (per_param && t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH))
             {
               /* One tensor at a time, the largest trainable one: a weight
                * matrix, the vocabulary table, or an adapter's matrix.
@@ -625,13 +651,16 @@ add_optimizer (Ctx               *ctx,
                        MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
                             (double) (m->learned_positions * m->hidden)));
 
-              temp = (optimizer->states == 2 && !optimizer->factored ? 2.0 : 1.0)
+              /* (_multi_tensor_adamw on one tensor: exp_avg_sq_sqrt,
+               * one tensor, divided and shifted in place.) */
+              temp = (optimizer->states == 2 && !optimizer->factored
+                      && t->optimizer_impl != HR_OPTIMIZER_IMPL_FOREACH ? 2.0 : 1.0)
                      * largest * ctx->state_dtype_bytes;
             }
           hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
-                    HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
-                    t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH ? "P_trainable·state bytes (foreach)"
-                                                                   : "largest tensor·state bytes",
+                    per_param ? HR_LIVE_BACKWARD : HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
+                    t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH && !per_param
+                    ? "P_trainable·state bytes (foreach)" : "largest tensor·state bytes",
                     N_("Scratch space the optimizer needs while it updates the weights."),
                     MIN (temp, trainable_here * ctx->state_dtype_bytes));
         }
