@@ -447,6 +447,24 @@ test_fp8_weight_copies (void)
   sc.training.fp8_recipe = HR_FP8_RECIPE_TORCHAO;
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==, 0);
+
+  /* torchao's fp8 all-gather under FSDP2 (fsdp_utils.py,
+   * WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather): a block's
+   * 202,375,168 linear weights gathered at 1 byte, its two RMSNorms'
+   * 8,192 at 2, for the current and the prefetched block:
+   * 2·(202,375,168 + 16,384) = 404,783,104 bytes, against
+   * 2·202,383,360·2 = 809,533,440 in bf16. */
+  sc.parallel.gpus = 8;
+  sc.parallel.zero = 3;
+  sc.parallel.deepspeed = FALSE;
+  sc.parallel.fsdp = 2;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "gathered layers (current + prefetch)"), ==,
+                    809533440ull);
+  sc.training.fp8_all_gather = TRUE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "gathered layers (current + prefetch)"), ==,
+                    404783104ull);
 }
 
 int
