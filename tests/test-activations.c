@@ -1133,6 +1133,49 @@ test_vision_tower (void)
                      2.0 * 1024 * (1280 * 2 + 2 * 4 + 3 * 1280 * 2));
 }
 
+/* fp8 linears.  Transformer Engine keeps each linear input it quantizes as
+ * fp8 alone (linear.py _Linear.forward: the rowwise data dropped after the
+ * GEMM, the columnwise copy saved; layernorm_linear.py ln_out;
+ * layernorm_mlp.py act_out), torchao's Float8Linear the 16-bit input
+ * (float8_linear.py, matmul_with_hp_or_float8_args.forward:
+ * save_for_backward(input_hp, weight_hp_t)).  Llama 2 13B (h = a·d = 5120,
+ * f = 13824), T = 16384 tokens, flash attention, no checkpointing: TE saves
+ * the attention's and the MLP's normalised inputs and the down
+ * projection's input in 1 byte instead of 2, T·(2h + f) bytes fewer, and
+ * the O projection's own fp8 copy of the attention output, T·a·d more:
+ * T·(h + f) = 16384·18944 = 310,378,496 bytes fewer a layer. */
+static void
+test_fp8_linear_inputs (void)
+{
+  HrScenario sc;
+  HrLayerActivations bf16, torchao, te, lora_bf16, lora_te;
+  const double T = 16384, h = 5120, f = 13824;
+
+  hr_scenario_init_default (&sc);
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.attention = HR_ATTENTION_FLASH;
+  g_assert_cmpfloat (sc.training.micro_batch * sc.training.seq_len, ==, T);
+  hr_activations_layer (&sc, &bf16);
+  sc.training.precision = HR_PRECISION_FP8_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.training.fp8_recipe = HR_FP8_RECIPE_TORCHAO;
+  hr_activations_layer (&sc, &torchao);
+  sc.training.fp8_recipe = HR_FP8_RECIPE_TE;
+  hr_activations_layer (&sc, &te);
+  g_assert_cmpfloat (torchao.total, ==, bf16.total);
+  hr_assert_close (bf16.total - te.total, T * (2 * h + f) - T * h, 1e-12);
+  g_assert_cmpfloat (bf16.total - te.total, ==, 310378496.0);
+
+  /* LoRA's frozen bases keep nothing and its adapters keep 16-bit inputs:
+   * no change. */
+  sc.training.method = HR_METHOD_LORA;
+  hr_activations_layer (&sc, &lora_te);
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  hr_activations_layer (&sc, &lora_bf16);
+  g_assert_cmpfloat (lora_te.total, ==, lora_bf16.total);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1144,6 +1187,7 @@ main (int   argc,
   g_test_add_func ("/activations/mla", test_mla);
   g_test_add_func ("/activations/per-op-checkpointing", test_per_op_checkpointing);
   g_test_add_func ("/activations/compiled", test_compiled_layer);
+  g_test_add_func ("/activations/fp8-linear-inputs", test_fp8_linear_inputs);
   g_test_add_func ("/activations/flash-and-checkpointing", test_flash_and_checkpointing);
   g_test_add_func ("/activations/pipeline", test_pipeline_in_flight);
   g_test_add_func ("/activations/qlora-bitsandbytes", test_qlora_bitsandbytes);

@@ -836,11 +836,16 @@ test_random_scenarios (void)
        * for its own adapter weights (with SGD and checkpointing nothing
        * else differs at the peak).  QLoRA under autocast can: each 4-bit
        * base and each adapter keep their own 16-bit cast of an input that
-       * full fine-tuning keeps once per linear. */
+       * full fine-tuning keeps once per linear.  So can LoRA under
+       * Transformer Engine's fp8: full fine-tuning's fp8 linears keep
+       * their inputs in fp8, one byte an element, where the adapters keep
+       * 16-bit ones. */
       if (sc.training.method != HR_METHOD_FULL
           && !(sc.training.method == HR_METHOD_QLORA
                && sc.training.dtypes.weights == HR_DTYPE_FP32
-               && sc.training.dtypes.activations != HR_DTYPE_FP32))
+               && sc.training.dtypes.activations != HR_DTYPE_FP32)
+          && !(sc.training.precision == HR_PRECISION_FP8_MIXED
+               && sc.training.fp8_recipe == HR_FP8_RECIPE_TE))
         {
           HrScenario full = sc;
 

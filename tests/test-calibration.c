@@ -82,7 +82,7 @@ test_measured_runs (void)
   for (guint i = 0; i < skipped->len; i++)
     g_test_message ("skipped: %s", (char *) g_ptr_array_index (skipped, i));
   g_assert_cmpuint (skipped->len, ==, 0);
-  g_assert_cmpuint (runs->len, ==, 39);
+  g_assert_cmpuint (runs->len, ==, 41);
 
   summarise (runs, FALSE, "the calibration set (data/measured-calibration.json)",
              &median, &worst);
@@ -380,18 +380,20 @@ test_error_bar (void)
   check_bar (runs, &sc, "litgpt", HR_METHOD_LORA, HR_LAYOUT_SINGLE, TRUE);
 
   /* The default scenario, DeepSpeed ZeRO-3 on 8 GPUs: no run of its kind;
-   * the nearest are LitGPT's full fine-tunings under FSDP (gemma-2b on 4
-   * GPUs, phi-2 and stablelm-3b on 2), the framework being the only
-   * difference. */
+   * the nearest, the framework being the only difference, are
+   * torchtitan's four FSDP2 runs of Llama 3.1 8B (bf16 and Float8, on 8
+   * and 128 GPUs), more than LitGPT's three full fine-tunings under FSDP
+   * (gemma-2b on 4 GPUs, phi-2 and stablelm-3b on 2). */
   hr_test_load (&sc, "default");
-  check_bar (runs, &sc, "litgpt", HR_METHOD_FULL, HR_LAYOUT_SHARDED, FALSE);
+  check_bar (runs, &sc, "torchtitan", HR_METHOD_FULL, HR_LAYOUT_SHARDED, FALSE);
   hr_run_kind_of (&sc, &bar.kind);
   g_assert_cmpstr (bar.kind.framework, ==, "deepspeed");
   g_assert_cmpint (bar.kind.layout, ==, HR_LAYOUT_SHARDED);
 
   /* A framework the scenario names is its kind's, even where a value of
-   * the file differs from the profile's: torchtitan's two published FSDP
-   * runs of Llama 3.1 8B (8 and 128 GPUs: -0.2 % and +0.5 %). */
+   * the file differs from the profile's: torchtitan's four published FSDP
+   * runs of Llama 3.1 8B (bf16 on 8 and 128 GPUs: -0.2 % and +0.5 %;
+   * Float8 with the blocks compiled: +7.0 % and +9.0 %). */
   hr_test_load (&sc, "default");
   sc.parallel.deepspeed = FALSE;
   hr_copy_string (sc.training.framework, sizeof sc.training.framework, "torchtitan");
@@ -399,11 +401,11 @@ test_error_bar (void)
   g_assert_cmpstr (bar.kind.framework, ==, "torchtitan");
   g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
   g_assert_true (bar.like_this);
-  g_assert_cmpuint (bar.runs, ==, 2);
+  g_assert_cmpuint (bar.runs, ==, 4);
   g_assert_cmpint (bar.from.method, ==, HR_METHOD_FULL);
   g_assert_cmpint (bar.from.layout, ==, HR_LAYOUT_SHARDED);
-  g_assert_cmpfloat (bar.worst, >, 0.001);
-  g_assert_cmpfloat (bar.worst, <, 0.01);
+  g_assert_cmpfloat (bar.worst, >, 0.085);
+  g_assert_cmpfloat (bar.worst, <, 0.095);
 
   /* ... and with LoRA, no torchtitan run: the nearest kind's, saying so. */
   sc.training.method = HR_METHOD_LORA;

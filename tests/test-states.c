@@ -421,6 +421,52 @@ test_step_temporaries (void)
                     plan->params * 4);
 }
 
+/* fp8 training's weight copies.  Transformer Engine keeps each linear
+ * weight's fp8 data and, on Hopper, its fp8 transpose between steps
+ * (linear.py _Linear.forward: weight quantizer rowwise and columnwise,
+ * cached in _fp8_workspaces["weight"]; float8_tensor.py Float8Quantizer):
+ * 2 bytes per linear weight.  Llama 2 7B's 32 layers hold
+ * 4·4096² + 3·4096·11008 = 202,375,168 linear weights each, 6,476,005,376
+ * in all: 12,952,010,752 bytes.  torchao's Float8Linear keeps none. */
+static void
+test_fp8_weight_copies (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.precision = HR_PRECISION_FP8_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.training.fp8_recipe = HR_FP8_RECIPE_TE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==,
+                    2 * 32 * (4 * 4096ull * 4096 + 3 * 4096ull * 11008));
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==, 12952010752ull);
+  sc.training.fp8_recipe = HR_FP8_RECIPE_TORCHAO;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==, 0);
+
+  /* torchao's fp8 all-gather under FSDP2 (fsdp_utils.py,
+   * WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather): a block's
+   * 202,375,168 linear weights gathered at 1 byte, its two RMSNorms'
+   * 8,192 at 2, for the current and the prefetched block:
+   * 2·(202,375,168 + 16,384) = 404,783,104 bytes, against
+   * 2·202,383,360·2 = 809,533,440 in bf16. */
+  sc.parallel.gpus = 8;
+  sc.parallel.zero = 3;
+  sc.parallel.deepspeed = FALSE;
+  sc.parallel.fsdp = 2;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "gathered layers (current + prefetch)"), ==,
+                    809533440ull);
+  sc.training.fp8_all_gather = TRUE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "gathered layers (current + prefetch)"), ==,
+                    404783104ull);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -437,5 +483,6 @@ main (int   argc,
   g_test_add_func ("/states/step-temporaries", test_step_temporaries);
   g_test_add_func ("/states/deepspeed-zero3", test_deepspeed_zero3);
   g_test_add_func ("/states/deepspeed-zero1-2", test_deepspeed_zero12);
+  g_test_add_func ("/states/fp8-weight-copies", test_fp8_weight_copies);
   return g_test_run ();
 }

@@ -2261,7 +2261,7 @@ test_stress (void)
 /* The error bar under the verdict comes from the measured runs of the
  * plan's kind, and the tooltip lists exactly those runs: for the default
  * scenario (DeepSpeed ZeRO-3) none is of its kind, and it says so, naming
- * the nearest kind (LitGPT's three FSDP full fine-tunings); LoRA with
+ * the nearest kind (torchtitan's four FSDP2 runs); LoRA with
  * LitGPT on one GPU has eight runs like it. */
 static void
 test_error_bar (void)
@@ -2278,14 +2278,14 @@ test_error_bar (void)
   g_assert_true (hr_calc_plan (&sc, plan, &error));
   hr_verdict_show_plan (HR_VERDICT (verdict), &sc, plan, HR_UNITS_BINARY);
   g_assert_nonnull (strstr (hr_verdict_get_details (HR_VERDICT (verdict)),
-                            "(error bar: no measured run like this (nearest: LitGPT, full "
+                            "(error bar: no measured run like this (nearest: torchtitan, full "
                             "fine-tuning, ZeRO/FSDP sharded: median "));
   tooltip = hr_verdict_get_details_tooltip (HR_VERDICT (verdict));
   g_assert_true (g_str_has_prefix (tooltip, "No measured run like this (DeepSpeed, full "
                                             "fine-tuning, ZeRO/FSDP sharded)"));
   lines = g_strsplit (tooltip, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 3);
-  g_assert_nonnull (strstr (tooltip, "litgpt-hub-gemma2b-full-fsdp4"));
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 4);
+  g_assert_nonnull (strstr (tooltip, "torchtitan-llama31-8b-fsdp8-sac-op-compile-float8"));
   g_assert_null (strstr (tooltip, "lora"));
 
   sc.parallel.deepspeed = FALSE;

@@ -28,6 +28,7 @@ hr_layer_add_attention (const LayerShape   *L,
   double c = L->c;
   double rep = L->rep;
   double ab = L->ab;
+  double lin_in = L->lin_in;
   double h = L->h;
   double d = L->d;
   double a = L->a;
@@ -55,10 +56,10 @@ hr_layer_add_attention (const LayerShape   *L,
   attn_start = out->total;
   if (shared_norm)
     hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-                        hr_layer_input_copies (autocast, qkv_readers + mlp_readers) * T * h * ab / rep);
+                        hr_layer_input_copies (autocast, qkv_readers + mlp_readers) * T * h * lin_in / rep);
   else
     hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-                        hr_layer_input_copies (autocast, qkv_readers) * T * h * ab / rep);
+                        hr_layer_input_copies (autocast, qkv_readers) * T * h * lin_in / rep);
   /* Before PyTorch's SDPA took grouped K and V (enable_gqa, 2.5), code that
    * calls it or computes attention eagerly repeats K and V to every head
    * and the kernel saves those copies: Hugging Face's repeat_kv, LitGPT's
@@ -121,6 +122,10 @@ hr_layer_add_attention (const LayerShape   *L,
        * one fp32 log-sum-exp per row and head. */
       hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(d·bytes + 4) / (t·c)",
                           T * a * (d * ab + 4.0));
+      /* ... and Transformer Engine's O projection its own fp8 copy of it
+       * (lin_in, layer_shape). */
+      if (lin_in != ab)
+        hr_activations_add (out, N_("O projection input (fp8)"), "b·s·a·d·1 / (t·c)", T * a * d * lin_in);
     }
   else
     {
@@ -156,7 +161,7 @@ hr_layer_add_attention (const LayerShape   *L,
       else
         out->recomputed = score_bytes;
       if (hr_layer_needs_input (tr, HR_LORA_O))
-        hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
+        hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * lin_in);
     }
   if (hr_model_mla (m))
     {
@@ -182,6 +187,7 @@ hr_layer_add_mlp (const LayerShape   *L,
   const HrTraining *tr = L->tr;
   double rep = L->rep;
   double ab = L->ab;
+  double lin_in = L->lin_in;
   double h = L->h;
   double T = L->T;
   gboolean moe = L->moe;
@@ -202,7 +208,7 @@ hr_layer_add_mlp (const LayerShape   *L,
   mlp_start = out->total;
   if (!shared_norm)
     hr_activations_add (out, N_("MLP input (norm output)"), "b·s·h·bytes·copies / c",
-                        hr_layer_input_copies (autocast, mlp_readers) * T * h * ab / rep);
+                        hr_layer_input_copies (autocast, mlp_readers) * (moe ? ab : lin_in) * T * h / rep);
   if (!mlp_grad)
     {
       /* Only the down projection's adapter needs a gradient: it keeps its
@@ -221,9 +227,10 @@ hr_layer_add_mlp (const LayerShape   *L,
       hr_activations_add (out, N_("gate, up and activation outputs"), "3·b·s·k_e·f·bytes / (t·c)",
                           kept * T * routed * w * ab);
       if (hr_layer_needs_input (tr, HR_LORA_DOWN))
-        hr_activations_add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+        hr_activations_add (out, N_("down-projection input"), "b·s·k_e·f·bytes / (t·c)",
+                            T * routed * w * (moe ? ab : lin_in));
     }
-  else if (m->mlp == HR_MLP_RELU)
+  else if (m->mlp == HR_MLP_RELU && lin_in == ab)
     {
       /* ReLU's backward reads its result (derivatives.yaml: relu,
        * threshold_backward(grad, result, 0)), the very tensor fc2 keeps:
@@ -232,11 +239,13 @@ hr_layer_add_mlp (const LayerShape   *L,
     }
   else
     {
-      /* GELU's backward reads its input, fc2 its own input. */
+      /* GELU's backward reads its input, fc2 its own input (with
+       * Transformer Engine's fp8, an fp8 copy, lin_in: so ReLU's too,
+       * whose backward in LayerNormMLP reads fc1's 16-bit output). */
       hr_activations_add (out, N_("fc1 output"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
       if (hr_layer_needs_input (tr, HR_LORA_DOWN))
         hr_activations_add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
-                            T * routed * w * ab);
+                            T * routed * w * (moe ? ab : lin_in));
     }
   if (moe && mlp_out_grad)
     {

@@ -45,6 +45,7 @@ typedef struct
   double             c;  /* context-parallel degree */
   double             rep;  /* t for what sequence parallelism splits, else 1 */
   double             ab;  /* bytes per activation element */
+  double             lin_in;  /* ... per element of a linear's input it keeps */
   double             h;  /* hidden size */
   double             d;  /* head dimension */
   double             a;  /* query heads on this rank */

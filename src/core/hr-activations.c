@@ -134,6 +134,23 @@ layer_shape (const HrScenario *scenario,
    * copies of their tokens (below). */
   double mlp_readers = m->experts > 1 ? (tr->method == HR_METHOD_FULL ? 1.0 : 0.0)
                                       : expert_readers;
+  /* Transformer Engine's fp8 linears keep their input as fp8 only, one
+   * byte an element: _Linear.forward (transformer_engine/pytorch/module/
+   * linear.py) quantizes the input with rowwise and columnwise usage, runs
+   * the GEMM, then update_usage(rowwise_usage=False, columnwise_usage=True)
+   * drops the rowwise data ("not needed in backward pass") and saves the
+   * columnwise copy (the fp8 transpose on Hopper; TE 1.x saved inputmat_t
+   * from fp8 cast_transpose alone), not the 16-bit input; LayerNormLinear
+   * keeps its normalised output so (layernorm_linear.py,
+   * ln_out.update_usage(rowwise_usage=False)), LayerNormMLP its fc2 input,
+   * the activation's output, made fp8 by the activation's kernel
+   * (layernorm_mlp.py, act_out).  MXFP8 adds a 1-byte scale per 32.
+   * torchao's Float8Linear saves the 16-bit input (matmul_with_hp_or_
+   * float8_args.forward: ctx.save_for_backward(input_hp, weight_hp_t)) and
+   * casts it again in the backward: as bf16.  Full training only: the
+   * adapters' frozen bases are not TE fp8 modules. */
+  double lin_in = tr->precision == HR_PRECISION_FP8_MIXED && tr->fp8_recipe == HR_FP8_RECIPE_TE
+                  && tr->method == HR_METHOD_FULL && !autocast ? 1.0 : ab;
   *L = (LayerShape) {
     .m = m,
     .tr = tr,
@@ -142,6 +159,7 @@ layer_shape (const HrScenario *scenario,
     .c = c,
     .rep = rep,
     .ab = ab,
+    .lin_in = lin_in,
     .h = h,
     .d = d,
     .a = a,

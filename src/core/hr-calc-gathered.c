@@ -183,6 +183,20 @@ add_fsdp2_gathered (Ctx               *ctx,
   gboolean tied = sc->model.tied_embeddings && sc->model.head == HR_HEAD_LM && sc->parallel.pp == 1;
   double layer_w = gathered_layer_bytes (ctx, sp);
 
+  /* torchao's fp8 all-gather (Float8LinearConfig.enable_fsdp_float8_all_gather,
+   * tensorwise scaling only): torchao/float8/fsdp_utils.py
+   * WeightWithDynamicFloat8CastTensor.fsdp_pre_all_gather casts each
+   * Float8Linear's bf16 shard to fp8 (hp_tensor_to_float8_dynamic) and
+   * FSDP2 gathers its 1-byte _data, which fsdp_post_all_gather wraps as the
+   * Float8TrainingTensor the matmul reads: the blocks' linear weights are
+   * gathered at 1 byte, the norms at the weights' type.  The output layer
+   * is left in bf16 (torchtitan's float8 converter filters "output"). */
+  gboolean fp8_gather = t->precision == HR_PRECISION_FP8_MIXED && t->fp8_recipe == HR_FP8_RECIPE_TORCHAO
+                        && t->fp8_all_gather && !ctx->lora;
+
+  if (fp8_gather)
+    layer_w = (double) ctx->counts.layer_linear * 1.0 + (sp->layer - (double) ctx->counts.layer_linear) * wb;
+
   if (sc->parallel.pp > 1)
     {
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
@@ -195,7 +209,7 @@ add_fsdp2_gathered (Ctx               *ctx,
 
   hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
             HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
-            "2·P_layer·bytes",
+            fp8_gather ? "2·(P_layer linear·1 + P_layer rest·bytes) (fp8 all-gather)" : "2·P_layer·bytes",
             N_("ZeRO-3 briefly reassembles a whole layer's weights to compute with it."),
             2.0 * layer_w);
   if (sc->parallel.fsdp_units == HR_FSDP_UNITS_ROOT)

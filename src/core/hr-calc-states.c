@@ -352,15 +352,30 @@ add_weights (Ctx               *ctx,
     }
 
   /* Transformer Engine keeps an fp8 copy of each linear weight between
-   * steps; torchao's Float8Linear (torchao/float8/float8_linear.py,
+   * steps, and on Hopper its transpose too, 2 bytes per weight: TE 2.x's
+   * _Linear.forward (transformer_engine/pytorch/module/linear.py) sets the
+   * weight quantizer's usage to rowwise and columnwise whenever the input
+   * needs a gradient, and Float8Quantizer (tensor/float8_tensor.py,
+   * make_empty) makes the columnwise data as a separate transpose unless
+   * the GPU runs non-TN fp8 GEMMs (is_non_tn_fp8_gemm_supported: Blackwell,
+   * where it is 1 byte; MXFP8 keeps both directions with a 1-byte scale
+   * per 32: 2.0625).  Linear.forward caches it in _fp8_workspaces["weight"]
+   * when is_first_microbatch is given, as Megatron's TE wrappers do; TE 1.x
+   * kept weight_fp8 and weight_t_fp8 (fp8 cast_transpose) the same way.
+   * LayerNormLinear and LayerNormMLP (fc1 and fc2) cache theirs alike.
+   * torchao's Float8Linear (torchao/float8/float8_linear.py,
    * matmul_with_hp_or_float8_args) casts input and weight for each matmul,
    * saves the high-precision ones for the backward and casts them again
-   * there, so it keeps none (torchtitan's float8 converter uses it). */
+   * there, so it keeps none (torchtitan's float8 converter uses it).  TE's
+   * delayed-scaling state (amax history, 1024 fp32 entries for each of a
+   * module's fp8 tensors in TE's DelayedScaling default, common/recipe;
+   * Megatron's --fp8-amax-history-len, megatron/training/arguments.py,
+   * defaults to 1) is a few MB for a whole model and not counted. */
   if (t->precision == HR_PRECISION_FP8_MIXED && t->fp8_recipe == HR_FP8_RECIPE_TE)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_FP8,
-              HR_LIVE_ALWAYS, N_("fp8 weight copies"), "P_linear·1 (Transformer Engine)",
-              N_("8-bit copies of the weights for the fp8 matrix units."),
-              (zero3 ? sp->linear / ctx->shard : sp->linear) * 1.0);
+              HR_LIVE_ALWAYS, N_("fp8 weight copies"), "P_linear·2 (Transformer Engine: fp8 data + transpose)",
+              N_("8-bit copies of the weights and their transposes for the fp8 matrix units."),
+              (zero3 ? sp->linear / ctx->shard : sp->linear) * 2.0);
 
   /* torch.autocast casts each weight to 16 bits and keeps the copy for the
    * backward pass: fp32 + 16-bit copies, "1.5x the model" (HF docs,

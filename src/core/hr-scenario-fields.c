@@ -70,6 +70,13 @@ applies_fp8 (const HrScenario *sc)
 }
 
 static gboolean
+applies_fp8_all_gather (const HrScenario *sc)
+{
+  return sc->training.precision == HR_PRECISION_FP8_MIXED
+         && sc->training.fp8_recipe == HR_FP8_RECIPE_TORCHAO && sc->parallel.fsdp == 2;
+}
+
+static gboolean
 applies_chunked_loss (const HrScenario *sc)
 {
   return sc->model.head == HR_HEAD_LM && sc->training.loss == HR_LOSS_CHUNKED;
@@ -394,6 +401,9 @@ const Field hr_training_fields[] = {
   CHOICE (HrTraining, fp8_recipe, hr_fp8_recipe_names, fp8_recipe_choices, N_("fp8 by"),
           N_("Transformer Engine keeps fp8 weight copies; torchao casts per matmul"),
           OPTIONAL (HR_FP8_RECIPE_TE), .applies = applies_fp8),
+  SWITCH (HrTraining, fp8_all_gather, N_("FSDP2 gathers weights in fp8"),
+          N_("torchao's enable_fsdp_float8_all_gather, tensorwise scaling only"), OPTIONAL (FALSE),
+          .applies = applies_fp8_all_gather),
   /* Its choices are labelled by its rows (hr-optimizers.c). */
   CHOICE (HrTraining, optimizer, hr_optimizer_names, NULL, N_("Optimizer"), NULL),
   CHOICE (HrTraining, optimizer_impl, hr_optimizer_impl_names, optimizer_impl_choices,

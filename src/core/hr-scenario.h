@@ -161,6 +161,7 @@ typedef struct
   gboolean        optimizer_in_backward;  /* extension: torchtune's optimizer_in_bwd */
   gboolean        activation_offloading;  /* extension: saved activations go to the CPU */
   HrFp8Recipe     fp8_recipe;        /* extension: with fp8-mixed, whose fp8 */
+  gboolean        fp8_all_gather;    /* extension: torchao's FSDP2 all-gather in fp8 */
   gboolean        compile;           /* contract 1.1: torch.compile of the layers and loss */
   gboolean        previous_graph_alive;   /* extension: the loop's loss keeps the last
                                            * micro-batch's graph into the next forward */

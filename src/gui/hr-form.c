@@ -477,6 +477,7 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.previous_graph_alive");
   hr_form_field_row (self, group, "training.precision");
   hr_form_field_row (self, group, "training.fp8_recipe");
+  hr_form_field_row (self, group, "training.fp8_all_gather");
 
   hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
                         _("Override single parts of the recipe"), build_dtypes);
