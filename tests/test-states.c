@@ -421,6 +421,58 @@ test_step_temporaries (void)
                     plan->params * 4);
 }
 
+/* Muon as KellerJordan/Muon muon.py's MuonWithAuxAdam and Moonlight's
+ * toy_train.py split it: one momentum buffer per hidden matrix, AdamW's
+ * two states for the embedding, the head and the norms.  Llama 2 7B
+ * (h 4096, f 11008, V 32000, 32 layers), bf16-mixed (fp32 states), 1 GPU:
+ *   matrices = 32·(4·4096² + 3·4096·11008) = 32·202,375,168 = 6,476,005,376
+ *   the rest = 2·32000·4096 + 65·4096        = 262,410,240
+ *   (6,738,415,616 in all, CALC-REFERENCE.md section 1)
+ *   states   = 6,476,005,376·4 + 262,410,240·8 = 28,003,303,424 bytes,
+ * against AdamW's 6,738,415,616·8 = 53,907,324,928.  The step's scratch:
+ * Newton-Schulz on the largest matrix, 4096 x 11008 (n = 4096):
+ * (4·45,088,768 + 2·4096²)·2 = 427,819,008 bytes; AdamW's part on the
+ * embedding, 4·131,072,000·4 = 2,097,152,000 bytes, the larger. */
+static void
+test_muon (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) adamw = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  hr_test_plan (&sc, adamw);
+  g_assert_cmpuint (hr_test_item_bytes (&adamw->devices[0], "optimizer states"), ==, 53907324928);
+
+  sc.training.optimizer = HR_OPTIMIZER_MUON;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (plan->params, ==, 6738415616);
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states"), ==, 28003303424);
+  g_assert_cmpuint (hr_test_item_bytes (d, "Newton–Schulz scratch (Muon step)"), ==, 2097152000);
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer step temporaries"), ==, 0);
+  /* Master weights and gradients are AdamW's. */
+  g_assert_cmpuint (hr_test_item_bytes (d, "master weights"), ==,
+                    hr_test_item_bytes (&adamw->devices[0], "master weights"));
+
+  /* A middle pipeline stage holds no embedding or head: its AdamW part
+   * steps norms only, and the Newton-Schulz scratch is the larger,
+   * 427,819,008 bytes; its states are 8 layers' matrices at 4 bytes and
+   * 8·2·4096 norm weights at 8: 8·202,375,168·4 + 65,536·8. */
+  sc.parallel.gpus = 4;
+  sc.parallel.pp = 4;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[1];
+  g_assert_cmpuint (hr_test_item_bytes (d, "Newton–Schulz scratch (Muon step)"), ==, 427819008);
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states"), ==,
+                    8ull * 202375168 * 4 + 8 * 2 * 4096 * 8);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -437,5 +489,6 @@ main (int   argc,
   g_test_add_func ("/states/step-temporaries", test_step_temporaries);
   g_test_add_func ("/states/deepspeed-zero3", test_deepspeed_zero3);
   g_test_add_func ("/states/deepspeed-zero1-2", test_deepspeed_zero12);
+  g_test_add_func ("/states/muon", test_muon);
   return g_test_run ();
 }

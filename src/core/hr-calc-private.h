@@ -55,6 +55,8 @@ typedef struct
   double head_weight;  /* the LM head's matrix on the last stage, tied or not */
   double linear;       /* quantizable (QLoRA) */
   double small;        /* norms and biases: tensors of a few thousand elements */
+  double matrices;     /* the layers' 2-D weights (Muon's; linear without a
+                        * quantized LM head) */
   double lora;         /* trainable adapters */
   double adafactor;
 } StageParams;

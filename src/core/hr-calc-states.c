@@ -177,6 +177,10 @@ hr_calc_stage_params (const Ctx      *ctx,
           }
       sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
     }
+  /* The hidden layers' weight matrices, before the LM head joins the
+   * quantizable linears below: Muon's split (KellerJordan/Muon muon.py,
+   * "hidden_matrix_params"; embeddings and head go to AdamW). */
+  sp->matrices = sp->linear;
   sp->outside = 0;
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
@@ -512,6 +516,17 @@ add_optimizer (Ctx               *ctx,
   if (optimizer->factored)
     state_bytes = (ctx->lora ? trainable : sp->adafactor) / MAX (trainable, 1.0)
                   * ctx->state_dtype_bytes;
+  else if (optimizer->by_shape)
+    {
+      /* Muon: the hidden matrices' share of the parameters keeps one
+       * state, the rest AdamW's two; LoRA's trainables are all adapter
+       * matrices (2-D, so Muon's by its ndim >= 2 rule). */
+      double all = sp->dense + sp->experts;
+      double matrices = ctx->lora ? 1.0 : (all > 0 ? sp->matrices / all : 0.0);
+
+      state_bytes = (matrices * optimizer->matrix_states + (1.0 - matrices) * optimizer->states)
+                    * ctx->state_dtype_bytes;
+    }
   else
     state_bytes = hr_optimizer_state_bytes (t->optimizer, t->dtypes.optimizer);
 
@@ -536,7 +551,8 @@ add_optimizer (Ctx               *ctx,
                   : optimizer->fixed_bytes == 4.0 ? HR_DTYPE_FP32 : t->dtypes.optimizer,
                 HR_LIVE_ALWAYS,
                 paged ? N_("optimizer states (paged)") : N_("optimizer states"),
-                p->zero >= 1 ? "P_trainable·state bytes / N (ZeRO-1+)" : "P_trainable·state bytes",
+                optimizer->by_shape ? "(P_matrices·1 + P_rest·2)·state bytes (Muon)"
+                : p->zero >= 1 ? "P_trainable·state bytes / N (ZeRO-1+)" : "P_trainable·state bytes",
                 N_("The optimizer's running statistics, e.g. Adam's two averages per weight."),
                 trainable_here * state_bytes);
 
@@ -574,6 +590,50 @@ add_optimizer (Ctx               *ctx,
                                                                    : "largest tensor·state bytes",
                     N_("Scratch space the optimizer needs while it updates the weights."),
                     MIN (temp, trainable_here * ctx->state_dtype_bytes));
+        }
+
+      /* Muon orthogonalises one matrix's update at a time, in bf16
+       * (KellerJordan/Muon muon.py, zeropower_via_newtonschulz5; Moonlight
+       * toy_train.py has the same): X = G.bfloat16() turned so that it is
+       * n x m with n <= m, normalised into a new X, then five times
+       * A = X @ X.mT (n x n), B = b*A + c*A@A (n x n), X = a*X + B@X.  At
+       * the last line the old X, a*X, B@X and their sum (n x m each) and
+       * A and B are alive: (4·n·m + 2·n²)·2 bytes for the largest matrix.
+       * Every hidden matrix of these models has the hidden size on one
+       * side, so n = min(h, elements / h); LoRA's adapters have the rank.
+       * Its AdamW part (adam_update) steps one tensor at a time too and
+       * holds buf1c, buf2c, buf2c.sqrt() + eps and their quotient at once:
+       * four of the largest such tensor, the embedding or the head, on the
+       * stages that hold them.  The two run one after the other. */
+      if (optimizer->newton_schulz)
+        {
+          const HrModelArch *m = &sc->model;
+          double h = (double) MAX (m->hidden, 1);
+          double big, n, other = 0;
+
+          if (ctx->lora)
+            {
+              n = (double) t->lora_rank;
+              big = n * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
+                                      m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn);
+            }
+          else
+            {
+              big = (double) ctx->counts.largest_linear;
+              n = MIN (h, big / h);
+              if (sp->outside > 0)
+                other = MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
+                             (double) (m->learned_positions * m->hidden));
+            }
+          double ns = (4.0 * big + 2.0 * n * n) * 2.0;
+          double adam = 4.0 * MIN (other, trainable_here) * ctx->state_dtype_bytes;
+
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR,
+                    ns >= adam ? HR_DTYPE_BF16 : t->dtypes.optimizer,
+                    HR_LIVE (HR_PHASE_STEP), N_("Newton–Schulz scratch (Muon step)"),
+                    "max((4·n·m + 2·n²)·2 of the largest matrix, 4·embedding·state bytes)",
+                    N_("Muon orthogonalises each matrix's update in bf16, one matrix at a time."),
+                    MAX (ns, adam));
         }
 
       /* Mixed precision steps on fp32 gradients: DeepSpeed converts its
