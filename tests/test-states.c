@@ -473,6 +473,80 @@ test_muon (void)
                     8ull * 202375168 * 4 + 8 * 2 * 4096 * 8);
 }
 
+/* GaLore (Zhao et al. 2024, Table 1: for each m x n matrix, m <= n, Adam's
+ * states are mr + 2nr, the projection r x m and the projected moments
+ * r x n each; galore_torch/adamw.py AdamW.step, galore_projector.py).
+ * Llama 2 7B at rank 128 (the README's), bf16-mixed, 1 GPU:
+ *   Q, K, V, O (4096 x 4096):  states 2·128·4096 = 1,048,576 each,
+ *                              projection 128·4096 = 524,288 each
+ *   gate, up, down (4096 x 11008): states 2·128·11008 = 2,818,048 each,
+ *                              projection 524,288 each
+ *   a layer: states 4·1,048,576 + 3·2,818,048 = 12,648,448,
+ *            projection 7·524,288 = 3,670,016; 32 layers: 404,750,336 and
+ *            117,440,512
+ *   the rest, full AdamW: 2·262,410,240 = 524,820,480
+ *   states = (404,750,336 + 524,820,480)·4 = 3,718,283,264 bytes (fp32),
+ *   projections 117,440,512·4 = 469,762,048 bytes (the fp32 master
+ *   gradient's type).
+ * AdamW keeps 53,907,324,928.  The step's scratch is the embedding's HF
+ * AdamW step, 2·131,072,000·4 = 1,048,576,000, above the SVD of 4096 x
+ * 11008 in fp32, 4·(4096² + 4096 + 4096·11008) = 247,480,320, and
+ * project_back's two 4096 x 11008 fp32 tensors, 360,710,144.
+ * At the README's 7B rank, 1024, Table 1's formula gives the matrices
+ * 32·(4·3·4096·1024 + 3·(4096 + 2·11008)·1024) = 4,177,526,784 elements
+ * against Adam's 12,952,010,752: with the rest, 65.1 % fewer optimizer
+ * state elements (the abstract: "up to 65.5 %"). */
+static void
+test_galore (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+  const HrDevice *d;
+  double ratio;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  g_assert_cmpuint (sc.training.galore_rank, ==, 128);
+  sc.training.optimizer = HR_OPTIMIZER_GALORE_ADAMW;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states"), ==, 3718283264);
+  g_assert_cmpuint (hr_test_item_bytes (d, "GaLore projection matrices"), ==, 469762048);
+  g_assert_cmpuint (hr_test_item_bytes (d, "GaLore step scratch (SVD, projection back)"), ==,
+                    1048576000);
+  /* Gradients stay full: GaLore projects them in the step. */
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradients"), ==, 6738415616ull * 2);
+
+  /* Rank 1024: states plus projections, against AdamW's. */
+  sc.training.galore_rank = 1024;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  ratio = (double) (hr_test_item_bytes (d, "optimizer states")
+                    + hr_test_item_bytes (d, "GaLore projection matrices")) / 53907324928.0;
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states")
+                    + hr_test_item_bytes (d, "GaLore projection matrices"), ==,
+                    (4177526784ull + 524820480) * 4);
+  g_test_message ("GaLore rank 1024: %.1f %% fewer optimizer state bytes", 100.0 * (1.0 - ratio));
+
+  /* A rank at the hidden size projects nothing away: AdamW's states, and
+   * a 4096 x 4096 projection per matrix on top. */
+  sc.training.galore_rank = 4096;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states"), ==, 53907324928);
+  g_assert_cmpuint (hr_test_item_bytes (d, "GaLore projection matrices"), ==, 32ull * 7 * 4096 * 4096 * 4);
+
+  /* Elsewhere it is refused, never planned as something else. */
+  sc.training.galore_rank = 128;
+  sc.training.method = HR_METHOD_LORA;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "training.optimizer: galore-adamw is planned for full training"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -490,5 +564,6 @@ main (int   argc,
   g_test_add_func ("/states/deepspeed-zero3", test_deepspeed_zero3);
   g_test_add_func ("/states/deepspeed-zero1-2", test_deepspeed_zero12);
   g_test_add_func ("/states/muon", test_muon);
+  g_test_add_func ("/states/galore", test_galore);
   return g_test_run ();
 }

@@ -42,6 +42,8 @@ typedef struct
   double              host_bytes;   /* offloaded per rank */
   double              too_big;      /* largest device total, for the check */
   const HrPatternKinds *pattern;    /* a hybrid's kinds of layer (hr_model_mixed_layers) */
+  double              galore_states;     /* GaLore: one layer's projected states */
+  double              galore_projection; /* ... and projection matrices (elements) */
 } Ctx;
 
 /* Parameters of one stage, per rank, split into dense and expert parts
@@ -57,6 +59,8 @@ typedef struct
   double small;        /* norms and biases: tensors of a few thousand elements */
   double matrices;     /* the layers' 2-D weights (Muon's; linear without a
                         * quantized LM head) */
+  double galore_states;     /* GaLore's states of those matrices, in elements */
+  double galore_projection; /* ... and their projection matrices */
   double lora;         /* trainable adapters */
   double adafactor;
 } StageParams;

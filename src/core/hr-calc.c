@@ -327,6 +327,14 @@ hr_calc_plan (const HrScenario  *sc,
   if (sc->model.kind == HR_KIND_ENCODER_DECODER)
     hr_calc_seq2seq_layers (&ctx);
   ctx.lora = t->method != HR_METHOD_FULL;
+  if (hr_optimizer_info (t->optimizer)->projected)
+    {
+      guint64 states, projection;
+
+      hr_params_galore_layer (&sc->model, p->tp, p->ep, t->galore_rank, &states, &projection);
+      ctx.galore_states = (double) states;
+      ctx.galore_projection = (double) projection;
+    }
   ctx.accumulating = t->grad_accum > 1;
 
   plan->params = ctx.counts.total;

@@ -66,6 +66,15 @@ const HrOptimizerInfo hr_optimizers[HR_N_OPTIMIZERS] = {
     .smaller = -1,
     .source = "KellerJordan/Muon muon.py MuonWithAuxAdam: momentum_buffer per hidden matrix, "
               "AdamW's exp_avg and exp_avg_sq for embeddings, head, norms and biases" },
+  [HR_OPTIMIZER_GALORE_ADAMW] = {
+    /* jiaweizzhao/GaLore galore_torch/adamw.py, AdamW.step: a group with a
+     * "rank" (torchrun_main.py puts the attention and MLP linears there)
+     * keeps state["projector"] and exp_avg, exp_avg_sq of the projected
+     * gradient; the other groups (embedding, head, norms) plain AdamW.
+     * The step is HF's per-parameter loop: hr-calc-states.c's scratch. */
+    "galore-adamw", N_("GaLore AdamW"), .states = 2, .projected = TRUE, .smaller = -1,
+    .source = "Zhao et al. 2024 (GaLore), galore_torch GaLoreAdamW: exp_avg and exp_avg_sq "
+              "of rank-r projected gradients plus one projection matrix per hidden matrix" },
 };
 
 const HrEnumNames hr_optimizer_names = {

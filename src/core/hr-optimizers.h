@@ -29,6 +29,9 @@ typedef struct
   gboolean    by_shape;
   guint       matrix_states;
   gboolean    newton_schulz; /* its step orthogonalises each matrix's update in bf16 */
+  /* GaLore: the hidden matrices' states are kept for their gradients
+   * projected to training.galore_rank, with a projection matrix each. */
+  gboolean    projected;
   int         smaller;       /* the optimizer a suggestion may switch to, -1 for none */
   const char *source;        /* where these numbers come from */
 } HrOptimizerInfo;

@@ -91,6 +91,15 @@ void     hr_params_count       (const HrModelArch *model,
 
 guint64  hr_params_total       (const HrModelArch *model);
 
+/* GaLore's optimizer state and projection elements for one layer's
+ * matrices on a tensor- and expert-parallel rank, at RANK. */
+void     hr_params_galore_layer (const HrModelArch *model,
+                                 guint64            tp,
+                                 guint64            ep,
+                                 guint64            rank,
+                                 guint64           *out_states,
+                                 guint64           *out_projection);
+
 /* hr-params-mla.c: one layer's multi-head latent attention on a tensor-
  * parallel rank: its linear weights, and all of it with its latent norms. */
 guint64  hr_params_mla_attention (const HrModelArch *model,

@@ -33,6 +33,12 @@ applies_qlora (const HrScenario *sc)
 }
 
 static gboolean
+applies_galore (const HrScenario *sc)
+{
+  return sc->training.optimizer == HR_OPTIMIZER_GALORE_ADAMW;
+}
+
+static gboolean
 applies_moe (const HrScenario *sc)
 {
   return sc->model.experts > 1;
@@ -343,6 +349,11 @@ const Field hr_training_fields[] = {
   CHOICE (HrTraining, optimizer, hr_optimizer_names, NULL, N_("Optimizer"), NULL),
   CHOICE (HrTraining, optimizer_impl, hr_optimizer_impl_names, optimizer_impl_choices,
           N_("Optimizer step"), N_("How much scratch memory the step uses")),
+  /* GaLore's README and torchrun_main.py: --rank 128 (its 60M runs; the
+   * paper's Table 2 uses 128 to 512 by model size). */
+  SPIN (HrTraining, galore_rank, 1, HR_MAX_LORA_RANK, 64, N_("GaLore rank"),
+        N_("Rank the gradients are projected to; the paper uses 128 to 512"), OPTIONAL (128),
+        .applies = applies_galore),
   SPIN (HrTraining, micro_batch, 1, HR_MAX_MICRO_BATCH, 1, N_("Micro-batch"),
         N_("Sequences per GPU per step")),
   SPIN (HrTraining, seq_len, 1, HR_MAX_SEQ_LEN, 128, N_("Sequence length"), N_("Tokens")),

@@ -145,6 +145,7 @@ typedef struct
                                            * micro-batch's graph into the next forward */
   gboolean        attention_buffer;  /* extension: eager attention's scores go into one
                                       * buffer kept for the run (Megatron's unfused) */
+  guint64         galore_rank;       /* extension: GaLore's projection rank */
 } HrTraining;
 
 typedef struct

@@ -411,6 +411,7 @@ build_training_end (HrForm    *self,
 {
   hr_form_field_row (self, group, "training.optimizer");
   hr_form_field_row (self, group, "training.optimizer_impl");
+  hr_form_field_row (self, group, "training.galore_rank");
   hr_form_field_row (self, group, "training.micro_batch");
   hr_form_field_row (self, group, "training.seq_len");
   hr_form_field_row (self, group, "training.grad_accum");
