@@ -11,6 +11,7 @@
 
 #include <math.h>
 
+#include "hr-activations.h"
 #include "hr-test-util.h"
 
 static double
@@ -547,6 +548,62 @@ test_galore (void)
   g_assert_nonnull (strstr (error->message, "training.optimizer: galore-adamw is planned for full training"));
 }
 
+/* DoRA (Liu et al. 2024; peft/tuners/lora/dora.py, DoraLinearLayer) on
+ * Llama 2 7B, r = 16 on every linear of its layers, bf16, b = 1, s = 512:
+ *   LoRA:        32·(4·16·8192 + 3·16·15104) = 39,976,960 trainable
+ *   magnitudes:  32·(q 4096 + k 4096 + v 4096 + o 4096 + gate 11008
+ *                    + up 11008 + down 4096) = 32·42,496 = 1,359,872
+ *   trainable:   41,336,832
+ *   saved, a layer: base and adapter outputs, 2·512·42,496·2 = 87,031,808 B
+ *   the norm's temporaries, largest at down (d_in 11008, d_out 4096):
+ *     (11008² + 11008·16 + 3·11008·4096)·2 = 256,618,496·2 = 513,236,992 B
+ * A magnitude on the head is refused (two more logits-sized outputs). */
+static void
+test_dora (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) lora = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrLayerActivations la, la_lora;
+  HrScenario sc;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 16;
+  sc.training.lora_targets = HR_LORA_ALL_LINEAR;
+  hr_test_plan (&sc, lora);
+  hr_activations_layer (&sc, &la_lora);
+  g_assert_cmpuint (lora->trainable_params, ==, 39976960);
+  g_assert_cmpuint (hr_test_item_bytes (&lora->devices[0],
+                                        "DoRA weight norm temporaries (one layer at a time)"), ==, 0);
+
+  sc.training.lora_dora = TRUE;
+  hr_test_plan (&sc, plan);
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpuint (plan->trainable_params, ==, 41336832);
+  g_assert_cmpfloat (hr_layer_saved_bytes (&la, "DoRA base and adapter outputs"), ==, 87031808.0);
+  g_assert_cmpfloat (la.total - la_lora.total, ==, 87031808.0);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0],
+                                        "DoRA weight norm temporaries (one layer at a time)"), ==,
+                    513236992);
+  /* The magnitudes train: weights, gradients and AdamW states of 1,359,872
+   * more parameters (bf16-true: 2 + 2 + 4 bytes each). */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "LoRA adapters")
+                    - hr_test_item_bytes (&lora->devices[0], "LoRA adapters"), ==, 1359872ull * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "optimizer states")
+                    - hr_test_item_bytes (&lora->devices[0], "optimizer states"), ==, 1359872ull * 4);
+
+  sc.training.lora_targets |= HR_LORA_LM_HEAD;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "training.lora.targets: lm_head is not planned with "
+                                            "training.lora.dora"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -565,5 +622,6 @@ main (int   argc,
   g_test_add_func ("/states/deepspeed-zero1-2", test_deepspeed_zero12);
   g_test_add_func ("/states/muon", test_muon);
   g_test_add_func ("/states/galore", test_galore);
+  g_test_add_func ("/states/dora", test_dora);
   return g_test_run ();
 }

@@ -272,6 +272,24 @@ add_adapters (const LayerShape   *L,
         }
       in_width_masks = in_width;
       hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
+      /* DoRA (peft/tuners/lora/dora.py, DoraLinearLayer.forward):
+       * result_dora = (mag_norm_scale - 1) * base_result
+       *               + mag_norm_scale * lora_result * scaling,
+       * the magnitude training, so each product keeps its other factor:
+       * the base layer's output and lora_B's, d_out wide each (the norm
+       * is detached, §4.3 of the paper: nothing of it is saved). */
+      if (tr->lora_dora)
+        {
+          double out_width = ((layer_targets & HR_LORA_Q) ? a * d : 0.0)
+                             + n_targets (layer_targets & (HR_LORA_K | HR_LORA_V)) * L->k * d
+                             + ((layer_targets & HR_LORA_O) ? h : 0.0)
+                             + routed * ((hr_model_gated (m) && (layer_targets & HR_LORA_GATE) ? w : 0.0)
+                                         + ((layer_targets & HR_LORA_UP) ? w : 0.0)
+                                         + ((layer_targets & HR_LORA_DOWN) ? h : 0.0));
+
+          hr_activations_add (out, N_("DoRA base and adapter outputs"), "2·b·s·Σ d_out·bytes / c",
+                              2.0 * T * out_width * ab);
+        }
       /* A dropout keeps its mask only when its input needs a gradient: in
        * a first layer not for the inputs before the first adapter. */
       if (tr->lora_dropout > 0 && !input_grad)

@@ -392,6 +392,20 @@ hr_params_count (const HrModelArch *m,
     lora_attn += r * (s.a * s.d + s.h);
   lora_layer = lora_attn + s.E * lora_mlp (&s, targets, r,
                                             s.E > 1 ? s.ef : s.f);
+  /* DoRA (Liu et al. 2024 §4.1; peft/tuners/lora/dora.py,
+   * DoraLinearLayer.update_layer: nn.Parameter of the weight's norm along
+   * its input dimension) trains one magnitude per output of each adapted
+   * matrix. */
+  if (lora && training->lora_dora)
+    {
+      guint64 width = s.E > 1 ? s.ef : s.f;
+
+      lora_layer += ((targets & HR_LORA_Q) ? s.a * s.d : 0) + ((targets & HR_LORA_K) ? s.k * s.d : 0)
+                    + ((targets & HR_LORA_V) ? s.k * s.d : 0) + ((targets & HR_LORA_O) ? s.h : 0)
+                    + s.E * ((s.gated && (targets & HR_LORA_GATE) ? width : 0)
+                             + ((targets & HR_LORA_UP) ? width : 0)
+                             + ((targets & HR_LORA_DOWN) ? s.h : 0));
+    }
   out->layer_lora = lora_layer / t;
 
   /* An encoder-decoder's decoder layer: a cross-attention (Q, K, V, O as
@@ -430,7 +444,7 @@ hr_params_count (const HrModelArch *m,
       if (m->lm_head_bias)
         out->head += s.V / t;
       if (targets & HR_LORA_LM_HEAD)
-        out->head_lora = r * (s.h + s.V) / t;
+        out->head_lora = (r * (s.h + s.V) + (training->lora_dora ? s.V : 0)) / t;
     }
   else
     {
@@ -496,7 +510,7 @@ hr_params_count (const HrModelArch *m,
                   + outside;
   }
   out->lora_total = m->layers * lora_layer
-                    + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0);
+                    + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) + (training->lora_dora ? s.V : 0) : 0);
   out->attention_layers = m->layers;
   out->expert_layers = s.E > 1 ? m->layers : 0;
 

@@ -408,6 +408,10 @@ const Field hr_lora_fields[] = {
   { .key = "fused_qkv", .kind = F_BOOL, .offset = G_STRUCT_OFFSET (HrTraining, lora_fused_qkv),
     .label = N_("One input for Q, K, V adapters"), .help = N_("LitGPT's fused QKV layer drops it out once"),
     OPTIONAL (FALSE), .applies = applies_lora },
+  /* PEFT's LoraConfig(use_dora=True): Liu et al. 2024. */
+  { .key = "dora", .kind = F_BOOL, .offset = G_STRUCT_OFFSET (HrTraining, lora_dora),
+    .label = N_("DoRA"), .help = N_("Weight-decomposed LoRA: a trainable magnitude per output of each adapted layer"),
+    OPTIONAL (FALSE), .applies = applies_lora },
 };
 
 /* training.dtypes: a file names only the parts it overrides (dtypes_set). */

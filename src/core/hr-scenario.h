@@ -113,6 +113,7 @@ typedef struct
   guint           lora_targets;      /* HrLoraTarget bits */
   double          lora_dropout;      /* extension */
   gboolean        lora_fused_qkv;    /* extension: Q, K, V adapters share one input */
+  gboolean        lora_dora;         /* extension: DoRA (PEFT's use_dora) */
   HrQuant         quant;
   gboolean        quant_lm_head;     /* extension: LitGPT quantizes it too */
   HrDtype         dequant_dtype;     /* extension: what 4-bit weights unpack to;

@@ -259,6 +259,11 @@ validate_training (const HrScenario  *sc,
               "o, gate, up, down, lm_head, or \"all-linear\""));
       if (sc->model.head != HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
         FAIL ("training.lora.targets", _("lm_head needs model.head = lm"));
+      /* DoRA on the head would save two more logits-sized outputs, which
+       * the loss's plan does not hold. */
+      if (t->lora_dora && (t->lora_targets & HR_LORA_LM_HEAD))
+        FAIL ("training.lora.targets", _("lm_head is not planned with training.lora.dora; "
+              "allowed with DoRA: any of q, k, v, o, gate, up, down, or \"all-linear\""));
     }
 
   /* GaLore's states are counted matrix by matrix for standard attention

@@ -391,6 +391,7 @@ build_training (HrForm    *self,
 
   hr_form_field_row (self, group, "training.lora.dropout");
   hr_form_field_row (self, group, "training.lora.fused_qkv");
+  hr_form_field_row (self, group, "training.lora.dora");
   hr_form_field_row (self, group, "training.quant");
   hr_form_field_row (self, group, "training.quant_lm_head");
   hr_form_field_row (self, group, "training.dequant_dtype");
