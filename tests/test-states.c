@@ -604,6 +604,100 @@ test_dora (void)
                                             "training.lora.dora"));
 }
 
+/* Pipeline schedules.  In flight on stage i of p with m micro-batches:
+ * 1F1B and ZB-H1 min(p - i, m), ZB-H2 min(2·(p - i), m) (zero-bubble
+ * README: activation memory 1x and 2x 1F1B's), DualPipe min(p + 1, m)
+ * on every GPU (DeepSeek-V3 report Table 2: PP + 1 against PP).  p = 4,
+ * m = 8, 8 layers a stage: */
+static void
+test_pipeline_schedules (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) one = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+  guint64 layer = 202375168 + 2 * 4096;   /* Llama 2 7B: matrices and two norms */
+  double ck;
+
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_1F1B, 4, 1, 8, 0, 8), ==, 32);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H1, 4, 1, 8, 0, 8), ==, 32);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H1, 4, 1, 8, 3, 8), ==, 8);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H2, 4, 1, 8, 0, 8), ==, 64);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H2, 4, 1, 8, 1, 8), ==, 48);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H2, 4, 1, 8, 3, 8), ==, 16);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H2, 4, 1, 4, 0, 8), ==, 32);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_DUALPIPE, 4, 1, 8, 0, 8), ==, 40);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_DUALPIPE, 4, 1, 8, 3, 8), ==, 40);
+  /* interleaved stays Megatron's count */
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_INTERLEAVED, 4, 2, 8, 0, 8),
+                     ==, hr_pipeline_layer_units (4, 2, 8, 0, 8));
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 4;
+  sc.parallel.pp = 4;
+  sc.parallel.zero = 0;
+  sc.training.grad_accum = 8;
+  hr_test_plan (&sc, one);
+  g_assert_cmpuint (one->devices[0].params, ==, 8 * layer + 131072000);
+
+  /* DualPipe: GPU 0 holds stages 0 and 3 (embedding, 16 layers, final
+   * norm, head), GPU 1 stages 1 and 2: twice the model over the four;
+   * 5 micro-batches' checkpoints of 8 layers on each, where 1F1B keeps
+   * 4 on stage 0 and 1 on stage 3, and the loss on GPU 0 as on GPU 3. */
+  sc.parallel.schedule = HR_SCHEDULE_DUALPIPE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->devices[0].params, ==, 16 * layer + 2ull * 131072000 + 4096);
+  g_assert_cmpuint (plan->devices[1].params, ==, 16 * layer);
+  g_assert_cmpuint (plan->devices[0].params + plan->devices[1].params + plan->devices[2].params
+                    + plan->devices[3].params, ==, 2ull * 6738415616);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[1], "optimizer states"), ==, 16 * layer * 8);
+  ck = (double) hr_test_item_bytes (&one->devices[0], "layer inputs (checkpoints)") / 32.0;
+  g_assert_cmpfloat (ck, >, 0);
+  g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "layer inputs (checkpoints)"), ==, 40 * ck);
+  g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[3], "layer inputs (checkpoints)"), ==, 40 * ck);
+  {
+    /* every item only the last stage has under 1F1B (its head, logits and
+     * loss) is on GPU 0 too */
+    guint n_last = 0;
+
+    for (guint i = 0; i < one->devices[3].n_items; i++)
+      {
+        const HrItem *item = &one->devices[3].items[i];
+
+        if (item->category != HR_CATEGORY_ACTIVATIONS
+            || hr_test_item_bytes (&one->devices[2], item->name) > 0)
+          continue;
+        g_test_message ("last stage's %s", item->name);
+        g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], item->name), ==,
+                          hr_test_item_bytes (&one->devices[3], item->name));
+        n_last++;
+      }
+    g_assert_cmpuint (n_last, >, 0);
+  }
+
+  /* ZB-H2 on stage 0: 8 micro-batches (2·4, capped by m = 8) */
+  sc.parallel.schedule = HR_SCHEDULE_ZB_H2;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "layer inputs (checkpoints)"), ==, 64 * ck);
+  g_assert_cmpuint (plan->devices[0].params, ==, one->devices[0].params);
+
+  /* What each schedule cannot run is refused, naming the field. */
+  sc.parallel.schedule = HR_SCHEDULE_DUALPIPE;
+  sc.training.grad_accum = 6;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "parallel.schedule: dualpipe needs an even parallel.pp"));
+  g_clear_error (&error);
+  sc.training.grad_accum = 8;
+  sc.parallel.schedule = HR_SCHEDULE_INTERLEAVED;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "parallel.schedule: interleaved needs parallel.vpp > 1"));
+  g_clear_error (&error);
+  sc.parallel.schedule = HR_SCHEDULE_ZB_H1;
+  sc.parallel.vpp = 2;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "parallel.schedule: zb-h1 runs one chunk per stage"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -623,5 +717,6 @@ main (int   argc,
   g_test_add_func ("/states/muon", test_muon);
   g_test_add_func ("/states/galore", test_galore);
   g_test_add_func ("/states/dora", test_dora);
+  g_test_add_func ("/states/pipeline-schedules", test_pipeline_schedules);
   return g_test_run ();
 }

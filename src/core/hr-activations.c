@@ -578,3 +578,43 @@ hr_pipeline_layer_units (guint64 pp,
     return (double) chunks * (double) stage_layers / (double) v;
   }
 }
+
+/* The zero-bubble schedules split the backward into B (input gradients)
+ * and W (weight gradients) and fill the bubble with deferred W passes
+ * (Qi et al. 2023, "Zero Bubble Pipeline Parallelism"; sail-sg/
+ * zero-bubble-pipeline-parallelism README, "Comparison of Schedules":
+ * activation memory 1x 1F1B's for ZB1P (ZB-H1), 2x for ZB2P (ZB-H2), whose
+ * --zero-bubble-max-pending-backward is p and 2p micro-batches).  So stage
+ * i holds min(p - i, m) micro-batches under ZB-H1, min(2·(p - i), m) under
+ * ZB-H2.  DualPipe (DeepSeek-V3 technical report, Table 2; deepseek-ai/
+ * DualPipe README, "Pipeline Bubbles and Memory Usage Comparison") runs
+ * micro-batches from both ends: each GPU holds two stages' layers and
+ * PP + 1 micro-batches' activations of a stage against 1F1B's PP; the
+ * table gives that peak for every GPU. */
+double
+hr_pipeline_schedule_units (HrSchedule schedule,
+                            guint64    pp,
+                            guint64    vpp,
+                            guint64    micro_batches,
+                            guint64    stage,
+                            guint64    stage_layers)
+{
+  guint64 p = MAX (pp, 1);
+  guint64 m = MAX (micro_batches, 1);
+
+  if (p == 1)
+    return (double) stage_layers;
+  switch (schedule)
+    {
+    case HR_SCHEDULE_ZB_H2:
+      return (double) (MIN (2 * (p - stage), m) * stage_layers);
+    case HR_SCHEDULE_DUALPIPE:
+      return (double) (MIN (p + 1, m) * stage_layers);
+    case HR_SCHEDULE_ZB_H1:
+    case HR_SCHEDULE_1F1B:
+    case HR_SCHEDULE_INTERLEAVED:
+    case HR_N_SCHEDULES:
+    default:
+      return hr_pipeline_layer_units (pp, vpp, micro_batches, stage, stage_layers);
+    }
+}

@@ -119,6 +119,13 @@ void    hr_activations_pattern_layer  (const HrScenario   *scenario,
                                        HrLayerActivations *first,
                                        HrLayerActivations *last);
 
+/* ... under parallel.schedule: zero bubble's and DualPipe's too. */
+double  hr_pipeline_schedule_units    (HrSchedule          schedule,
+                                       guint64             pp,
+                                       guint64             vpp,
+                                       guint64             micro_batches,
+                                       guint64             stage,
+                                       guint64             stage_layers);
 double  hr_pipeline_layer_units       (guint64             pp,
                                        guint64             vpp,
                                        guint64             micro_batches,

@@ -22,14 +22,14 @@ hr_calc_add_activations (Ctx      *ctx,
   const HrTraining *t = &sc->training;
   const HrModelArch *m = &sc->model;
   const HrLayerActivations *la = &ctx->layer_act;
-  gboolean first = stage == 0;
-  gboolean last = stage + 1 == sc->parallel.pp;
+  gboolean first = hr_calc_holds_first (sc, stage);
+  gboolean last = hr_calc_holds_last (sc, stage);
   /* (DeepSeek's multi-token-prediction modules are layers of the last
    * stage; their heads are a second set of logits, below.) */
   guint64 n_layers = dev->n_layers + (last ? m->mtp_modules : 0);
   double heads = 1.0 + (double) m->mtp_modules;
-  double units = hr_pipeline_layer_units (sc->parallel.pp, sc->parallel.vpp,
-                                          t->grad_accum, stage, n_layers);
+  double units = hr_pipeline_schedule_units (sc->parallel.schedule, sc->parallel.pp,
+                                             sc->parallel.vpp, t->grad_accum, stage, n_layers);
   double in_flight = n_layers > 0 ? units / (double) n_layers : 1.0;
   /* LoRA without full checkpointing: the embeddings are frozen, so the
    * first layer's input needs no gradient. */

@@ -79,6 +79,26 @@ typedef struct
 #define DS_PARAM_PERSISTENCE_THRESHOLD 1e5   /* stage3_param_persistence_threshold */
 #define DS_SUB_GROUP_SIZE              1e9   /* sub_group_size */
 
+/* Whether the GPUs of pipeline stage STAGE hold the model's first (the
+ * embedding) or last (the head and loss) layers: DualPipe's GPU i holds
+ * stages i and pp - 1 - i (deepseek-ai/DualPipe, DualPipe.step: the first
+ * and last ranks both take inputs and labels). */
+static inline gboolean
+hr_calc_holds_first (const HrScenario *sc,
+                     guint64           stage)
+{
+  return stage == 0
+         || (sc->parallel.schedule == HR_SCHEDULE_DUALPIPE && stage + 1 == sc->parallel.pp);
+}
+
+static inline gboolean
+hr_calc_holds_last (const HrScenario *sc,
+                    guint64           stage)
+{
+  return stage + 1 == sc->parallel.pp
+         || (sc->parallel.schedule == HR_SCHEDULE_DUALPIPE && stage == 0);
+}
+
 /* Whether the DeepSpeed engine runs the sharding (ZeRO-1 to 3). */
 static inline gboolean
 hr_calc_deepspeed_engine (const HrParallel *p)

@@ -316,7 +316,7 @@ add_weights (Ctx               *ctx,
    * or the classifier and pooler; so are LoRA's adapters. */
   if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
     {
-      gboolean last = dev->stage + 1 == p->pp;
+      gboolean last = hr_calc_holds_last (sc, dev->stage);
       double head = !last || t->quant_lm_head ? 0.0
                     : sc->model.head == HR_HEAD_LM ? sp->head_weight
                     : (double) ctx->counts.head_linear

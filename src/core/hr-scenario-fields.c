@@ -224,6 +224,8 @@ static const char * const attention_choices[] = {
 static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"),
                                               N_("Vocab-parallel, in place (Megatron)"), NULL };
 static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
+static const char * const schedule_choices[] = { "1F1B", N_("Interleaved 1F1B"), N_("Zero bubble ZB-H1"),
+                                                 N_("Zero bubble ZB-H2"), "DualPipe", NULL };
 static const char * const fp8_recipe_choices[] = { N_("Transformer Engine"), N_("torchao Float8Linear"), NULL };
 static const char * const fsdp_units_choices[] = { N_("Embeddings and head their own units"),
                                                    N_("Embeddings and head in the root unit"), NULL };
@@ -430,6 +432,9 @@ const Field hr_parallel_fields[] = {
   SPIN (HrParallel, pp, 1, HR_MAX_PP, 1, N_("Pipeline parallel"), NULL),
   SPIN (HrParallel, vpp, 1, 64, 1, N_("Virtual pipeline stages"), N_("Interleaved 1F1B"),
         .applies = applies_pipeline),
+  CHOICE (HrParallel, schedule, hr_schedule_names, schedule_choices, N_("Pipeline schedule"),
+          N_("How many micro-batches each stage holds: ZB-H2 twice 1F1B's, DualPipe two chunks per GPU"),
+          OPTIONAL (HR_SCHEDULE_1F1B), .applies = applies_pipeline),
   SPIN (HrParallel, cp, 1, HR_MAX_GPUS, 1, N_("Context parallel"), NULL),
   SPIN (HrParallel, ep, 1, HR_MAX_EXPERTS, 1, N_("Expert parallel"), NULL,
         .applies = applies_expert_parallel),

@@ -171,6 +171,7 @@ typedef struct
   guint64         fsdp;      /* contract 1.1: which FSDP shards without DeepSpeed:
                               * 1 (flat parameters) or 2 (per-parameter DTensors) */
   HrFsdpUnits     fsdp_units; /* extension: FSDP2's units outside the blocks */
+  HrSchedule      schedule;   /* extension: the pipeline schedule */
   /* contract 1.1: the layers of each (virtual) pipeline stage, uneven
    * splits as torchtitan and Megatron allow; 0 entries = an even split */
   guint32         n_stage_layers;

@@ -328,6 +328,21 @@ validate_parallel (const HrScenario  *sc,
   if (p->sp && p->tp == 1)
     FAIL ("parallel.sp", _("true needs parallel.tp > 1 (sequence parallelism splits "
           "what tensor parallelism replicates); allowed: false with tp = 1"));
+  /* Interleaving is vpp > 1; the others run one chunk per stage (DualPipe
+   * two, its own way).  DualPipe's step (deepseek-ai/DualPipe
+   * dualpipe/dualpipe.py, DualPipe.step) asserts num_ranks % 2 == 0 and
+   * num_chunks % 2 == 0 and num_chunks >= num_ranks * 2. */
+  if (p->schedule == HR_SCHEDULE_INTERLEAVED && p->vpp < 2)
+    FAIL ("parallel.schedule", _("interleaved needs parallel.vpp > 1; allowed with vpp 1: "
+          "1f1b, zb-h1, zb-h2, dualpipe"));
+  if (p->schedule >= HR_SCHEDULE_ZB_H1 && p->vpp > 1)
+    FAIL ("parallel.schedule", _("%s runs one chunk per stage; allowed with parallel.vpp > 1: "
+          "1f1b or interleaved"), hr_enum_name (&hr_schedule_names, p->schedule));
+  if (p->schedule == HR_SCHEDULE_DUALPIPE && p->pp > 1
+      && (p->pp % 2 != 0 || sc->training.grad_accum % 2 != 0
+          || sc->training.grad_accum < 2 * p->pp))
+    FAIL ("parallel.schedule", _("dualpipe needs an even parallel.pp and an even "
+          "training.grad_accum of at least 2·pp; allowed here: 1f1b, zb-h1, zb-h2"));
   if (p->vpp > 1 && p->pp == 1)
     FAIL ("parallel.vpp", _("%" PRIu64 " needs parallel.pp > 1; allowed: 1 "
           "without pipeline parallelism"), p->vpp);
