@@ -11,6 +11,7 @@
 
 #include <math.h>
 
+#include "hr-activations.h"
 #include "hr-test-util.h"
 
 static double
@@ -467,6 +468,282 @@ test_fp8_weight_copies (void)
                     404783104ull);
 }
 
+/* Muon as KellerJordan/Muon muon.py's MuonWithAuxAdam and Moonlight's
+ * toy_train.py split it: one momentum buffer per hidden matrix, AdamW's
+ * two states for the embedding, the head and the norms.  Llama 2 7B
+ * (h 4096, f 11008, V 32000, 32 layers), bf16-mixed (fp32 states), 1 GPU:
+ *   matrices = 32·(4·4096² + 3·4096·11008) = 32·202,375,168 = 6,476,005,376
+ *   the rest = 2·32000·4096 + 65·4096        = 262,410,240
+ *   (6,738,415,616 in all, CALC-REFERENCE.md section 1)
+ *   states   = 6,476,005,376·4 + 262,410,240·8 = 28,003,303,424 bytes,
+ * against AdamW's 6,738,415,616·8 = 53,907,324,928.  The step's scratch:
+ * Newton-Schulz on the largest matrix, 4096 x 11008 (n = 4096):
+ * (4·45,088,768 + 2·4096²)·2 = 427,819,008 bytes; AdamW's part on the
+ * embedding, 4·131,072,000·4 = 2,097,152,000 bytes, the larger. */
+static void
+test_muon (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) adamw = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  hr_test_plan (&sc, adamw);
+  g_assert_cmpuint (hr_test_item_bytes (&adamw->devices[0], "optimizer states"), ==, 53907324928);
+
+  sc.training.optimizer = HR_OPTIMIZER_MUON;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (plan->params, ==, 6738415616);
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states"), ==, 28003303424);
+  g_assert_cmpuint (hr_test_item_bytes (d, "Newton–Schulz scratch (Muon step)"), ==, 2097152000);
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer step temporaries"), ==, 0);
+  /* Master weights and gradients are AdamW's. */
+  g_assert_cmpuint (hr_test_item_bytes (d, "master weights"), ==,
+                    hr_test_item_bytes (&adamw->devices[0], "master weights"));
+
+  /* A middle pipeline stage holds no embedding or head: its AdamW part
+   * steps norms only, and the Newton-Schulz scratch is the larger,
+   * 427,819,008 bytes; its states are 8 layers' matrices at 4 bytes and
+   * 8·2·4096 norm weights at 8: 8·202,375,168·4 + 65,536·8. */
+  sc.parallel.gpus = 4;
+  sc.parallel.pp = 4;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[1];
+  g_assert_cmpuint (hr_test_item_bytes (d, "Newton–Schulz scratch (Muon step)"), ==, 427819008);
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states"), ==,
+                    8ull * 202375168 * 4 + 8 * 2 * 4096 * 8);
+}
+
+/* GaLore (Zhao et al. 2024, Table 1: for each m x n matrix, m <= n, Adam's
+ * states are mr + 2nr, the projection r x m and the projected moments
+ * r x n each; galore_torch/adamw.py AdamW.step, galore_projector.py).
+ * Llama 2 7B at rank 128 (the README's), bf16-mixed, 1 GPU:
+ *   Q, K, V, O (4096 x 4096):  states 2·128·4096 = 1,048,576 each,
+ *                              projection 128·4096 = 524,288 each
+ *   gate, up, down (4096 x 11008): states 2·128·11008 = 2,818,048 each,
+ *                              projection 524,288 each
+ *   a layer: states 4·1,048,576 + 3·2,818,048 = 12,648,448,
+ *            projection 7·524,288 = 3,670,016; 32 layers: 404,750,336 and
+ *            117,440,512
+ *   the rest, full AdamW: 2·262,410,240 = 524,820,480
+ *   states = (404,750,336 + 524,820,480)·4 = 3,718,283,264 bytes (fp32),
+ *   projections 117,440,512·4 = 469,762,048 bytes (the fp32 master
+ *   gradient's type).
+ * AdamW keeps 53,907,324,928.  The step's scratch is the embedding's HF
+ * AdamW step, 2·131,072,000·4 = 1,048,576,000, above the SVD of 4096 x
+ * 11008 in fp32, 4·(4096² + 4096 + 4096·11008) = 247,480,320, and
+ * project_back's two 4096 x 11008 fp32 tensors, 360,710,144.
+ * At the README's 7B rank, 1024, Table 1's formula gives the matrices
+ * 32·(4·3·4096·1024 + 3·(4096 + 2·11008)·1024) = 4,177,526,784 elements
+ * against Adam's 12,952,010,752: with the rest, 65.1 % fewer optimizer
+ * state elements (the abstract: "up to 65.5 %"). */
+static void
+test_galore (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+  const HrDevice *d;
+  double ratio;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  g_assert_cmpuint (sc.training.galore_rank, ==, 128);
+  sc.training.optimizer = HR_OPTIMIZER_GALORE_ADAMW;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states"), ==, 3718283264);
+  g_assert_cmpuint (hr_test_item_bytes (d, "GaLore projection matrices"), ==, 469762048);
+  g_assert_cmpuint (hr_test_item_bytes (d, "GaLore step scratch (SVD, projection back)"), ==,
+                    1048576000);
+  /* Gradients stay full: GaLore projects them in the step. */
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradients"), ==, 6738415616ull * 2);
+
+  /* Rank 1024: states plus projections, against AdamW's. */
+  sc.training.galore_rank = 1024;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  ratio = (double) (hr_test_item_bytes (d, "optimizer states")
+                    + hr_test_item_bytes (d, "GaLore projection matrices")) / 53907324928.0;
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states")
+                    + hr_test_item_bytes (d, "GaLore projection matrices"), ==,
+                    (4177526784ull + 524820480) * 4);
+  g_test_message ("GaLore rank 1024: %.1f %% fewer optimizer state bytes", 100.0 * (1.0 - ratio));
+
+  /* A rank at the hidden size projects nothing away: AdamW's states, and
+   * a 4096 x 4096 projection per matrix on top. */
+  sc.training.galore_rank = 4096;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states"), ==, 53907324928);
+  g_assert_cmpuint (hr_test_item_bytes (d, "GaLore projection matrices"), ==, 32ull * 7 * 4096 * 4096 * 4);
+
+  /* Elsewhere it is refused, never planned as something else. */
+  sc.training.galore_rank = 128;
+  sc.training.method = HR_METHOD_LORA;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "training.optimizer: galore-adamw is planned for full training"));
+}
+
+/* DoRA (Liu et al. 2024; peft/tuners/lora/dora.py, DoraLinearLayer) on
+ * Llama 2 7B, r = 16 on every linear of its layers, bf16, b = 1, s = 512:
+ *   LoRA:        32·(4·16·8192 + 3·16·15104) = 39,976,960 trainable
+ *   magnitudes:  32·(q 4096 + k 4096 + v 4096 + o 4096 + gate 11008
+ *                    + up 11008 + down 4096) = 32·42,496 = 1,359,872
+ *   trainable:   41,336,832
+ *   saved, a layer: base and adapter outputs, 2·512·42,496·2 = 87,031,808 B
+ *   the norm's temporaries, largest at down (d_in 11008, d_out 4096):
+ *     (11008² + 11008·16 + 3·11008·4096)·2 = 256,618,496·2 = 513,236,992 B
+ * A magnitude on the head is refused (two more logits-sized outputs). */
+static void
+test_dora (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) lora = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrLayerActivations la, la_lora;
+  HrScenario sc;
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 16;
+  sc.training.lora_targets = HR_LORA_ALL_LINEAR;
+  hr_test_plan (&sc, lora);
+  hr_activations_layer (&sc, &la_lora);
+  g_assert_cmpuint (lora->trainable_params, ==, 39976960);
+  g_assert_cmpuint (hr_test_item_bytes (&lora->devices[0],
+                                        "DoRA weight norm temporaries (one layer at a time)"), ==, 0);
+
+  sc.training.lora_dora = TRUE;
+  hr_test_plan (&sc, plan);
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpuint (plan->trainable_params, ==, 41336832);
+  g_assert_cmpfloat (hr_layer_saved_bytes (&la, "DoRA base and adapter outputs"), ==, 87031808.0);
+  g_assert_cmpfloat (la.total - la_lora.total, ==, 87031808.0);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0],
+                                        "DoRA weight norm temporaries (one layer at a time)"), ==,
+                    513236992);
+  /* The magnitudes train: weights, gradients and AdamW states of 1,359,872
+   * more parameters (bf16-true: 2 + 2 + 4 bytes each). */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "LoRA adapters")
+                    - hr_test_item_bytes (&lora->devices[0], "LoRA adapters"), ==, 1359872ull * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "optimizer states")
+                    - hr_test_item_bytes (&lora->devices[0], "optimizer states"), ==, 1359872ull * 4);
+
+  sc.training.lora_targets |= HR_LORA_LM_HEAD;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "training.lora.targets: lm_head is not planned with "
+                                            "training.lora.dora"));
+}
+
+/* Pipeline schedules.  In flight on stage i of p with m micro-batches:
+ * 1F1B and ZB-H1 min(p - i, m), ZB-H2 min(2·(p - i), m) (zero-bubble
+ * README: activation memory 1x and 2x 1F1B's), DualPipe min(p + 1, m)
+ * on every GPU (DeepSeek-V3 report Table 2: PP + 1 against PP).  p = 4,
+ * m = 8, 8 layers a stage: */
+static void
+test_pipeline_schedules (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) one = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+  guint64 layer = 202375168 + 2 * 4096;   /* Llama 2 7B: matrices and two norms */
+  double ck;
+
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_1F1B, 4, 1, 8, 0, 8), ==, 32);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H1, 4, 1, 8, 0, 8), ==, 32);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H1, 4, 1, 8, 3, 8), ==, 8);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H2, 4, 1, 8, 0, 8), ==, 64);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H2, 4, 1, 8, 1, 8), ==, 48);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H2, 4, 1, 8, 3, 8), ==, 16);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_ZB_H2, 4, 1, 4, 0, 8), ==, 32);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_DUALPIPE, 4, 1, 8, 0, 8), ==, 40);
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_DUALPIPE, 4, 1, 8, 3, 8), ==, 40);
+  /* interleaved stays Megatron's count */
+  g_assert_cmpfloat (hr_pipeline_schedule_units (HR_SCHEDULE_INTERLEAVED, 4, 2, 8, 0, 8),
+                     ==, hr_pipeline_layer_units (4, 2, 8, 0, 8));
+
+  llama_7b (&sc);
+  sc.parallel.gpus = 4;
+  sc.parallel.pp = 4;
+  sc.parallel.zero = 0;
+  sc.training.grad_accum = 8;
+  hr_test_plan (&sc, one);
+  g_assert_cmpuint (one->devices[0].params, ==, 8 * layer + 131072000);
+
+  /* DualPipe: GPU 0 holds stages 0 and 3 (embedding, 16 layers, final
+   * norm, head), GPU 1 stages 1 and 2: twice the model over the four;
+   * 5 micro-batches' checkpoints of 8 layers on each, where 1F1B keeps
+   * 4 on stage 0 and 1 on stage 3, and the loss on GPU 0 as on GPU 3. */
+  sc.parallel.schedule = HR_SCHEDULE_DUALPIPE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->devices[0].params, ==, 16 * layer + 2ull * 131072000 + 4096);
+  g_assert_cmpuint (plan->devices[1].params, ==, 16 * layer);
+  g_assert_cmpuint (plan->devices[0].params + plan->devices[1].params + plan->devices[2].params
+                    + plan->devices[3].params, ==, 2ull * 6738415616);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[1], "optimizer states"), ==, 16 * layer * 8);
+  ck = (double) hr_test_item_bytes (&one->devices[0], "layer inputs (checkpoints)") / 32.0;
+  g_assert_cmpfloat (ck, >, 0);
+  g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "layer inputs (checkpoints)"), ==, 40 * ck);
+  g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[3], "layer inputs (checkpoints)"), ==, 40 * ck);
+  {
+    /* every item only the last stage has under 1F1B (its head, logits and
+     * loss) is on GPU 0 too */
+    guint n_last = 0;
+
+    for (guint i = 0; i < one->devices[3].n_items; i++)
+      {
+        const HrItem *item = &one->devices[3].items[i];
+
+        if (item->category != HR_CATEGORY_ACTIVATIONS
+            || hr_test_item_bytes (&one->devices[2], item->name) > 0)
+          continue;
+        g_test_message ("last stage's %s", item->name);
+        g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], item->name), ==,
+                          hr_test_item_bytes (&one->devices[3], item->name));
+        n_last++;
+      }
+    g_assert_cmpuint (n_last, >, 0);
+  }
+
+  /* ZB-H2 on stage 0: 8 micro-batches (2·4, capped by m = 8) */
+  sc.parallel.schedule = HR_SCHEDULE_ZB_H2;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "layer inputs (checkpoints)"), ==, 64 * ck);
+  g_assert_cmpuint (plan->devices[0].params, ==, one->devices[0].params);
+
+  /* What each schedule cannot run is refused, naming the field. */
+  sc.parallel.schedule = HR_SCHEDULE_DUALPIPE;
+  sc.training.grad_accum = 6;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "parallel.schedule: dualpipe needs an even parallel.pp"));
+  g_clear_error (&error);
+  sc.training.grad_accum = 8;
+  sc.parallel.schedule = HR_SCHEDULE_INTERLEAVED;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "parallel.schedule: interleaved needs parallel.vpp > 1"));
+  g_clear_error (&error);
+  sc.parallel.schedule = HR_SCHEDULE_ZB_H1;
+  sc.parallel.vpp = 2;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "parallel.schedule: zb-h1 runs one chunk per stage"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -484,5 +761,9 @@ main (int   argc,
   g_test_add_func ("/states/deepspeed-zero3", test_deepspeed_zero3);
   g_test_add_func ("/states/deepspeed-zero1-2", test_deepspeed_zero12);
   g_test_add_func ("/states/fp8-weight-copies", test_fp8_weight_copies);
+  g_test_add_func ("/states/muon", test_muon);
+  g_test_add_func ("/states/galore", test_galore);
+  g_test_add_func ("/states/dora", test_dora);
+  g_test_add_func ("/states/pipeline-schedules", test_pipeline_schedules);
   return g_test_run ();
 }

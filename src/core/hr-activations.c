@@ -290,6 +290,24 @@ add_adapters (const LayerShape   *L,
         }
       in_width_masks = in_width;
       hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
+      /* DoRA (peft/tuners/lora/dora.py, DoraLinearLayer.forward):
+       * result_dora = (mag_norm_scale - 1) * base_result
+       *               + mag_norm_scale * lora_result * scaling,
+       * the magnitude training, so each product keeps its other factor:
+       * the base layer's output and lora_B's, d_out wide each (the norm
+       * is detached, §4.3 of the paper: nothing of it is saved). */
+      if (tr->lora_dora)
+        {
+          double out_width = ((layer_targets & HR_LORA_Q) ? a * d : 0.0)
+                             + n_targets (layer_targets & (HR_LORA_K | HR_LORA_V)) * L->k * d
+                             + ((layer_targets & HR_LORA_O) ? h : 0.0)
+                             + routed * ((hr_model_gated (m) && (layer_targets & HR_LORA_GATE) ? w : 0.0)
+                                         + ((layer_targets & HR_LORA_UP) ? w : 0.0)
+                                         + ((layer_targets & HR_LORA_DOWN) ? h : 0.0));
+
+          hr_activations_add (out, N_("DoRA base and adapter outputs"), "2·b·s·Σ d_out·bytes / c",
+                              2.0 * T * out_width * ab);
+        }
       /* A dropout keeps its mask only when its input needs a gradient: in
        * a first layer not for the inputs before the first adapter. */
       if (tr->lora_dropout > 0 && !input_grad)
@@ -577,4 +595,44 @@ hr_pipeline_layer_units (guint64 pp,
     chunks = MIN (chunks, m * v);
     return (double) chunks * (double) stage_layers / (double) v;
   }
+}
+
+/* The zero-bubble schedules split the backward into B (input gradients)
+ * and W (weight gradients) and fill the bubble with deferred W passes
+ * (Qi et al. 2023, "Zero Bubble Pipeline Parallelism"; sail-sg/
+ * zero-bubble-pipeline-parallelism README, "Comparison of Schedules":
+ * activation memory 1x 1F1B's for ZB1P (ZB-H1), 2x for ZB2P (ZB-H2), whose
+ * --zero-bubble-max-pending-backward is p and 2p micro-batches).  So stage
+ * i holds min(p - i, m) micro-batches under ZB-H1, min(2·(p - i), m) under
+ * ZB-H2.  DualPipe (DeepSeek-V3 technical report, Table 2; deepseek-ai/
+ * DualPipe README, "Pipeline Bubbles and Memory Usage Comparison") runs
+ * micro-batches from both ends: each GPU holds two stages' layers and
+ * PP + 1 micro-batches' activations of a stage against 1F1B's PP; the
+ * table gives that peak for every GPU. */
+double
+hr_pipeline_schedule_units (HrSchedule schedule,
+                            guint64    pp,
+                            guint64    vpp,
+                            guint64    micro_batches,
+                            guint64    stage,
+                            guint64    stage_layers)
+{
+  guint64 p = MAX (pp, 1);
+  guint64 m = MAX (micro_batches, 1);
+
+  if (p == 1)
+    return (double) stage_layers;
+  switch (schedule)
+    {
+    case HR_SCHEDULE_ZB_H2:
+      return (double) (MIN (2 * (p - stage), m) * stage_layers);
+    case HR_SCHEDULE_DUALPIPE:
+      return (double) (MIN (p + 1, m) * stage_layers);
+    case HR_SCHEDULE_ZB_H1:
+    case HR_SCHEDULE_1F1B:
+    case HR_SCHEDULE_INTERLEAVED:
+    case HR_N_SCHEDULES:
+    default:
+      return hr_pipeline_layer_units (pp, vpp, micro_batches, stage, stage_layers);
+    }
 }

@@ -127,6 +127,13 @@ double  hr_activations_vision_tower   (const HrScenario   *scenario,
                                        double             *out_layer);
 double  hr_activations_projector      (const HrScenario   *scenario);
 
+/* ... under parallel.schedule: zero bubble's and DualPipe's too. */
+double  hr_pipeline_schedule_units    (HrSchedule          schedule,
+                                       guint64             pp,
+                                       guint64             vpp,
+                                       guint64             micro_batches,
+                                       guint64             stage,
+                                       guint64             stage_layers);
 double  hr_pipeline_layer_units       (guint64             pp,
                                        guint64             vpp,
                                        guint64             micro_batches,

@@ -22,14 +22,14 @@ hr_calc_add_activations (Ctx      *ctx,
   const HrTraining *t = &sc->training;
   const HrModelArch *m = &sc->model;
   const HrLayerActivations *la = &ctx->layer_act;
-  gboolean first = stage == 0;
-  gboolean last = stage + 1 == sc->parallel.pp;
+  gboolean first = hr_calc_holds_first (sc, stage);
+  gboolean last = hr_calc_holds_last (sc, stage);
   /* (DeepSeek's multi-token-prediction modules are layers of the last
    * stage; their heads are a second set of logits, below.) */
   guint64 n_layers = dev->n_layers + (last ? m->mtp_modules : 0);
   double heads = 1.0 + (double) m->mtp_modules;
-  double units = hr_pipeline_layer_units (sc->parallel.pp, sc->parallel.vpp,
-                                          t->grad_accum, stage, n_layers);
+  double units = hr_pipeline_schedule_units (sc->parallel.schedule, sc->parallel.pp,
+                                             sc->parallel.vpp, t->grad_accum, stage, n_layers);
   double in_flight = n_layers > 0 ? units / (double) n_layers : 1.0;
   /* LoRA without full checkpointing: the embeddings are frozen, so the
    * first layer's input needs no gradient. */
@@ -239,6 +239,51 @@ hr_calc_add_activations (Ctx      *ctx,
               N_("The last micro-batch's inputs to the 4-bit layers, held until this forward ends."),
               (double) (n_layers - n_ck) * la->matmul4_inputs
               + (last && t->quant_lm_head ? ctx->tokens * (double) m->hidden * ctx->act_bytes : 0.0));
+
+  /* DoRA's weight norm (peft/tuners/lora/dora.py, DoraLinearLayer.forward
+   * and get_weight_norm): each adapted layer's forward builds
+   * x_eye = torch.eye(d_in) and lora_weight = lora_B(lora_A(x_eye)).T
+   * (d_in x r between them, kept by that product's graph until the forward
+   * returns), then weight + scaling * lora_weight: the scaled copy and the
+   * sum, d_out x d_in each, beside lora_weight; weight.to(x.dtype) copies
+   * the weight when its type is not the compute type, and a 4-bit base is
+   * dequantized first (dequantize_module_weight).  The norm is detached
+   * (§4.3 of the paper), so all of it is freed when the layer's forward
+   * returns: one layer at a time, the largest adapted matrix's, in the
+   * forward and again in a checkpointed layer's recomputation. */
+  if (ctx->lora && t->lora_dora)
+    {
+      const HrParallel *p = &sc->parallel;
+      double t_ = (double) MAX (p->tp, 1);
+      double d = (double) hr_model_head_dim (m);
+      double kv = p->tp > 1 ? (double) MAX (m->kv_heads / p->tp, 1) : (double) m->kv_heads;
+      double q_out = (double) m->heads / t_ * d;
+      double w = (double) (m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn) / t_;
+      double r = (double) t->lora_rank;
+      guint lt = t->lora_targets;
+      /* (d_in, d_out) of each target: Q, K, V, O, gate, up, down */
+      double shapes[7][2] = { { h, q_out }, { h, kv * d }, { h, kv * d }, { q_out, h },
+                              { h, w }, { h, w }, { w, h } };
+      guint bits[7] = { HR_LORA_Q, HR_LORA_K, HR_LORA_V, HR_LORA_O, HR_LORA_GATE, HR_LORA_UP,
+                        HR_LORA_DOWN };
+      double extra = (t->dtypes.weights != t->dtypes.activations ? 1.0 : 0.0)
+                     + (t->method == HR_METHOD_QLORA ? 1.0 : 0.0);
+      double most = 0;
+
+      for (guint i = 0; i < 7; i++)
+        if ((lt & bits[i]) && (i != 4 || hr_model_gated (m)))
+          {
+            double in = shapes[i][0], out = shapes[i][1];
+
+            most = MAX (most, in * in + in * r + (3.0 + extra) * in * out);
+          }
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+                HR_LIVE (HR_PHASE_FORWARD) | (n_ck > 0 ? HR_LIVE_BACKWARD : 0),
+                N_("DoRA weight norm temporaries (one layer at a time)"),
+                "(d_in² + d_in·r + 3·d_in·d_out)·bytes, largest adapted matrix",
+                N_("DoRA rebuilds each adapted weight with its update to take its norm, one layer at a time."),
+                most * ctx->act_bytes);
+    }
 
   if (first && m->dropout && !first_differs)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,

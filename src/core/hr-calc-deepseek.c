@@ -29,7 +29,7 @@ hr_calc_deepseek_layers (Ctx            *ctx,
                          const HrDevice *dev)
 {
   const HrScenario *sc = ctx->sc;
-  gboolean last = dev->stage + 1 == sc->parallel.pp;
+  gboolean last = hr_calc_holds_last (sc, dev->stage);
   guint64 n_dense = hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer, dev->n_layers);
   guint64 n_moe = dev->n_layers - n_dense + (last ? sc->model.mtp_modules : 0);
   const HrLayerActivations *dense = &ctx->dense_act, *moe = &ctx->moe_act;

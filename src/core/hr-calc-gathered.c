@@ -40,7 +40,7 @@ largest_tensor (const Ctx         *ctx,
   if (ctx->lora)
     return (double) ctx->counts.layer_lora;
   largest = MAX (largest, sp->head_weight);
-  if (stage == 0)
+  if (hr_calc_holds_first (ctx->sc, stage))
     largest = MAX (largest, (double) ctx->counts.embedding);
   return largest;
 }
@@ -178,7 +178,7 @@ add_fsdp2_gathered (Ctx               *ctx,
   const HrScenario *sc = ctx->sc;
   const HrTraining *t = &sc->training;
   double wb = ctx->weight_bytes;
-  double embedding = dev->stage == 0 ? (double) ctx->counts.embedding : 0.0;
+  double embedding = hr_calc_holds_first (sc, dev->stage) ? (double) ctx->counts.embedding : 0.0;
   double output = sp->outside - embedding;
   gboolean tied = sc->model.tied_embeddings && sc->model.head == HR_HEAD_LM && sc->parallel.pp == 1;
   double layer_w = gathered_layer_bytes (ctx, sp);
@@ -361,7 +361,7 @@ hr_calc_add_fsdp_cached (Ctx               *ctx,
                          double             rs_input_bytes)
 {
   const HrScenario *sc = ctx->sc;
-  double embedding = dev->stage == 0 ? (double) ctx->counts.embedding : 0.0;
+  double embedding = hr_calc_holds_first (sc, dev->stage) ? (double) ctx->counts.embedding : 0.0;
   double layer = ctx->lora ? (double) ctx->counts.layer_lora : sp->layer;
   double largest = layer;
 

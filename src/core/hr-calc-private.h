@@ -42,6 +42,8 @@ typedef struct
   double              host_bytes;   /* offloaded per rank */
   double              too_big;      /* largest device total, for the check */
   const HrPatternKinds *pattern;    /* a hybrid's kinds of layer (hr_model_mixed_layers) */
+  double              galore_states;     /* GaLore: one layer's projected states */
+  double              galore_projection; /* ... and projection matrices (elements) */
 } Ctx;
 
 /* Parameters of one stage, per rank, split into dense and expert parts
@@ -55,6 +57,10 @@ typedef struct
   double head_weight;  /* the LM head's matrix on the last stage, tied or not */
   double linear;       /* quantizable (QLoRA) */
   double small;        /* norms and biases: tensors of a few thousand elements */
+  double matrices;     /* the layers' 2-D weights (Muon's; linear without a
+                        * quantized LM head) */
+  double galore_states;     /* GaLore's states of those matrices, in elements */
+  double galore_projection; /* ... and their projection matrices */
   double lora;         /* trainable adapters */
   double adafactor;
   double frozen;       /* of outside, weights that do not train (Whisper's
@@ -74,6 +80,26 @@ typedef struct
 #define DS_MAX_REUSE_DISTANCE          1e9   /* stage3_max_reuse_distance */
 #define DS_PARAM_PERSISTENCE_THRESHOLD 1e5   /* stage3_param_persistence_threshold */
 #define DS_SUB_GROUP_SIZE              1e9   /* sub_group_size */
+
+/* Whether the GPUs of pipeline stage STAGE hold the model's first (the
+ * embedding) or last (the head and loss) layers: DualPipe's GPU i holds
+ * stages i and pp - 1 - i (deepseek-ai/DualPipe, DualPipe.step: the first
+ * and last ranks both take inputs and labels). */
+static inline gboolean
+hr_calc_holds_first (const HrScenario *sc,
+                     guint64           stage)
+{
+  return stage == 0
+         || (sc->parallel.schedule == HR_SCHEDULE_DUALPIPE && stage + 1 == sc->parallel.pp);
+}
+
+static inline gboolean
+hr_calc_holds_last (const HrScenario *sc,
+                    guint64           stage)
+{
+  return stage + 1 == sc->parallel.pp
+         || (sc->parallel.schedule == HR_SCHEDULE_DUALPIPE && stage == 0);
+}
 
 /* Whether the DeepSpeed engine runs the sharding (ZeRO-1 to 3). */
 static inline gboolean

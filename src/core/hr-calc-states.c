@@ -177,6 +177,13 @@ hr_calc_stage_params (const Ctx      *ctx,
           }
       sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
     }
+  /* The hidden layers' weight matrices, before the LM head joins the
+   * quantizable linears below: Muon's split (KellerJordan/Muon muon.py,
+   * "hidden_matrix_params"; embeddings and head go to AdamW). */
+  sp->matrices = sp->linear;
+  /* (GaLore is planned where every layer is alike: hr-validate.c) */
+  sp->galore_states = L * ctx->galore_states;
+  sp->galore_projection = L * ctx->galore_projection;
   sp->outside = 0;
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
@@ -384,7 +391,7 @@ add_weights (Ctx               *ctx,
    * or the classifier and pooler; so are LoRA's adapters. */
   if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
     {
-      gboolean last = dev->stage + 1 == p->pp;
+      gboolean last = hr_calc_holds_last (sc, dev->stage);
       double head = !last || t->quant_lm_head ? 0.0
                     : sc->model.head == HR_HEAD_LM ? sp->head_weight
                     : (double) ctx->counts.head_linear
@@ -605,6 +612,27 @@ add_optimizer (Ctx               *ctx,
   if (optimizer->factored)
     state_bytes = (ctx->lora ? trainable : sp->adafactor) / MAX (trainable, 1.0)
                   * ctx->state_dtype_bytes;
+  else if (optimizer->by_shape)
+    {
+      /* Muon: the hidden matrices' share of the parameters keeps one
+       * state, the rest AdamW's two; LoRA's trainables are all adapter
+       * matrices (2-D, so Muon's by its ndim >= 2 rule). */
+      double all = sp->dense + sp->experts;
+      double matrices = ctx->lora ? 1.0 : (all > 0 ? sp->matrices / all : 0.0);
+
+      state_bytes = (matrices * optimizer->matrix_states + (1.0 - matrices) * optimizer->states)
+                    * ctx->state_dtype_bytes;
+    }
+  else if (optimizer->projected)
+    {
+      /* GaLore: the matrices' exp_avg and exp_avg_sq at rank r, AdamW's
+       * two states for the rest (galore_torch/adamw.py, AdamW.step). */
+      double all = sp->dense + sp->experts;
+
+      state_bytes = all > 0 ? (sp->galore_states + 2.0 * (all - sp->matrices)) / all
+                              * ctx->state_dtype_bytes
+                            : 0.0;
+    }
   else
     state_bytes = hr_optimizer_state_bytes (t->optimizer, t->dtypes.optimizer);
 
@@ -629,7 +657,9 @@ add_optimizer (Ctx               *ctx,
                   : optimizer->fixed_bytes == 4.0 ? HR_DTYPE_FP32 : t->dtypes.optimizer,
                 HR_LIVE_ALWAYS,
                 paged ? N_("optimizer states (paged)") : N_("optimizer states"),
-                p->zero >= 1 ? "P_trainable·state bytes / N (ZeRO-1+)" : "P_trainable·state bytes",
+                optimizer->by_shape ? "(P_matrices·1 + P_rest·2)·state bytes (Muon)"
+                : optimizer->projected ? "(Σ 2·r·n per m x n matrix, m <= n, + P_rest·2)·state bytes (GaLore)"
+                : p->zero >= 1 ? "P_trainable·state bytes / N (ZeRO-1+)" : "P_trainable·state bytes",
                 N_("The optimizer's running statistics, e.g. Adam's two averages per weight."),
                 trainable_here * state_bytes);
 
@@ -678,6 +708,89 @@ add_optimizer (Ctx               *ctx,
                     ? "P_trainable·state bytes (foreach)" : "largest tensor·state bytes",
                     N_("Scratch space the optimizer needs while it updates the weights."),
                     MIN (temp, trainable_here * ctx->state_dtype_bytes));
+        }
+
+      /* GaLore's projection matrices (r x m for each m x n matrix, m <= n)
+       * are made from the gradient the optimizer steps on, in its type
+       * (get_orthogonal_matrix: B.type (original_type)): the fp32 master
+       * gradients under mixed precision.  Its step, a per-parameter loop
+       * (galore_torch/adamw.py), at its worst: every update_proj_gap steps
+       * torch.linalg.svd (full_matrices=False) of the largest matrix, in
+       * fp32 (a copy when the gradient is not), U m x m, S m, Vh m x n;
+       * every step project_back's m x n result and its scaled copy; and
+       * HF AdamW's denom and exp_avg / denom for the largest plain tensor,
+       * the embedding or the head.  The gap sets how often the SVD runs,
+       * not how much memory it takes. */
+      if (optimizer->projected)
+        {
+          const HrModelArch *m = &sc->model;
+          double share = trainable > 0 ? trainable_here / trainable : 0.0;
+          double grad_bytes = t->dtypes.master != HR_DTYPE_NONE ? ctx->master_bytes : ctx->grad_bytes;
+          double h = (double) MAX (m->hidden, 1);
+          double big = (double) ctx->counts.largest_linear;
+          double lo = MIN (h, big / h), hi = big / MAX (lo, 1.0);
+          double svd = (grad_bytes == 4.0 ? 0.0 : 4.0 * big) + 4.0 * (lo * lo + lo + lo * hi);
+          double back = 2.0 * big * grad_bytes;
+          double adam = sp->outside > 0
+                        ? 2.0 * MIN (MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
+                                          (double) (m->learned_positions * m->hidden)),
+                                     trainable_here) * ctx->state_dtype_bytes
+                        : 0.0;
+
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR,
+                    t->dtypes.master != HR_DTYPE_NONE ? t->dtypes.master : t->dtypes.grads,
+                    HR_LIVE_ALWAYS, N_("GaLore projection matrices"), "r·m per m x n matrix (m <= n)",
+                    N_("GaLore keeps one small matrix per weight matrix to project its gradient."),
+                    sp->galore_projection * share * grad_bytes);
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
+                    HR_LIVE (HR_PHASE_STEP), N_("GaLore step scratch (SVD, projection back)"),
+                    "max(SVD of the largest matrix·4, 2·m·n·bytes, 2·embedding·state bytes)",
+                    N_("GaLore's step refreshes its projections by an SVD and projects updates back."),
+                    MAX (MAX (svd, back), adam));
+        }
+
+      /* Muon orthogonalises one matrix's update at a time, in bf16
+       * (KellerJordan/Muon muon.py, zeropower_via_newtonschulz5; Moonlight
+       * toy_train.py has the same): X = G.bfloat16() turned so that it is
+       * n x m with n <= m, normalised into a new X, then five times
+       * A = X @ X.mT (n x n), B = b*A + c*A@A (n x n), X = a*X + B@X.  At
+       * the last line the old X, a*X, B@X and their sum (n x m each) and
+       * A and B are alive: (4·n·m + 2·n²)·2 bytes for the largest matrix.
+       * Every hidden matrix of these models has the hidden size on one
+       * side, so n = min(h, elements / h); LoRA's adapters have the rank.
+       * Its AdamW part (adam_update) steps one tensor at a time too and
+       * holds buf1c, buf2c, buf2c.sqrt() + eps and their quotient at once:
+       * four of the largest such tensor, the embedding or the head, on the
+       * stages that hold them.  The two run one after the other. */
+      if (optimizer->newton_schulz)
+        {
+          const HrModelArch *m = &sc->model;
+          double h = (double) MAX (m->hidden, 1);
+          double big, n, other = 0;
+
+          if (ctx->lora)
+            {
+              n = (double) t->lora_rank;
+              big = n * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
+                                      m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn);
+            }
+          else
+            {
+              big = (double) ctx->counts.largest_linear;
+              n = MIN (h, big / h);
+              if (sp->outside > 0)
+                other = MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
+                             (double) (m->learned_positions * m->hidden));
+            }
+          double ns = (4.0 * big + 2.0 * n * n) * 2.0;
+          double adam = 4.0 * MIN (other, trainable_here) * ctx->state_dtype_bytes;
+
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR,
+                    ns >= adam ? HR_DTYPE_BF16 : t->dtypes.optimizer,
+                    HR_LIVE (HR_PHASE_STEP), N_("Newton–Schulz scratch (Muon step)"),
+                    "max((4·n·m + 2·n²)·2 of the largest matrix, 4·embedding·state bytes)",
+                    N_("Muon orthogonalises each matrix's update in bf16, one matrix at a time."),
+                    MAX (ns, adam));
         }
 
       /* Mixed precision steps on fp32 gradients: DeepSpeed converts its

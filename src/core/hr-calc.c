@@ -279,6 +279,40 @@ hybrid_stage_layers (Ctx            *ctx,
   ctx->last_recompute = last->total - last->checkpoint;
 }
 
+static void
+add_mirror_stage (const Ctx   *ctx,
+                  HrDevice    *dev,
+                  guint64      base_layers,
+                  guint64      extra_layers,
+                  StageParams *sp)
+{
+  const HrParallel *p = &ctx->sc->parallel;
+  HrDevice mirror = { 0 };
+  StageParams m;
+
+  mirror.stage = p->pp - 1 - dev->stage;
+  if (p->n_stage_layers > 0)
+    stage_layers_of (p, mirror.stage, &mirror.first_layer, &mirror.n_layers);
+  else
+    {
+      mirror.n_layers = base_layers + (mirror.stage < extra_layers ? 1 : 0);
+      mirror.first_layer = mirror.stage * base_layers + MIN (mirror.stage, extra_layers);
+    }
+  hr_calc_stage_params (ctx, &mirror, &m);
+  sp->dense += m.dense;
+  sp->experts += m.experts;
+  sp->layer = MAX (sp->layer, m.layer);
+  sp->outside += m.outside;
+  sp->head_weight += m.head_weight;
+  sp->linear += m.linear;
+  sp->small += m.small;
+  sp->lora += m.lora;
+  sp->adafactor += m.adafactor;
+  sp->matrices += m.matrices;
+  sp->galore_states += m.galore_states;
+  sp->galore_projection += m.galore_projection;
+}
+
 gboolean
 hr_calc_plan (const HrScenario  *sc,
               HrPlan            *plan,
@@ -327,6 +361,14 @@ hr_calc_plan (const HrScenario  *sc,
   if (sc->model.kind == HR_KIND_ENCODER_DECODER)
     hr_calc_seq2seq_layers (&ctx);
   ctx.lora = t->method != HR_METHOD_FULL;
+  if (hr_optimizer_info (t->optimizer)->projected)
+    {
+      guint64 states, projection;
+
+      hr_params_galore_layer (&sc->model, p->tp, p->ep, t->galore_rank, &states, &projection);
+      ctx.galore_states = (double) states;
+      ctx.galore_projection = (double) projection;
+    }
   ctx.accumulating = t->grad_accum > 1;
 
   plan->params = ctx.counts.total;
@@ -365,6 +407,13 @@ hr_calc_plan (const HrScenario  *sc,
       label_device (sc, dev);
 
       hr_calc_stage_params (&ctx, dev, &sp);
+      /* DualPipe: GPU i also holds stage pp - 1 - i, the reverse
+       * direction's ("Parameter 2x", DeepSeek-V3 report Table 2;
+       * deepseek-ai/DualPipe example_dualpipe.py builds each rank's
+       * modules from full_modules[rank] and full_modules[num_ranks - 1 -
+       * rank]), and steps both: two stages' weights, gradients and states. */
+      if (p->schedule == HR_SCHEDULE_DUALPIPE && p->pp > 1)
+        add_mirror_stage (&ctx, dev, base_layers, extra_layers, &sp);
       dev->params = (guint64) (sp.dense + sp.experts);
       hr_calc_add_model_states (&ctx, dev, &sp);
       if (ctx.pattern != NULL)

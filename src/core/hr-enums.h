@@ -157,6 +157,8 @@ typedef enum
   HR_OPTIMIZER_ADAMW_8BIT,
   HR_OPTIMIZER_PAGED_ADAMW,
   HR_OPTIMIZER_PAGED_ADAMW_8BIT,
+  HR_OPTIMIZER_MUON,
+  HR_OPTIMIZER_GALORE_ADAMW,
   HR_N_OPTIMIZERS
 } HrOptimizer;
 
@@ -209,6 +211,19 @@ typedef enum
   HR_OFFLOAD_DEVICE_NVME,
   HR_N_OFFLOAD_DEVICES
 } HrOffloadDevice;
+
+/* The pipeline schedule (parallel.schedule): 1F1B (interleaved when
+ * vpp > 1), zero bubble's ZB-H1 and ZB-H2 (Qi et al. 2023), DeepSeek-V3's
+ * DualPipe. */
+typedef enum
+{
+  HR_SCHEDULE_1F1B,
+  HR_SCHEDULE_INTERLEAVED,
+  HR_SCHEDULE_ZB_H1,
+  HR_SCHEDULE_ZB_H2,
+  HR_SCHEDULE_DUALPIPE,
+  HR_N_SCHEDULES
+} HrSchedule;
 
 /* Whose fp8 training: Transformer Engine keeps fp8 copies of the weights;
  * torchao's Float8Linear casts them for each matmul and keeps none. */
@@ -296,6 +311,7 @@ extern const HrEnumNames hr_checkpointing_names;
 extern const HrEnumNames hr_attention_names;
 extern const HrEnumNames hr_loss_names;
 extern const HrEnumNames hr_offload_device_names;
+extern const HrEnumNames hr_schedule_names;
 extern const HrEnumNames hr_fp8_recipe_names;
 extern const HrEnumNames hr_fsdp_units_names;
 extern const HrEnumNames hr_category_names;

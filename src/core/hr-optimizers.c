@@ -6,6 +6,9 @@
  * CALC-REFERENCE.md section 2: Adam keeps two states, SGD with momentum
  * and Lion one, SGD none; bitsandbytes' 8-bit states are one byte each
  * plus an fp32 absmax per 2048-element block (Dettmers et al. 2022).
+ * Muon keeps one momentum buffer per hidden matrix and runs AdamW, two
+ * states, for the rest (KellerJordan/Muon muon.py, MuonWithAuxAdam.step;
+ * MoonshotAI/Moonlight examples/toy_train.py, Muon.step).
  */
 
 #include "hr-optimizers.h"
@@ -50,6 +53,28 @@ const HrOptimizerInfo hr_optimizers[HR_N_OPTIMIZERS] = {
     "paged-adamw-8bit", N_("Paged 8-bit AdamW"), .states = 2, .fixed_bytes = BLOCKWISE_8BIT,
     .quantized = TRUE, .paged = TRUE, .smaller = -1,
     .source = "bitsandbytes PagedAdamW8bit: 8-bit blockwise states in paged memory" },
+  [HR_OPTIMIZER_MUON] = {
+    /* KellerJordan/Muon muon.py, MuonWithAuxAdam.step: a use_muon group
+     * ("hidden_matrix_params": p.ndim >= 2 and not the embedding) keeps
+     * state["momentum_buffer"], the other groups (embedding, lm_head,
+     * scalars) state["exp_avg"] and state["exp_avg_sq"]; Moonlight's
+     * get_optimizer splits the same way (p.ndim >= 2 and not embed_tokens
+     * or lm_head), its Muon.step keeping momentum_buffer, moment1 and
+     * moment2.  Its step works one parameter at a time (no foreach path):
+     * the Newton-Schulz scratch is hr-calc-states.c's. */
+    "muon", "Muon", .states = 2, .by_shape = TRUE, .matrix_states = 1, .newton_schulz = TRUE,
+    .smaller = -1,
+    .source = "KellerJordan/Muon muon.py MuonWithAuxAdam: momentum_buffer per hidden matrix, "
+              "AdamW's exp_avg and exp_avg_sq for embeddings, head, norms and biases" },
+  [HR_OPTIMIZER_GALORE_ADAMW] = {
+    /* jiaweizzhao/GaLore galore_torch/adamw.py, AdamW.step: a group with a
+     * "rank" (torchrun_main.py puts the attention and MLP linears there)
+     * keeps state["projector"] and exp_avg, exp_avg_sq of the projected
+     * gradient; the other groups (embedding, head, norms) plain AdamW.
+     * The step is HF's per-parameter loop: hr-calc-states.c's scratch. */
+    "galore-adamw", N_("GaLore AdamW"), .states = 2, .projected = TRUE, .smaller = -1,
+    .source = "Zhao et al. 2024 (GaLore), galore_torch GaLoreAdamW: exp_avg and exp_avg_sq "
+              "of rank-r projected gradients plus one projection matrix per hidden matrix" },
 };
 
 const HrEnumNames hr_optimizer_names = {

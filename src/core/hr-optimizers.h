@@ -24,6 +24,14 @@ typedef struct
   gboolean    paged;         /* states in CUDA managed memory, paged to the host */
   gboolean    factored;      /* Adafactor: row and column statistics, not one per element */
   gboolean    step_scratch;  /* its step makes temporaries (PyTorch's foreach / loop paths) */
+  /* Muon: the hidden layers' 2-D weight matrices keep matrix_states each,
+   * every other parameter (embeddings, head, norms, biases) `states`. */
+  gboolean    by_shape;
+  guint       matrix_states;
+  gboolean    newton_schulz; /* its step orthogonalises each matrix's update in bf16 */
+  /* GaLore: the hidden matrices' states are kept for their gradients
+   * projected to training.galore_rank, with a projection matrix each. */
+  gboolean    projected;
   int         smaller;       /* the optimizer a suggestion may switch to, -1 for none */
   const char *source;        /* where these numbers come from */
 } HrOptimizerInfo;

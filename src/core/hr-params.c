@@ -443,6 +443,20 @@ hr_params_count (const HrModelArch *m,
     lora_attn += r * (s.a * s.d + s.h);
   lora_layer = lora_attn + s.E * lora_mlp (&s, targets, r,
                                             s.E > 1 ? s.ef : s.f);
+  /* DoRA (Liu et al. 2024 §4.1; peft/tuners/lora/dora.py,
+   * DoraLinearLayer.update_layer: nn.Parameter of the weight's norm along
+   * its input dimension) trains one magnitude per output of each adapted
+   * matrix. */
+  if (lora && training->lora_dora)
+    {
+      guint64 width = s.E > 1 ? s.ef : s.f;
+
+      lora_layer += ((targets & HR_LORA_Q) ? s.a * s.d : 0) + ((targets & HR_LORA_K) ? s.k * s.d : 0)
+                    + ((targets & HR_LORA_V) ? s.k * s.d : 0) + ((targets & HR_LORA_O) ? s.h : 0)
+                    + s.E * ((s.gated && (targets & HR_LORA_GATE) ? width : 0)
+                             + ((targets & HR_LORA_UP) ? width : 0)
+                             + ((targets & HR_LORA_DOWN) ? s.h : 0));
+    }
   out->layer_lora = lora_layer / t;
 
   /* An encoder-decoder's decoder layer: a cross-attention (Q, K, V, O as
@@ -482,7 +496,7 @@ hr_params_count (const HrModelArch *m,
       if (m->lm_head_bias)
         out->head += s.V / t;
       if (targets & HR_LORA_LM_HEAD)
-        out->head_lora = r * (s.h + s.V) / t;
+        out->head_lora = (r * (s.h + s.V) + (training->lora_dora ? s.V : 0)) / t;
     }
   else
     {
@@ -549,7 +563,7 @@ hr_params_count (const HrModelArch *m,
                   + outside;
   }
   out->lora_total = m->layers * lora_layer
-                    + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0);
+                    + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) + (training->lora_dora ? s.V : 0) : 0);
   out->attention_layers = m->layers;
   out->expert_layers = s.E > 1 ? m->layers : 0;
 
@@ -575,4 +589,59 @@ hr_params_total (const HrModelArch *model)
 
   hr_params_count (model, NULL, 1, 1, &c);
   return c.total;
+}
+
+/* One d x d' matrix under GaLore at rank r (Zhao et al. 2024, Table 1:
+ * for W of m x n, m <= n, optimizer states mr + 2nr; galore_projector.py,
+ * GaLoreProjector.project, proj_type "std"): the gradient is projected on
+ * its smaller side by the first r singular vectors of that side (the r x m
+ * rows of Vh, or U's m x r columns: get_orthogonal_matrix), so Adam's
+ * exp_avg and exp_avg_sq are r x n each and the projection r x m.  A rank
+ * above the smaller side keeps all of it: the slices stop at m. */
+static void
+galore_matrix (guint64  rows,
+               guint64  cols,
+               guint64  rank,
+               guint64  count,
+               guint64 *states,
+               guint64 *projection)
+{
+  guint64 lo = MIN (rows, cols), hi = MAX (rows, cols), r = MIN (rank, lo);
+
+  *states += count * 2 * r * hi;
+  *projection += count * r * lo;
+}
+
+/* Every hidden matrix of a layer with standard attention and a dense or
+ * MoE MLP (the validator refuses GaLore elsewhere), as this rank holds it:
+ * Q, K, V, O; gate, up and down (or fc1, fc2) of the MLP, or of each
+ * expert, the shared experts and the router. */
+void
+hr_params_galore_layer (const HrModelArch *m,
+                        guint64            tp,
+                        guint64            ep,
+                        guint64            rank,
+                        guint64           *out_states,
+                        guint64           *out_projection)
+{
+  Shape s;
+  guint64 t = MAX (tp, 1), e = MAX (ep, 1);
+  guint64 mlp = 0;
+
+  shape_from_model (m, &s);
+  mlp = s.gated ? 3 : 2;
+  *out_states = *out_projection = 0;
+  galore_matrix (s.h, s.a * s.d / t, rank, 2, out_states, out_projection);   /* Q, O */
+  /* K, V: kv heads split by t, replicated once t exceeds them
+   * (attention_params) */
+  galore_matrix (s.h, (t > 1 ? MAX (s.k / t, 1) : s.k) * s.d, rank, 2, out_states, out_projection);
+  if (s.E > 1)
+    {
+      galore_matrix (s.h, s.ef / t, rank, mlp * ((s.E + e - 1) / e), out_states, out_projection);
+      if (m->shared_experts > 0)
+        galore_matrix (s.h, m->shared_experts * s.ef / t, rank, mlp, out_states, out_projection);
+      galore_matrix (s.h, s.E, rank, 1, out_states, out_projection);
+    }
+  else
+    galore_matrix (s.h, s.f / t, rank, mlp, out_states, out_projection);
 }

@@ -107,6 +107,14 @@ guint64  hr_params_vision_tower  (const HrModelArch *model,
                                   guint64           *out_linear);
 guint64  hr_params_projector     (const HrModelArch *model,
                                   guint64           *out_linear);
+/* GaLore's optimizer state and projection elements for one layer's
+ * matrices on a tensor- and expert-parallel rank, at RANK. */
+void     hr_params_galore_layer (const HrModelArch *model,
+                                 guint64            tp,
+                                 guint64            ep,
+                                 guint64            rank,
+                                 guint64           *out_states,
+                                 guint64           *out_projection);
 
 /* hr-params-mla.c: one layer's multi-head latent attention on a tensor-
  * parallel rank: its linear weights, and all of it with its latent norms. */

@@ -33,6 +33,12 @@ applies_qlora (const HrScenario *sc)
 }
 
 static gboolean
+applies_galore (const HrScenario *sc)
+{
+  return sc->training.optimizer == HR_OPTIMIZER_GALORE_ADAMW;
+}
+
+static gboolean
 applies_moe (const HrScenario *sc)
 {
   return sc->model.experts > 1;
@@ -248,6 +254,8 @@ static const char * const attention_choices[] = {
 static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"),
                                               N_("Vocab-parallel, in place (Megatron)"), NULL };
 static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
+static const char * const schedule_choices[] = { "1F1B", N_("Interleaved 1F1B"), N_("Zero bubble ZB-H1"),
+                                                 N_("Zero bubble ZB-H2"), "DualPipe", NULL };
 static const char * const fp8_recipe_choices[] = { N_("Transformer Engine"), N_("torchao Float8Linear"), NULL };
 static const char * const fsdp_units_choices[] = { N_("Embeddings and head their own units"),
                                                    N_("Embeddings and head in the root unit"), NULL };
@@ -408,6 +416,11 @@ const Field hr_training_fields[] = {
   CHOICE (HrTraining, optimizer, hr_optimizer_names, NULL, N_("Optimizer"), NULL),
   CHOICE (HrTraining, optimizer_impl, hr_optimizer_impl_names, optimizer_impl_choices,
           N_("Optimizer step"), N_("How much scratch memory the step uses")),
+  /* GaLore's README and torchrun_main.py: --rank 128 (its 60M runs; the
+   * paper's Table 2 uses 128 to 512 by model size). */
+  SPIN (HrTraining, galore_rank, 1, HR_MAX_LORA_RANK, 64, N_("GaLore rank"),
+        N_("Rank the gradients are projected to; the paper uses 128 to 512"), OPTIONAL (128),
+        .applies = applies_galore),
   SPIN (HrTraining, micro_batch, 1, HR_MAX_MICRO_BATCH, 1, N_("Micro-batch"),
         N_("Sequences per GPU per step")),
   SPIN (HrTraining, seq_len, 1, HR_MAX_SEQ_LEN, 128, N_("Sequence length"), N_("Tokens")),
@@ -467,6 +480,10 @@ const Field hr_lora_fields[] = {
   { .key = "fused_qkv", .kind = F_BOOL, .offset = G_STRUCT_OFFSET (HrTraining, lora_fused_qkv),
     .label = N_("One input for Q, K, V adapters"), .help = N_("LitGPT's fused QKV layer drops it out once"),
     OPTIONAL (FALSE), .applies = applies_lora },
+  /* PEFT's LoraConfig(use_dora=True): Liu et al. 2024. */
+  { .key = "dora", .kind = F_BOOL, .offset = G_STRUCT_OFFSET (HrTraining, lora_dora),
+    .label = N_("DoRA"), .help = N_("Weight-decomposed LoRA: a trainable magnitude per output of each adapted layer"),
+    OPTIONAL (FALSE), .applies = applies_lora },
 };
 
 /* training.dtypes: a file names only the parts it overrides (dtypes_set). */
@@ -485,6 +502,9 @@ const Field hr_parallel_fields[] = {
   SPIN (HrParallel, pp, 1, HR_MAX_PP, 1, N_("Pipeline parallel"), NULL),
   SPIN (HrParallel, vpp, 1, 64, 1, N_("Virtual pipeline stages"), N_("Interleaved 1F1B"),
         .applies = applies_pipeline),
+  CHOICE (HrParallel, schedule, hr_schedule_names, schedule_choices, N_("Pipeline schedule"),
+          N_("How many micro-batches each stage holds: ZB-H2 twice 1F1B's, DualPipe two chunks per GPU"),
+          OPTIONAL (HR_SCHEDULE_1F1B), .applies = applies_pipeline),
   SPIN (HrParallel, cp, 1, HR_MAX_GPUS, 1, N_("Context parallel"), NULL),
   SPIN (HrParallel, ep, 1, HR_MAX_EXPERTS, 1, N_("Expert parallel"), NULL,
         .applies = applies_expert_parallel),

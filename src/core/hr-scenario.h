@@ -134,6 +134,7 @@ typedef struct
   guint           lora_targets;      /* HrLoraTarget bits */
   double          lora_dropout;      /* extension */
   gboolean        lora_fused_qkv;    /* extension: Q, K, V adapters share one input */
+  gboolean        lora_dora;         /* extension: DoRA (PEFT's use_dora) */
   HrQuant         quant;
   gboolean        quant_lm_head;     /* extension: LitGPT quantizes it too */
   HrDtype         dequant_dtype;     /* extension: what 4-bit weights unpack to;
@@ -171,6 +172,7 @@ typedef struct
                                       * sequence (their tokens are in seq_len) */
   gboolean        freeze_vision;     /* extension: the vision tower is not trained
                                       * (LLaVA's fine-tuning) */
+  guint64         galore_rank;       /* extension: GaLore's projection rank */
 } HrTraining;
 
 typedef struct
@@ -195,6 +197,7 @@ typedef struct
   guint64         fsdp;      /* contract 1.1: which FSDP shards without DeepSpeed:
                               * 1 (flat parameters) or 2 (per-parameter DTensors) */
   HrFsdpUnits     fsdp_units; /* extension: FSDP2's units outside the blocks */
+  HrSchedule      schedule;   /* extension: the pipeline schedule */
   /* contract 1.1: the layers of each (virtual) pipeline stage, uneven
    * splits as torchtitan and Megatron allow; 0 entries = an even split */
   guint32         n_stage_layers;

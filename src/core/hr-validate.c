@@ -259,7 +259,23 @@ validate_training (const HrScenario  *sc,
               "o, gate, up, down, lm_head, or \"all-linear\""));
       if (sc->model.head != HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
         FAIL ("training.lora.targets", _("lm_head needs model.head = lm"));
+      /* DoRA on the head would save two more logits-sized outputs, which
+       * the loss's plan does not hold. */
+      if (t->lora_dora && (t->lora_targets & HR_LORA_LM_HEAD))
+        FAIL ("training.lora.targets", _("lm_head is not planned with training.lora.dora; "
+              "allowed with DoRA: any of q, k, v, o, gate, up, down, or \"all-linear\""));
     }
+
+  /* GaLore's states are counted matrix by matrix for standard attention
+   * and a dense or MoE MLP in every layer (hr_params_galore_layer). */
+  if (t->optimizer == HR_OPTIMIZER_GALORE_ADAMW
+      && (t->method != HR_METHOD_FULL || sc->model.attention_kind != HR_ATTN_KIND_STANDARD
+          || sc->model.ssm != HR_SSM_NONE || sc->model.kind == HR_KIND_ENCODER_DECODER
+          || sc->model.dense_layers > 0 || sc->model.mtp_modules > 0
+          || hr_model_mixed_layers (&sc->model)))
+    FAIL ("training.optimizer", _("galore-adamw is planned for full training of a decoder or "
+          "encoder with standard attention and the same layer throughout; allowed here: any "
+          "other optimizer"));
 
   if (t->optimizer_in_backward && t->grad_accum > 1)
     FAIL ("training.optimizer_in_backward", _("true steps each parameter as soon as its gradient "
@@ -312,6 +328,21 @@ validate_parallel (const HrScenario  *sc,
   if (p->sp && p->tp == 1)
     FAIL ("parallel.sp", _("true needs parallel.tp > 1 (sequence parallelism splits "
           "what tensor parallelism replicates); allowed: false with tp = 1"));
+  /* Interleaving is vpp > 1; the others run one chunk per stage (DualPipe
+   * two, its own way).  DualPipe's step (deepseek-ai/DualPipe
+   * dualpipe/dualpipe.py, DualPipe.step) asserts num_ranks % 2 == 0 and
+   * num_chunks % 2 == 0 and num_chunks >= num_ranks * 2. */
+  if (p->schedule == HR_SCHEDULE_INTERLEAVED && p->vpp < 2)
+    FAIL ("parallel.schedule", _("interleaved needs parallel.vpp > 1; allowed with vpp 1: "
+          "1f1b, zb-h1, zb-h2, dualpipe"));
+  if (p->schedule >= HR_SCHEDULE_ZB_H1 && p->vpp > 1)
+    FAIL ("parallel.schedule", _("%s runs one chunk per stage; allowed with parallel.vpp > 1: "
+          "1f1b or interleaved"), hr_enum_name (&hr_schedule_names, p->schedule));
+  if (p->schedule == HR_SCHEDULE_DUALPIPE && p->pp > 1
+      && (p->pp % 2 != 0 || sc->training.grad_accum % 2 != 0
+          || sc->training.grad_accum < 2 * p->pp))
+    FAIL ("parallel.schedule", _("dualpipe needs an even parallel.pp and an even "
+          "training.grad_accum of at least 2·pp; allowed here: 1f1b, zb-h1, zb-h2"));
   if (p->vpp > 1 && p->pp == 1)
     FAIL ("parallel.vpp", _("%" PRIu64 " needs parallel.pp > 1; allowed: 1 "
           "without pipeline parallelism"), p->vpp);

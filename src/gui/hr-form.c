@@ -471,6 +471,7 @@ build_training (HrForm    *self,
 
   hr_form_field_row (self, group, "training.lora.dropout");
   hr_form_field_row (self, group, "training.lora.fused_qkv");
+  hr_form_field_row (self, group, "training.lora.dora");
   hr_form_field_row (self, group, "training.quant");
   hr_form_field_row (self, group, "training.quant_lm_head");
   hr_form_field_row (self, group, "training.dequant_dtype");
@@ -492,6 +493,7 @@ build_training_end (HrForm    *self,
 {
   hr_form_field_row (self, group, "training.optimizer");
   hr_form_field_row (self, group, "training.optimizer_impl");
+  hr_form_field_row (self, group, "training.galore_rank");
   hr_form_field_row (self, group, "training.micro_batch");
   hr_form_field_row (self, group, "training.seq_len");
   hr_form_field_row (self, group, "training.grad_accum");
@@ -536,6 +538,7 @@ build_parallel_rows (HrForm    *self,
   hr_form_field_row (self, group, "parallel.sp");
   hr_form_field_row (self, group, "parallel.pp");
   hr_form_field_row (self, group, "parallel.vpp");
+  hr_form_field_row (self, group, "parallel.schedule");
   hr_form_field_row (self, group, "parallel.cp");
   hr_form_field_row (self, group, "parallel.ep");
   hr_form_field_row (self, group, "parallel.offload_optimizer");
