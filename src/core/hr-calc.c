@@ -126,16 +126,14 @@ finish_device (Ctx      *ctx,
     {
       const HrItem *item = &dev->items[i];
 
-      if (item->pool != HR_POOL_ALLOCATOR && item->pool != HR_POOL_CACHED)
-        continue;
-      for (guint ph = 0; ph < HR_N_PHASES; ph++)
-        if (item->live & HR_LIVE (ph))
-          {
-            if (item->pool == HR_POOL_ALLOCATOR)
-              dev->phase_bytes[ph] += item->bytes;
-            else
-              cached[ph] += (double) item->bytes;
-          }
+      /* Only the phases it is live in: a 16-stage plan has 300 items, and
+       * walking every phase of each was a quarter of its time. */
+      if (item->pool == HR_POOL_ALLOCATOR)
+        for (guint live = item->live; live != 0; live &= live - 1)
+          dev->phase_bytes[__builtin_ctz (live)] += item->bytes;
+      else if (item->pool == HR_POOL_CACHED)
+        for (guint live = item->live; live != 0; live &= live - 1)
+          cached[__builtin_ctz (live)] += (double) item->bytes;
     }
 
   /* The peak is the phase that reserves the most: its live tensors, what
@@ -217,13 +215,15 @@ label_with_number (char       *label,
 {
   char digits[24];
   guint i = sizeof digits;
+  gsize prefix_len = strlen (prefix);
 
   digits[--i] = '\0';
   do
     digits[--i] = (char) ('0' + n % 10);
   while ((n /= 10) > 0);
-  g_strlcpy (label, prefix, size);
-  g_strlcat (label, digits + i, size);
+  g_assert (prefix_len + sizeof digits - i <= size);
+  memcpy (label, prefix, prefix_len);
+  memcpy (label + prefix_len, digits + i, sizeof digits - i);
 }
 
 static void
