@@ -84,16 +84,23 @@ hr_window_save_to (HrWindow  *self,
   return TRUE;
 }
 
-/* The path to export to, or NULL with an error: the writers need a local
- * path, and the file chooser can give an sftp:// or other remote file. */
+/* The path to export the plan to, or NULL with an error: the writers need
+ * a local path (the file chooser can give an sftp:// or other remote
+ * file), and an invalid scenario has no plan to export. */
 static char *
-export_path (GFile   *file,
-             GError **error)
+export_path (HrWindow  *self,
+             GFile     *file,
+             GError   **error)
 {
   char *path = g_file_get_path (file);
 
   if (path == NULL)
     g_set_error (error, HR_ERROR, HR_ERROR_IO, _("Only local files can be exported"));
+  else if (!self->plan_valid)
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
+      g_clear_pointer (&path, g_free);
+    }
   return path;
 }
 
@@ -104,15 +111,10 @@ hr_window_export_png (HrWindow  *self,
                       GFile     *file,
                       GError   **error)
 {
-  g_autofree char *path = export_path (file, error);
+  g_autofree char *path = export_path (self, file, error);
 
   if (path == NULL)
     return FALSE;
-  if (!self->plan_valid)
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
-      return FALSE;
-    }
   return hr_view_write_png (export_view (self), path, hr_window_units (self), error);
 }
 
@@ -122,15 +124,10 @@ hr_window_export_report (HrWindow  *self,
                          GFile     *file,
                          GError   **error)
 {
-  g_autofree char *path = export_path (file, error);
+  g_autofree char *path = export_path (self, file, error);
 
   if (path == NULL)
     return FALSE;
-  if (!self->plan_valid)
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
-      return FALSE;
-    }
   return hr_report_write_png (path, hr_scenario_model_get_scenario (self->model), self->plan,
                               hr_window_units (self), error);
 }
@@ -140,16 +137,11 @@ hr_window_export_csv (HrWindow  *self,
                       GFile     *file,
                       GError   **error)
 {
-  g_autofree char *path = export_path (file, error);
+  g_autofree char *path = export_path (self, file, error);
   g_autofree char *csv = NULL;
 
   if (path == NULL)
     return FALSE;
-  if (!self->plan_valid)
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("The scenario is not valid: fix it first"));
-      return FALSE;
-    }
   csv = hr_view_to_csv (export_view (self));
   return hr_write_file_atomic (path, csv, strlen (csv), error);
 }
