@@ -115,6 +115,13 @@ void   hr_calc_stage_params             (const Ctx         *ctx,
 double hr_calc_sharded                  (const Ctx         *ctx,
                                          const StageParams *sp,
                                          gboolean           on);
+/* hr-calc-optimizer.c: the master copy, states and step scratch of the
+ * TRAINABLE parameters, TRAINABLE_HERE of them on this GPU. */
+void   hr_calc_add_optimizer            (Ctx               *ctx,
+                                         HrDevice          *dev,
+                                         const StageParams *sp,
+                                         double             trainable,
+                                         double             trainable_here);
 void   hr_calc_add_model_states         (Ctx               *ctx,
                                          HrDevice          *dev,
                                          const StageParams *sp);

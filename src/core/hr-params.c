@@ -112,7 +112,7 @@ relative_bias (const HrModelArch *m)
 /* The rows of the position tables: each stack's learned table, or with
  * an audio encoder (Whisper) the decoder's learned one and the encoder's
  * sinusoidal one of audio_frames rows (WhisperEncoder.embed_positions,
- * nn.Embedding (max_source_positions, d_model), requires_grad_(False):
+ * nn.Embedding (max_source_positions, d_model), requires_grad set to False:
  * a parameter, in the published count, that does not train). */
 static guint64
 position_rows (const HrModelArch *m)
