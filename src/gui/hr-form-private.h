@@ -76,4 +76,19 @@ void       hr_form_ensure_all_rows (HrForm *self);
 void       hr_form_build_deferred_when_drawn (HrForm *self);
 void       hr_form_lazy_dispose   (HrForm *self);
 
+/* hr-form-dropdowns.c: the Model and GPU preset drop-downs and the
+ * Framework one, each applying what is chosen, and what they show
+ * following the scenario. */
+GtkDropDown *hr_form_preset_dropdown   (HrForm       *self,
+                                        GtkWidget    *group,
+                                        HrPresetKind  kind,
+                                        const char   *path,
+                                        const char   *title,
+                                        const char   *custom,
+                                        GPtrArray   **out_ids);
+void         hr_form_sync_presets      (HrForm       *self);
+void         hr_form_add_framework_row (HrForm       *self,
+                                        GtkWidget    *group);
+gboolean     hr_form_sync_framework    (gpointer      user_data);
+
 G_END_DECLS

@@ -19,8 +19,6 @@
 
 #include "hr-field-text.h"
 #include "hr-form-private.h"
-#include "hr-frameworks.h"
-#include "hr-model-group.h"
 #include "hr-scenario-fields.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
@@ -31,253 +29,6 @@ G_DEFINE_FINAL_TYPE (HrForm, hr_form, GTK_TYPE_WIDGET)
 /* The width the form asks for beside the plan; it takes less, down to
  * what its rows need, when the window is narrow (a phone's 360 points). */
 #define NATURAL_WIDTH 375
-
-/* --- drop-downs ------------------------------------------------------------ */
-
-/* A row with a drop-down of names, registered under path. */
-static GtkDropDown *
-dropdown_row (HrForm        *self,
-              GtkWidget     *group,
-              const char    *path,
-              const char    *title,
-              const char    *subtitle,
-              GtkStringList *names,
-              gboolean       search)
-{
-  GtkExpression *expression = gtk_property_expression_new (GTK_TYPE_STRING_OBJECT, NULL, "string");
-  GtkWidget *row = hr_form_action_row (title, subtitle);
-  GtkWidget *dropdown = gtk_drop_down_new (G_LIST_MODEL (names), expression);
-
-  gtk_drop_down_set_enable_search (GTK_DROP_DOWN (dropdown), search);
-  hr_form_wrap_drop_down (GTK_DROP_DOWN (dropdown));
-  gtk_widget_set_valign (dropdown, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), dropdown);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), dropdown);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-  hr_form_register_row (self, path, row, dropdown);
-  return GTK_DROP_DOWN (dropdown);
-}
-
-/* A model preset's place in the picker: its group, from its
- * architecture (a preset that does not load stays with the decoders),
- * its family, and its place in the list by id. */
-typedef struct
-{
-  HrPresetInfo *info;
-  HrModelGroup  group;
-  char         *family;
-  guint         index;
-} PickerEntry;
-
-static int
-compare_entries (gconstpointer a,
-                 gconstpointer b)
-{
-  const PickerEntry *x = a, *y = b;
-  int c;
-
-  if (x->group != y->group)
-    return x->group < y->group ? -1 : 1;
-  c = g_ascii_strcasecmp (x->family, y->family);
-  if (c != 0)
-    return c;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* The model presets grouped by kind (decoder, MoE, encoder-decoder, ...)
- * and within a kind by family, each kind's first item headed by its
- * name. */
-static void
-append_model_presets (HrForm        *self,
-                      GPtrArray     *list,
-                      GtkStringList *names,
-                      GPtrArray     *ids)
-{
-  g_autofree PickerEntry *entries = g_new0 (PickerEntry, MAX (list->len, 1));
-  guint group = HR_N_MODEL_GROUPS;
-
-  for (guint i = 0; i < list->len; i++)
-    {
-      HrPresetInfo *info = g_ptr_array_index (list, i);
-      HrScenario sc;
-
-      hr_scenario_init_default (&sc);
-      entries[i].info = info;
-      entries[i].group = hr_scenario_apply_model_preset (&sc, info->id, self->presets, NULL)
-                         ? hr_model_group (&sc.model) : HR_MODEL_GROUP_DECODER;
-      entries[i].family = hr_model_family (info->id, info->name);
-      entries[i].index = i;
-    }
-  qsort (entries, list->len, sizeof *entries, compare_entries);
-  for (guint i = 0; i < list->len; i++)
-    {
-      gtk_string_list_append (names, entries[i].info->name);
-      g_ptr_array_add (ids, g_strdup (entries[i].info->id));
-      if (entries[i].group != group)
-        {
-          g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (names), ids->len - 1);
-
-          group = entries[i].group;
-          g_object_set_data_full (item, HR_FORM_SECTION,
-                                  g_strdup (_(hr_model_group_label (group))), g_free);
-        }
-      g_free (entries[i].family);
-    }
-}
-
-static GtkDropDown *
-preset_dropdown (HrForm       *self,
-                 GtkWidget    *group,
-                 HrPresetKind  kind,
-                 const char   *path,
-                 const char   *title,
-                 const char   *custom,
-                 GPtrArray   **out_ids)
-{
-  g_autoptr(GPtrArray) list = hr_presets_list (self->presets, kind);
-  GtkStringList *names = gtk_string_list_new (NULL);
-  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
-  GtkDropDown *dropdown;
-
-  gtk_string_list_append (names, custom);
-  g_ptr_array_add (ids, g_strdup (""));
-  if (kind == HR_PRESET_MODEL)
-    append_model_presets (self, list, names, ids);
-  else
-    for (guint i = 0; i < list->len; i++)
-      {
-        HrPresetInfo *info = g_ptr_array_index (list, i);
-
-        gtk_string_list_append (names, info->name);
-        g_ptr_array_add (ids, g_strdup (info->id));
-      }
-
-  *out_ids = ids;
-  dropdown = dropdown_row (self, group, path, title, NULL, names, TRUE);
-  if (kind == HR_PRESET_MODEL)
-    {
-      g_autoptr(GtkListItemFactory) sections = hr_form_section_factory ();
-
-      gtk_drop_down_set_list_factory (dropdown, sections);
-    }
-  return dropdown;
-}
-
-static guint
-index_of_id (GPtrArray  *ids,
-             const char *id)
-{
-  for (guint i = 1; i < ids->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (ids, i), id) == 0)
-      return i;
-  return 0;
-}
-
-static void
-sync_presets (HrForm *self)
-{
-  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
-
-  self->syncing = TRUE;
-  gtk_drop_down_set_selected (self->model_preset, index_of_id (self->model_ids, sc->model.preset));
-  if (self->gpu_preset != NULL)   /* built after the first frame */
-    gtk_drop_down_set_selected (self->gpu_preset, index_of_id (self->gpu_ids, sc->gpu.preset));
-  self->syncing = FALSE;
-}
-
-static void
-on_preset_chosen (GtkDropDown *dropdown,
-                  GParamSpec  *pspec,
-                  HrForm      *self)
-{
-  gboolean is_model = dropdown == self->model_preset;
-  GPtrArray *ids = is_model ? self->model_ids : self->gpu_ids;
-  guint index = gtk_drop_down_get_selected (dropdown);
-  HrScenario sc = *hr_scenario_model_get_scenario (self->model);
-  g_autoptr(GError) error = NULL;
-  const char *id;
-
-  if (self->syncing || index == 0 || index >= ids->len)
-    return;   /* "Custom" is what editing a field makes, not a choice */
-  id = g_ptr_array_index (ids, index);
-  if (is_model)
-    hr_scenario_apply_model_preset (&sc, id, self->presets, &error);
-  else
-    hr_scenario_apply_gpu_preset (&sc, id, self->presets, &error);
-  if (error != NULL)
-    {
-      g_autofree char *message = hr_field_text_for_error (error);
-
-      hr_form_show_error (self, is_model ? "model.preset" : "gpu.preset", message);
-      sync_presets (self);
-      return;
-    }
-  hr_scenario_model_set_scenario (self->model, &sc);
-}
-
-/* --- the framework drop-down ------------------------------------------------ */
-
-/* Shows the framework whose values the scenario has, or "Custom".  A
- * scenario that names one (training.framework) shows it while it has its
- * values, else "Custom": several profiles can match one scenario
- * (DeepSpeed's and Hugging Face's under the Trainer with DeepSpeed), and
- * the one the user chose is the one to show.  One that names none shows
- * the first profile it matches. */
-static gboolean
-sync_framework (gpointer user_data)
-{
-  HrForm *self = user_data;
-  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
-  gboolean named = sc->training.framework[0] != '\0';
-  guint index = 0;
-
-  self->framework_idle = 0;
-  for (guint i = 0; i < hr_frameworks_count () && index == 0; i++)
-    if ((!named || g_str_equal (hr_framework_get (i)->id, sc->training.framework))
-        && hr_framework_matches (hr_framework_get (i), sc))
-      index = i + 1;
-  self->syncing = TRUE;
-  gtk_drop_down_set_selected (self->framework, index);
-  self->syncing = FALSE;
-  return G_SOURCE_REMOVE;
-}
-
-static void
-on_framework_chosen (GtkDropDown *dropdown,
-                     GParamSpec  *pspec,
-                     HrForm      *self)
-{
-  guint index = gtk_drop_down_get_selected (dropdown);
-  HrScenario sc = *hr_scenario_model_get_scenario (self->model);
-  g_autoptr(GError) error = NULL;
-
-  if (self->syncing || index == 0 || index > hr_frameworks_count ())
-    return;   /* "Custom" is what changing one of its fields makes */
-  if (!hr_framework_apply (hr_framework_get (index - 1), &sc, self->presets, &error))
-    {
-      g_autofree char *message = hr_field_text_for_error (error);
-
-      hr_form_show_error (self, "training.method", message);
-      sync_framework (self);
-      return;
-    }
-  hr_scenario_model_set_scenario (self->model, &sc);
-}
-
-static void
-add_framework_row (HrForm    *self,
-                   GtkWidget *group)
-{
-  GtkStringList *names = gtk_string_list_new (NULL);
-
-  gtk_string_list_append (names, _("Custom"));
-  for (guint i = 0; i < hr_frameworks_count (); i++)
-    gtk_string_list_append (names, _(hr_framework_get (i)->name));
-  self->framework = dropdown_row (self, group, "training.framework", _("Framework"),
-                                  _("Sets what its code does to memory"), names, FALSE);
-}
 
 /* --- the comm-buffer spin shows "Automatic" for -1 ------------------------- */
 
@@ -403,7 +154,7 @@ build_model (HrForm    *self,
   GtkWidget *group;
 
   group = hr_form_new_group (page, _("Model"), NULL);
-  self->model_preset = preset_dropdown (self, group, HR_PRESET_MODEL, "model.preset",
+  self->model_preset = hr_form_preset_dropdown (self, group, HR_PRESET_MODEL, "model.preset",
                                         _("Model"), _("Custom model"), &self->model_ids);
   hr_form_new_expander (self, group, "model", _("Architecture"),
                         _("Editing a field makes the model custom"), build_architecture);
@@ -436,7 +187,7 @@ build_training (HrForm    *self,
   GtkWidget *group, *row, *box;
 
   group = hr_form_new_group (page, _("Training"), NULL);
-  add_framework_row (self, group);
+  hr_form_add_framework_row (self, group);
   hr_form_field_row (self, group, "training.method");
   hr_form_field_row (self, group, "training.lora.rank");
 
@@ -562,10 +313,9 @@ static void
 build_hardware_rows (HrForm    *self,
                      GtkWidget *group)
 {
-  self->gpu_preset = preset_dropdown (self, group, HR_PRESET_GPU, "gpu.preset", _("GPU"),
+  self->gpu_preset = hr_form_preset_dropdown (self, group, HR_PRESET_GPU, "gpu.preset", _("GPU"),
                                       _("Custom GPU"), &self->gpu_ids);
-  sync_presets (self);
-  g_signal_connect (self->gpu_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
+  hr_form_sync_presets (self);
   hr_form_field_row (self, group, "gpu.memory_mib");
   hr_form_field_row (self, group, "gpu.bf16_tflops");
   hr_form_field_row (self, group, "gpu.fp8_tflops");
@@ -758,10 +508,10 @@ on_model_notify (HrForm     *self,
                  GParamSpec *pspec)
 {
   if (g_str_equal (pspec->name, "model-preset") || g_str_equal (pspec->name, "gpu-preset"))
-    sync_presets (self);
+    hr_form_sync_presets (self);
   /* Once per main-loop turn however many fields changed. */
   if (self->framework_idle == 0)
-    self->framework_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, sync_framework, self, NULL);
+    self->framework_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, hr_form_sync_framework, self, NULL);
 }
 
 static void
@@ -922,10 +672,7 @@ hr_form_new (HrScenarioModel *model,
   build_overheads (self, page);
   build_cost (self, page);
 
-  sync_presets (self);
-  sync_framework (self);
-  g_signal_connect (self->framework, "notify::selected", G_CALLBACK (on_framework_chosen), self);
-  g_signal_connect (self->model_preset, "notify::selected", G_CALLBACK (on_preset_chosen), self);
+  hr_form_sync_presets (self);
   g_signal_connect_swapped (model, "notify", G_CALLBACK (on_model_notify), self);
   hr_form_update_sensitivity (self);
   hr_form_build_deferred_when_drawn (self);
