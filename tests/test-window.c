@@ -706,28 +706,72 @@ find_group (GtkWidget  *w,
   return NULL;
 }
 
+/* The first drop-down under w, found without the form's lookup by path
+ * (which would fill its list). */
+static GtkDropDown *
+find_drop_down (GtkWidget *w)
+{
+  if (GTK_IS_DROP_DOWN (w))
+    return GTK_DROP_DOWN (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkDropDown *found = find_drop_down (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* How many model presets are bundled: the model drop-down's list less
+ * its "Custom model". */
+static guint
+count_model_presets (void)
+{
+  g_autofree char *folder = g_build_filename (g_getenv ("HEADROOM_PRESETS_DIR"), "models", NULL);
+  g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+  const char *entry;
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while ((entry = g_dir_read_name (dir)) != NULL)
+    n += g_str_has_suffix (entry, ".json");
+  return n;
+}
+
 /* The groups below the first screen get their rows once the first frame
- * is drawn, with no lookup asking for them; a form never drawn finds
- * them by path all the same, and goes without a warning. */
+ * is drawn, with no lookup asking for them, and the model drop-down its
+ * list of every preset (the scenario's own alone before); a form never
+ * drawn finds them by path all the same, and goes without a warning. */
 static void
 test_rows_after_first_frame (void)
 {
   HrWindow *window = open_window ();
   HrWindow *hidden;
   GtkWidget *form, *scroller;
+  GtkDropDown *models;
   int min_before, nat_before, min_after, nat_after;
   GtkWidget *group = find_group (GTK_WIDGET (hr_window_get_form (window)), "Parallelism");
+  guint n_models = count_model_presets ();
 
   g_assert_nonnull (group);
   g_assert_cmpuint (count_action_rows (group, NULL), >=, 16);
   group = find_group (GTK_WIDGET (hr_window_get_form (window)), "Time and cost");
   g_assert_cmpuint (count_action_rows (group, NULL), >=, 3);
+  models = find_drop_down (find_group (GTK_WIDGET (hr_window_get_form (window)), "Model"));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (models)), ==, 1 + n_models);
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (models)), ==,
+                   "Llama 2 13B");
   close_window (window);
 
   hidden = hr_window_new (NULL);
   form = GTK_WIDGET (hr_window_get_form (hidden));
   group = find_group (form, "Parallelism");
   g_assert_cmpuint (count_action_rows (group, NULL), ==, 0);   /* not drawn yet */
+  models = find_drop_down (find_group (form, "Model"));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (models)), ==, 2);
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (models)), ==,
+                   "Llama 2 13B");
   /* The rows that come later do not widen the form's column after the
    * first frame: the leaflet folds by its minimum (at least 360 points,
    * hr-window.ui), and its natural width is the form's 375. */
@@ -742,6 +786,9 @@ test_rows_after_first_frame (void)
   g_assert_true (GTK_IS_SPIN_BUTTON (control (hidden, "parallel.tp")));
   g_assert_true (GTK_IS_SPIN_BUTTON (control (hidden, "overhead.comm_buffer_mib")));
   g_assert_true (GTK_IS_SWITCH (control (hidden, "training.zero_grad_to_none")));
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (models)), ==, 1 + n_models);
+  g_assert_cmpstr (gtk_string_object_get_string (gtk_drop_down_get_selected_item (models)), ==,
+                   "Llama 2 13B");
   gtk_window_destroy (GTK_WINDOW (hidden));
   settle ();
 }

@@ -146,19 +146,15 @@ on_preset_chosen (GtkDropDown *dropdown,
   hr_scenario_model_set_scenario (self->model, &sc);
 }
 
-GtkDropDown *
-hr_form_preset_dropdown (HrForm       *self,
-                 GtkWidget    *group,
-                 HrPresetKind  kind,
-                 const char   *path,
-                 const char   *title,
-                 const char   *custom,
-                 GPtrArray   **out_ids)
+/* Every preset of a kind after the custom choice, into names and ids. */
+static void
+list_presets (HrForm        *self,
+              HrPresetKind   kind,
+              const char    *custom,
+              GtkStringList *names,
+              GPtrArray     *ids)
 {
   g_autoptr(GPtrArray) list = hr_presets_list (self->presets, kind);
-  GtkStringList *names = gtk_string_list_new (NULL);
-  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
-  GtkDropDown *dropdown;
 
   gtk_string_list_append (names, custom);
   g_ptr_array_add (ids, g_strdup (""));
@@ -172,6 +168,50 @@ hr_form_preset_dropdown (HrForm       *self,
         gtk_string_list_append (names, info->name);
         g_ptr_array_add (ids, g_strdup (info->id));
       }
+}
+
+/* The model drop-down starts with the custom choice and the scenario's
+ * own preset only: reading all the model presets (59 files) and grouping
+ * them was a twentieth of the window's first frame, for a list nobody
+ * can open before it is drawn (tests/bench-map.c).  The whole list
+ * comes once the first frame is drawn (hr-form-lazy.c), or as soon as
+ * something needs it (hr_form_fill_model_presets). */
+static void
+list_scenario_model (HrForm        *self,
+                     const char    *custom,
+                     GtkStringList *names,
+                     GPtrArray     *ids)
+{
+  const char *id = hr_scenario_model_get_scenario (self->model)->model.preset;
+  g_autofree char *name = hr_presets_name (self->presets, HR_PRESET_MODEL, id);
+
+  gtk_string_list_append (names, custom);
+  g_ptr_array_add (ids, g_strdup (""));
+  if (name != NULL)
+    {
+      gtk_string_list_append (names, name);
+      g_ptr_array_add (ids, g_strdup (id));
+    }
+  self->model_list_partial = TRUE;
+}
+
+GtkDropDown *
+hr_form_preset_dropdown (HrForm       *self,
+                 GtkWidget    *group,
+                 HrPresetKind  kind,
+                 const char   *path,
+                 const char   *title,
+                 const char   *custom,
+                 GPtrArray   **out_ids)
+{
+  GtkStringList *names = gtk_string_list_new (NULL);
+  GPtrArray *ids = g_ptr_array_new_with_free_func (g_free);
+  GtkDropDown *dropdown;
+
+  if (kind == HR_PRESET_MODEL)
+    list_scenario_model (self, custom, names, ids);
+  else
+    list_presets (self, kind, custom, names, ids);
 
   *out_ids = ids;
   dropdown = dropdown_row (self, group, path, title, NULL, names, TRUE);
@@ -183,6 +223,28 @@ hr_form_preset_dropdown (HrForm       *self,
     }
   g_signal_connect (dropdown, "notify::selected", G_CALLBACK (on_preset_chosen), self);
   return dropdown;
+}
+
+/* Puts every model preset in the model drop-down, once. */
+void
+hr_form_fill_model_presets (HrForm *self)
+{
+  GtkStringList *names;
+  GPtrArray *ids;
+
+  if (!self->model_list_partial || self->model_preset == NULL)
+    return;
+  self->model_list_partial = FALSE;
+  names = gtk_string_list_new (NULL);
+  ids = g_ptr_array_new_with_free_func (g_free);
+  list_presets (self, HR_PRESET_MODEL, _("Custom model"), names, ids);
+  self->syncing = TRUE;   /* the new list selects its first item */
+  g_ptr_array_unref (self->model_ids);
+  self->model_ids = ids;
+  gtk_drop_down_set_model (self->model_preset, G_LIST_MODEL (names));
+  g_object_unref (names);
+  self->syncing = FALSE;
+  hr_form_sync_presets (self);
 }
 
 static guint
@@ -200,6 +262,13 @@ hr_form_sync_presets (HrForm *self)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
 
+  /* A preset the short first list does not have needs the whole list. */
+  if (self->model_list_partial && sc->model.preset[0] != '\0'
+      && index_of_id (self->model_ids, sc->model.preset) == 0)
+    {
+      hr_form_fill_model_presets (self);
+      return;   /* which syncs */
+    }
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->model_preset, index_of_id (self->model_ids, sc->model.preset));
   if (self->gpu_preset != NULL)   /* built after the first frame */

@@ -27,6 +27,7 @@ struct _HrForm
 
   GtkDropDown     *model_preset;
   GPtrArray       *model_ids;   /* index in the drop-down -> id; [0] = custom */
+  gboolean         model_list_partial;  /* only the scenario's preset, until drawn */
   GtkDropDown     *gpu_preset;
   GPtrArray       *gpu_ids;
   gboolean         syncing;     /* a preset drop-down is following the model */
@@ -87,6 +88,7 @@ GtkDropDown *hr_form_preset_dropdown   (HrForm       *self,
                                         const char   *custom,
                                         GPtrArray   **out_ids);
 void         hr_form_sync_presets      (HrForm       *self);
+void         hr_form_fill_model_presets (HrForm      *self);
 void         hr_form_add_framework_row (HrForm       *self,
                                         GtkWidget    *group);
 gboolean     hr_form_sync_framework    (gpointer      user_data);

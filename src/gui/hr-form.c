@@ -222,6 +222,16 @@ build_training (HrForm    *self,
 
   hr_form_field_row (self, group, "training.lora.dropout");
   hr_form_field_row (self, group, "training.lora.fused_qkv");
+  /* The rest is below the first screen of a window of 800 points or
+   * less: built once the first frame is drawn (hr-form-lazy.c). */
+  hr_form_defer_rows (self, group, "training", build_training_end);
+}
+
+/* Training's rows after the LoRA ones, once the first frame is drawn. */
+static void
+build_training_end (HrForm    *self,
+                    GtkWidget *group)
+{
   hr_form_field_row (self, group, "training.lora.dora");
   hr_form_field_row (self, group, "training.quant");
   hr_form_field_row (self, group, "training.quant_lm_head");
@@ -230,18 +240,8 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.precision");
   hr_form_field_row (self, group, "training.fp8_recipe");
   hr_form_field_row (self, group, "training.fp8_all_gather");
-
   hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
                         _("Override single parts of the recipe"), build_dtypes);
-  /* The rest is below the first screen even of a tall window. */
-  hr_form_defer_rows (self, group, "training", build_training_end);
-}
-
-/* Training's rows after the data types, once the first frame is drawn. */
-static void
-build_training_end (HrForm    *self,
-                    GtkWidget *group)
-{
   hr_form_field_row (self, group, "training.optimizer");
   hr_form_field_row (self, group, "training.optimizer_impl");
   hr_form_field_row (self, group, "training.galore_rank");

@@ -257,6 +257,21 @@ preset_name (HrPresetKind  kind,
   return g_strdup (id);
 }
 
+/* The display name of one preset (NULL when it is not found or does not
+ * load): what a list shows for it without reading every other file. */
+char *
+hr_presets_name (HrPresets    *presets,
+                 HrPresetKind  kind,
+                 const char   *id)
+{
+  g_autoptr(JsonNode) node = NULL;
+
+  if (id == NULL || !hr_preset_id_is_valid (id))
+    return NULL;
+  node = hr_presets_load (presets, kind, id, NULL, NULL);
+  return node != NULL ? preset_name (kind, json_node_get_object (node), id) : NULL;
+}
+
 /* Every valid preset of a kind, the user's shadowing the bundled ones,
  * sorted by id.  Files that do not parse are left out here and reported
  * by hr_presets_broken(). */

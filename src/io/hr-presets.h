@@ -43,6 +43,9 @@ JsonNode    *hr_presets_load          (HrPresets     *presets,
                                        GError       **error);
 GPtrArray   *hr_presets_list          (HrPresets     *presets,
                                        HrPresetKind   kind);
+char        *hr_presets_name          (HrPresets     *presets,
+                                       HrPresetKind   kind,
+                                       const char    *id);
 GPtrArray   *hr_presets_broken        (HrPresets     *presets);
 const char  *hr_preset_kind_folder    (HrPresetKind   kind);
 gboolean     hr_preset_id_is_valid    (const char    *id);
