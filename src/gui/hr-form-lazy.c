@@ -13,9 +13,9 @@
  * has its group's title at the start and its rows once the first frame
  * is drawn; the model drop-down gets its list of every preset then too
  * (hr-form-dropdowns.c).  Measuring the rows once built cost the first
- * frame most: callgrind, main() to the first frame, 1,144 M instructions
- * before the Training split and the model list, 821 M after (a bare
- * libadwaita window: 458 M).  Either is made
+ * frame most: callgrind, main() to the first frame, 1,099 M instructions
+ * before the Training split and the model list, 791 M after (a bare
+ * libadwaita window: 456 M).  Either is made
  * at once when a caller asks for one of its rows by path (an error that
  * names the field, a test's lookup), so a row not built yet is found all
  * the same.
