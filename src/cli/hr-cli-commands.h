@@ -1,5 +1,8 @@
 /* hr-cli-commands.h: headroom-cli's commands other than planning
  *
+ * --list (hr-cli-list.c), --solve, --suggest, --sweep and --validate
+ * (hr-cli-commands.c).
+ *
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -33,6 +36,8 @@ int   hr_cli_print_sweep        (const HrScenario *scenario,
                                  const char       *format,
                                  const char       *png,
                                  HrUnits           units);
+int   hr_cli_list               (HrPresets        *presets,
+                                 const char       *what);
 int   hr_cli_validate_runs      (HrPresets        *presets,
                                  const char       *path,
                                  const char       *format);

@@ -1,0 +1,124 @@
+/* hr-cli-list.c: headroom-cli --list
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The bundled and user presets of a kind (id and name), the framework
+ * profiles, or every scenario field from the field table.
+ */
+
+#include "config.h"
+
+#include <stdio.h>
+
+#include "hr-cli-commands.h"
+#include "hr-enums.h"
+#include "hr-frameworks.h"
+#include "hr-scenario-fields.h"
+
+/* Every scenario field, from the field table: path, what is allowed,
+ * the default scenario's value and the form's label. */
+static int
+list_fields (void)
+{
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    {
+      const HrFieldSection *section = &hr_field_sections[s];
+      gconstpointer base = G_STRUCT_MEMBER_P (&sc, section->offset);
+
+      for (guint f = 0; f < *section->n_fields; f++)
+        {
+          const Field *field = &section->fields[f];
+          g_autofree char *path = g_strconcat (section->path, ".", field->key, NULL);
+          g_autofree char *allowed = NULL;
+          g_autofree char *value = NULL;
+          char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+
+          g_ascii_formatd (lo, sizeof lo, "%.15g", field->min);
+          g_ascii_formatd (hi, sizeof hi, "%.15g", field->max);
+          switch (field->kind)
+            {
+            case F_UINT:
+              allowed = g_strdup_printf ("%s to %s", lo, hi);
+              value = g_strdup_printf ("%" G_GUINT64_FORMAT,
+                                       *(const guint64 *) G_STRUCT_MEMBER_P (base, field->offset));
+              break;
+            case F_DOUBLE:
+              allowed = g_strdup_printf ("%s to %s", lo, hi);
+              value = g_strdup_printf ("%g", hr_field_get_number (field, base));
+              break;
+            case F_BOOL:
+              allowed = g_strdup ("true, false");
+              value = g_strdup (hr_field_get_number (field, base) != 0 ? "true" : "false");
+              break;
+            case F_ENUM:
+              allowed = hr_enum_allowed (field->names);
+              value = g_strdup (hr_enum_name (field->names, (guint) hr_field_get_number (field, base)));
+              break;
+            case F_NAME:
+              allowed = g_strdup_printf ("a string, up to %" G_GSIZE_FORMAT " bytes", field->size - 1);
+              value = hr_cli_shown (G_STRUCT_MEMBER_P (base, field->offset));
+              break;
+            case F_SKIP:
+            default:
+              continue;
+            }
+          printf ("%-36s %-44s %-14s %s\n", path, allowed, value, field->label);
+        }
+    }
+  return EXIT_PLANNED;
+}
+
+/* --list: the presets of a kind, the framework profiles or the fields. */
+int
+hr_cli_list (HrPresets  *presets,
+             const char *what)
+{
+  HrPresetKind kind;
+  g_autoptr(GPtrArray) list = NULL;
+
+  if (g_strcmp0 (what, "fields") == 0)
+    return list_fields ();
+  if (g_strcmp0 (what, "frameworks") == 0)
+    {
+      for (guint i = 0; i < hr_frameworks_count (); i++)
+        {
+          const HrFramework *f = hr_framework_get (i);
+          g_autofree char *name = hr_cli_shown (f->name);
+          g_autofree char *summary = hr_cli_shown (f->summary);
+
+          printf ("%-24s %s: %s\n", f->id, name, summary);
+        }
+      /* A profile left out for a bad value is named, not dropped silently. */
+      for (guint i = 0; i < hr_frameworks_problems ()->len; i++)
+        hr_cli_note ("%s", (char *) g_ptr_array_index (hr_frameworks_problems (), i));
+      return EXIT_PLANNED;
+    }
+  if (g_strcmp0 (what, "models") == 0)
+    kind = HR_PRESET_MODEL;
+  else if (g_strcmp0 (what, "gpus") == 0)
+    kind = HR_PRESET_GPU;
+  else if (g_strcmp0 (what, "scenarios") == 0)
+    kind = HR_PRESET_SCENARIO;
+  else
+    {
+      g_autofree char *msg = g_strdup_printf ("--list: \"%s\" is not allowed; allowed: "
+                                              "models, gpus, scenarios, frameworks or fields", what);
+      return hr_cli_bad_input (msg);
+    }
+
+  list = hr_presets_list (presets, kind);
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+      g_autofree char *id = hr_cli_shown (info->id);
+      g_autofree char *name = hr_cli_shown (info->name);
+
+      printf ("%-24s %s\n", id, name);
+    }
+  return EXIT_PLANNED;
+}
+
