@@ -21,9 +21,14 @@ typedef struct
 } HrHfReader;
 
 /* A whole number from min to max, TRUE when present (null is absent);
- * a bad value is r->error, naming the key (hr-hf-import.c). */
+ * a bad value is r->error, naming the key (hr-hf-reader.c). */
 gboolean    hr_hf_get_uint        (HrHfReader   *r,
                                    const char   *key,
+                                   guint64       min,
+                                   guint64       max,
+                                   guint64      *out);
+gboolean    hr_hf_get_uint_any    (HrHfReader   *r,
+                                   const char * const *keys,
                                    guint64       min,
                                    guint64       max,
                                    guint64      *out);
@@ -32,6 +37,36 @@ const char *hr_hf_get_string      (JsonObject   *obj,
 gboolean    hr_hf_get_bool        (JsonObject   *obj,
                                    const char   *key,
                                    gboolean      fallback);
+
+/* Encoder-decoder models (hr-hf-import-seq2seq.c): T5 and BART; the two
+ * stacks' keys BART and Whisper share, and their activation. */
+gboolean    hr_hf_import_seq2seq  (HrHfReader   *r,
+                                   const char   *type,
+                                   HrModelArch  *out,
+                                   GPtrArray    *unmapped,
+                                   GError      **error);
+void        hr_hf_read_stacks     (HrHfReader   *r,
+                                   HrModelArch  *out,
+                                   guint64       min_layers,
+                                   guint64      *dec_heads,
+                                   guint64      *dec_ffn);
+gboolean    hr_hf_check_stacks_alike (HrHfReader        *r,
+                                      const HrModelArch *out,
+                                      guint64            dec_heads,
+                                      guint64            dec_ffn,
+                                      GError           **error);
+gboolean    hr_hf_read_gelu_or_relu (HrHfReader   *r,
+                                     const char   *family,
+                                     HrMlp        *mlp,
+                                     GError      **error);
+
+/* DeepSeek-V2 and V3 (hr-hf-import-deepseek.c): latent attention, shared
+ * experts, dense first layers and MTP modules over what the transformer
+ * keys gave. */
+gboolean    hr_hf_import_deepseek (HrHfReader   *r,
+                                   const char   *type,
+                                   HrModelArch  *out,
+                                   GError      **error);
 
 /* State-space models (hr-hf-import-ssm.c): mamba and mamba2 as the whole
  * model; jamba's SSM layers and layer pattern over what the transformer

@@ -104,6 +104,26 @@ member_object (JsonObject  *obj,
   return json_node_get_object (node);
 }
 
+/* text_config and vision_config, each NULL where absent: FALSE, with
+ * the error, where either is not an object. */
+static gboolean
+nested_configs (HrHfReader  *r,
+                JsonObject **text,
+                JsonObject **vision,
+                GError     **error)
+{
+  GError *local = NULL;
+
+  *vision = NULL;
+  *text = member_object (r->obj, "text_config", r->origin, &local);
+  if (local == NULL)
+    *vision = member_object (r->obj, "vision_config", r->origin, &local);
+  if (local == NULL)
+    return TRUE;
+  g_propagate_error (error, local);
+  return FALSE;
+}
+
 /* The language model, imported as a config of its own type. */
 static gboolean
 import_text (JsonObject  *text,
@@ -140,20 +160,15 @@ import_llava (HrHfReader  *r,
               GError     **error)
 {
   JsonObject *obj = r->obj;
-  GError *local = NULL;
-  JsonObject *text_in = member_object (obj, "text_config", r->origin, &local);
-  JsonObject *vision_in = local == NULL ? member_object (obj, "vision_config", r->origin, &local) : NULL;
+  JsonObject *text_in, *vision_in;
   g_autoptr(JsonObject) text = NULL;
   const char *text_type, *s;
   JsonNode *layer;
   gint64 feature = -2;
   HrHfReader v;
 
-  if (local != NULL)
-    {
-      g_propagate_error (error, local);
-      return FALSE;
-    }
+  if (!nested_configs (r, &text_in, &vision_in, error))
+    return FALSE;
 
   /* The language model: LlamaConfig's defaults where a llama text_config
    * is silent (llava-hf/llava-1.5-7b-hf's says only its vocabulary). */
@@ -277,19 +292,14 @@ import_qwen2_vl (HrHfReader  *r,
                  GError     **error)
 {
   JsonObject *obj = r->obj;
-  GError *local = NULL;
-  JsonObject *text_in = member_object (obj, "text_config", r->origin, &local);
-  JsonObject *vision_in = local == NULL ? member_object (obj, "vision_config", r->origin, &local) : NULL;
+  JsonObject *text_in, *vision_in;
   g_autoptr(JsonObject) text = NULL;
   guint64 out_hidden = 3584, ratio = 4, temporal = 2, channels = 3;
   const char *s;
   HrHfReader v;
 
-  if (local != NULL)
-    {
-      g_propagate_error (error, local);
-      return FALSE;
-    }
+  if (!nested_configs (r, &text_in, &vision_in, error))
+    return FALSE;
 
   /* The language model, a Qwen2 (QKV biases, untied), with
    * Qwen2VLConfig's defaults. */

@@ -33,8 +33,8 @@ hr_hf_import_whisper (HrHfReader   *r,
                       GPtrArray    *unmapped,
                       GError      **error)
 {
-  const char *act = hr_hf_get_string (r->obj, "activation_function");
-  guint64 dec_heads, dec_ffn;
+  /* WhisperConfig's defaults for the decoder too (whisper-tiny's). */
+  guint64 dec_heads = 6, dec_ffn = 1536;
 
   out->kind = HR_KIND_ENCODER_DECODER;
   out->hidden = 384;
@@ -45,43 +45,16 @@ hr_hf_import_whisper (HrHfReader   *r,
   out->audio_mel_bins = 80;
   out->audio_frames = 1500;
   out->learned_positions = 448;
-  hr_hf_get_uint (r, "d_model", 1, HR_MAX_HIDDEN, &out->hidden);
-  hr_hf_get_uint (r, "encoder_layers", 1, HR_MAX_LAYERS, &out->layers);
-  hr_hf_get_uint (r, "decoder_layers", 1, HR_MAX_LAYERS, &out->decoder_layers);
-  hr_hf_get_uint (r, "encoder_attention_heads", 1, HR_MAX_HEADS, &out->heads);
-  if (!hr_hf_get_uint (r, "decoder_attention_heads", 1, HR_MAX_HEADS, &dec_heads))
-    dec_heads = 6;
-  hr_hf_get_uint (r, "encoder_ffn_dim", 1, HR_MAX_FFN, &out->ffn);
-  if (!hr_hf_get_uint (r, "decoder_ffn_dim", 1, HR_MAX_FFN, &dec_ffn))
-    dec_ffn = 1536;
-  hr_hf_get_uint (r, "vocab_size", 1, HR_MAX_VOCAB, &out->vocab);
+  hr_hf_read_stacks (r, out, 1, &dec_heads, &dec_ffn);
   hr_hf_get_uint (r, "num_mel_bins", 1, HR_MAX_AUDIO_MEL_BINS, &out->audio_mel_bins);
   hr_hf_get_uint (r, "max_source_positions", 1, HR_MAX_SEQ_LEN, &out->audio_frames);
   hr_hf_get_uint (r, "max_target_positions", 1, HR_MAX_SEQ_LEN, &out->learned_positions);
   if (r->error != NULL)
     return TRUE;   /* (finish_model reports it) */
 
-  if (dec_heads != out->heads || dec_ffn != out->ffn)
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: decoder_attention_heads %"
-                   PRIu64 " and decoder_ffn_dim %" PRIu64 " differ from "
-                   "the encoder's; allowed: stacks of the same heads (%" PRIu64
-                   ") and width (%" PRIu64 ")"), r->origin, dec_heads, dec_ffn,
-                   out->heads, out->ffn);
-      return FALSE;
-    }
-  if (act == NULL || strcmp (act, "gelu") == 0)
-    out->mlp = HR_MLP_GELU;
-  else if (strcmp (act, "relu") == 0)
-    out->mlp = HR_MLP_RELU;
-  else
-    {
-      g_autofree char *shown = hr_text_for_message (act, 40);
-
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: activation_function: \"%s\" is "
-                   "not supported for Whisper; allowed: gelu, relu"), r->origin, shown);
-      return FALSE;
-    }
+  if (!hr_hf_check_stacks_alike (r, out, dec_heads, dec_ffn, error)
+      || !hr_hf_read_gelu_or_relu (r, "Whisper", &out->mlp, error))
+    return FALSE;
 
   out->kv_heads = out->heads;
   out->norm = HR_NORM_LAYERNORM;

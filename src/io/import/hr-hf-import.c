@@ -15,107 +15,12 @@
 #include "hr-error.h"
 #include "hr-json.h"
 #include "hr-params.h"
-#include "hr-presets.h"
-#include "hr-fields-read.h"
 #include "hr-text.h"
 #include "hr-validate.h"
 
 #include <glib/gi18n-lib.h>
-#include <inttypes.h>
 #include <math.h>
 #include <string.h>
-
-/* What is read from one config.json (hr-hf-import-private.h). */
-typedef HrHfReader Reader;
-
-/* A whole number from min to max, TRUE when present.  null is absent
- * (transformers writes "n_inner": null); a whole float (32.0) counts as a
- * whole number, as in a scenario file; anything else is the file's error,
- * naming the key and echoing the value. */
-static gboolean
-get_uint (Reader      *r,
-          const char  *key,
-          guint64      min,
-          guint64      max,
-          guint64     *out)
-{
-  JsonNode *node = json_object_get_member (r->obj, key);
-  g_autofree char *value = NULL;
-  GType type;
-  double d;
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node) || r->error != NULL)
-    return FALSE;
-  type = JSON_NODE_HOLDS_VALUE (node) ? json_node_get_value_type (node) : G_TYPE_INVALID;
-  value = hr_fields_describe_node (node);
-  if (type == G_TYPE_INT64)
-    {
-      gint64 v = json_node_get_int (node);
-
-      if (v >= 0 && (guint64) v >= min && (guint64) v <= max)
-        {
-          *out = (guint64) v;
-          return TRUE;
-        }
-      g_set_error (&r->error, HR_ERROR, HR_ERROR_INVALID, _("%s: %s: %s is out of range; "
-                   "allowed: %" PRIu64 " to %" PRIu64),
-                   r->origin, key, value, min, max);
-      return FALSE;
-    }
-  d = type == G_TYPE_DOUBLE ? json_node_get_double (node) : -1;
-  if (type == G_TYPE_DOUBLE && d >= (double) min && d <= (double) max && floor (d) == d)
-    {
-      *out = (guint64) d;
-      return TRUE;
-    }
-  g_set_error (&r->error, HR_ERROR, type == G_TYPE_DOUBLE ? HR_ERROR_INVALID : HR_ERROR_TYPE,
-               _("%s: %s: %s is not allowed; allowed: a whole number %" PRIu64
-               " to %" PRIu64), r->origin, key, value, min, max);
-  return FALSE;
-}
-
-/* The first of several names that is present. */
-static gboolean
-get_uint_any (Reader              *r,
-              const char * const  *keys,
-              guint64              min,
-              guint64              max,
-              guint64             *out)
-{
-  for (guint i = 0; keys[i] != NULL; i++)
-    {
-      JsonNode *node = json_object_get_member (r->obj, keys[i]);
-
-      if (node != NULL && !JSON_NODE_HOLDS_NULL (node))
-        return get_uint (r, keys[i], min, max, out);
-    }
-  return FALSE;
-}
-
-static const char *
-get_string (JsonObject *obj,
-            const char *key)
-{
-  JsonNode *node = json_object_get_member (obj, key);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
-static gboolean
-get_bool (JsonObject *obj,
-          const char *key,
-          gboolean    fallback)
-{
-  JsonNode *node = json_object_get_member (obj, key);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
-    return fallback;
-  return json_node_get_boolean (node);
-}
 
 static gboolean
 in_list (const char          *value,
@@ -186,156 +91,6 @@ check_supported (const char  *type,
   return FALSE;
 }
 
-/* T5 (and mT5, T5 v1.1's layout) and BART, as transformers' T5Config and
- * BartConfig name them and default them (configuration_t5.py,
- * configuration_bart.py).  What these models can be and the plan does not
- * cover stays refused, naming the key: unequal stacks' widths or heads,
- * BART with pre-norm layers (normalize_before, mBART's layout) or final
- * norms, a T5 activation other than relu, gelu and their gated forms. */
-static gboolean
-import_seq2seq (Reader      *r,
-                const char  *type,
-                HrModelArch *out,
-                GPtrArray   *unmapped,
-                GError     **error)
-{
-  JsonObject *obj = r->obj;
-  guint64 v;
-
-  out->kind = HR_KIND_ENCODER_DECODER;
-  if (strcmp (type, "bart") == 0)
-    {
-      guint64 dec_heads = 16, dec_ffn = 4096;
-      const char *act = get_string (obj, "activation_function");
-
-      /* BartConfig's defaults: d_model 1024, 12 + 12 layers of 16 heads,
-       * 4096 wide, gelu, 1024 positions, vocab 50265. */
-      out->hidden = 1024;
-      out->layers = out->decoder_layers = 12;
-      out->heads = 16;
-      out->ffn = 4096;
-      out->vocab = 50265;
-      out->learned_positions = 1024;
-      get_uint (r, "d_model", 1, HR_MAX_HIDDEN, &out->hidden);
-      get_uint (r, "encoder_layers", 0, HR_MAX_LAYERS, &out->layers);
-      get_uint (r, "decoder_layers", 0, HR_MAX_LAYERS, &out->decoder_layers);
-      get_uint (r, "encoder_attention_heads", 1, HR_MAX_HEADS, &out->heads);
-      if (!get_uint (r, "decoder_attention_heads", 1, HR_MAX_HEADS, &dec_heads))
-        dec_heads = out->heads;
-      get_uint (r, "encoder_ffn_dim", 1, HR_MAX_FFN, &out->ffn);
-      if (!get_uint (r, "decoder_ffn_dim", 1, HR_MAX_FFN, &dec_ffn))
-        dec_ffn = out->ffn;
-      get_uint (r, "vocab_size", 1, HR_MAX_VOCAB, &out->vocab);
-      get_uint (r, "max_position_embeddings", 1, HR_MAX_SEQ_LEN - 2, &out->learned_positions);
-      if (r->error != NULL)
-        return TRUE;
-      /* BartLearnedPositionalEmbedding keeps 2 rows more (its offset). */
-      out->learned_positions += 2;
-      out->kv_heads = out->heads;
-      out->norm = HR_NORM_LAYERNORM;
-      out->bias = HR_BIAS_ALL;
-      out->post_norm = TRUE;
-      out->tied_embeddings = get_bool (obj, "tie_word_embeddings", TRUE);
-      if (dec_heads != out->heads || dec_ffn != out->ffn)
-        {
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: decoder_attention_heads %"
-                       PRIu64 " and decoder_ffn_dim %" PRIu64 " differ from "
-                       "the encoder's; allowed: stacks of the same heads (%" PRIu64
-                       ") and width (%" PRIu64 ")"), r->origin, dec_heads, dec_ffn,
-                       out->heads, out->ffn);
-          return FALSE;
-        }
-      if (get_bool (obj, "normalize_before", FALSE) || get_bool (obj, "add_final_layer_norm", FALSE))
-        {
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: %s: true describes mBART's "
-                       "pre-norm layers, which are not supported yet; allowed: BART's post-norm "
-                       "(normalize_before and add_final_layer_norm false)"), r->origin,
-                       get_bool (obj, "normalize_before", FALSE) ? "normalize_before"
-                                                                 : "add_final_layer_norm");
-          return FALSE;
-        }
-      if (act == NULL || strcmp (act, "gelu") == 0)
-        out->mlp = HR_MLP_GELU;
-      else if (strcmp (act, "relu") == 0)
-        out->mlp = HR_MLP_RELU;
-      else
-        {
-          g_autofree char *shown = hr_text_for_message (act, 40);
-
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: activation_function: \"%s\" is "
-                       "not supported for BART; allowed: gelu, relu"), r->origin, shown);
-          return FALSE;
-        }
-      if (unmapped != NULL)
-        g_ptr_array_add (unmapped, g_strdup ("dropout: BART's residual dropout is not planned "
-                                             "(model.dropout also drops attention "
-                                             "probabilities)"));
-    }
-  else
-    {
-      const char *proj = get_string (obj, "feed_forward_proj");
-
-      /* T5Config's defaults: d_model 512, d_kv 64, d_ff 2048, 6 layers of
-       * 8 heads, num_decoder_layers = num_layers, 32 buckets, relu, vocab
-       * 32128, tied embeddings. */
-      out->hidden = 512;
-      out->head_dim = 64;
-      out->ffn = 2048;
-      out->layers = 6;
-      out->heads = 8;
-      out->vocab = 32128;
-      out->position_buckets = 32;
-      get_uint (r, "d_model", 1, HR_MAX_HIDDEN, &out->hidden);
-      get_uint (r, "d_kv", 1, HR_MAX_HIDDEN, &out->head_dim);
-      get_uint (r, "d_ff", 1, HR_MAX_FFN, &out->ffn);
-      get_uint (r, "num_layers", 0, HR_MAX_LAYERS, &out->layers);
-      out->decoder_layers = out->layers;
-      get_uint (r, "num_decoder_layers", 0, HR_MAX_LAYERS, &out->decoder_layers);
-      get_uint (r, "num_heads", 1, HR_MAX_HEADS, &out->heads);
-      get_uint (r, "vocab_size", 1, HR_MAX_VOCAB, &out->vocab);
-      get_uint (r, "relative_attention_num_buckets", 0, HR_MAX_POSITION_BUCKETS,
-                &out->position_buckets);
-      if (r->error != NULL)
-        return TRUE;
-      out->kv_heads = out->heads;
-      if (out->heads > 0 && out->head_dim == out->hidden / out->heads)
-        out->head_dim = 0;
-      out->norm = HR_NORM_RMSNORM;   /* T5LayerNorm: a scale, no mean, no bias */
-      out->bias = HR_BIAS_NONE;
-      out->tied_embeddings = get_bool (obj, "tie_word_embeddings", TRUE);
-      /* T5Config: "gated-" + an activation, or the activation alone. */
-      if (proj == NULL || strcmp (proj, "relu") == 0)
-        out->mlp = HR_MLP_RELU;
-      else if (strcmp (proj, "gated-gelu") == 0)
-        out->mlp = HR_MLP_GEGLU;
-      else if (strcmp (proj, "gated-silu") == 0)
-        out->mlp = HR_MLP_SWIGLU;
-      else if (strcmp (proj, "gelu") == 0)
-        out->mlp = HR_MLP_GELU;
-      else
-        {
-          g_autofree char *shown = hr_text_for_message (proj, 40);
-
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: feed_forward_proj: \"%s\" is "
-                       "not supported; allowed: relu, gelu, gated-gelu, gated-silu"), r->origin, shown);
-          return FALSE;
-        }
-      if (unmapped != NULL && json_object_has_member (obj, "dropout_rate"))
-        g_ptr_array_add (unmapped, g_strdup ("dropout_rate: T5's dropout (inside the MLP too) "
-                                             "is not planned"));
-    }
-  if (get_uint (r, "num_key_value_heads", 1, HR_MAX_HEADS, &v) && v != out->heads)
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: num_key_value_heads: %" PRIu64
-                   " is not supported for model_type \"%s\"; allowed: %" PRIu64),
-                   r->origin, v, type, out->heads);
-      return FALSE;
-    }
-  out->experts = out->experts_active = 1;
-  out->head = HR_HEAD_LM;
-  return TRUE;
-}
-
 /* The model's name, the first bad value, and the same checks as a
  * scenario's model, named after the config file. */
 static gboolean
@@ -344,10 +99,10 @@ finish_model (HrModelArch *m,
               JsonObject  *obj,
               const char  *type,
               const char  *origin,
-              Reader      *r,
+              HrHfReader      *r,
               GError     **error)
 {
-  const char *name = get_string (obj, "_name_or_path");
+  const char *name = hr_hf_get_string (obj, "_name_or_path");
   HrScenario check;
   g_autoptr(GError) local = NULL;
 
@@ -378,68 +133,6 @@ finish_model (HrModelArch *m,
   return TRUE;
 }
 
-/* DeepSeek-V2 and V3 (transformers' DeepseekV2Config, DeepseekV3Config;
- * modeling_deepseek_v3.py): multi-head latent attention from q_lora_rank
- * (null: Q projected directly, V2-Lite), kv_lora_rank, qk_nope_head_dim,
- * qk_rope_head_dim and v_head_dim; n_shared_experts shared experts of
- * moe_intermediate_size each; the first first_k_dense_replace layers dense
- * (intermediate_size); V3's router bias (e_score_correction_bias, with its
- * topk_method "noaux_tc"); num_nextn_predict_layers multi-token-prediction
- * modules.  The latent's ranks and head dimensions are required (the
- * classes' defaults are DeepSeek-V3's, which would plan another model
- * silently); q_lora_rank absent is the classes' 1536.  MoE layers other
- * than every one (moe_layer_freq) are refused. */
-static gboolean
-import_deepseek (Reader       *r,
-                 const char   *type,
-                 HrModelArch  *out,
-                 GError      **error)
-{
-  JsonObject *obj = r->obj;
-  JsonNode *ql = json_object_get_member (obj, "q_lora_rank");
-  const char *topk = get_string (obj, "topk_method");
-  guint64 v;
-
-  out->attention_kind = HR_ATTN_KIND_MLA;
-  out->head_dim = 0;
-  out->q_lora_rank = 1536;
-  if (ql != NULL && JSON_NODE_HOLDS_NULL (ql))
-    out->q_lora_rank = 0;
-  else
-    get_uint (r, "q_lora_rank", 0, HR_MAX_HIDDEN, &out->q_lora_rank);
-  if (!get_uint (r, "kv_lora_rank", 1, HR_MAX_HIDDEN, &out->kv_lora_rank)
-      || !get_uint (r, "qk_nope_head_dim", 1, HR_MAX_HIDDEN, &out->qk_nope_head_dim)
-      || !get_uint (r, "qk_rope_head_dim", 2, HR_MAX_HIDDEN, &out->qk_rope_head_dim)
-      || !get_uint (r, "v_head_dim", 1, HR_MAX_HIDDEN, &out->v_head_dim))
-    {
-      if (r->error != NULL)
-        {
-          g_propagate_error (error, g_steal_pointer (&r->error));
-          return FALSE;
-        }
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: model_type \"%s\" needs "
-                   "kv_lora_rank, qk_nope_head_dim, qk_rope_head_dim and v_head_dim; allowed: "
-                   "a config.json with all four"), r->origin, type);
-      return FALSE;
-    }
-  if (out->experts > 1)
-    {
-      get_uint (r, "n_shared_experts", 0, HR_MAX_EXPERTS, &out->shared_experts);
-      get_uint (r, "first_k_dense_replace", 0, HR_MAX_LAYERS, &out->dense_layers);
-      if (get_uint (r, "moe_layer_freq", 1, HR_MAX_LAYERS, &v) && v != 1)
-        {
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: moe_layer_freq: %" PRIu64
-                       " is not supported; allowed: 1 (every layer after the dense ones is MoE)"),
-                       r->origin, v);
-          return FALSE;
-        }
-      out->router_bias = topk != NULL ? strcmp (topk, "noaux_tc") == 0
-                                      : strcmp (type, "deepseek_v3") == 0;
-    }
-  get_uint (r, "num_nextn_predict_layers", 0, HR_MAX_MTP_MODULES, &out->mtp_modules);
-  return TRUE;   /* (a bad value above is r->error, which finish_model reports) */
-}
-
 gboolean
 hr_hf_import_node (HrModelArch  *m,
                    JsonNode     *root,
@@ -464,7 +157,7 @@ hr_hf_import_node (HrModelArch  *m,
   HrModelArch out;
   gboolean gated_family;
   guint64 v;
-  Reader r = { NULL, origin, NULL };
+  HrHfReader r = { NULL, origin, NULL };
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
     {
@@ -473,7 +166,7 @@ hr_hf_import_node (HrModelArch  *m,
     }
   obj = json_node_get_object (root);
   r.obj = obj;
-  type = get_string (obj, "model_type");
+  type = hr_hf_get_string (obj, "model_type");
   if (!check_supported (type, origin, error))
     return FALSE;
   if (type == NULL && unmapped != NULL)
@@ -484,7 +177,7 @@ hr_hf_import_node (HrModelArch  *m,
   if (type != NULL && (strcmp (type, "t5") == 0 || strcmp (type, "mt5") == 0
                        || strcmp (type, "bart") == 0))
     {
-      if (!import_seq2seq (&r, type, &out, unmapped, error))
+      if (!hr_hf_import_seq2seq (&r, type, &out, unmapped, error))
         return FALSE;
       return finish_model (m, &out, obj, type, origin, &r, error);
     }
@@ -510,9 +203,9 @@ hr_hf_import_node (HrModelArch  *m,
   out.experts = out.experts_active = 1;
   out.head = HR_HEAD_LM;
 
-  if (!get_uint_any (&r, layer_keys, 1, HR_MAX_LAYERS, &out.layers)
-      || !get_uint_any (&r, hidden_keys, 1, HR_MAX_HIDDEN, &out.hidden)
-      || !get_uint_any (&r, head_keys, 1, HR_MAX_HEADS, &out.heads))
+  if (!hr_hf_get_uint_any (&r, layer_keys, 1, HR_MAX_LAYERS, &out.layers)
+      || !hr_hf_get_uint_any (&r, hidden_keys, 1, HR_MAX_HIDDEN, &out.hidden)
+      || !hr_hf_get_uint_any (&r, head_keys, 1, HR_MAX_HEADS, &out.heads))
     {
       if (r.error != NULL)
         {
@@ -525,23 +218,23 @@ hr_hf_import_node (HrModelArch  *m,
       return FALSE;
     }
   out.kv_heads = out.heads;
-  get_uint (&r, "num_key_value_heads", 1, HR_MAX_HEADS, &out.kv_heads);
-  if (get_bool (obj, "multi_query", FALSE))
+  hr_hf_get_uint (&r, "num_key_value_heads", 1, HR_MAX_HEADS, &out.kv_heads);
+  if (hr_hf_get_bool (obj, "multi_query", FALSE))
     out.kv_heads = 1;
-  if (get_bool (obj, "new_decoder_architecture", FALSE)
-      && get_uint (&r, "num_kv_heads", 1, HR_MAX_HEADS, &v))
+  if (hr_hf_get_bool (obj, "new_decoder_architecture", FALSE)
+      && hr_hf_get_uint (&r, "num_kv_heads", 1, HR_MAX_HEADS, &v))
     out.kv_heads = v;
-  get_uint (&r, "head_dim", 1, HR_MAX_HIDDEN, &out.head_dim);
+  hr_hf_get_uint (&r, "head_dim", 1, HR_MAX_HIDDEN, &out.head_dim);
   if (out.heads > 0 && out.head_dim == out.hidden / out.heads)
     out.head_dim = 0;
-  if (!get_uint_any (&r, ffn_keys, 0, HR_MAX_FFN, &out.ffn) || out.ffn == 0)
+  if (!hr_hf_get_uint_any (&r, ffn_keys, 0, HR_MAX_FFN, &out.ffn) || out.ffn == 0)
     out.ffn = 4 * out.hidden;
-  get_uint (&r, "vocab_size", 1, HR_MAX_VOCAB, &out.vocab);
+  hr_hf_get_uint (&r, "vocab_size", 1, HR_MAX_VOCAB, &out.vocab);
 
   /* MLP: gated when the family gates (Llama and kin: SiLU; Gemma: GeGLU). */
-  act = get_string (obj, "hidden_act");
+  act = hr_hf_get_string (obj, "hidden_act");
   if (act == NULL)
-    act = get_string (obj, "activation_function");
+    act = hr_hf_get_string (obj, "activation_function");
   gated_family = type != NULL && (g_str_has_prefix (type, "llama") || g_str_has_prefix (type, "mistral")
                                   || g_str_has_prefix (type, "mixtral") || g_str_has_prefix (type, "qwen")
                                   || g_str_has_prefix (type, "gemma") || g_str_has_prefix (type, "phi3")
@@ -567,18 +260,19 @@ hr_hf_import_node (HrModelArch  *m,
     out.bias = HR_BIAS_ALL;
   else if (type != NULL && (strcmp (type, "qwen2") == 0 || strcmp (type, "qwen2_moe") == 0))
     out.bias = HR_BIAS_QKV;
-  else if (get_bool (obj, "attention_bias", FALSE) || get_bool (obj, "use_qkv_bias", FALSE)
-           || get_bool (obj, "qkv_bias", FALSE))
-    out.bias = get_bool (obj, "bias", FALSE) ? HR_BIAS_ALL : HR_BIAS_QKV;
-  else if (get_bool (obj, "bias", FALSE))
+  else if (hr_hf_get_bool (obj, "attention_bias", FALSE)
+           || hr_hf_get_bool (obj, "use_qkv_bias", FALSE)
+           || hr_hf_get_bool (obj, "qkv_bias", FALSE))
+    out.bias = hr_hf_get_bool (obj, "bias", FALSE) ? HR_BIAS_ALL : HR_BIAS_QKV;
+  else if (hr_hf_get_bool (obj, "bias", FALSE))
     out.bias = HR_BIAS_ALL;
   out.lm_head_bias = type != NULL && strcmp (type, "phi") == 0;
 
-  out.tied_embeddings = get_bool (obj, "tie_word_embeddings", !in_list (type, untied));
-  out.parallel_block = get_bool (obj, "parallel_attn", FALSE)
-                       || get_bool (obj, "use_parallel_residual", FALSE)
+  out.tied_embeddings = hr_hf_get_bool (obj, "tie_word_embeddings", !in_list (type, untied));
+  out.parallel_block = hr_hf_get_bool (obj, "parallel_attn", FALSE)
+                       || hr_hf_get_bool (obj, "use_parallel_residual", FALSE)
                        || (type != NULL && strcmp (type, "phi") == 0);
-  if (get_bool (obj, "new_decoder_architecture", FALSE))
+  if (hr_hf_get_bool (obj, "new_decoder_architecture", FALSE))
     {
       out.parallel_block = TRUE;
       out.norms_per_layer = 2;
@@ -592,11 +286,11 @@ hr_hf_import_node (HrModelArch  *m,
 
   /* Positions: learned tables in GPT-2 and the encoders. */
   if (type != NULL && strcmp (type, "gpt2") == 0)
-    get_uint (&r, "n_positions", 0, HR_MAX_SEQ_LEN, &out.learned_positions);
+    hr_hf_get_uint (&r, "n_positions", 0, HR_MAX_SEQ_LEN, &out.learned_positions);
   if (out.kind == HR_KIND_ENCODER)
     {
-      get_uint (&r, "max_position_embeddings", 0, HR_MAX_SEQ_LEN, &out.learned_positions);
-      if (!get_uint (&r, "type_vocab_size", 0, 1024, &out.token_types))
+      hr_hf_get_uint (&r, "max_position_embeddings", 0, HR_MAX_SEQ_LEN, &out.learned_positions);
+      if (!hr_hf_get_uint (&r, "type_vocab_size", 0, 1024, &out.token_types))
         out.token_types = 0;
       out.pooler = TRUE;
       out.dropout = TRUE;
@@ -605,17 +299,17 @@ hr_hf_import_node (HrModelArch  *m,
     out.dropout = TRUE;
 
   /* Mixture of experts. */
-  if (get_uint_any (&r, expert_keys, 0, HR_MAX_EXPERTS, &v) && v > 1)
+  if (hr_hf_get_uint_any (&r, expert_keys, 0, HR_MAX_EXPERTS, &v) && v > 1)
     {
       out.experts = v;
-      if (!get_uint (&r, "num_experts_per_tok", 1, HR_MAX_EXPERTS, &out.experts_active))
+      if (!hr_hf_get_uint (&r, "num_experts_per_tok", 1, HR_MAX_EXPERTS, &out.experts_active))
         out.experts_active = 2;
-      if (get_uint (&r, "moe_intermediate_size", 1, HR_MAX_FFN, &v))
+      if (hr_hf_get_uint (&r, "moe_intermediate_size", 1, HR_MAX_FFN, &v))
         out.expert_ffn = v;
     }
 
   if (type != NULL && (strcmp (type, "deepseek_v2") == 0 || strcmp (type, "deepseek_v3") == 0)
-      && !import_deepseek (&r, type, &out, error))
+      && !hr_hf_import_deepseek (&r, type, &out, error))
     return FALSE;
   if (type != NULL && strcmp (type, "jamba") == 0
       && !hr_hf_import_jamba (&r, &out, unmapped, error))
@@ -677,7 +371,7 @@ check_safetensors_index (const HrModelArch *model,
   g_autofree char *path = g_build_filename (dir, "model.safetensors.index.json", NULL);
   g_autoptr(JsonNode) index = NULL;
   JsonObject *metadata;
-  const char *dtype = get_string (config, "torch_dtype");
+  const char *dtype = hr_hf_get_string (config, "torch_dtype");
   double bytes_per_param, counted, stored;
   JsonNode *size;
 
@@ -749,29 +443,3 @@ const HrImporter hr_hf_importer = {
   .detect = hf_detect,
   .apply = hf_apply,
 };
-
-/* For the family importers of hr-hf-import-*.c. */
-gboolean
-hr_hf_get_uint (HrHfReader *r,
-                const char *key,
-                guint64     min,
-                guint64     max,
-                guint64    *out)
-{
-  return get_uint (r, key, min, max, out);
-}
-
-const char *
-hr_hf_get_string (JsonObject *obj,
-                  const char *key)
-{
-  return get_string (obj, key);
-}
-
-gboolean
-hr_hf_get_bool (JsonObject *obj,
-                const char *key,
-                gboolean    fallback)
-{
-  return get_bool (obj, key, fallback);
-}
