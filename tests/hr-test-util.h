@@ -69,6 +69,25 @@ hr_test_item_bytes (const HrDevice *d,
   return sum;
 }
 
+/* A model state's bytes, its parts included: "weights" sums "weights",
+ * "expert weights", "shared-expert weights", "encoder weights" and
+ * "decoder weights" (hr-calc-parts.c). */
+static inline guint64
+hr_test_state_bytes (const HrDevice *d,
+                     const char     *state)
+{
+  static const char * const parts[] = { "", "expert ", "shared-expert ", "encoder ", "decoder " };
+  guint64 sum = 0;
+
+  for (guint p = 0; p < G_N_ELEMENTS (parts); p++)
+    {
+      g_autofree char *name = g_strconcat (parts[p], state, NULL);
+
+      sum += hr_test_item_bytes (d, name);
+    }
+  return sum;
+}
+
 #define hr_assert_close(a, b, rel) \
   G_STMT_START { \
     double _a = (a), _b = (b); \

@@ -10,6 +10,7 @@
  */
 
 #include <math.h>
+#include <string.h>
 
 #include "hr-activations.h"
 #include "hr-test-util.h"
@@ -17,9 +18,9 @@
 static double
 model_state_bytes (const HrDevice *d)
 {
-  return (double) (hr_test_item_bytes (d, "weights") + hr_test_item_bytes (d, "gradients")
-                   + hr_test_item_bytes (d, "master weights")
-                   + hr_test_item_bytes (d, "optimizer states")
+  return (double) (hr_test_state_bytes (d, "weights") + hr_test_state_bytes (d, "gradients")
+                   + hr_test_state_bytes (d, "master weights")
+                   + hr_test_state_bytes (d, "optimizer states")
                    + hr_test_item_bytes (d, "optimizer states (paged)"));
 }
 
@@ -744,6 +745,86 @@ test_pipeline_schedules (void)
   g_assert_nonnull (strstr (error->message, "parallel.schedule: zb-h1 runs one chunk per stage"));
 }
 
+/* The breakdown's parts (hr-calc-parts.c), each the part's parameters
+ * on the GPU times the item's bytes, and the rest under the item's own
+ * name; the category's bytes are the same as without parts.
+ *   Mixtral 8x7B (32 layers, 8 experts of 3·4096·14336): the experts are
+ *   32·8·3·4096·14336 = 45,097,156,608 parameters; ZeRO-3 over 8 GPUs,
+ *   bf16 weights: 45,097,156,608·2 / 8 = 11,274,289,152 bytes, the fp32
+ *   master weights twice that, Adam's two fp32 states four times.
+ *   DeepSeek-V2-Lite (27 layers, the first dense; 2 shared experts of
+ *   3·2048·1408 each on the 26 MoE layers): 26·2·8,650,752 = 449,839,104
+ *   shared parameters, 64 routed experts 26·64·8,650,752 =
+ *   14,394,851,328; ZeRO-1 on 8 GPUs keeps the bf16 weights whole.
+ *   T5-base (12 + 12 layers; test-params): an encoder layer 4·768² +
+ *   2·768·3072 + 2·768 = 7,079,424, a decoder layer with its
+ *   cross-attention and norm 9,439,488; the rest the shared 32128 x 768
+ *   table, two relative-bias tables 32·12 and two final norms 768:
+ *   24,676,608.  One GPU, bf16 weights. */
+static void
+test_parts (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) dense = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+  guint64 experts = 32ull * 8 * 3 * 4096 * 14336;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "mixtral-8x7b");
+  sc.parallel.deepspeed = TRUE;   /* its engine keeps a 16-bit partition */
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (sc.parallel.zero, ==, 3);
+  g_assert_cmpuint (sc.parallel.gpus, ==, 8);
+  g_assert_cmpuint (experts, ==, 45097156608);
+  g_assert_cmpuint (hr_test_item_bytes (d, "expert weights"), ==, experts * 2 / 8);
+  g_assert_cmpuint (hr_test_item_bytes (d, "expert master weights"), ==, experts * 4 / 8);
+  g_assert_cmpuint (hr_test_item_bytes (d, "expert optimizer states"), ==, experts * 8 / 8);
+  /* With the rest (attention, norms, routers, embeddings and head), the
+   * whole model: 46,702,792,704·2 / 8. */
+  g_assert_cmpuint (hr_test_state_bytes (d, "weights"), ==, plan->params * 2 / 8);
+  g_assert_cmpuint (hr_test_item_bytes (d, "shared-expert weights"), ==, 0);
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "deepseek-v2-lite");
+  sc.parallel.zero = 1;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "shared-expert weights"), ==, 449839104ull * 2);
+  g_assert_cmpuint (hr_test_item_bytes (d, "expert weights"), ==, 14394851328ull * 2);
+  g_assert_cmpuint (hr_test_state_bytes (d, "weights"), ==, plan->params * 2);
+  /* ZeRO-1 shards the optimizer's share: the shared experts' master
+   * weights over the 8 GPUs. */
+  g_assert_cmpuint (hr_test_item_bytes (d, "shared-expert master weights"), ==, 449839104ull * 4 / 8);
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "t5-base");
+  sc.training.attention = HR_ATTENTION_EAGER;
+  sc.parallel.gpus = sc.parallel.gpus_per_node = 1;
+  sc.parallel.zero = 0;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (plan->params, ==, 12ull * 7079424 + 12ull * 9439488 + 24676608);
+  g_assert_cmpuint (hr_test_item_bytes (d, "encoder weights"), ==, 12ull * 7079424 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (d, "decoder weights"), ==, 12ull * 9439488 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (d, "weights"), ==, 24676608ull * 2);
+  g_assert_cmpuint (hr_test_item_bytes (d, "decoder optimizer states"), ==, 12ull * 9439488 * 8);
+
+  /* A dense model keeps one item per state; LoRA's states are its
+   * adapters', not split. */
+  hr_scenario_init_default (&sc);
+  hr_test_plan (&sc, dense);
+  for (guint i = 0; i < dense->devices[0].n_items; i++)
+    g_assert_null (strstr (dense->devices[0].items[i].name, "expert"));
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "mixtral-8x7b");
+  sc.training.method = HR_METHOD_LORA;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "expert weights"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "expert optimizer states"), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -765,5 +846,6 @@ main (int   argc,
   g_test_add_func ("/states/galore", test_galore);
   g_test_add_func ("/states/dora", test_dora);
   g_test_add_func ("/states/pipeline-schedules", test_pipeline_schedules);
+  g_test_add_func ("/states/parts", test_parts);
   return g_test_run ();
 }

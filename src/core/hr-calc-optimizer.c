@@ -73,12 +73,20 @@ hr_calc_add_optimizer (Ctx               *ctx,
     }
   else
     {
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
+      /* (Split into parts where every parameter has its own states:
+       * factored, Muon's and GaLore's states are not a parameter's.) */
+      gboolean states_per_param = !optimizer->factored && !optimizer->by_shape
+                                  && !optimizer->projected;
+
+      hr_calc_add_state_item (ctx, dev, sp, HR_STATE_MASTER, p->zero >= 1, ctx->master_bytes,
+                HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.master,
                 HR_LIVE_ALWAYS, N_("master weights"),
                 p->zero >= 1 ? "P_trainable·bytes / N (ZeRO-1+)" : "P_trainable·bytes",
                 N_("A full-precision copy of the weights that the optimizer updates."),
                 trainable_here * ctx->master_bytes);
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
+      hr_calc_add_state_item (ctx, dev, sp, states_per_param ? HR_STATE_OPTIMIZER : HR_N_STATES,
+                p->zero >= 1, state_bytes,
+                HR_CATEGORY_OPTIMIZER, paged ? HR_POOL_MANAGED : HR_POOL_ALLOCATOR,
                 optimizer->quantized ? HR_DTYPE_NONE
                   : optimizer->fixed_bytes == 4.0 ? HR_DTYPE_FP32 : t->dtypes.optimizer,
                 HR_LIVE_ALWAYS,

@@ -46,6 +46,12 @@ typedef struct
   double              galore_projection; /* ... and projection matrices (elements) */
 } Ctx;
 
+/* Plans larger than this per GPU (1 PiB) are refused rather than rounded:
+ * below it every item, every sum of up to HR_MAX_ITEMS items and every
+ * figure derived in double stays an exact whole number (under 2^53), so
+ * the categories add up to the total to the byte. */
+#define MAX_DEVICE_BYTES 1125899906842624.0
+
 /* Parameters of one stage, per rank, split into dense and expert parts
  * because ZeRO shards experts over the expert-data-parallel group. */
 typedef struct
@@ -65,6 +71,12 @@ typedef struct
   double adafactor;
   double frozen;       /* of outside, weights that do not train (Whisper's
                         * sinusoidal encoder positions, on the first stage) */
+  /* The parts the breakdown names (hr-calc-parts.c): of dense, the shared
+   * experts and an encoder-decoder's two stacks (without their routed
+   * experts, which are experts above). */
+  double shared;
+  double encoder;
+  double decoder;
 } StageParams;
 
 /* DeepSpeed's defaults, in elements (deepspeed/runtime/zero/config.py,
@@ -122,6 +134,32 @@ void   hr_calc_add_optimizer            (Ctx               *ctx,
                                          const StageParams *sp,
                                          double             trainable,
                                          double             trainable_here);
+/* hr-calc-parts.c: an item of the model's states (weights, gradients,
+ * master weights, optimizer states), split into the parts the breakdown
+ * names where the stage has them, else as one item. */
+typedef enum
+{
+  HR_STATE_WEIGHTS,
+  HR_STATE_GRADIENTS,
+  HR_STATE_MASTER,
+  HR_STATE_OPTIMIZER,
+  HR_N_STATES
+} HrStateKind;
+
+void   hr_calc_add_state_item           (Ctx               *ctx,
+                                         HrDevice          *dev,
+                                         const StageParams *sp,
+                                         HrStateKind        kind,
+                                         gboolean           sharded,
+                                         double             bytes_per_param,
+                                         HrCategory         category,
+                                         HrPool             pool,
+                                         HrDtype            dtype,
+                                         guint              live,
+                                         const char        *name,
+                                         const char        *formula,
+                                         const char        *why,
+                                         double             bytes);
 void   hr_calc_add_model_states         (Ctx               *ctx,
                                          HrDevice          *dev,
                                          const StageParams *sp);

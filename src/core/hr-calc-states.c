@@ -156,6 +156,16 @@ hr_calc_stage_params (const Ctx      *ctx,
               + L_mtp * (double) (c->mtp_extra - c->mtp_extra_linear)
               + (last ? (double) c->final_norm : 0.0);
   sp->lora = L * (double) c->layer_lora;
+  sp->shared = L * (double) c->layer_shared;
+  /* An encoder-decoder model's stage holds both stacks whole (validation
+   * keeps one stage): the encoder's layers, and the decoder's with their
+   * cross-attention. */
+  sp->encoder = sp->decoder = 0;
+  if (L_dec > 0 && dev->n_layers == sc->model.layers + sc->model.decoder_layers)
+    {
+      sp->encoder = (double) sc->model.layers * (double) c->layer_dense;
+      sp->decoder = L_dec * (double) (c->layer_dense + c->decoder_extra);
+    }
   sp->adafactor = L * (double) c->layer_adafactor + L_dec * (double) c->decoder_extra_adafactor
                   + L_d * (double) c->dense_first_adafactor
                   + L_mtp * (double) (c->mtp_extra - c->mtp_extra_linear + 3 * sc->model.hidden);
@@ -177,6 +187,7 @@ hr_calc_stage_params (const Ctx      *ctx,
             sp->adafactor += n * (double) c->kind_adafactor[a][x];
           }
       sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
+      sp->shared = sp->encoder = sp->decoder = 0;
     }
   /* The hidden layers' weight matrices, before the LM head joins the
    * quantizable linears below: Muon's split (KellerJordan/Muon muon.py,
@@ -306,7 +317,8 @@ add_weights (Ctx               *ctx,
   if (!ctx->lora)
     {
       if (!p->offload_params && !shard_is_master)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+        hr_calc_add_state_item (ctx, dev, sp, HR_STATE_WEIGHTS, zero3, ctx->weight_bytes,
+                  HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
                   HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
                   N_("The model's weights, which every GPU computes with."),
                   (weights_here - vision_weights (ctx, dev, sp, weights_here)) * ctx->weight_bytes);
@@ -553,7 +565,9 @@ add_gradients (Ctx               *ctx,
   else if (ds)
     hr_calc_add_deepspeed_gradients (ctx, dev, sp, trainable, trainable / shard_of_trainable);
   else if (!(p->offload_optimizer && p->zero >= 2))
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
+    hr_calc_add_state_item (ctx, dev, sp, HR_STATE_GRADIENTS,
+              p->zero >= 2 && !(no_sync && ctx->accumulating), ctx->grad_bytes,
+              HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, t->dtypes.grads, grads_live,
               N_("gradients"),
               p->zero < 2 ? "P_trainable·bytes"
               : no_sync && ctx->accumulating ? "P_trainable·bytes (unsharded under no_sync)"

@@ -28,12 +28,6 @@
 
 #include <string.h>
 
-/* Plans larger than this per GPU (1 PiB) are refused rather than rounded:
- * below it every item, every sum of up to HR_MAX_ITEMS items and every
- * figure derived in double stays an exact whole number (under 2^53), so
- * the categories add up to the total to the byte. */
-#define MAX_DEVICE_BYTES 1125899906842624.0
-
 #include "hr-calc-private.h"
 
 /* QLoRA §3: NF4 = 4 bits + one fp32 absmax per 64 weights (0.5625 B);
@@ -93,21 +87,26 @@ hr_calc_add_item (Ctx        *ctx,
                   const char *why,
                   double      bytes)
 {
+  HrItem *item;
+
   if (!(bytes > 0.5))
     return;
   g_assert (dev->n_items < HR_MAX_ITEMS);
   if (bytes > ctx->too_big)
     ctx->too_big = bytes;
-  dev->items[dev->n_items++] = (HrItem) {
-    .category = category,
-    .pool = pool,
-    .dtype = dtype,
-    .live = live,
-    .name = name,
-    .formula = formula,
-    .why = why,
-    .bytes = bytes < MAX_DEVICE_BYTES ? (guint64) (bytes + 0.5) : (guint64) MAX_DEVICE_BYTES,
-  };
+  /* Field by field: a compound literal was built on the stack and copied,
+   * twice the stores, on the plan's busiest line. */
+  item = &dev->items[dev->n_items++];
+  item->category = category;
+  item->pool = pool;
+  item->dtype = dtype;
+  item->live = live;
+  item->name = name;
+  item->formula = formula;
+  item->why = why;
+  /* (Through gint64: under 2^53, one instruction, where a conversion
+   * to an unsigned 64-bit integer takes a branch and several.) */
+  item->bytes = bytes < MAX_DEVICE_BYTES ? (guint64) (gint64) (bytes + 0.5) : (guint64) MAX_DEVICE_BYTES;
 }
 
 static void
@@ -120,6 +119,7 @@ finish_device (Ctx      *ctx,
   double frag = sc->overhead.fragmentation;
 
   double cached[HR_N_PHASES] = { 0 };
+  guint64 always = 0;
 
   memset (dev->phase_bytes, 0, sizeof dev->phase_bytes);
   for (guint i = 0; i < dev->n_items; i++)
@@ -127,14 +127,20 @@ finish_device (Ctx      *ctx,
       const HrItem *item = &dev->items[i];
 
       /* Only the phases it is live in: a 16-stage plan has 300 items, and
-       * walking every phase of each was a quarter of its time. */
-      if (item->pool == HR_POOL_ALLOCATOR)
+       * walking every phase of each was a quarter of its time.  The model
+       * states, alive in every phase, are summed once. */
+      if (item->pool == HR_POOL_ALLOCATOR && item->live == HR_LIVE_ALWAYS)
+        always += item->bytes;
+      else if (item->pool == HR_POOL_ALLOCATOR)
         for (guint live = item->live; live != 0; live &= live - 1)
           dev->phase_bytes[__builtin_ctz (live)] += item->bytes;
       else if (item->pool == HR_POOL_CACHED)
         for (guint live = item->live; live != 0; live &= live - 1)
           cached[__builtin_ctz (live)] += (double) item->bytes;
     }
+
+  for (guint ph = 0; ph < HR_N_PHASES; ph++)
+    dev->phase_bytes[ph] += always;
 
   /* The peak is the phase that reserves the most: its live tensors, what
    * fragments around them, and the blocks other streams keep (without
@@ -170,7 +176,7 @@ finish_device (Ctx      *ctx,
     {
       const HrItem *item = &dev->items[i];
 
-      if (!hr_item_is_live_at_peak (dev, item))
+      if ((item->live & HR_LIVE (dev->peak_phase)) == 0)   /* hr_item_is_live_at_peak */
         continue;
       dev->category_bytes[item->category] += item->bytes;
     }

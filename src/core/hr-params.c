@@ -393,7 +393,8 @@ hr_params_count (const HrModelArch *m,
 
       experts_here = (s.E + e - 1) / e;
       out->layer_experts = experts_here * mlp_params (m, &s, s.ef, t);
-      out->layer_dense = attn + norms + router_params (m, &s) + shared_mlp_params (m, &s, t);
+      out->layer_shared = shared_mlp_params (m, &s, t);
+      out->layer_dense = attn + norms + router_params (m, &s) + out->layer_shared;
       out->layer_linear = attn_linear + s.h * s.E
                           + experts_here * (s.gated ? 3 : 2) * s.h * s.ef / t
                           + (s.gated ? 3 : 2) * s.h * shared_width / t;

@@ -18,6 +18,7 @@ typedef struct
   /* one transformer layer, per rank */
   guint64 layer_dense;        /* attention, norms, router, dense MLP */
   guint64 layer_experts;      /* the MoE experts this rank holds */
+  guint64 layer_shared;       /* of layer_dense, DeepSeek's shared experts */
   guint64 layer_linear;       /* weights of nn.Linear layers (quantizable) */
   guint64 layer_lora;         /* LoRA adapters (trainable) */
   guint64 layer_adafactor;    /* Adafactor's factored second-moment size */

@@ -62,8 +62,11 @@ typedef struct
 } HrItem;
 
 /* The most items one device can carry: the richest combination of options
- * (QLoRA, ZeRO-3, dropout, QK-norm, MoE, every framework effect) makes 37. */
-#define HR_MAX_ITEMS 48
+ * (QLoRA, ZeRO-3, dropout, QK-norm, MoE, every framework effect) makes 37,
+ * and the parts of weights, gradients, master weights and optimizer states
+ * (hr-calc-parts.c: routed and shared experts, encoder, decoder) up to 16
+ * more. */
+#define HR_MAX_ITEMS 56
 
 typedef struct
 {

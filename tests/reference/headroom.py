@@ -148,9 +148,15 @@ class Plan:
         self.allocated = dev["allocated_bytes"]
         self.items = dev["items"]
 
+    # The parts a model state is split into (src/core/hr-calc-parts.c):
+    # "expert gradients" is a part of "gradients".
+    PARTS = ("", "expert ", "shared-expert ", "encoder ", "decoder ")
+
     def item(self, name):
-        """Bytes of the listed item(s) whose name starts with name, or None."""
-        found = [i["bytes"] for i in self.items if i["name"].split(" (")[0] == name]
+        """Bytes of the listed item(s) called name before their type, their
+        parts included, or None."""
+        names = {part + name for part in self.PARTS}
+        found = [i["bytes"] for i in self.items if i["name"].split(" (")[0] in names]
         return sum(found) if found else None
 
     def weights(self):
