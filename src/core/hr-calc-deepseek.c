@@ -53,14 +53,18 @@ hr_calc_deepseek_layers (Ctx            *ctx,
           hr_activations_layer (&dense_sc, &ctx->dense_act);
         }
       ctx->deepseek_ready = TRUE;
+      ctx->deepseek_held = 1;
     }
-  /* (a stage of one kind takes it as it is: averaging compares names) */
-  if (n_dense == 0)
+  /* (a stage of one kind takes it as it is: averaging compares names; and
+   * a stage after one of the same kind has it already: a copy of a layer's
+   * saved tensors is most of this function's time over 16 stages) */
+  if (n_dense == 0 && ctx->deepseek_held != 1)
     ctx->layer_act = *moe;
-  else if (n_moe == 0)
+  else if (n_dense > 0 && n_moe == 0 && ctx->deepseek_held != 2)
     ctx->layer_act = *dense;
-  else
+  else if (n_dense > 0 && n_moe > 0)
     hr_activations_stack_average (dense, n_dense, moe, n_moe, &ctx->layer_act);
+  ctx->deepseek_held = n_dense == 0 ? 1 : n_moe == 0 ? 2 : 0;
   /* (the stage's first layer is a dense one where any is: they come first) */
   ctx->first_act = n_dense > 0 ? dense : NULL;
   ctx->first_total = n_dense > 0 ? dense->total : moe->total;

@@ -22,6 +22,7 @@ typedef struct
   HrLayerActivations  moe_act;      /* DeepSeek: an MoE layer's and a dense first */
   HrLayerActivations  dense_act;    /* layer's, made once per plan (deepseek_ready) */
   gboolean            deepseek_ready;
+  guint               deepseek_held;  /* which kind layer_act holds: 0 a mix, 1 MoE, 2 dense */
   const HrLayerActivations *first_act; /* the stage's first layer's when it differs
                                         * (DeepSeek's dense one), else NULL */
   double              first_total;  /* the first layer's saved tensors (freed last) */
