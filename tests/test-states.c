@@ -593,6 +593,31 @@ test_galore (void)
   sc.training.method = HR_METHOD_LORA;
   g_assert_false (hr_calc_plan (&sc, plan, &error));
   g_assert_nonnull (strstr (error->message, "training.optimizer: galore-adamw is planned for full training"));
+  g_clear_error (&error);
+
+  /* An encoder-decoder: T5-base at rank 128, bf16-mixed, one GPU.  An
+   * encoder layer's matrices, Q, K, V, O 768 x 768 and wi 768 x 3072, wo
+   * 3072 x 768: states 4·2·128·768 + 2·2·128·3072 = 2,359,296, projection
+   * 6·128·768 = 589,824; a decoder layer's cross-attention four 768 x 768
+   * more: 786,432 and 393,216.  24 layers and 12 cross-attentions: states
+   * 66,060,288, projection 18,874,368 elements.  The rest (the shared table
+   * 24,674,304, the norms 46,080 and final norms 1,536, the relative biases
+   * 768: 24,722,688) keeps AdamW's two: states (66,060,288 + 2·24,722,688)·4
+   * = 462,022,656 bytes, projections 18,874,368·4 = 75,497,472. */
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "t5-base");
+  sc.training.attention = HR_ATTENTION_EAGER;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.parallel.gpus = sc.parallel.gpus_per_node = 1;
+  sc.parallel.zero = 0;
+  sc.training.optimizer = HR_OPTIMIZER_GALORE_ADAMW;
+  sc.training.galore_rank = 128;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (plan->params, ==, 222903552);
+  g_assert_cmpuint (hr_test_item_bytes (d, "optimizer states"), ==, (66060288ull + 2 * 24722688) * 4);
+  g_assert_cmpuint (hr_test_item_bytes (d, "GaLore projection matrices"), ==, 18874368ull * 4);
 }
 
 /* DoRA (Liu et al. 2024; peft/tuners/lora/dora.py, DoraLinearLayer) on

@@ -45,6 +45,8 @@ typedef struct
   const HrPatternKinds *pattern;    /* a hybrid's kinds of layer (hr_model_mixed_layers) */
   double              galore_states;     /* GaLore: one layer's projected states */
   double              galore_projection; /* ... and projection matrices (elements) */
+  double              galore_cross_states;     /* an encoder-decoder's decoder layer's */
+  double              galore_cross_projection; /* cross-attention, beyond that */
 } Ctx;
 
 /* Plans larger than this per GPU (1 PiB) are refused rather than rounded:

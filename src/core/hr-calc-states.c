@@ -194,8 +194,8 @@ hr_calc_stage_params (const Ctx      *ctx,
    * "hidden_matrix_params"; embeddings and head go to AdamW). */
   sp->matrices = sp->linear;
   /* (GaLore is planned where every layer is alike: hr-validate.c) */
-  sp->galore_states = L * ctx->galore_states;
-  sp->galore_projection = L * ctx->galore_projection;
+  sp->galore_states = L * ctx->galore_states + L_dec * ctx->galore_cross_states;
+  sp->galore_projection = L * ctx->galore_projection + L_dec * ctx->galore_cross_projection;
   sp->outside = 0;
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;

@@ -313,6 +313,7 @@ add_mirror_stage (const Ctx   *ctx,
   sp->linear += m.linear;
   sp->small += m.small;
   sp->lora += m.lora;
+  sp->shared += m.shared;
   sp->adafactor += m.adafactor;
   sp->matrices += m.matrices;
   sp->galore_states += m.galore_states;
@@ -374,6 +375,9 @@ hr_calc_plan (const HrScenario  *sc,
       hr_params_galore_layer (&sc->model, p->tp, p->ep, t->galore_rank, &states, &projection);
       ctx.galore_states = (double) states;
       ctx.galore_projection = (double) projection;
+      hr_params_galore_cross (&sc->model, p->tp, t->galore_rank, &states, &projection);
+      ctx.galore_cross_states = (double) states;
+      ctx.galore_cross_projection = (double) projection;
     }
   ctx.accumulating = t->grad_accum > 1;
 

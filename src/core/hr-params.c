@@ -613,6 +613,40 @@ galore_matrix (guint64  rows,
   *projection += count * r * lo;
 }
 
+/* Q, K, V and O of one standard attention, as this rank holds them. */
+static void
+galore_attention (const Shape *s,
+                  guint64      t,
+                  guint64      rank,
+                  guint64     *states,
+                  guint64     *projection)
+{
+  galore_matrix (s->h, s->a * s->d / t, rank, 2, states, projection);   /* Q, O */
+  /* K, V: kv heads split by t, replicated once t exceeds them
+   * (attention_params) */
+  galore_matrix (s->h, (t > 1 ? MAX (s->k / t, 1) : s->k) * s->d, rank, 2, states, projection);
+}
+
+/* An encoder-decoder model's decoder layer has one attention more than
+ * its encoder layer, the cross-attention over the encoder's output (T5's
+ * EncDecAttention, BART's encoder_attn, Whisper's encoder_attn): its Q, K,
+ * V and O, the same shapes as the self-attention's; 0 for other models. */
+void
+hr_params_galore_cross (const HrModelArch *m,
+                        guint64            tp,
+                        guint64            rank,
+                        guint64           *out_states,
+                        guint64           *out_projection)
+{
+  Shape s;
+
+  *out_states = *out_projection = 0;
+  if (m->kind != HR_KIND_ENCODER_DECODER)
+    return;
+  shape_from_model (m, &s);
+  galore_attention (&s, MAX (tp, 1), rank, out_states, out_projection);
+}
+
 /* Every hidden matrix of a layer with standard attention and a dense or
  * MoE MLP (the validator refuses GaLore elsewhere), as this rank holds it:
  * Q, K, V, O; gate, up and down (or fc1, fc2) of the MLP, or of each
@@ -632,10 +666,7 @@ hr_params_galore_layer (const HrModelArch *m,
   shape_from_model (m, &s);
   mlp = s.gated ? 3 : 2;
   *out_states = *out_projection = 0;
-  galore_matrix (s.h, s.a * s.d / t, rank, 2, out_states, out_projection);   /* Q, O */
-  /* K, V: kv heads split by t, replicated once t exceeds them
-   * (attention_params) */
-  galore_matrix (s.h, (t > 1 ? MAX (s.k / t, 1) : s.k) * s.d, rank, 2, out_states, out_projection);
+  galore_attention (&s, t, rank, out_states, out_projection);
   if (s.E > 1)
     {
       galore_matrix (s.h, s.ef / t, rank, mlp * ((s.E + e - 1) / e), out_states, out_projection);

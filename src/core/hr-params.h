@@ -116,6 +116,11 @@ void     hr_params_galore_layer (const HrModelArch *model,
                                  guint64            rank,
                                  guint64           *out_states,
                                  guint64           *out_projection);
+void     hr_params_galore_cross (const HrModelArch *model,
+                                 guint64            tp,
+                                 guint64            rank,
+                                 guint64           *out_states,
+                                 guint64           *out_projection);
 
 /* hr-params-mla.c: one layer's multi-head latent attention on a tensor-
  * parallel rank: its linear weights, and all of it with its latent norms. */

@@ -267,15 +267,16 @@ validate_training (const HrScenario  *sc,
     }
 
   /* GaLore's states are counted matrix by matrix for standard attention
-   * and a dense or MoE MLP in every layer (hr_params_galore_layer). */
+   * and a dense or MoE MLP in every layer, and an encoder-decoder's
+   * cross-attention (hr_params_galore_layer, hr_params_galore_cross). */
   if (t->optimizer == HR_OPTIMIZER_GALORE_ADAMW
       && (t->method != HR_METHOD_FULL || sc->model.attention_kind != HR_ATTN_KIND_STANDARD
-          || sc->model.ssm != HR_SSM_NONE || sc->model.kind == HR_KIND_ENCODER_DECODER
+          || sc->model.ssm != HR_SSM_NONE
           || sc->model.dense_layers > 0 || sc->model.mtp_modules > 0
           || hr_model_mixed_layers (&sc->model)))
-    FAIL ("training.optimizer", _("galore-adamw is planned for full training of a decoder or "
-          "encoder with standard attention and the same layer throughout; allowed here: any "
-          "other optimizer"));
+    FAIL ("training.optimizer", _("galore-adamw is planned for full training of a decoder, "
+          "encoder or encoder-decoder with standard attention and the same layer throughout; "
+          "allowed here: any other optimizer"));
 
   if (t->optimizer_in_backward && t->grad_accum > 1)
     FAIL ("training.optimizer_in_backward", _("true steps each parameter as soon as its gradient "
