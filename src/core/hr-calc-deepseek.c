@@ -33,6 +33,7 @@ hr_calc_deepseek_layers (Ctx            *ctx,
   guint64 n_dense = hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer, dev->n_layers);
   guint64 n_moe = dev->n_layers - n_dense + (last ? sc->model.mtp_modules : 0);
   const HrLayerActivations *dense = &ctx->dense_act, *moe = &ctx->moe_act;
+  HrDeepseekLayer want;
 
   /* The two kinds of layer are the same on every stage: made once. */
   if (!ctx->deepseek_ready)
@@ -53,18 +54,17 @@ hr_calc_deepseek_layers (Ctx            *ctx,
           hr_activations_layer (&dense_sc, &ctx->dense_act);
         }
       ctx->deepseek_ready = TRUE;
-      ctx->deepseek_held = 1;
+      ctx->deepseek_held = HR_DEEPSEEK_MOE;
     }
   /* (a stage of one kind takes it as it is: averaging compares names; and
    * a stage after one of the same kind has it already: a copy of a layer's
    * saved tensors is most of this function's time over 16 stages) */
-  if (n_dense == 0 && ctx->deepseek_held != 1)
-    ctx->layer_act = *moe;
-  else if (n_dense > 0 && n_moe == 0 && ctx->deepseek_held != 2)
-    ctx->layer_act = *dense;
-  else if (n_dense > 0 && n_moe > 0)
+  want = n_dense == 0 ? HR_DEEPSEEK_MOE : n_moe == 0 ? HR_DEEPSEEK_DENSE : HR_DEEPSEEK_MIX;
+  if (want == HR_DEEPSEEK_MIX)
     hr_activations_stack_average (dense, n_dense, moe, n_moe, &ctx->layer_act);
-  ctx->deepseek_held = n_dense == 0 ? 1 : n_moe == 0 ? 2 : 0;
+  else if (want != ctx->deepseek_held)
+    ctx->layer_act = want == HR_DEEPSEEK_MOE ? *moe : *dense;
+  ctx->deepseek_held = want;
   /* (the stage's first layer is a dense one where any is: they come first) */
   ctx->first_act = n_dense > 0 ? dense : NULL;
   ctx->first_total = n_dense > 0 ? dense->total : moe->total;

@@ -13,6 +13,16 @@
 G_BEGIN_DECLS
 
 /* What every stage shares, computed once per plan. */
+/* Which of DeepSeek's layers a stage's layer_act stands for: a mix of
+ * dense first and MoE layers is averaged anew; one kind is a copy
+ * (hr-calc-deepseek.c), kept while the next stage has the same. */
+typedef enum
+{
+  HR_DEEPSEEK_MIX,
+  HR_DEEPSEEK_MOE,
+  HR_DEEPSEEK_DENSE
+} HrDeepseekLayer;
+
 typedef struct
 {
   const HrScenario   *sc;
@@ -22,7 +32,7 @@ typedef struct
   HrLayerActivations  moe_act;      /* DeepSeek: an MoE layer's and a dense first */
   HrLayerActivations  dense_act;    /* layer's, made once per plan (deepseek_ready) */
   gboolean            deepseek_ready;
-  guint               deepseek_held;  /* which kind layer_act holds: 0 a mix, 1 MoE, 2 dense */
+  HrDeepseekLayer     deepseek_held;  /* which layer layer_act holds */
   const HrLayerActivations *first_act; /* the stage's first layer's when it differs
                                         * (DeepSeek's dense one), else NULL */
   double              first_total;  /* the first layer's saved tensors (freed last) */
@@ -146,7 +156,7 @@ typedef enum
   HR_STATE_GRADIENTS,
   HR_STATE_MASTER,
   HR_STATE_OPTIMIZER,
-  HR_N_STATES
+  HR_N_STATES          /* (as a kind: a state that is not a parameter's own, one item) */
 } HrStateKind;
 
 void   hr_calc_add_state_item           (Ctx               *ctx,

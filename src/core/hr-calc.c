@@ -176,7 +176,7 @@ finish_device (Ctx      *ctx,
     {
       const HrItem *item = &dev->items[i];
 
-      if ((item->live & HR_LIVE (dev->peak_phase)) == 0)   /* hr_item_is_live_at_peak */
+      if (!hr_item_is_live_at_peak (dev, item))
         continue;
       dev->category_bytes[item->category] += item->bytes;
     }

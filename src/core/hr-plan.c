@@ -71,13 +71,6 @@ hr_plan_binding (const HrPlan *plan)
   return &plan->devices[plan->binding_device];
 }
 
-gboolean
-hr_item_is_live_at_peak (const HrDevice *device,
-                         const HrItem   *item)
-{
-  return (item->live & HR_LIVE (device->peak_phase)) != 0;
-}
-
 /* What the device holds in PHASE, category by category: every item alive
  * then, in any pool, so that at the peak phase the categories are the
  * bars' (category_bytes) and the phases read as one memory timeline.

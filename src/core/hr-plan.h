@@ -137,8 +137,15 @@ void         hr_plan_copy_into        (HrPlan          *dest,
                                        const HrPlan    *src);
 const HrDevice *hr_plan_binding       (const HrPlan    *plan);
 
-gboolean     hr_item_is_live_at_peak  (const HrDevice  *device,
-                                       const HrItem    *item);
+/* Whether ITEM is alive in DEVICE's peak phase (the plan's loops ask it of
+ * every item: inline, a call cost as much as the test). */
+static inline gboolean
+hr_item_is_live_at_peak (const HrDevice *device,
+                         const HrItem   *item)
+{
+  return (item->live & HR_LIVE (device->peak_phase)) != 0;
+}
+
 guint64      hr_device_phase_categories (const HrDevice *device,
                                        HrPhase          phase,
                                        guint64          bytes[HR_N_CATEGORIES]);
