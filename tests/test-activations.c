@@ -1052,14 +1052,25 @@ test_vision_tower (void)
   sc.training.images_per_sample = 1;
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
 
-  /* LlavaMultiModalProjector: linear_1's input keeps the feature layer's
-   * 577 rows of 1024 alive, GELU's and linear_2's inputs are 576 x 4096;
-   * 2 samples of one image, bf16. */
+  /* LlavaMultiModalProjector: linear_1's input is the feature layer's 576
+   * patch rows of 1024 (of 2 images the [:, 1:] view is not contiguous:
+   * F.linear's matmul copies it whole), GELU's and linear_2's inputs are
+   * 576 x 4096; 2 samples of one image, bf16. */
   g_assert_cmpfloat (hr_activations_projector (&sc), ==,
-                     2.0 * (577 * 1024 + 2 * 576 * 4096) * 2);
+                     2.0 * (576 * 1024 + 2 * 576 * 4096) * 2);
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "projector activations"), ==,
-                    2 * (577 * 1024 + 2 * 576 * 4096) * 2);
+                    2 * (576 * 1024 + 2 * 576 * 4096) * 2);
+  /* One image: the view is contiguous, and at::linear keeps it, with its
+   * base's 577 rows; under autocast its 16-bit cast, a copy of 576. */
+  sc.training.micro_batch = 1;
+  g_assert_cmpfloat (hr_activations_projector (&sc), ==, (577 * 1024 + 2 * 576 * 4096) * 2.0);
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  g_assert_cmpfloat (hr_activations_projector (&sc), ==, (576 * 1024 + 2 * 576 * 4096) * 2.0);
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.training.micro_batch = 2;
   /* The weights: the tower's and the projector's their own items, bf16. */
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower weights"), ==,
                     303507456ull * 2);

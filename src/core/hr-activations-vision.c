@@ -31,10 +31,15 @@
  * in their forward): each keeps its input.
  *
  * Projectors: LLaVA's LlavaMultiModalProjector (linear_1, GELU, linear_2)
- * keeps linear_1's input, selected_image_feature[:, 1:], a view whose base,
- * the feature layer's whole output of T = patches + 1 rows, it keeps
- * alive; GELU's input and linear_2's input, P x H each (P patches, H the
- * language model's width).  Qwen2-VL's PatchMerger keeps ln_q's input
+ * keeps linear_1's input, selected_image_feature[:, 1:], P x h_v values of
+ * each image (P patches): a copy, made by autocast's cast or, of the view
+ * that skips each image's class-token row, by F.linear's fold of a
+ * non-contiguous 3-D input (torch.matmul reshapes it to 2-D,
+ * aten/src/ATen/native/LinearAlgebra.cpp, _matmul_impl); only one image
+ * at full precision makes a contiguous view, which at::linear keeps
+ * whole, with the base's T = patches + 1 rows; GELU's input and
+ * linear_2's input, P x H each (H the language model's width).  Qwen2-VL's
+ * PatchMerger keeps ln_q's input
  * (native_layer_norm: input, and its mean and rstd in fp32, one each per
  * row; in fp32 under autocast, which runs layer_norm in fp32), mlp[0]'s
  * input (ln_q's output viewed as P / merge² rows of vision_hidden x
@@ -121,7 +126,11 @@ hr_activations_projector (const HrScenario *sc)
   if (m->vision == HR_VISION_NONE || t->method != HR_METHOD_FULL)
     return 0;
   if (m->projector == HR_PROJECTOR_MLP2X_GELU)
-    return n * ((double) hr_model_vision_tokens (m) * hv + 2.0 * P * H) * ab;
+    {
+      double rows = n == 1.0 && !hr_activations_autocast (t) ? (double) hr_model_vision_tokens (m) : P;
+
+      return n * (rows * hv + 2.0 * P * H) * ab;
+    }
   if (m->projector == HR_PROJECTOR_PATCH_MERGER)
     {
       HrScenario v;

@@ -317,7 +317,7 @@ hr_calc_add_activations (Ctx      *ctx,
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_FWD_BWD, N_("projector activations"),
                 sc->model.projector == HR_PROJECTOR_MLP2X_GELU
-                ? "b·images·((patches + 1)·h_v + 2·patches·h)·bytes"
+                ? "b·images·patches·(h_v + 2·h)·bytes (one image at full precision: (patches + 1)·h_v)"
                 : "b·images·patches·(h_v·norm bytes + 8 + 3·h_v·bytes)",
                 N_("What the layers carrying image features into the language model keep."),
                 hr_activations_projector (sc));
