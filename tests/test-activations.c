@@ -1039,7 +1039,7 @@ test_vision_tower (void)
 {
   g_autoptr(HrPlan) plan = hr_plan_new ();
   HrScenario sc;
-  double layer, with_all;
+  double layer, with_all, embed;
 
   hr_scenario_init_default (&sc);
   hr_test_model (&sc, "llava-1.5-7b");
@@ -1081,11 +1081,14 @@ test_vision_tower (void)
 
   /* The tower: 23 of its 24 layers reach the loss (vision_feature_layer
    * -2), each one encoder layer of width 1024 over 2 x 577 tokens plus
-   * quick-GELU's sigmoid, 2 x 577 x 4096 bf16 values. */
+   * quick-GELU's sigmoid, 2 x 577 x 4096 bf16 values; before them the
+   * patch convolution's input, the fp32 pixels' bf16 copy (2 images of 3
+   * x 336 x 336), and pre_layrnorm's input, 2 x 577 x 1024 bf16. */
+  embed = 2.0 * (3 * 336 * 336 + 577 * 1024) * 2;
   with_all = hr_activations_vision_tower (&sc, &layer);
-  g_assert_cmpfloat (with_all, ==, 23 * layer);
+  g_assert_cmpfloat (with_all, ==, 23 * layer + embed);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower activations"), ==,
-                    (guint64) (23 * layer));
+                    (guint64) (23 * layer + embed));
   {
     HrScenario vit = sc;
     HrLayerActivations la;
@@ -1109,13 +1112,13 @@ test_vision_tower (void)
     g_assert_cmpfloat (layer, ==, la.total + 2.0 * 577 * 4096 * 2);
   }
   sc.model.vision_feature_layer = 0;
-  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 24 * layer);
+  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 24 * layer + embed);
   sc.model.vision_feature_layer = 23;
 
   /* Full checkpointing: each layer keeps its input, 2 x 577 x 1024 bf16,
    * and one layer is recomputed at the end of the backward pass. */
   sc.training.checkpointing = HR_CHECKPOINTING_FULL;
-  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 23.0 * 2 * 577 * 1024 * 2);
+  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 23.0 * 2 * 577 * 1024 * 2 + embed);
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "one vision layer recomputed for backward"),
                     ==, (guint64) layer);
@@ -1142,6 +1145,11 @@ test_vision_tower (void)
   sc.training.images_per_sample = 2;
   g_assert_cmpfloat (hr_activations_projector (&sc), ==,
                      2.0 * 1024 * (1280 * 2 + 2 * 4 + 3 * 1280 * 2));
+  /* Its patch embedding keeps the pixels' bf16 copy, two frames deep: 2
+   * images of 2 x 3 x 448 x 448; no class token, no outer norm. */
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  with_all = hr_activations_vision_tower (&sc, &layer);
+  g_assert_cmpfloat (with_all - 32 * layer, ==, 2.0 * 2 * 3 * 448 * 448 * 2);
 }
 
 /* fp8 linears.  Transformer Engine keeps each linear input it quantizes as

@@ -30,6 +30,15 @@
  * Qwen2VisionTransformerPretrainedModel, both with gradient_checkpointing
  * in their forward): each keeps its input.
  *
+ * Before the layers, where the tower trains: the patch convolution keeps
+ * its input for its weight's gradient, the pixels cast to the weight's
+ * type (CLIPVisionEmbeddings.forward and PatchEmbed.forward:
+ * pixel_values.to(dtype=target_dtype)) or by autocast to 16 bits: a copy
+ * of C x image² values per image (Qwen2-VL's patches two frames deep: 2 x
+ * C x image²) where the compute type is not the image processor's fp32,
+ * else the batch itself; and CLIP's pre_layrnorm keeps its input, T x h_v
+ * per image (fp32 under autocast, where the embeddings' sum is fp32).
+ *
  * Projectors: LLaVA's LlavaMultiModalProjector (linear_1, GELU, linear_2)
  * keeps linear_1's input, selected_image_feature[:, 1:], P x h_v values of
  * each image (P patches): a copy, made by autocast's cast or, of the view
@@ -83,6 +92,25 @@ tower_scenario (const HrScenario *sc,
   out->parallel.sp = FALSE;
 }
 
+/* The tower's embeddings: the patch convolution's input where it is a
+ * copy, CLIP's pre_layrnorm input. */
+static double
+embeddings (const HrScenario *sc,
+            const HrScenario *v)
+{
+  const HrModelArch *m = &sc->model;
+  double n = (double) v->training.micro_batch;
+  double ab = hr_dtype_bytes (sc->training.dtypes.activations);
+  double side = (double) m->vision_image;
+  double pixels = (double) hr_model_vision_channels (m) * side * side
+                  * (m->vision == HR_VISION_QWEN2_VL ? 2.0 : 1.0);
+  double out = ab < 4.0 ? n * pixels * ab : 0.0;
+
+  if (m->vision == HR_VISION_CLIP)
+    out += n * (double) v->training.seq_len * (double) m->vision_hidden * hr_activations_norm_bytes (v);
+  return out;
+}
+
 gboolean
 hr_activations_vision_trains (const HrScenario *sc)
 {
@@ -110,7 +138,7 @@ hr_activations_vision_tower (const HrScenario *sc,
                                                                    : la.total + quick_gelu;
   if (out_layer != NULL)
     *out_layer = la.total + quick_gelu;
-  return (double) hr_model_vision_layers_run (&sc->model) * per_layer;
+  return (double) hr_model_vision_layers_run (&sc->model) * per_layer + embeddings (sc, &v);
 }
 
 double

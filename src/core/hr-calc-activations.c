@@ -302,8 +302,8 @@ hr_calc_add_activations (Ctx      *ctx,
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_FWD_BWD, N_("vision tower activations"),
                 t->checkpointing == HR_CHECKPOINTING_FULL
-                ? "layers to the feature layer·b·images·each layer's input"
-                : "layers to the feature layer·b·images·(one encoder layer's saved tensors + quick-GELU's sigmoid)",
+                ? "layers to the feature layer·b·images·each layer's input + the embeddings' (pixels' copy, pre-norm input)"
+                : "layers to the feature layer·b·images·(one encoder layer's saved tensors + quick-GELU's sigmoid) + the embeddings' (pixels' copy, pre-norm input)",
                 N_("What the image encoder's layers keep for its own backward pass."),
                 tower);
       /* With full checkpointing the tower's layers are recomputed one at a
