@@ -1071,6 +1071,10 @@ test_vision_tower (void)
   sc.training.precision = HR_PRECISION_BF16_MIXED;
   hr_training_apply_precision (&sc.training);
   sc.training.micro_batch = 2;
+  /* LLaVA's output keeps the 2 x 576 image features it put in the image
+   * tokens' rows, in the embeddings' type, bf16, until the loss. */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "image features (in the model's output)"), ==,
+                    2 * 576 * 4096 * 2);
   /* The weights: the tower's and the projector's their own items, bf16. */
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower weights"), ==,
                     303507456ull * 2);

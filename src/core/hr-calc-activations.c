@@ -321,6 +321,20 @@ hr_calc_add_activations (Ctx      *ctx,
                 : "b·images·patches·(h_v·norm bytes + 8 + 3·h_v·bytes)",
                 N_("What the layers carrying image features into the language model keep."),
                 hr_activations_projector (sc));
+      /* LLaVA's output keeps the image features it put in the image
+       * tokens' place, cast to the embeddings' type, the weights' (LlavaModel.
+       * forward: image_features.to(inputs_embeds.dtype), returned as
+       * image_hidden_states by LlavaForConditionalGeneration.forward), until
+       * the training loop drops the output after the loss; Qwen2-VL's
+       * output has no such field. */
+      if (sc->model.vision == HR_VISION_CLIP)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                  HR_LIVE (HR_PHASE_FORWARD), N_("image features (in the model's output)"),
+                  "b·images·image tokens·h·weight bytes",
+                  N_("The image features the model returns beside its logits, until the loss is computed."),
+                  (double) t->micro_batch * (double) t->images_per_sample
+                  * (double) hr_model_image_tokens (&sc->model) * (double) sc->model.hidden
+                  * hr_dtype_bytes (t->dtypes.weights));
     }
 
   /* BERT's embeddings end in a LayerNorm (BertEmbeddings.LayerNorm), which
