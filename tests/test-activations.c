@@ -1124,9 +1124,48 @@ test_vision_tower (void)
   sc.training.checkpointing = HR_CHECKPOINTING_FULL;
   g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 23.0 * 2 * 577 * 1024 * 2 + embed);
   hr_test_plan (&sc, plan);
+  /* The tower's layers are recomputed after the language model's first
+   * layer has done its backward, which outweighs one of them (4096 wide
+   * over 2 x 2048 tokens against 1024 over 2 x 577): the later moment
+   * adds nothing to the backward's end. */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "first layer recomputed (freed last)"), >,
+                    (guint64) layer);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "one vision layer recomputed for backward"),
-                    ==, (guint64) layer);
+                    ==, 0);
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+
+  /* Under autocast the graph keeps the 16-bit casts of the projector's two
+   * matrices (1024 x 4096 + 4096 x 4096), of the patch convolution (588 x
+   * 1024) and of the 23 layers' linears (4 x 1024² + 2 x 1024 x 4096 =
+   * 12,582,912 each) up to the feature layer; autocast's cache the 24th's.
+   * Checkpointed, every layer's casts are in the cache, one layer's cast
+   * again when it is recomputed. */
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast)"), ==,
+                    (20971520ull + 602112 + 23 * 12582912ull) * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast cache)"), ==,
+                    12582912ull * 2);
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast)"), ==,
+                    (20971520ull + 602112) * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast cache)"), ==,
+                    24 * 12582912ull * 2);
+  /* A frozen tower's casts are neither cached nor kept; behind it
+   * linear_1's input needs no gradient, so linear_1's cast is in the cache
+   * only, linear_2's in the graph. */
+  sc.training.freeze_vision = TRUE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast)"), ==,
+                    4096ull * 4096 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast cache)"), ==,
+                    1024ull * 4096 * 2);
+  sc.training.freeze_vision = FALSE;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
 
   /* Frozen (LLaVA's fine-tuning): the tower keeps nothing, the projector
    * as before; under LoRA neither keeps anything. */

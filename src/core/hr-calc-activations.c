@@ -36,6 +36,9 @@ hr_calc_add_activations (Ctx      *ctx,
   gboolean first_differs = first && !hr_activations_input_grad (sc)
                            && t->checkpointing != HR_CHECKPOINTING_FULL;
   HrLayerActivations la0 = { 0 };
+  /* The first layer's moment at the backward's end (below), which a vision
+   * tower's recomputed layer follows rather than joins. */
+  double first_end = 0;
   /* Full checkpointing wraps every layer, or every N-th: the wrapped keep
    * their input, the others all they save. */
   guint64 n_ck = hr_activations_checkpointed (sc, n_layers);
@@ -161,7 +164,8 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The first layer is recomputed last, beside almost every gradient."),
-                  MAX (MAX (la->total + la->op_only + first_casts + first_work - not_yet, 0.0), last_grad));
+                  first_end = MAX (MAX (la->total + la->op_only + first_casts + first_work - not_yet, 0.0),
+                                   last_grad));
       }
     else if (n_ck > 0)
       {
@@ -186,7 +190,8 @@ hr_calc_add_activations (Ctx      *ctx,
                     HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
                     "one layer's saved tensors + gradients in flight - gradients still to come",
                     N_("The first layer is recomputed last, beside almost every gradient."),
-                    MAX (MAX (ctx->first_total + first_casts + first_work - not_yet, 0.0), last_grad));
+                    first_end = MAX (MAX (ctx->first_total + first_casts + first_work - not_yet, 0.0),
+                                     last_grad));
       }
     if (t->checkpointing != HR_CHECKPOINTING_OP && !all_ck)
       {
@@ -220,8 +225,9 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The backward pass frees saved results layer by layer; the first layer's go last."),
-                  MAX (MAX ((first_differs ? la0.total : ctx->first_total) + first_casts + first_work - not_yet, 0.0),
-                       last_grad));
+                  first_end = MAX (MAX ((first_differs ? la0.total : ctx->first_total) + first_casts
+                                        + first_work - not_yet, 0.0),
+                                   last_grad));
       }
   }
 
@@ -307,13 +313,24 @@ hr_calc_add_activations (Ctx      *ctx,
                 N_("What the image encoder's layers keep for its own backward pass."),
                 tower);
       /* With full checkpointing the tower's layers are recomputed one at a
-       * time, at the very end of the backward pass. */
-      if (t->checkpointing == HR_CHECKPOINTING_FULL)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                  HR_LIVE (HR_PHASE_BACKWARD_END), N_("one vision layer recomputed for backward"),
-                  "b·images·one encoder layer's saved tensors",
-                  N_("During the backward pass one image-encoder layer at a time is recomputed in full."),
-                  layer_bytes);
+       * time, at the very end of the backward pass, under autocast with
+       * their weights' 16-bit casts again (hr-calc-states.c, add_vision_
+       * casts); by then the language model's first layer has done its
+       * backward and freed what it held: the later of the two moments,
+       * the larger counts. */
+      if (t->checkpointing == HR_CHECKPOINTING_FULL && hr_activations_vision_trains (sc))
+        {
+          double casts = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32
+                         && sc->parallel.zero != 3 && m->vision_layers > 0
+                         ? (double) ctx->counts.vision_linear / (double) m->vision_layers * ctx->act_bytes
+                         : 0.0;
+
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                    HR_LIVE (HR_PHASE_BACKWARD_END), N_("one vision layer recomputed for backward"),
+                    "b·images·one encoder layer's saved tensors (+ its weights' 16-bit casts) - the first layer's moment",
+                    N_("During the backward pass one image-encoder layer at a time is recomputed in full."),
+                    MAX (layer_bytes + casts - first_end, 0.0));
+        }
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_FWD_BWD, N_("projector activations"),
                 sc->model.projector == HR_PROJECTOR_MLP2X_GELU
