@@ -1125,13 +1125,14 @@ test_vision_tower (void)
   g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 23.0 * 2 * 577 * 1024 * 2 + embed);
   hr_test_plan (&sc, plan);
   /* The tower's layers are recomputed after the language model's first
-   * layer has done its backward, which outweighs one of them (4096 wide
-   * over 2 x 2048 tokens against 1024 over 2 x 577): the later moment
-   * adds nothing to the backward's end. */
-  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "first layer recomputed (freed last)"), >,
-                    (guint64) layer);
+   * layer has done its backward; when that layer runs, the tower's and
+   * projector's gradients (2 bytes each of 303,507,456 - 12,598,272 no
+   * loss reaches + 20,979,712) are still to come, more than its working
+   * set: the backward's end is the tower's moment, one layer recomputed
+   * beside every gradient. */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "first layer recomputed (freed last)"), ==, 0);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "one vision layer recomputed for backward"),
-                    ==, 0);
+                    ==, (guint64) layer);
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
 
   /* Under autocast the graph keeps the 16-bit casts of the projector's two
@@ -1153,6 +1154,23 @@ test_vision_tower (void)
                     (20971520ull + 602112) * 2);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast cache)"), ==,
                     24 * 12582912ull * 2);
+  /* No loss reaches the tower's 24th layer (12,596,224 parameters) nor
+   * its post_layernorm (2 x 1024): one GPU's torch optimizer gives them no
+   * gradient and no state; DeepSpeed's flat partitions hold them. */
+  {
+    double gb = hr_dtype_bytes (sc.training.dtypes.grads);
+
+    g_assert_cmpuint (plan->trainable_params, ==, 7063427072ull);
+    g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "gradients"), ==,
+                       (7063427072.0 - 12596224 - 2048) * gb);
+    sc.parallel.deepspeed = TRUE;
+    sc.parallel.zero = 1;
+    hr_test_plan (&sc, plan);
+    g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "gradients"), ==, 7063427072.0 * gb);
+    sc.parallel.deepspeed = FALSE;
+    sc.parallel.zero = 0;
+    hr_test_plan (&sc, plan);
+  }
   /* A frozen tower's casts are neither cached nor kept; behind it
    * linear_1's input needs no gradient, so linear_1's cast is in the cache
    * only, linear_2's in the graph. */

@@ -118,11 +118,14 @@ hr_calc_add_activations (Ctx      *ctx,
                            * ctx->act_bytes
                          : 0.0;
 
+    /* (A vision-language model's tower and projector come after the
+     * first layer, before the embedding: their gradients too.) */
     if (fresh_grads)
       not_yet = (ctx->lora ? (double) ctx->counts.layer_lora : first_params)
                 * ctx->grad_bytes
                 + (first && !ctx->lora && !m->tied_embeddings ? (double) ctx->counts.embedding
-                                                                * ctx->grad_bytes : 0.0);
+                                                                * ctx->grad_bytes : 0.0)
+                + (first && !ctx->lora ? hr_calc_vision_trained (sc, &ctx->counts) * ctx->grad_bytes : 0.0);
 
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
               HR_LIVE (HR_PHASE_BACKWARD_START), N_("gradients in flight (one layer's backward)"),

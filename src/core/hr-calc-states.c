@@ -392,9 +392,14 @@ add_weights (Ctx               *ctx,
       /* Full training trains every weight that requires a gradient: not
        * a frozen vision tower (LLaVA's fine-tuning), nor Whisper's
        * sinusoidal encoder positions (requires_grad_(False)), which the
-       * optimizer is never given. */
+       * optimizer is never given; nor, where the optimizer holds each
+       * parameter apart, the tower's parameters no loss reaches, which
+       * get no gradient and so no state (hr_calc_vision_trained; DDP
+       * leaves a globally unused parameter's .grad untouched, reducer.cpp
+       * copy_bucket_to_grad). */
       trainable = all - sp->frozen
-                  - (t->freeze_vision && dev->stage == 0 ? (double) ctx->counts.vision : 0.0);
+                  - (dev->stage == 0 ? (double) (ctx->counts.vision + ctx->counts.projector)
+                                       - hr_calc_vision_trained (sc, &ctx->counts) : 0.0);
     }
   else
     {
