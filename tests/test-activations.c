@@ -1211,6 +1211,34 @@ test_vision_tower (void)
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
   with_all = hr_activations_vision_tower (&sc, &layer);
   g_assert_cmpfloat (with_all - 32 * layer, ==, 2.0 * 2 * 3 * 448 * 448 * 2);
+  {
+    HrScenario vit = sc;
+    HrLayerActivations la;
+
+    /* Each block: an encoder layer of width 1280 over 2 x 1024 patches
+     * whose Q, K and V come from one linear (LitGPT's fused QKV reads its
+     * input once too), quick-GELU's sigmoid (2 x 1024 x 5120), and the
+     * rest of qkv's output, which V's view keeps (2 x 2 x 1024 x 1280),
+     * bf16. */
+    hr_model_arch_init_default (&vit.model);
+    vit.model.kind = HR_KIND_ENCODER;
+    vit.model.layers = 32;
+    vit.model.hidden = 1280;
+    vit.model.heads = vit.model.kv_heads = 16;
+    vit.model.head_dim = 0;
+    vit.model.ffn = 5120;
+    vit.model.mlp = HR_MLP_GELU;
+    vit.model.norm = HR_NORM_LAYERNORM;
+    vit.model.bias = HR_BIAS_ALL;
+    vit.model.head = HR_HEAD_CLASSIFIER;
+    vit.model.classes = 1;
+    vit.model.vocab = 0;
+    vit.training.seq_len = 1024;
+    vit.training.micro_batch = 2;
+    vit.training.lora_fused_qkv = TRUE;
+    hr_activations_layer (&vit, &la);
+    g_assert_cmpfloat (layer, ==, la.total + 2.0 * 1024 * 5120 * 2 + 2.0 * 2 * 1024 * 1280 * 2);
+  }
 }
 
 /* fp8 linears.  Transformer Engine keeps each linear input it quantizes as

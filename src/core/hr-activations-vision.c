@@ -15,7 +15,14 @@
  * quick-GELU (CLIPMLP and Qwen2-VL's VisionMlp: ACT2FN["quick_gelu"],
  * QuickGELUActivation.forward: input * torch.sigmoid(1.702 * input)),
  * which keeps sigmoid's output beside its input: one more f-wide tensor per
- * layer than GELU.
+ * layer than GELU.  Qwen2-VL's VisionAttention computes Q, K and V with one
+ * linear, 3h wide, and views its output as the three (reshape, permute,
+ * unbind): Q and K become new tensors through the rotary in fp32
+ * (apply_rotary_pos_emb_vision, .to back to their type), V stays a view,
+ * which the attention keeps (FlashAttention-2's varlen kernel and SDPA's
+ * take it as it is, eager's matmul reshapes it to a view too), and with
+ * it the whole output: 2h more per token than three separate linears;
+ * that linear reads its input once, one 16-bit copy under autocast.
  *
  * Which layers keep anything: those the loss reaches.  LLaVA's
  * get_image_features (modeling_llava.py) runs the whole tower with
@@ -85,6 +92,10 @@ tower_scenario (const HrScenario *sc,
   v->classes = 1;
   v->vocab = 0;
   out->training.method = HR_METHOD_FULL;
+  /* Qwen2-VL's VisionAttention: one qkv linear reads the norm's output
+   * once (under autocast one 16-bit copy, not three), as LitGPT's fused
+   * QKV (hr-activations.c, qkv_readers) */
+  out->training.lora_fused_qkv = m->vision == HR_VISION_QWEN2_VL;
   out->training.seq_len = hr_model_vision_tokens (m);
   out->training.micro_batch = sc->training.micro_batch * sc->training.images_per_sample;
   out->training.checkpoint_every = 1;
@@ -134,6 +145,11 @@ hr_activations_vision_tower (const HrScenario *sc,
   hr_activations_layer (&v, &la);
   quick_gelu = (double) v.training.micro_batch * (double) v.training.seq_len
                * (double) sc->model.vision_ffn * hr_dtype_bytes (sc->training.dtypes.activations);
+  /* Qwen2-VL's fused qkv: V is a view of its output, which the attention
+   * keeps whole (Q and K are the rotary's new tensors) */
+  if (sc->model.vision == HR_VISION_QWEN2_VL)
+    quick_gelu += 2.0 * (double) v.training.micro_batch * (double) v.training.seq_len
+                  * (double) sc->model.vision_hidden * hr_dtype_bytes (sc->training.dtypes.activations);
   per_layer = sc->training.checkpointing == HR_CHECKPOINTING_FULL ? la.checkpoint
                                                                    : la.total + quick_gelu;
   if (out_layer != NULL)
