@@ -1239,6 +1239,19 @@ test_vision_tower (void)
     hr_activations_layer (&vit, &la);
     g_assert_cmpfloat (layer, ==, la.total + 2.0 * 1024 * 5120 * 2 + 2.0 * 2 * 1024 * 1280 * 2);
   }
+  /* AdamW's per-tensor loop makes two temporaries of the largest trainable
+   * matrix: with a small language model (vocabulary 1000, MLP 1024), the
+   * patch merger's first linear, 5120 x 5120. */
+  sc.model.vocab = 1000;
+  sc.model.ffn = 1024;
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.parallel.deepspeed = FALSE;
+  sc.training.optimizer = HR_OPTIMIZER_ADAMW;
+  sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_LOOP;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "optimizer step temporaries"), ==,
+                     2.0 * 5120 * 5120 * hr_dtype_bytes (sc.training.dtypes.optimizer));
 }
 
 /* fp8 linears.  Transformer Engine keeps each linear input it quantizes as

@@ -129,3 +129,22 @@ hr_params_vision_unreached (const HrModelArch *m)
   return (m->vision_layers - hr_model_vision_layers_run (m)) * layer
          + (m->vision == HR_VISION_CLIP ? 2 * m->vision_hidden : 0);
 }
+
+/* The largest matrix of the projector and, WITH_TOWER, of the tower's
+ * layers (fc1 and fc2, h x f, or Qwen2-VL's fused qkv, 3h x h), for the
+ * optimizer steps that take one tensor at a time. */
+guint64
+hr_params_vision_largest (const HrModelArch *m,
+                          gboolean           with_tower)
+{
+  guint64 hv = m->vision_hidden, H = m->hidden;
+  guint64 w = hv * hr_model_projector_merge (m) * hr_model_projector_merge (m);
+  guint64 largest;
+
+  if (m->vision == HR_VISION_NONE)
+    return 0;
+  largest = m->projector == HR_PROJECTOR_PATCH_MERGER ? MAX (w * w, w * H) : MAX (hv * H, H * H);
+  if (with_tower)
+    largest = MAX (largest, MAX (hv * m->vision_ffn, 3 * hv * hv));
+  return largest;
+}

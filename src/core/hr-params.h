@@ -112,6 +112,8 @@ guint64  hr_params_vision_tower  (const HrModelArch *model,
 guint64  hr_params_projector     (const HrModelArch *model,
                                   guint64           *out_linear);
 guint64  hr_params_vision_unreached (const HrModelArch *model);
+guint64  hr_params_vision_largest   (const HrModelArch *model,
+                                     gboolean           with_tower);
 /* GaLore's optimizer state and projection elements for one layer's
  * matrices on a tensor- and expert-parallel rank, at RANK. */
 void     hr_params_galore_layer (const HrModelArch *model,
