@@ -1114,6 +1114,20 @@ test_vision_tower (void)
     vit.training.seq_len = 577;
     hr_activations_layer (&vit, &la);
     g_assert_cmpfloat (layer, ==, la.total + 2.0 * 577 * 4096 * 2);
+    /* Eager: CLIP's eager_attention_forward runs the softmax in fp32 in
+     * every precision, softmax(dtype=float32).to(query.dtype): its fp32
+     * output (16 heads x 577² per image, 2 images) beside the bf16 copy
+     * the encoder layer has. */
+    {
+      HrAttention was = sc.training.attention;
+
+      sc.training.attention = vit.training.attention = HR_ATTENTION_EAGER;
+      hr_activations_vision_tower (&sc, &layer);
+      hr_activations_layer (&vit, &la);
+      g_assert_cmpfloat (layer, ==, la.total + 2.0 * 577 * 4096 * 2 + 2.0 * 16 * 577 * 577 * 4);
+      sc.training.attention = was;
+      hr_activations_vision_tower (&sc, &layer);
+    }
   }
   sc.model.vision_feature_layer = 0;
   g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 24 * layer + embed);
@@ -1207,10 +1221,12 @@ test_vision_tower (void)
   g_assert_cmpfloat (hr_activations_projector (&sc), ==,
                      2.0 * 1024 * (1280 * 2 + 2 * 4 + 3 * 1280 * 2));
   /* Its patch embedding keeps the pixels' bf16 copy, two frames deep: 2
-   * images of 2 x 3 x 448 x 448; no class token, no outer norm. */
+   * images of 2 x 3 x 448 x 448; no class token, no outer norm; the
+   * blocks keep the rotary's cos and sin, fp32, 2 x 1024 patches x one
+   * head's 80 each. */
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
   with_all = hr_activations_vision_tower (&sc, &layer);
-  g_assert_cmpfloat (with_all - 32 * layer, ==, 2.0 * 2 * 3 * 448 * 448 * 2);
+  g_assert_cmpfloat (with_all - 32 * layer, ==, 2.0 * 2 * 3 * 448 * 448 * 2 + 2.0 * 2 * 1024 * 80 * 4);
   {
     HrScenario vit = sc;
     HrLayerActivations la;

@@ -44,7 +44,8 @@
  * of C x image² values per image (Qwen2-VL's patches two frames deep: 2 x
  * C x image²) where the compute type is not the image processor's fp32,
  * else the batch itself; and CLIP's pre_layrnorm keeps its input, T x h_v
- * per image (fp32 under autocast, where the embeddings' sum is fp32).
+ * per image (fp32 under autocast, where the embeddings' sum is fp32);
+ * Qwen2-VL's blocks keep the rotary's cos and sin.
  *
  * Projectors: LLaVA's LlavaMultiModalProjector (linear_1, GELU, linear_2)
  * keeps linear_1's input, selected_image_feature[:, 1:], P x h_v values of
@@ -91,6 +92,9 @@ tower_scenario (const HrScenario *sc,
   v->head = HR_HEAD_CLASSIFIER;
   v->classes = 1;
   v->vocab = 0;
+  /* (the layer is a vision tower's: its eager softmax runs in fp32 in
+   * every precision, hr_activations_fp32_softmax) */
+  v->vision = m->vision;
   out->training.method = HR_METHOD_FULL;
   /* Qwen2-VL's VisionAttention: one qkv linear reads the norm's output
    * once (under autocast one 16-bit copy, not three), as LitGPT's fused
@@ -119,6 +123,12 @@ embeddings (const HrScenario *sc,
 
   if (m->vision == HR_VISION_CLIP)
     out += n * (double) v->training.seq_len * (double) m->vision_hidden * hr_activations_norm_bytes (v);
+  else
+    /* Qwen2-VL's rotary angles, cos and sin in fp32, one head's width per
+     * patch, made once (Qwen2VisionTransformerPretrainedModel.forward:
+     * position_embeddings = (emb.cos(), emb.sin())) and kept by every
+     * block's rotary product (or its checkpoint): once */
+    out += 2.0 * n * (double) v->training.seq_len * (double) (m->vision_hidden / m->vision_heads) * 4.0;
   return out;
 }
 
