@@ -51,7 +51,17 @@ def _scenario(cfg, layers=None, checkpointing=None):
     }
     if not lora:
         training["lora"] = {"rank": 16, "targets": "all-linear", "dropout": 0}
-    return {
+    vision = {}
+    if cfg.get("vision", "none") != "none":
+        # a vision-language model (vision.py): its tower and projector, the
+        # images of each sample (seq_len counts their tokens)
+        training["images_per_sample"] = cfg["images_per_sample"]
+        training["freeze_vision"] = cfg["freeze_vision"]
+        vision = {key: cfg[key] for key in (
+            "vision", "vision_layers", "vision_hidden", "vision_heads", "vision_ffn",
+            "vision_patch", "vision_image", "vision_channels", "vision_feature_layer",
+            "projector", "projector_merge")}
+    sc = {
         "headroom": 1,
         "name": "oracle",
         "model": {
@@ -116,6 +126,8 @@ def _scenario(cfg, layers=None, checkpointing=None):
         "overhead": {"cuda_context_mib": 0, "comm_buffer_mib": 0,
                      "fragmentation": 0, "headroom": 0},
     }
+    sc["model"].update(vision)
+    return sc
 
 
 class Headroom:

@@ -264,7 +264,10 @@ class Attention(nn.Module):
         self.attn_drop = cfg["dropout"]
         # T5Attention upcasts its scores for the softmax itself and casts
         # the probabilities back: softmax(scores.float()).type_as(scores)
-        self.fp32_softmax = cfg["kind"] == "encoder-decoder" and cfg.get("position_buckets", 0) > 0
+        # CLIP's eager_attention_forward (modeling_clip.py) does the same in
+        # every precision: softmax(..., dtype=torch.float32).to(query.dtype)
+        self.fp32_softmax = (cfg["kind"] == "encoder-decoder" and cfg.get("position_buckets", 0) > 0
+                             or cfg.get("fp32_softmax", False))
 
     def forward(self, x, rope, kv=None, bias=None):
         """kv: the encoder's output, which K and V read in a cross-attention
@@ -571,7 +574,10 @@ class Model(nn.Module):
             return OpCheckpoint.apply(layer, x, rope)
         return layer(x, rope)
 
-    def forward(self, tokens, token_types=None):
+    def forward(self, tokens, token_types=None, embed_hook=None):
+        """embed_hook: called with the token embeddings before anything
+        else reads them (vision.py puts the image features in place of the
+        image tokens there, as LlavaModel.forward does)."""
         cfg = self.cfg
         b, s = tokens.shape
         if self.layer_hook is not None:
@@ -583,6 +589,8 @@ class Model(nn.Module):
             # checkpointing: without it reentrant checkpoints of frozen
             # layers pass no gradient to the adapters.
             x.requires_grad_(True)
+        if embed_hook is not None:
+            x = embed_hook(x)
         if self.pos is not None:
             x = x + self.pos(self.position_ids[:s])
         if self.token_type is not None:
@@ -778,6 +786,9 @@ def build(cfg, device="cpu"):
     if cfg.get("ssm", "none") != "none":
         import ssm               # state-space and hybrid models (ssm.py)
         model = ssm.SSMModel(cfg)
+    elif cfg.get("vision", "none") != "none":
+        import vision            # vision-language models (vision.py)
+        model = vision.VLModel(cfg)
     else:
         model = Seq2SeqModel(cfg) if cfg["kind"] == "encoder-decoder" else Model(cfg)
     if cfg["method"] == "lora":
