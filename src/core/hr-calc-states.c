@@ -484,6 +484,14 @@ add_weights (Ctx               *ctx,
                       + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
 
       guint64 n_ck = hr_activations_wrapped (sc, dev->n_layers);
+      /* Whisper's audio stem (hr-calc-seq2seq.c), never checkpointed:
+       * its two convolutions' weights, mel x h x 3 and h x h x 3, cast and
+       * kept by their graph (ConvolutionBackward keeps the weight even
+       * where the input, the log-mel features, needs no gradient) */
+      double stem = dev->stage == 0 && hr_model_audio (&sc->model)
+                    ? 3.0 * (double) sc->model.hidden
+                      * (double) (sc->model.audio_mel_bins + sc->model.hidden)
+                    : 0.0;
 
       if (n_ck == 0)
         {
@@ -494,9 +502,10 @@ add_weights (Ctx               *ctx,
           if (dev->stage == 0 && !hr_activations_input_grad (sc))
             hr_activations_first_layer (sc, &first);
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
+                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
+                    stem > 0 ? "(P_linear + P_audio stem)·bytes" : "P_linear·bytes",
                     N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                    (sp->linear + head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0))
+                    (sp->linear + head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0) + stem)
                     * ctx->act_bytes);
         }
       else
@@ -527,9 +536,10 @@ add_weights (Ctx               *ctx,
 
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
-                    plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes" : "P_head·bytes",
+                    plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes"
+                    : stem > 0 ? "(P_head + P_audio stem)·bytes" : "P_head·bytes",
                     N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                    (head + plain * (sp->linear + (ctx->lora ? sp->lora : 0.0))) * ctx->act_bytes);
+                    (head + plain * (sp->linear + (ctx->lora ? sp->lora : 0.0)) + stem) * ctx->act_bytes);
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
                     "wrapped layers·P_trainable linear·bytes",
