@@ -127,6 +127,10 @@ def _scenario(cfg, layers=None, checkpointing=None):
                      "fragmentation": 0, "headroom": 0},
     }
     sc["model"].update(vision)
+    if cfg.get("audio_mel_bins", 0):
+        # Whisper's audio encoder: its frames are the encoder's sequence
+        sc["model"]["audio_mel_bins"] = cfg["audio_mel_bins"]
+        sc["model"]["audio_frames"] = cfg["audio_frames"]
     return sc
 
 

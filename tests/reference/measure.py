@@ -321,6 +321,14 @@ def make_batch(cfg, device, gen):
     types = (torch.randint(0, cfg["token_types"], (b, s), generator=gen).to(device)
              if cfg["token_types"] else None)
     if cfg["kind"] == "encoder-decoder":
+        if cfg.get("audio_mel_bins", 0):
+            # Whisper's log-mel features, fp32 as its feature extractor
+            # gives them: 2 frames for each of the encoder's positions
+            # (WhisperEncoder does not cast them: with bf16 weights the
+            # collator gives them in bf16)
+            tokens = torch.randn(b, cfg["audio_mel_bins"], 2 * cfg["audio_frames"],
+                                 generator=gen).to(device, reference.compute_dtype(cfg)
+                                                   if cfg["precision"] == "bf16-true" else torch.float32)
         # the decoder's input tokens take the place of the token types
         st = cfg["target_len"] or s
         types = torch.randint(0, cfg["vocab"], (b, st), generator=gen).to(device)

@@ -73,6 +73,7 @@ def base_config():
         "vision_ffn": 0, "vision_patch": 0, "vision_image": 0, "vision_channels": 3,
         "vision_feature_layer": 0, "projector": "none", "projector_merge": 0,
         "images_per_sample": 0, "freeze_vision": False,
+        "audio_mel_bins": 0, "audio_frames": 0,
     }
 
 
@@ -413,6 +414,43 @@ def vision_config(rng, index):
     return finish(c)
 
 
+def audio_config(rng, index):
+    """Whisper (modeling_whisper.py): an encoder-decoder whose encoder reads
+    log-mel frames through its convolutional stem and a frozen sinusoidal
+    table, pre-norm LayerNorm layers with every bias but k_proj's, GELU
+    MLPs, a learned decoder table, the head tied; in the space Headroom
+    plans for it (hr-validate.c: multi-head attention, full training,
+    every layer checkpointed or none, seq_len = audio_frames)."""
+    c = base_config()
+    c["seed"] = rng.randrange(1 << 30)
+    c["kind"] = "encoder-decoder"
+    c["layers"] = rng.choice((2, 3))
+    c["decoder_layers"] = rng.choice((2, 3))
+    a, d = rng.choice(((2, 32), (4, 16), (4, 32), (8, 8)))
+    c["heads"] = c["kv_heads"] = a
+    c["head_dim"] = d
+    c["hidden"] = h = a * d
+    c["mlp"], c["ffn"] = "gelu", 4 * h
+    c["norm"], c["bias"] = "layernorm", "all-but-k"
+    c["vocab"] = rng.choice((128, 256, 512))
+    c["tied_embeddings"] = True
+    c["audio_mel_bins"] = rng.choice((8, 16, 32))
+    c["audio_frames"] = c["seq_len"] = rng.choice((16, 32, 64))
+    c["target_len"] = rng.choice((8, 16, 32))
+    c["learned_positions"] = c["target_len"] + rng.choice((0, 8))
+    c["micro_batch"] = min(rng.choice((1, 2, 4)), 128 // c["seq_len"])
+    c["grad_accum"] = rng.choice((1, 1, 2))
+    c["attention"] = rng.choice(("eager", "flash", "sdpa"))
+    c["logits_fp32"] = rng.random() < 0.6
+    c["precision"] = rng.choice(("fp32", "bf16-true", "amp-bf16"))
+    c["optimizer"] = rng.choice(("adamw", "adamw", "sgd", "sgd-momentum"))
+    c["optimizer_impl"] = rng.choice(("foreach", "loop", "fused"))
+    c["checkpointing"] = rng.choice(("none", "full"))
+    c["zero_grad_to_none"] = rng.random() < 0.6
+    c["name"] = "audio %d" % index
+    return finish(c)
+
+
 # Configurations that once failed, replayed on every run beside the random
 # ones: (seed, number, the Headroom formula the failure corrected).
 REGRESSIONS = (
@@ -442,8 +480,6 @@ def preset_configs(presets_dir):
             m = json.load(f)["model"]
         if m.get("patch_dim", 0):
             continue      # vision encoders: no patch embedding in the reference
-        if m.get("audio_mel_bins", 0):
-            continue      # audio encoders (Whisper): no convolutional stem in the reference
         if m.get("ssm", "none") != "none":
             out.append(ssm_preset(m, os.path.splitext(os.path.basename(path))[0]))
             continue
@@ -504,6 +540,11 @@ def preset_configs(presets_dir):
             c["position_buckets"] = min(m.get("position_buckets", 0), 32)
             c["learned_positions"] = 66 if m.get("learned_positions") else 0
             c["attention"] = "eager" if c["position_buckets"] else "flash"
+            if m.get("audio_mel_bins", 0):
+                # Whisper: 16 mel bins, the 64 frames the sequence is, the
+                # decoder's table as long as its 32 tokens
+                c["audio_mel_bins"], c["audio_frames"] = 16, c["seq_len"]
+                c["learned_positions"] = c["target_len"]
         if m.get("vision", "none") != "none":
             c.update(vision_preset(m, h))
         out.append(finish(c))
@@ -761,6 +802,8 @@ def main(argv=None):
     ap.add_argument("--vision", type=int, default=12,
                     help="random vision-language configurations (LLaVA's CLIP tower and projector or "
                          "Qwen2-VL's tower and patch merger; trained, frozen or under LoRA)")
+    ap.add_argument("--audio", type=int, default=6,
+                    help="random Whisper-style configurations (the convolutional audio stem)")
     ap.add_argument("--widths", default="1,4",
                     help="width factors each configuration is run at (default 1,4)")
     ap.add_argument("--no-presets", action="store_true", help="leave out the preset list")
@@ -804,6 +847,9 @@ def main(argv=None):
     # vision-language models, likewise
     rng5 = random.Random(seed * 7919 + 4)
     configs += [vision_config(rng5, i) for i in range(args.vision)]
+    # Whisper-style encoder-decoders, likewise
+    rng6 = random.Random(seed * 7919 + 5)
+    configs += [audio_config(rng6, i) for i in range(args.audio)]
     if not args.no_presets:
         configs += regression_configs() + preset_configs(args.presets)
     widths = [int(w) for w in args.widths.split(",")]
