@@ -1039,7 +1039,7 @@ test_vision_tower (void)
 {
   g_autoptr(HrPlan) plan = hr_plan_new ();
   HrScenario sc;
-  double layer, with_all;
+  double layer, with_all, embed;
 
   hr_scenario_init_default (&sc);
   hr_test_model (&sc, "llava-1.5-7b");
@@ -1052,14 +1052,29 @@ test_vision_tower (void)
   sc.training.images_per_sample = 1;
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
 
-  /* LlavaMultiModalProjector: linear_1's input keeps the feature layer's
-   * 577 rows of 1024 alive, GELU's and linear_2's inputs are 576 x 4096;
-   * 2 samples of one image, bf16. */
+  /* LlavaMultiModalProjector: linear_1's input is the feature layer's 576
+   * patch rows of 1024 (of 2 images the [:, 1:] view is not contiguous:
+   * F.linear's matmul copies it whole), GELU's and linear_2's inputs are
+   * 576 x 4096; 2 samples of one image, bf16. */
   g_assert_cmpfloat (hr_activations_projector (&sc), ==,
-                     2.0 * (577 * 1024 + 2 * 576 * 4096) * 2);
+                     2.0 * (576 * 1024 + 2 * 576 * 4096) * 2);
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "projector activations"), ==,
-                    2 * (577 * 1024 + 2 * 576 * 4096) * 2);
+                    2 * (576 * 1024 + 2 * 576 * 4096) * 2);
+  /* One image: the view is contiguous, and at::linear keeps it, with its
+   * base's 577 rows; under autocast its 16-bit cast, a copy of 576. */
+  sc.training.micro_batch = 1;
+  g_assert_cmpfloat (hr_activations_projector (&sc), ==, (577 * 1024 + 2 * 576 * 4096) * 2.0);
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  g_assert_cmpfloat (hr_activations_projector (&sc), ==, (576 * 1024 + 2 * 576 * 4096) * 2.0);
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.training.micro_batch = 2;
+  /* LLaVA's output keeps the 2 x 576 image features it put in the image
+   * tokens' rows, in the embeddings' type, bf16, until the loss. */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "image features (in the model's output)"), ==,
+                    2 * 576 * 4096 * 2);
   /* The weights: the tower's and the projector's their own items, bf16. */
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower weights"), ==,
                     303507456ull * 2);
@@ -1070,11 +1085,14 @@ test_vision_tower (void)
 
   /* The tower: 23 of its 24 layers reach the loss (vision_feature_layer
    * -2), each one encoder layer of width 1024 over 2 x 577 tokens plus
-   * quick-GELU's sigmoid, 2 x 577 x 4096 bf16 values. */
+   * quick-GELU's sigmoid, 2 x 577 x 4096 bf16 values; before them the
+   * patch convolution's input, the fp32 pixels' bf16 copy (2 images of 3
+   * x 336 x 336), and pre_layrnorm's input, 2 x 577 x 1024 bf16. */
+  embed = 2.0 * (3 * 336 * 336 + 577 * 1024) * 2;
   with_all = hr_activations_vision_tower (&sc, &layer);
-  g_assert_cmpfloat (with_all, ==, 23 * layer);
+  g_assert_cmpfloat (with_all, ==, 23 * layer + embed);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower activations"), ==,
-                    (guint64) (23 * layer));
+                    (guint64) (23 * layer + embed));
   {
     HrScenario vit = sc;
     HrLayerActivations la;
@@ -1096,19 +1114,90 @@ test_vision_tower (void)
     vit.training.seq_len = 577;
     hr_activations_layer (&vit, &la);
     g_assert_cmpfloat (layer, ==, la.total + 2.0 * 577 * 4096 * 2);
+    /* Eager: CLIP's eager_attention_forward runs the softmax in fp32 in
+     * every precision, softmax(dtype=float32).to(query.dtype): its fp32
+     * output (16 heads x 577² per image, 2 images) beside the bf16 copy
+     * the encoder layer has. */
+    {
+      HrAttention was = sc.training.attention;
+
+      sc.training.attention = vit.training.attention = HR_ATTENTION_EAGER;
+      hr_activations_vision_tower (&sc, &layer);
+      hr_activations_layer (&vit, &la);
+      g_assert_cmpfloat (layer, ==, la.total + 2.0 * 577 * 4096 * 2 + 2.0 * 16 * 577 * 577 * 4);
+      sc.training.attention = was;
+      hr_activations_vision_tower (&sc, &layer);
+    }
   }
   sc.model.vision_feature_layer = 0;
-  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 24 * layer);
+  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 24 * layer + embed);
   sc.model.vision_feature_layer = 23;
 
   /* Full checkpointing: each layer keeps its input, 2 x 577 x 1024 bf16,
    * and one layer is recomputed at the end of the backward pass. */
   sc.training.checkpointing = HR_CHECKPOINTING_FULL;
-  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 23.0 * 2 * 577 * 1024 * 2);
+  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 23.0 * 2 * 577 * 1024 * 2 + embed);
   hr_test_plan (&sc, plan);
+  /* The tower's layers are recomputed after the language model's first
+   * layer has done its backward; when that layer runs, the tower's and
+   * projector's gradients (2 bytes each of 303,507,456 - 12,598,272 no
+   * loss reaches + 20,979,712) are still to come, more than its working
+   * set: the backward's end is the tower's moment, one layer recomputed
+   * beside every gradient. */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "first layer recomputed (freed last)"), ==, 0);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "one vision layer recomputed for backward"),
                     ==, (guint64) layer);
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+
+  /* Under autocast the graph keeps the 16-bit casts of the projector's two
+   * matrices (1024 x 4096 + 4096 x 4096), of the patch convolution (588 x
+   * 1024) and of the 23 layers' linears (4 x 1024² + 2 x 1024 x 4096 =
+   * 12,582,912 each) up to the feature layer; autocast's cache the 24th's.
+   * Checkpointed, every layer's casts are in the cache, one layer's cast
+   * again when it is recomputed. */
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast)"), ==,
+                    (20971520ull + 602112 + 23 * 12582912ull) * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast cache)"), ==,
+                    12582912ull * 2);
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast)"), ==,
+                    (20971520ull + 602112) * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast cache)"), ==,
+                    24 * 12582912ull * 2);
+  /* No loss reaches the tower's 24th layer (12,596,224 parameters) nor
+   * its post_layernorm (2 x 1024): one GPU's torch optimizer gives them no
+   * gradient and no state; DeepSpeed's flat partitions hold them. */
+  {
+    double gb = hr_dtype_bytes (sc.training.dtypes.grads);
+
+    g_assert_cmpuint (plan->trainable_params, ==, 7063427072ull);
+    g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "gradients"), ==,
+                       (7063427072.0 - 12596224 - 2048) * gb);
+    sc.parallel.deepspeed = TRUE;
+    sc.parallel.zero = 1;
+    hr_test_plan (&sc, plan);
+    g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "gradients"), ==, 7063427072.0 * gb);
+    sc.parallel.deepspeed = FALSE;
+    sc.parallel.zero = 0;
+    hr_test_plan (&sc, plan);
+  }
+  /* A frozen tower's casts are neither cached nor kept; behind it
+   * linear_1's input needs no gradient, so linear_1's cast is in the cache
+   * only, linear_2's in the graph. */
+  sc.training.freeze_vision = TRUE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast)"), ==,
+                    4096ull * 4096 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision 16-bit weight copies (autocast cache)"), ==,
+                    1024ull * 4096 * 2);
+  sc.training.freeze_vision = FALSE;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
 
   /* Frozen (LLaVA's fine-tuning): the tower keeps nothing, the projector
    * as before; under LoRA neither keeps anything. */
@@ -1131,6 +1220,54 @@ test_vision_tower (void)
   sc.training.images_per_sample = 2;
   g_assert_cmpfloat (hr_activations_projector (&sc), ==,
                      2.0 * 1024 * (1280 * 2 + 2 * 4 + 3 * 1280 * 2));
+  /* Its patch embedding keeps the pixels' bf16 copy, two frames deep: 2
+   * images of 2 x 3 x 448 x 448; no class token, no outer norm; the
+   * blocks keep the rotary's cos and sin, fp32, 2 x 1024 patches x one
+   * head's 80 each. */
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  with_all = hr_activations_vision_tower (&sc, &layer);
+  g_assert_cmpfloat (with_all - 32 * layer, ==, 2.0 * 2 * 3 * 448 * 448 * 2 + 2.0 * 2 * 1024 * 80 * 4);
+  {
+    HrScenario vit = sc;
+    HrLayerActivations la;
+
+    /* Each block: an encoder layer of width 1280 over 2 x 1024 patches
+     * whose Q, K and V come from one linear (LitGPT's fused QKV reads its
+     * input once too), quick-GELU's sigmoid (2 x 1024 x 5120), and the
+     * rest of qkv's output, which V's view keeps (2 x 2 x 1024 x 1280),
+     * bf16. */
+    hr_model_arch_init_default (&vit.model);
+    vit.model.kind = HR_KIND_ENCODER;
+    vit.model.layers = 32;
+    vit.model.hidden = 1280;
+    vit.model.heads = vit.model.kv_heads = 16;
+    vit.model.head_dim = 0;
+    vit.model.ffn = 5120;
+    vit.model.mlp = HR_MLP_GELU;
+    vit.model.norm = HR_NORM_LAYERNORM;
+    vit.model.bias = HR_BIAS_ALL;
+    vit.model.head = HR_HEAD_CLASSIFIER;
+    vit.model.classes = 1;
+    vit.model.vocab = 0;
+    vit.training.seq_len = 1024;
+    vit.training.micro_batch = 2;
+    vit.training.lora_fused_qkv = TRUE;
+    hr_activations_layer (&vit, &la);
+    g_assert_cmpfloat (layer, ==, la.total + 2.0 * 1024 * 5120 * 2 + 2.0 * 2 * 1024 * 1280 * 2);
+  }
+  /* AdamW's per-tensor loop makes two temporaries of the largest trainable
+   * matrix: with a small language model (vocabulary 1000, MLP 1024), the
+   * patch merger's first linear, 5120 x 5120. */
+  sc.model.vocab = 1000;
+  sc.model.ffn = 1024;
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.parallel.deepspeed = FALSE;
+  sc.training.optimizer = HR_OPTIMIZER_ADAMW;
+  sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_LOOP;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpfloat ((double) hr_test_item_bytes (&plan->devices[0], "optimizer step temporaries"), ==,
+                     2.0 * 5120 * 5120 * hr_dtype_bytes (sc.training.dtypes.optimizer));
 }
 
 /* fp8 linears.  Transformer Engine keeps each linear input it quantizes as

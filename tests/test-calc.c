@@ -118,8 +118,9 @@ test_whisper_plan (void)
   d = &plan->devices[0];
   g_assert_cmpuint (plan->params, ==, 1543490560);
   g_assert_cmpuint (plan->trainable_params, ==, 1543490560 - 1500 * 1280);
-  g_assert_cmpuint (hr_test_item_bytes (d, "audio stem: log-mel input of the first convolution"),
-                    ==, 2 * 128 * 3000 * 2);
+  /* (bf16 weights: the log-mel features come in bf16, the batch itself,
+   * which WhisperEncoder.forward hands to conv1 as they are) */
+  g_assert_cmpuint (hr_test_item_bytes (d, "audio stem: log-mel input of the first convolution"), ==, 0);
   g_assert_cmpuint (hr_test_item_bytes (d, "audio stem: convolution outputs and GELU inputs"),
                     ==, 2 * 1280 * (3000 + 3000 + 1500) * 2);
   hr_assert_close ((double) hr_test_state_bytes (d, "weights"), P * 2, 1e-12);
@@ -132,6 +133,28 @@ test_whisper_plan (void)
    * "weights". */
   g_assert_cmpuint (hr_test_item_bytes (d, "encoder weights"), ==, 32ull * 19676160 * 2);
   g_assert_cmpuint (hr_test_item_bytes (d, "decoder weights"), ==, 32ull * 26236160 * 2);
+
+  /* Under autocast conv1 keeps the fp32 features' bf16 cast, and the graph
+   * the two convolutions' weights' casts, 128 x 1280 x 3 and 1280 x 1280
+   * x 3, beside the layers' and the head's. */
+  {
+    HrScenario amp = sc;
+    g_autoptr(HrPlan) p2 = hr_plan_new ();
+    g_autoptr(HrPlan) p3 = hr_plan_new ();
+
+    amp.training.precision = HR_PRECISION_AMP_BF16;
+    hr_training_apply_precision (&amp.training);
+    hr_test_plan (&amp, p2);
+    g_assert_cmpuint (hr_test_item_bytes (&p2->devices[0], "audio stem: log-mel input of the first convolution"),
+                      ==, 2 * 128 * 3000 * 2);
+    /* the same model without the stem's mel bins changes nothing else
+     * in the item: its difference is the stem's casts */
+    amp.model.audio_mel_bins = 64;
+    hr_test_plan (&amp, p3);
+    g_assert_cmpuint (hr_test_item_bytes (&p2->devices[0], "16-bit weight copies (autocast)")
+                      - hr_test_item_bytes (&p3->devices[0], "16-bit weight copies (autocast)"),
+                      ==, 3ull * 1280 * (128 - 64) * 2);
+  }
 
   /* Lengths the model cannot take, and a half-described audio encoder,
    * are refused with the field. */

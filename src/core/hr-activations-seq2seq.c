@@ -84,8 +84,12 @@ hr_activations_fp32_softmax (const HrScenario *scenario)
   const HrTraining *t = &scenario->training;
   gboolean autocast = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
 
+  /* (and a vision tower's layers: CLIP's and Qwen2-VL's eager_attention_
+   * forward, softmax(..., dtype=torch.float32).to(query.dtype);
+   * hr-activations-vision.c marks their layer with the tower's kind) */
   return autocast
-         || (scenario->model.kind == HR_KIND_ENCODER_DECODER && scenario->model.position_buckets > 0
+         || (((scenario->model.kind == HR_KIND_ENCODER_DECODER && scenario->model.position_buckets > 0)
+              || (scenario->model.kind == HR_KIND_ENCODER && scenario->model.vision != HR_VISION_NONE))
              && hr_dtype_bytes (t->dtypes.activations) < 4.0);
 }
 

@@ -15,7 +15,14 @@
  * quick-GELU (CLIPMLP and Qwen2-VL's VisionMlp: ACT2FN["quick_gelu"],
  * QuickGELUActivation.forward: input * torch.sigmoid(1.702 * input)),
  * which keeps sigmoid's output beside its input: one more f-wide tensor per
- * layer than GELU.
+ * layer than GELU.  Qwen2-VL's VisionAttention computes Q, K and V with one
+ * linear, 3h wide, and views its output as the three (reshape, permute,
+ * unbind): Q and K become new tensors through the rotary in fp32
+ * (apply_rotary_pos_emb_vision, .to back to their type), V stays a view,
+ * which the attention keeps (FlashAttention-2's varlen kernel and SDPA's
+ * take it as it is, eager's matmul reshapes it to a view too), and with
+ * it the whole output: 2h more per token than three separate linears;
+ * that linear reads its input once, one 16-bit copy under autocast.
  *
  * Which layers keep anything: those the loss reaches.  LLaVA's
  * get_image_features (modeling_llava.py) runs the whole tower with
@@ -30,11 +37,26 @@
  * Qwen2VisionTransformerPretrainedModel, both with gradient_checkpointing
  * in their forward): each keeps its input.
  *
+ * Before the layers, where the tower trains: the patch convolution keeps
+ * its input for its weight's gradient, the pixels cast to the weight's
+ * type (CLIPVisionEmbeddings.forward and PatchEmbed.forward:
+ * pixel_values.to(dtype=target_dtype)) or by autocast to 16 bits: a copy
+ * of C x image² values per image (Qwen2-VL's patches two frames deep: 2 x
+ * C x image²) where the compute type is not the image processor's fp32,
+ * else the batch itself; and CLIP's pre_layrnorm keeps its input, T x h_v
+ * per image (fp32 under autocast, where the embeddings' sum is fp32);
+ * Qwen2-VL's blocks keep the rotary's cos and sin.
+ *
  * Projectors: LLaVA's LlavaMultiModalProjector (linear_1, GELU, linear_2)
- * keeps linear_1's input, selected_image_feature[:, 1:], a view whose base,
- * the feature layer's whole output of T = patches + 1 rows, it keeps
- * alive; GELU's input and linear_2's input, P x H each (P patches, H the
- * language model's width).  Qwen2-VL's PatchMerger keeps ln_q's input
+ * keeps linear_1's input, selected_image_feature[:, 1:], P x h_v values of
+ * each image (P patches): a copy, made by autocast's cast or, of the view
+ * that skips each image's class-token row, by F.linear's fold of a
+ * non-contiguous 3-D input (torch.matmul reshapes it to 2-D,
+ * aten/src/ATen/native/LinearAlgebra.cpp, _matmul_impl); only one image
+ * at full precision makes a contiguous view, which at::linear keeps
+ * whole, with the base's T = patches + 1 rows; GELU's input and
+ * linear_2's input, P x H each (H the language model's width).  Qwen2-VL's
+ * PatchMerger keeps ln_q's input
  * (native_layer_norm: input, and its mean and rstd in fp32, one each per
  * row; in fp32 under autocast, which runs layer_norm in fp32), mlp[0]'s
  * input (ln_q's output viewed as P / merge² rows of vision_hidden x
@@ -70,12 +92,44 @@ tower_scenario (const HrScenario *sc,
   v->head = HR_HEAD_CLASSIFIER;
   v->classes = 1;
   v->vocab = 0;
+  /* (the layer is a vision tower's: its eager softmax runs in fp32 in
+   * every precision, hr_activations_fp32_softmax) */
+  v->vision = m->vision;
   out->training.method = HR_METHOD_FULL;
+  /* Qwen2-VL's VisionAttention: one qkv linear reads the norm's output
+   * once (under autocast one 16-bit copy, not three), as LitGPT's fused
+   * QKV (hr-activations.c, qkv_readers) */
+  out->training.lora_fused_qkv = m->vision == HR_VISION_QWEN2_VL;
   out->training.seq_len = hr_model_vision_tokens (m);
   out->training.micro_batch = sc->training.micro_batch * sc->training.images_per_sample;
   out->training.checkpoint_every = 1;
   out->parallel.tp = out->parallel.cp = 1;
   out->parallel.sp = FALSE;
+}
+
+/* The tower's embeddings: the patch convolution's input where it is a
+ * copy, CLIP's pre_layrnorm input. */
+static double
+embeddings (const HrScenario *sc,
+            const HrScenario *v)
+{
+  const HrModelArch *m = &sc->model;
+  double n = (double) v->training.micro_batch;
+  double ab = hr_dtype_bytes (sc->training.dtypes.activations);
+  double side = (double) m->vision_image;
+  double pixels = (double) hr_model_vision_channels (m) * side * side
+                  * (m->vision == HR_VISION_QWEN2_VL ? 2.0 : 1.0);
+  double out = ab < 4.0 ? n * pixels * ab : 0.0;
+
+  if (m->vision == HR_VISION_CLIP)
+    out += n * (double) v->training.seq_len * (double) m->vision_hidden * hr_activations_norm_bytes (v);
+  else
+    /* Qwen2-VL's rotary angles, cos and sin in fp32, one head's width per
+     * patch, made once (Qwen2VisionTransformerPretrainedModel.forward:
+     * position_embeddings = (emb.cos(), emb.sin())) and kept by every
+     * block's rotary product (or its checkpoint): once */
+    out += 2.0 * n * (double) v->training.seq_len * (double) (m->vision_hidden / m->vision_heads) * 4.0;
+  return out;
 }
 
 gboolean
@@ -101,11 +155,16 @@ hr_activations_vision_tower (const HrScenario *sc,
   hr_activations_layer (&v, &la);
   quick_gelu = (double) v.training.micro_batch * (double) v.training.seq_len
                * (double) sc->model.vision_ffn * hr_dtype_bytes (sc->training.dtypes.activations);
+  /* Qwen2-VL's fused qkv: V is a view of its output, which the attention
+   * keeps whole (Q and K are the rotary's new tensors) */
+  if (sc->model.vision == HR_VISION_QWEN2_VL)
+    quick_gelu += 2.0 * (double) v.training.micro_batch * (double) v.training.seq_len
+                  * (double) sc->model.vision_hidden * hr_dtype_bytes (sc->training.dtypes.activations);
   per_layer = sc->training.checkpointing == HR_CHECKPOINTING_FULL ? la.checkpoint
                                                                    : la.total + quick_gelu;
   if (out_layer != NULL)
     *out_layer = la.total + quick_gelu;
-  return (double) hr_model_vision_layers_run (&sc->model) * per_layer;
+  return (double) hr_model_vision_layers_run (&sc->model) * per_layer + embeddings (sc, &v);
 }
 
 double
@@ -121,7 +180,11 @@ hr_activations_projector (const HrScenario *sc)
   if (m->vision == HR_VISION_NONE || t->method != HR_METHOD_FULL)
     return 0;
   if (m->projector == HR_PROJECTOR_MLP2X_GELU)
-    return n * ((double) hr_model_vision_tokens (m) * hv + 2.0 * P * H) * ab;
+    {
+      double rows = n == 1.0 && !hr_activations_autocast (t) ? (double) hr_model_vision_tokens (m) : P;
+
+      return n * (rows * hv + 2.0 * P * H) * ab;
+    }
   if (m->projector == HR_PROJECTOR_PATCH_MERGER)
     {
       HrScenario v;

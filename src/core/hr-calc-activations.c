@@ -36,6 +36,9 @@ hr_calc_add_activations (Ctx      *ctx,
   gboolean first_differs = first && !hr_activations_input_grad (sc)
                            && t->checkpointing != HR_CHECKPOINTING_FULL;
   HrLayerActivations la0 = { 0 };
+  /* The first layer's moment at the backward's end (below), which a vision
+   * tower's recomputed layer follows rather than joins. */
+  double first_end = 0;
   /* Full checkpointing wraps every layer, or every N-th: the wrapped keep
    * their input, the others all they save. */
   guint64 n_ck = hr_activations_checkpointed (sc, n_layers);
@@ -115,11 +118,14 @@ hr_calc_add_activations (Ctx      *ctx,
                            * ctx->act_bytes
                          : 0.0;
 
+    /* (A vision-language model's tower and projector come after the
+     * first layer, before the embedding: their gradients too.) */
     if (fresh_grads)
       not_yet = (ctx->lora ? (double) ctx->counts.layer_lora : first_params)
                 * ctx->grad_bytes
                 + (first && !ctx->lora && !m->tied_embeddings ? (double) ctx->counts.embedding
-                                                                * ctx->grad_bytes : 0.0);
+                                                                * ctx->grad_bytes : 0.0)
+                + (first && !ctx->lora ? hr_calc_vision_trained (sc, &ctx->counts) * ctx->grad_bytes : 0.0);
 
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
               HR_LIVE (HR_PHASE_BACKWARD_START), N_("gradients in flight (one layer's backward)"),
@@ -161,7 +167,8 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The first layer is recomputed last, beside almost every gradient."),
-                  MAX (MAX (la->total + la->op_only + first_casts + first_work - not_yet, 0.0), last_grad));
+                  first_end = MAX (MAX (la->total + la->op_only + first_casts + first_work - not_yet, 0.0),
+                                   last_grad));
       }
     else if (n_ck > 0)
       {
@@ -186,7 +193,8 @@ hr_calc_add_activations (Ctx      *ctx,
                     HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer recomputed (freed last)"),
                     "one layer's saved tensors + gradients in flight - gradients still to come",
                     N_("The first layer is recomputed last, beside almost every gradient."),
-                    MAX (MAX (ctx->first_total + first_casts + first_work - not_yet, 0.0), last_grad));
+                    first_end = MAX (MAX (ctx->first_total + first_casts + first_work - not_yet, 0.0),
+                                     last_grad));
       }
     if (t->checkpointing != HR_CHECKPOINTING_OP && !all_ck)
       {
@@ -220,8 +228,9 @@ hr_calc_add_activations (Ctx      *ctx,
                   HR_LIVE (HR_PHASE_BACKWARD_END), N_("first layer's activations (freed last)"),
                   "one layer's saved tensors + gradients in flight - gradients still to come",
                   N_("The backward pass frees saved results layer by layer; the first layer's go last."),
-                  MAX (MAX ((first_differs ? la0.total : ctx->first_total) + first_casts + first_work - not_yet, 0.0),
-                       last_grad));
+                  first_end = MAX (MAX ((first_differs ? la0.total : ctx->first_total) + first_casts
+                                        + first_work - not_yet, 0.0),
+                                   last_grad));
       }
   }
 
@@ -302,25 +311,50 @@ hr_calc_add_activations (Ctx      *ctx,
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_FWD_BWD, N_("vision tower activations"),
                 t->checkpointing == HR_CHECKPOINTING_FULL
-                ? "layers to the feature layer·b·images·each layer's input"
-                : "layers to the feature layer·b·images·(one encoder layer's saved tensors + quick-GELU's sigmoid)",
+                ? "layers to the feature layer·b·images·each layer's input + the embeddings' (pixels' copy, pre-norm input)"
+                : "layers to the feature layer·b·images·(one encoder layer's saved tensors + quick-GELU's sigmoid) + the embeddings' (pixels' copy, pre-norm input)",
                 N_("What the image encoder's layers keep for its own backward pass."),
                 tower);
       /* With full checkpointing the tower's layers are recomputed one at a
-       * time, at the very end of the backward pass. */
-      if (t->checkpointing == HR_CHECKPOINTING_FULL)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                  HR_LIVE (HR_PHASE_BACKWARD_END), N_("one vision layer recomputed for backward"),
-                  "b·images·one encoder layer's saved tensors",
-                  N_("During the backward pass one image-encoder layer at a time is recomputed in full."),
-                  layer_bytes);
+       * time, at the very end of the backward pass, under autocast with
+       * their weights' 16-bit casts again (hr-calc-states.c, add_vision_
+       * casts); by then the language model's first layer has done its
+       * backward and freed what it held: the later of the two moments,
+       * the larger counts. */
+      if (t->checkpointing == HR_CHECKPOINTING_FULL && hr_activations_vision_trains (sc))
+        {
+          double casts = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32
+                         && sc->parallel.zero != 3 && m->vision_layers > 0
+                         ? (double) ctx->counts.vision_linear / (double) m->vision_layers * ctx->act_bytes
+                         : 0.0;
+
+          hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                    HR_LIVE (HR_PHASE_BACKWARD_END), N_("one vision layer recomputed for backward"),
+                    "b·images·one encoder layer's saved tensors (+ its weights' 16-bit casts) - the first layer's moment",
+                    N_("During the backward pass one image-encoder layer at a time is recomputed in full."),
+                    MAX (layer_bytes + casts - first_end, 0.0));
+        }
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_FWD_BWD, N_("projector activations"),
                 sc->model.projector == HR_PROJECTOR_MLP2X_GELU
-                ? "b·images·((patches + 1)·h_v + 2·patches·h)·bytes"
+                ? "b·images·patches·(h_v + 2·h)·bytes (one image at full precision: (patches + 1)·h_v)"
                 : "b·images·patches·(h_v·norm bytes + 8 + 3·h_v·bytes)",
                 N_("What the layers carrying image features into the language model keep."),
                 hr_activations_projector (sc));
+      /* LLaVA's output keeps the image features it put in the image
+       * tokens' place, cast to the embeddings' type, the weights' (LlavaModel.
+       * forward: image_features.to(inputs_embeds.dtype), returned as
+       * image_hidden_states by LlavaForConditionalGeneration.forward), until
+       * the training loop drops the output after the loss; Qwen2-VL's
+       * output has no such field. */
+      if (sc->model.vision == HR_VISION_CLIP)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                  HR_LIVE (HR_PHASE_FORWARD), N_("image features (in the model's output)"),
+                  "b·images·image tokens·h·weight bytes",
+                  N_("The image features the model returns beside its logits, until the loss is computed."),
+                  (double) t->micro_batch * (double) t->images_per_sample
+                  * (double) hr_model_image_tokens (&sc->model) * (double) sc->model.hidden
+                  * hr_dtype_bytes (t->dtypes.weights));
     }
 
   /* BERT's embeddings end in a LayerNorm (BertEmbeddings.LayerNorm), which

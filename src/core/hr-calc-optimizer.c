@@ -118,7 +118,8 @@ hr_calc_add_optimizer (Ctx               *ctx,
                    || (per_param && t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH))
             {
               /* One tensor at a time, the largest trainable one: a weight
-               * matrix, the vocabulary table, or an adapter's matrix.
+               * matrix (a trained vision tower's and projector's among
+               * them), the vocabulary table, or an adapter's matrix.
                * Adam's single-tensor step makes two at once (torch/optim/
                * adamw.py, _single_tensor_adamw: denom = (exp_avg_sq.sqrt()
                * / bias_correction2_sqrt).add_(eps)). */
@@ -126,7 +127,8 @@ hr_calc_add_optimizer (Ctx               *ctx,
               double largest = ctx->lora
                 ? (double) t->lora_rank * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
                                                         m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn)
-                : MAX ((double) ctx->counts.largest_linear,
+                : MAX (MAX ((double) ctx->counts.largest_linear,
+                            dev->stage == 0 ? (double) hr_params_vision_largest (m, !t->freeze_vision) : 0.0),
                        MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
                             (double) (m->learned_positions * m->hidden)));
 

@@ -133,6 +133,24 @@ hr_calc_deepspeed_engine (const HrParallel *p)
   return p->deepspeed && p->zero >= 1;
 }
 
+/* Of a vision-language model's tower and projector (on the first stage),
+ * the parameters full training gives a gradient: the projector's, and the
+ * tower's unless it is frozen, less what no loss reaches where the
+ * optimizer holds each parameter and its .grad apart (one GPU, DDP;
+ * ZeRO's and FSDP's flat partitions hold them like the rest:
+ * hr_params_vision_unreached). */
+static inline double
+hr_calc_vision_trained (const HrScenario    *sc,
+                        const HrParamCounts *c)
+{
+  const HrParallel *p = &sc->parallel;
+
+  if (sc->training.freeze_vision)
+    return (double) c->projector;
+  return (double) (c->vision + c->projector)
+         - (p->zero == 0 && !p->deepspeed ? (double) c->vision_unreached : 0.0);
+}
+
 /* hr-calc-states.c: one stage's parameters, and its model states. */
 void   hr_calc_stage_params             (const Ctx         *ctx,
                                          const HrDevice    *dev,

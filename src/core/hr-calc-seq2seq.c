@@ -72,8 +72,9 @@ hr_calc_add_seq2seq (Ctx      *ctx,
    * gelu (conv1 (input_features)), gelu (conv2 (...)), permute, + the
    * frozen positions.  Over 2F mel frames in and F = audio_frames out,
    * autograd keeps conv1's input (b·mel·2F: Conv1d saves its input for
-   * the weight's gradient; under autocast the 16-bit cast of the fp32
-   * features), the first GELU's input (conv1's output, b·h·2F), conv2's
+   * the weight's gradient; the features themselves, the batch, which
+   * WhisperEncoder.forward does not cast, but under autocast the 16-bit
+   * cast of the fp32 features), the first GELU's input (conv1's output, b·h·2F), conv2's
    * input (the first GELU's output, b·h·2F) and the second GELU's input
    * (b·h·F); the permute and the sum with a table that needs no gradient
    * keep nothing.  The stem sits outside every encoder layer, so
@@ -83,11 +84,12 @@ hr_calc_add_seq2seq (Ctx      *ctx,
     {
       double F = (double) m->audio_frames, mel = (double) m->audio_mel_bins;
 
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                HR_LIVE_SAVED, N_("audio stem: log-mel input of the first convolution"),
-                "b·mel·2F·bytes",
-                N_("The spectrogram the first convolution keeps for its weights' gradient."),
-                b * mel * 2.0 * F * ab);
+      if (autocast)
+        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                  HR_LIVE_SAVED, N_("audio stem: log-mel input of the first convolution"),
+                  "b·mel·2F·bytes (autocast's cast)",
+                  N_("The spectrogram the first convolution keeps for its weights' gradient."),
+                  b * mel * 2.0 * F * ab);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_SAVED, N_("audio stem: convolution outputs and GELU inputs"),
                 "b·h·(2F + 2F + F)·bytes",

@@ -297,6 +297,71 @@ add_vision_weights (Ctx               *ctx,
             (double) ctx->counts.projector * share * bytes);
 }
 
+/* A vision-language model's 16-bit weight copies under autocast, beside
+ * the language model's (add_weights), on the first stage.  autocast caches
+ * the cast of every leaf weight that requires a gradient (autocast_mode.cpp,
+ * cached_cast) until the forward's autocast region ends, and the graph
+ * keeps a linear's weight cast for its input's gradient:
+ *   a trained tower: its patch convolution's cast (kept with the pixels'
+ *   copy for the weight's gradient); the layers up to the feature layer
+ *   keep theirs in the graph, the layers after it, whose graph is freed
+ *   when get_image_features returns, leave theirs in the cache; under full
+ *   checkpointing every layer's are in the cache only (the layer
+ *   recomputed in the backward casts its weights again for its backward);
+ *   the projector's, trained with full training, in its graph.
+ * A frozen weight's cast is not cached and, its input needing no gradient,
+ * not kept: a frozen tower and LoRA's frozen base keep none; behind a
+ * frozen tower the projector's first linear keeps its input, not its
+ * weight's cast, which the cache holds.  (The biases'
+ * casts stay in the cache too, as the language model's do: not counted.) */
+static void
+add_vision_casts (Ctx      *ctx,
+                  HrDevice *dev)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrModelArch *m = &sc->model;
+  const HrTraining *t = &sc->training;
+  gboolean tower = hr_activations_vision_trains (sc);
+  gboolean ck = t->checkpointing == HR_CHECKPOINTING_FULL;
+  double layer = m->vision_layers > 0 ? (double) ctx->counts.vision_linear / (double) m->vision_layers : 0.0;
+  double run = (double) hr_model_vision_layers_run (m);
+  double conv = (double) (hr_model_vision_channels (m) * m->vision_patch * m->vision_patch * m->vision_hidden)
+                * (m->vision == HR_VISION_QWEN2_VL ? 2.0 : 1.0);
+  double saved = 0, cached = 0;
+
+  if (m->vision == HR_VISION_NONE || t->method != HR_METHOD_FULL || t->images_per_sample == 0)
+    return;
+  saved = (double) ctx->counts.projector_linear;
+  if (tower)
+    {
+      saved += conv + (ck ? 0.0 : run * layer);
+      cached = (ck ? (double) m->vision_layers : (double) m->vision_layers - run) * layer;
+    }
+  else if (m->projector == HR_PROJECTOR_MLP2X_GELU)
+    {
+      /* linear_1's input, a frozen tower's output, needs no gradient:
+       * its weight's cast is in the cache only (the patch merger's first
+       * linear reads ln_q's output, which does) */
+      cached = (double) (m->vision_hidden * m->hidden);
+      saved -= cached;
+    }
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+            HR_LIVE_SAVED, N_("vision 16-bit weight copies (autocast)"),
+            tower ? (ck ? "(P_projector linear + P_patch)·bytes"
+                        : "(P_projector linear + P_patch + layers to the feature layer·P_layer linear)·bytes")
+                  : "P_projector linear·bytes",
+            N_("Half-precision copies of the image encoder's and projector's weights that autocast makes for the forward pass."),
+            saved * ctx->act_bytes);
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+            HR_LIVE (HR_PHASE_FORWARD), N_("vision 16-bit weight copies (autocast cache)"),
+            !tower ? "linear_1's matrix·bytes"
+            : ck ? "vision layers·P_layer linear·bytes" : "layers after the feature layer·P_layer linear·bytes",
+            N_("Autocast's cache of the image encoder's half-precision weights, dropped when the forward pass ends."),
+            cached * ctx->act_bytes);
+  /* (The layer recomputed in the backward casts its weights again: with
+   * that layer's tensors, hr-calc-activations.c.) */
+}
+
 /* The weights this GPU holds for the whole run, and the copies computing
  * with them makes; answers how many parameters train. */
 static double
@@ -327,9 +392,14 @@ add_weights (Ctx               *ctx,
       /* Full training trains every weight that requires a gradient: not
        * a frozen vision tower (LLaVA's fine-tuning), nor Whisper's
        * sinusoidal encoder positions (requires_grad_(False)), which the
-       * optimizer is never given. */
+       * optimizer is never given; nor, where the optimizer holds each
+       * parameter apart, the tower's parameters no loss reaches, which
+       * get no gradient and so no state (hr_calc_vision_trained; DDP
+       * leaves a globally unused parameter's .grad untouched, reducer.cpp
+       * copy_bucket_to_grad). */
       trainable = all - sp->frozen
-                  - (t->freeze_vision && dev->stage == 0 ? (double) ctx->counts.vision : 0.0);
+                  - (dev->stage == 0 ? (double) (ctx->counts.vision + ctx->counts.projector)
+                                       - hr_calc_vision_trained (sc, &ctx->counts) : 0.0);
     }
   else
     {
@@ -405,12 +475,23 @@ add_weights (Ctx               *ctx,
   if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
     {
       gboolean last = hr_calc_holds_last (sc, dev->stage);
+
+      if (dev->stage == 0)
+        add_vision_casts (ctx, dev);
       double head = !last || t->quant_lm_head ? 0.0
                     : sc->model.head == HR_HEAD_LM ? sp->head_weight
                     : (double) ctx->counts.head_linear
                       + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
 
       guint64 n_ck = hr_activations_wrapped (sc, dev->n_layers);
+      /* Whisper's audio stem (hr-calc-seq2seq.c), never checkpointed:
+       * its two convolutions' weights, mel x h x 3 and h x h x 3, cast and
+       * kept by their graph (ConvolutionBackward keeps the weight even
+       * where the input, the log-mel features, needs no gradient) */
+      double stem = dev->stage == 0 && hr_model_audio (&sc->model)
+                    ? 3.0 * (double) sc->model.hidden
+                      * (double) (sc->model.audio_mel_bins + sc->model.hidden)
+                    : 0.0;
 
       if (n_ck == 0)
         {
@@ -421,9 +502,10 @@ add_weights (Ctx               *ctx,
           if (dev->stage == 0 && !hr_activations_input_grad (sc))
             hr_activations_first_layer (sc, &first);
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"), "P_linear·bytes",
+                    HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
+                    stem > 0 ? "(P_linear + P_audio stem)·bytes" : "P_linear·bytes",
                     N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                    (sp->linear + head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0))
+                    (sp->linear + head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0) + stem)
                     * ctx->act_bytes);
         }
       else
@@ -454,9 +536,10 @@ add_weights (Ctx               *ctx,
 
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
-                    plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes" : "P_head·bytes",
+                    plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes"
+                    : stem > 0 ? "(P_head + P_audio stem)·bytes" : "P_head·bytes",
                     N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                    (head + plain * (sp->linear + (ctx->lora ? sp->lora : 0.0))) * ctx->act_bytes);
+                    (head + plain * (sp->linear + (ctx->lora ? sp->lora : 0.0)) + stem) * ctx->act_bytes);
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
                     "wrapped layers·P_trainable linear·bytes",

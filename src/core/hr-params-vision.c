@@ -40,14 +40,25 @@
  * config's temporal_patch_size, 2 in every Qwen2-VL). */
 #define QWEN2_VL_TEMPORAL_PATCH 2
 
+/* One tower layer: its linears, their biases, its two LayerNorms. */
+static guint64
+tower_layer (const HrModelArch *m,
+             guint64           *out_linear)
+{
+  guint64 h = m->vision_hidden, f = m->vision_ffn;
+
+  *out_linear = 4 * h * h + 2 * h * f;
+  return *out_linear + 4 * h + f + h + 2 * 2 * h;
+}
+
 guint64
 hr_params_vision_tower (const HrModelArch *m,
                         guint64           *out_linear)
 {
-  guint64 h = m->vision_hidden, f = m->vision_ffn;
+  guint64 h = m->vision_hidden;
   guint64 patch_in = hr_model_vision_channels (m) * m->vision_patch * m->vision_patch;
-  guint64 layer_linear = 4 * h * h + 2 * h * f;
-  guint64 layer = layer_linear + 4 * h + f + h + 2 * 2 * h;
+  guint64 layer_linear;
+  guint64 layer = tower_layer (m, &layer_linear);
   guint64 total, linear = m->vision_layers * layer_linear;
 
   if (m->vision == HR_VISION_NONE)
@@ -98,4 +109,42 @@ hr_params_projector (const HrModelArch *m,
   if (out_linear)
     *out_linear = linear;
   return total;
+}
+
+/* What of the tower no loss reaches, so that no gradient comes to it: the
+ * layers after the feature layer, whose output get_image_features drops
+ * (modeling_llava.py), and CLIP's post_layernorm, which
+ * CLIPVisionTransformer.forward applies to the last layer's class token
+ * for a pooled output LLaVA does not read.  torch's optimizers make no
+ * state for a parameter whose .grad stays None (AdamW's _init_group,
+ * `if p.grad is not None`). */
+guint64
+hr_params_vision_unreached (const HrModelArch *m)
+{
+  guint64 layer_linear;
+  guint64 layer = tower_layer (m, &layer_linear);
+
+  if (m->vision == HR_VISION_NONE)
+    return 0;
+  return (m->vision_layers - hr_model_vision_layers_run (m)) * layer
+         + (m->vision == HR_VISION_CLIP ? 2 * m->vision_hidden : 0);
+}
+
+/* The largest matrix of the projector and, WITH_TOWER, of the tower's
+ * layers (fc1 and fc2, h x f, or Qwen2-VL's fused qkv, 3h x h), for the
+ * optimizer steps that take one tensor at a time. */
+guint64
+hr_params_vision_largest (const HrModelArch *m,
+                          gboolean           with_tower)
+{
+  guint64 hv = m->vision_hidden, H = m->hidden;
+  guint64 w = hv * hr_model_projector_merge (m) * hr_model_projector_merge (m);
+  guint64 largest;
+
+  if (m->vision == HR_VISION_NONE)
+    return 0;
+  largest = m->projector == HR_PROJECTOR_PATCH_MERGER ? MAX (w * w, w * H) : MAX (hv * H, H * H);
+  if (with_tower)
+    largest = MAX (largest, MAX (hv * m->vision_ffn, 3 * hv * hv));
+  return largest;
 }

@@ -578,6 +578,7 @@ hr_params_count (const HrModelArch *m,
     {
       out->vision = hr_params_vision_tower (m, &out->vision_linear);
       out->projector = hr_params_projector (m, &out->projector_linear);
+      out->vision_unreached = hr_params_vision_unreached (m);
       out->total += out->vision + out->projector;
       out->active += out->vision + out->projector;
     }

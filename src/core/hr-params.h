@@ -75,6 +75,9 @@ typedef struct
   guint64 vision_linear;
   guint64 projector;
   guint64 projector_linear;
+  /* ... and of the tower what no loss reaches: the layers after the
+   * feature layer, CLIP's post_layernorm */
+  guint64 vision_unreached;
 
   /* whole model, unsharded (tp = ep = 1) */
   guint64 total;
@@ -108,6 +111,9 @@ guint64  hr_params_vision_tower  (const HrModelArch *model,
                                   guint64           *out_linear);
 guint64  hr_params_projector     (const HrModelArch *model,
                                   guint64           *out_linear);
+guint64  hr_params_vision_unreached (const HrModelArch *model);
+guint64  hr_params_vision_largest   (const HrModelArch *model,
+                                     gboolean           with_tower);
 /* GaLore's optimizer state and projection elements for one layer's
  * matrices on a tensor- and expert-parallel rank, at RANK. */
 void     hr_params_galore_layer (const HrModelArch *model,

@@ -51,7 +51,17 @@ def _scenario(cfg, layers=None, checkpointing=None):
     }
     if not lora:
         training["lora"] = {"rank": 16, "targets": "all-linear", "dropout": 0}
-    return {
+    vision = {}
+    if cfg.get("vision", "none") != "none":
+        # a vision-language model (vision.py): its tower and projector, the
+        # images of each sample (seq_len counts their tokens)
+        training["images_per_sample"] = cfg["images_per_sample"]
+        training["freeze_vision"] = cfg["freeze_vision"]
+        vision = {key: cfg[key] for key in (
+            "vision", "vision_layers", "vision_hidden", "vision_heads", "vision_ffn",
+            "vision_patch", "vision_image", "vision_channels", "vision_feature_layer",
+            "projector", "projector_merge")}
+    sc = {
         "headroom": 1,
         "name": "oracle",
         "model": {
@@ -116,6 +126,12 @@ def _scenario(cfg, layers=None, checkpointing=None):
         "overhead": {"cuda_context_mib": 0, "comm_buffer_mib": 0,
                      "fragmentation": 0, "headroom": 0},
     }
+    sc["model"].update(vision)
+    if cfg.get("audio_mel_bins", 0):
+        # Whisper's audio encoder: its frames are the encoder's sequence
+        sc["model"]["audio_mel_bins"] = cfg["audio_mel_bins"]
+        sc["model"]["audio_frames"] = cfg["audio_frames"]
+    return sc
 
 
 class Headroom:

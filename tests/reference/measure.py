@@ -137,10 +137,16 @@ class SavedTensors:
     def unpack(t):
         return t
 
-    def add_output(self, t):
+    def retag(self, t, tag):
+        """Count a saved tensor with another part than the one that saved it."""
+        ptr, _ = _storage(t)
+        if ptr in self.seen:
+            self.seen[ptr] = (self.seen[ptr][0], tag) + self.seen[ptr][2:]
+
+    def add_output(self, t, tag="output"):
         ptr, nbytes = _storage(t)
         if ptr not in self.excluded and ptr not in self.seen:
-            self.seen[ptr] = (nbytes, "output", tuple(t.shape), str(t.dtype))
+            self.seen[ptr] = (nbytes, tag, tuple(t.shape), str(t.dtype))
 
     def total(self, tag=None):
         return sum(n for n, t, _, _ in self.seen.values() if tag is None or t == tag)
@@ -307,11 +313,22 @@ def _autocast(cfg, device):
 
 
 def make_batch(cfg, device, gen):
+    if cfg.get("vision", "none") != "none":
+        import vision
+        return vision.make_batch(cfg, device, gen)
     b, s = cfg["micro_batch"], cfg["seq_len"]
     tokens = torch.randint(0, cfg["vocab"], (b, s), generator=gen).to(device)
     types = (torch.randint(0, cfg["token_types"], (b, s), generator=gen).to(device)
              if cfg["token_types"] else None)
     if cfg["kind"] == "encoder-decoder":
+        if cfg.get("audio_mel_bins", 0):
+            # Whisper's log-mel features, fp32 as its feature extractor
+            # gives them: 2 frames for each of the encoder's positions
+            # (WhisperEncoder does not cast them: with bf16 weights the
+            # collator gives them in bf16)
+            tokens = torch.randn(b, cfg["audio_mel_bins"], 2 * cfg["audio_frames"],
+                                 generator=gen).to(device, reference.compute_dtype(cfg)
+                                                   if cfg["precision"] == "bf16-true" else torch.float32)
         # the decoder's input tokens take the place of the token types
         st = cfg["target_len"] or s
         types = torch.randint(0, cfg["vocab"], (b, st), generator=gen).to(device)
@@ -479,7 +496,10 @@ def warm_optimizer(opt, params, set_to_none):
     states exist (as after any first step), the gradients are None or
     zeros as zero_grad leaves them."""
     for p in params:
-        if p.requires_grad:
+        # (a parameter whose output no loss reaches, vision.py's layers
+        # after the feature layer, gets no gradient in any step: the
+        # optimizer makes no state for it)
+        if p.requires_grad and not getattr(p, "no_grad_in_step", False):
             p.grad = torch.zeros_like(p)
     opt.step()
     opt.zero_grad(set_to_none)
@@ -547,8 +567,16 @@ def measure(cfg, device="cpu", sampler="allocator"):
                     # checkpointed layers (autocast caches the casts of
                     # trainable leaf weights, no_grad or not).
                     meter.mark("after_autocast")
+            for t in getattr(model, "embed_tensors", []):
+                saved.retag(t, "vembed")
+            model.embed_tensors = []
             for out_t in (logits if isinstance(logits, list) else [logits]):
                 saved.add_output(out_t)
+            # what the model's output holds besides (LLaVA's
+            # image_hidden_states), dropped with it
+            for out_t in getattr(model, "extra_outputs", []):
+                saved.add_output(out_t, "image features")
+            model.extra_outputs = []
             del out_t
             # The loop of Hugging Face's Trainer: compute_loss returns the
             # loss alone, so the model's output is dropped before backward.
@@ -585,8 +613,39 @@ def measure(cfg, device="cpu", sampler="allocator"):
         cast_share = cast_cache * enc_w // total_w if ck else 0
         seq2seq["saved_decoder_layer"] = (saved.total("dec%d" % (Ld - 1))
                                           + (cast_cache * dec_w // total_w if ck else 0))
+    vis = {}
+    if cfg.get("vision", "none") != "none":
+        # autocast's cache holds the casts of the tower's layers too (those
+        # after the feature layer among them): a layer's share is its own
+        # linears' casts, counted (vision.linear_cast_bytes)
+        # (only under autocast: without it the two marks can differ by
+        # what the allocator frees between them, which is no cache)
+        import vision
+        inner = model.module if hasattr(model, "module") else model
+        amp = reference.autocast_on(cfg)
+        lm_last = inner.layers[cfg["layers"] - 1]
+        cast_share = vision.linear_cast_bytes(lm_last) if layer_tag in ck and amp else 0
+        F_ = vision.layers_run(cfg)
+        v_ck = cfg["checkpointing"] == "full" and inner.tower_trains()
+        vis["saved_vision_layer"] = (saved.total("v%d" % (F_ - 1))
+                                     + (vision.linear_cast_bytes(inner.tower.layers[F_ - 1])
+                                        if v_ck and amp else 0))
+        # the embeddings', with autocast's cache of the layers after the
+        # feature layer (no graph keeps them); the projector's, with the
+        # features the model's output holds (image_hidden_states)
+        unused = inner.tower.layers[F_:]
+        vis["saved_vision_embed"] = (saved.total("vembed")
+                                     + (sum(vision.linear_cast_bytes(u) for u in unused)
+                                        if amp and inner.tower_trains() else 0))
+        vis["saved_projector"] = saved.total("projector") + saved.total("image features")
+        if (amp and not inner.qwen and not inner.tower_trains()
+                and inner.projector.linear_1.weight.requires_grad):
+            # behind a frozen tower linear_1's input needs no gradient: its
+            # weight's cast is in autocast's cache, not in the graph
+            vis["saved_projector"] += 2 * inner.projector.linear_1.weight.numel()
     out = dict(counts)
     out.update(seq2seq)
+    out.update(vis)
     out.update({
         "state_bytes": state_bytes,
         "grad_bytes": grad_bytes,

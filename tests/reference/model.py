@@ -249,11 +249,12 @@ class Attention(nn.Module):
         h, a, kh, d = cfg["hidden"], cfg["heads"], cfg["kv_heads"], cfg["head_dim"]
         self.a, self.kh, self.d = a, kh, d
         self.causal = causal
-        qkv_bias = cfg["bias"] in ("qkv", "all")
+        # (all-but-k: Whisper's, every linear with a bias but k_proj)
+        qkv_bias = cfg["bias"] in ("qkv", "all", "all-but-k")
         self.q = nn.Linear(h, a * d, bias=qkv_bias)
-        self.k = nn.Linear(h, kh * d, bias=qkv_bias)
+        self.k = nn.Linear(h, kh * d, bias=qkv_bias and cfg["bias"] != "all-but-k")
         self.v = nn.Linear(h, kh * d, bias=qkv_bias)
-        self.o = nn.Linear(a * d, h, bias=cfg["bias"] == "all")
+        self.o = nn.Linear(a * d, h, bias=cfg["bias"] in ("all", "all-but-k"))
         self.qk_norm = cfg["qk_norm"]
         if self.qk_norm == "head":
             self.q_norm = Norm(dict(cfg, norm="rmsnorm"), d)
@@ -264,7 +265,10 @@ class Attention(nn.Module):
         self.attn_drop = cfg["dropout"]
         # T5Attention upcasts its scores for the softmax itself and casts
         # the probabilities back: softmax(scores.float()).type_as(scores)
-        self.fp32_softmax = cfg["kind"] == "encoder-decoder" and cfg.get("position_buckets", 0) > 0
+        # CLIP's eager_attention_forward (modeling_clip.py) does the same in
+        # every precision: softmax(..., dtype=torch.float32).to(query.dtype)
+        self.fp32_softmax = (cfg["kind"] == "encoder-decoder" and cfg.get("position_buckets", 0) > 0
+                             or cfg.get("fp32_softmax", False))
 
     def forward(self, x, rope, kv=None, bias=None):
         """kv: the encoder's output, which K and V read in a cross-attention
@@ -412,7 +416,7 @@ class MLP(nn.Module):
         h = cfg["hidden"]
         self.kind = cfg["mlp"]
         self.gated = self.kind in ("swiglu", "geglu")
-        bias = cfg["bias"] == "all"
+        bias = cfg["bias"] in ("all", "all-but-k")
         if self.gated:
             self.gate = nn.Linear(h, width, bias=bias)
         self.up = nn.Linear(h, width, bias=bias)
@@ -571,7 +575,10 @@ class Model(nn.Module):
             return OpCheckpoint.apply(layer, x, rope)
         return layer(x, rope)
 
-    def forward(self, tokens, token_types=None):
+    def forward(self, tokens, token_types=None, embed_hook=None):
+        """embed_hook: called with the token embeddings before anything
+        else reads them (vision.py puts the image features in place of the
+        image tokens there, as LlavaModel.forward does)."""
         cfg = self.cfg
         b, s = tokens.shape
         if self.layer_hook is not None:
@@ -583,6 +590,8 @@ class Model(nn.Module):
             # checkpointing: without it reentrant checkpoints of frozen
             # layers pass no gradient to the adapters.
             x.requires_grad_(True)
+        if embed_hook is not None:
+            x = embed_hook(x)
         if self.pos is not None:
             x = x + self.pos(self.position_ids[:s])
         if self.token_type is not None:
@@ -662,6 +671,18 @@ class Seq2SeqModel(nn.Module):
         P, B = cfg["learned_positions"], cfg["position_buckets"]
         self.enc_pos = nn.Embedding(P, h) if P else None
         self.dec_pos = nn.Embedding(P, h) if P else None
+        # Whisper (modeling_whisper.py, WhisperEncoder): the encoder reads
+        # log-mel frames through conv1 (mel -> h, kernel 3) and conv2 (h ->
+        # h, kernel 3, stride 2), a GELU after each, and adds a sinusoidal
+        # table of audio_frames rows that does not train (embed_positions,
+        # requires_grad_(False)); learned_positions is the decoder's table
+        self.audio = cfg.get("audio_mel_bins", 0) > 0
+        if self.audio:
+            mel, Fr = cfg["audio_mel_bins"], cfg["audio_frames"]
+            self.conv1 = nn.Conv1d(mel, h, kernel_size=3, padding=1)
+            self.conv2 = nn.Conv1d(h, h, kernel_size=3, stride=2, padding=1)
+            self.enc_pos = nn.Embedding(Fr, h)
+            self.enc_pos.weight.requires_grad_(False)
         self.enc_bias = nn.Embedding(B, a) if B else None
         self.dec_bias = nn.Embedding(B, a) if B else None
         post = cfg["post_norm"]
@@ -721,8 +742,16 @@ class Seq2SeqModel(nn.Module):
     def forward(self, tokens, dec_tokens):
         cfg = self.cfg
         self._hook("embed")
-        x = self.embed(tokens)
-        bias = self._bias(self.enc_bias, tokens.shape[1], True)
+        if self.audio:
+            # WhisperEncoder.forward: the features as they come (no cast),
+            # gelu(conv1), gelu(conv2), permute; the stack adds the table
+            self._hook("stem")
+            x = F.gelu(self.conv1(tokens))
+            x = F.gelu(self.conv2(x)).permute(0, 2, 1)
+            self._hook("embed")
+        else:
+            x = self.embed(tokens)
+        bias = self._bias(self.enc_bias, x.shape[1], True)
         x = self._stack(x, self.enc_pos, self.enc_embed_norm, bias, self.layers, None,
                         range(len(self.layers)))
         self._hook("enc_out")
@@ -778,6 +807,9 @@ def build(cfg, device="cpu"):
     if cfg.get("ssm", "none") != "none":
         import ssm               # state-space and hybrid models (ssm.py)
         model = ssm.SSMModel(cfg)
+    elif cfg.get("vision", "none") != "none":
+        import vision            # vision-language models (vision.py)
+        model = vision.VLModel(cfg)
     else:
         model = Seq2SeqModel(cfg) if cfg["kind"] == "encoder-decoder" else Model(cfg)
     if cfg["method"] == "lora":

@@ -69,6 +69,11 @@ def base_config():
         "expert_layer_period": 0, "expert_layer_offset": 0,
         "attention_kind": "standard", "q_lora_rank": 0, "kv_lora_rank": 0, "qk_nope_head_dim": 0,
         "qk_rope_head_dim": 0, "v_head_dim": 0, "shared_experts": 0, "dense_layers": 0,
+        "vision": "none", "vision_layers": 0, "vision_hidden": 0, "vision_heads": 0,
+        "vision_ffn": 0, "vision_patch": 0, "vision_image": 0, "vision_channels": 3,
+        "vision_feature_layer": 0, "projector": "none", "projector_merge": 0,
+        "images_per_sample": 0, "freeze_vision": False,
+        "audio_mel_bins": 0, "audio_frames": 0,
     }
 
 
@@ -92,7 +97,8 @@ def scale_width(cfg, factor):
     c["head_dim"] *= factor
     c["ffn"] *= factor
     c["expert_ffn"] *= factor
-    for key in ("q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"):
+    for key in ("q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim",
+                "vision_hidden", "vision_ffn"):
         c[key] *= factor
     return c
 
@@ -340,6 +346,111 @@ def deepseek_config(rng, index):
     return finish(c)
 
 
+def vision_config(rng, index):
+    """A vision-language model (vision.py): LLaVA's (a CLIP tower of 1 to
+    3 layers whose features come from its last layer or the one before,
+    LLaVA's vision_feature_layer -2, and the mlp2x_gelu projector) or
+    Qwen2-VL's (2 or 3 blocks, the patch merger of 2 x 2 patches), 1 or 2
+    images per sample of 4 to 16 patches, and a Llama-style language model;
+    the tower trained, frozen (training.freeze_vision) or, with LoRA on
+    the language model, part of the frozen base; in the space Headroom
+    plans for it (hr-validate-vision.c).  The patch's pixels (3·p²) stay
+    under the tower's width, as CLIP's 588 under 1024."""
+    c = base_config()
+    c["seed"] = rng.randrange(1 << 30)
+    c["layers"] = rng.choice((1, 2, 2))
+    a, d = rng.choice(((2, 32), (4, 16), (4, 16), (8, 8), (8, 16)))
+    c["heads"] = a
+    c["kv_heads"] = rng.choice([k for k in (1, 2, 4) if a % k == 0 and k <= a])
+    c["head_dim"] = d
+    c["hidden"] = h = a * d
+    c["mlp"] = rng.choice(("swiglu", "swiglu", "gelu"))
+    c["ffn"] = (8 * (8 * h // 3 // 8)) if c["mlp"] == "swiglu" else 4 * h
+    c["vocab"] = rng.choice((128, 256, 512))
+    c["bias"] = rng.choice(("none", "none", "qkv"))
+    c["tied_embeddings"] = rng.random() < 0.2
+    # (which tower and which training by the number, so that a dozen
+    # configurations cover each pairing: no draw of their own)
+    qwen = index % 3 == 1
+    hv = rng.choice((32, 64))
+    c["vision_hidden"], c["vision_heads"], c["vision_ffn"] = hv, hv // 16, 4 * hv
+    c["vision_patch"] = 2 if hv == 32 else 4
+    if qwen:
+        # Qwen2-VL: 2 or 3 blocks, all of them read (no feature layer),
+        # 2 x 2 patches merged into each image token
+        c["vision"], c["projector"], c["projector_merge"] = "qwen2-vl", "patch_merger", 2
+        c["vision_layers"] = rng.choice((2, 3))
+        c["vision_image"] = c["vision_patch"] * rng.choice((2, 4))
+    else:
+        c["vision"], c["projector"] = "clip", "mlp2x_gelu"
+        c["vision_layers"] = rng.choice((1, 2, 3))
+        c["vision_image"] = c["vision_patch"] * rng.choice((2, 3, 4))
+        if c["vision_layers"] >= 2 and rng.random() < 0.5:
+            c["vision_feature_layer"] = c["vision_layers"] - 1
+    c["images_per_sample"] = rng.choice((1, 1, 2))
+    P = (c["vision_image"] // c["vision_patch"]) ** 2 // (c["projector_merge"] or 1) ** 2
+    c["seq_len"] = s = rng.choice([n for n in (32, 64) if c["images_per_sample"] * P + 4 <= n])
+    c["micro_batch"] = min(rng.choice((1, 2, 2)), 128 // s)
+    c["grad_accum"] = rng.choice((1, 1, 2))
+    kind = ("full", "full", "frozen", "lora")[index % 4]
+    if kind == "frozen":
+        c["freeze_vision"] = True
+    elif kind == "lora":
+        c["method"] = "lora"
+        c["lora_rank"] = rng.choice((2, 4, 8))
+        n = rng.randrange(1, len(LORA_ALL) + 1)
+        c["lora_targets"] = sorted(rng.sample(LORA_ALL, n), key=LORA_ALL.index)
+        if c["mlp"] != "swiglu":
+            c["lora_targets"] = [t for t in c["lora_targets"] if t != "gate"] or ["up"]
+        c["lora_dropout"] = rng.choice((0.0, 0.1))
+    c["precision"] = rng.choice(("fp32", "bf16-true", "amp-bf16"))
+    c["attention"] = rng.choice(("eager", "flash", "sdpa"))
+    c["optimizer"] = rng.choice(("adamw", "adamw", "sgd"))
+    c["optimizer_impl"] = rng.choice(("foreach", "loop", "fused"))
+    c["checkpointing"] = rng.choice(("none", "full"))
+    c["logits_fp32"] = rng.random() < 0.6
+    c["zero_grad_to_none"] = rng.random() < 0.6
+    c["name"] = "vision %d" % index
+    return finish(c)
+
+
+def audio_config(rng, index):
+    """Whisper (modeling_whisper.py): an encoder-decoder whose encoder reads
+    log-mel frames through its convolutional stem and a frozen sinusoidal
+    table, pre-norm LayerNorm layers with every bias but k_proj's, GELU
+    MLPs, a learned decoder table, the head tied; in the space Headroom
+    plans for it (hr-validate.c: multi-head attention, full training,
+    every layer checkpointed or none, seq_len = audio_frames)."""
+    c = base_config()
+    c["seed"] = rng.randrange(1 << 30)
+    c["kind"] = "encoder-decoder"
+    c["layers"] = rng.choice((2, 3))
+    c["decoder_layers"] = rng.choice((2, 3))
+    a, d = rng.choice(((2, 32), (4, 16), (4, 32), (8, 8)))
+    c["heads"] = c["kv_heads"] = a
+    c["head_dim"] = d
+    c["hidden"] = h = a * d
+    c["mlp"], c["ffn"] = "gelu", 4 * h
+    c["norm"], c["bias"] = "layernorm", "all-but-k"
+    c["vocab"] = rng.choice((128, 256, 512))
+    c["tied_embeddings"] = True
+    c["audio_mel_bins"] = rng.choice((8, 16, 32))
+    c["audio_frames"] = c["seq_len"] = rng.choice((16, 32, 64))
+    c["target_len"] = rng.choice((8, 16, 32))
+    c["learned_positions"] = c["target_len"] + rng.choice((0, 8))
+    c["micro_batch"] = min(rng.choice((1, 2, 4)), 128 // c["seq_len"])
+    c["grad_accum"] = rng.choice((1, 1, 2))
+    c["attention"] = rng.choice(("eager", "flash", "sdpa"))
+    c["logits_fp32"] = rng.random() < 0.6
+    c["precision"] = rng.choice(("fp32", "bf16-true", "amp-bf16"))
+    c["optimizer"] = rng.choice(("adamw", "adamw", "sgd", "sgd-momentum"))
+    c["optimizer_impl"] = rng.choice(("foreach", "loop", "fused"))
+    c["checkpointing"] = rng.choice(("none", "full"))
+    c["zero_grad_to_none"] = rng.random() < 0.6
+    c["name"] = "audio %d" % index
+    return finish(c)
+
+
 # Configurations that once failed, replayed on every run beside the random
 # ones: (seed, number, the Headroom formula the failure corrected).
 REGRESSIONS = (
@@ -369,10 +480,6 @@ def preset_configs(presets_dir):
             m = json.load(f)["model"]
         if m.get("patch_dim", 0):
             continue      # vision encoders: no patch embedding in the reference
-        if m.get("vision", "none") != "none":
-            continue      # vision-language models: no vision tower in the reference
-        if m.get("audio_mel_bins", 0):
-            continue      # audio encoders (Whisper): no convolutional stem in the reference
         if m.get("ssm", "none") != "none":
             out.append(ssm_preset(m, os.path.splitext(os.path.basename(path))[0]))
             continue
@@ -433,8 +540,29 @@ def preset_configs(presets_dir):
             c["position_buckets"] = min(m.get("position_buckets", 0), 32)
             c["learned_positions"] = 66 if m.get("learned_positions") else 0
             c["attention"] = "eager" if c["position_buckets"] else "flash"
+            if m.get("audio_mel_bins", 0):
+                # Whisper: 16 mel bins, the 64 frames the sequence is, the
+                # decoder's table as long as its 32 tokens
+                c["audio_mel_bins"], c["audio_frames"] = 16, c["seq_len"]
+                c["learned_positions"] = c["target_len"]
+        if m.get("vision", "none") != "none":
+            c.update(vision_preset(m, h))
         out.append(finish(c))
     return out
+
+
+def vision_preset(m, h):
+    """A vision-language preset's tower scaled down: 2 layers (the first
+    the feature layer where the preset's is not the last), 4 heads of 16,
+    the MLP in proportion, 16 patches of 4 x 4 pixels, one image."""
+    v = {key: m[key] for key in ("vision", "projector") if key in m}
+    hv = 64
+    v.update(vision_layers=2, vision_hidden=hv, vision_heads=4,
+             vision_ffn=8 * max(1, round(m["vision_ffn"] * hv / m["vision_hidden"] / 8)),
+             vision_patch=4, vision_image=16, vision_channels=3,
+             vision_feature_layer=1 if 0 < m.get("vision_feature_layer", 0) < m["vision_layers"] else 0,
+             projector_merge=min(m.get("projector_merge", 0), 2), images_per_sample=1)
+    return v
 
 
 def ssm_preset(m, pid):
@@ -580,6 +708,39 @@ def compare(cfg, hr, device, fields, sampler="allocator"):
         more["model"]["decoder_layers"] += 1
         dec_layer = hr.plan(more).forward_extra() - p.forward_extra()
         chk.near("decoder layer saved", dec_layer, ref["saved_decoder_layer"], TOL_SAVED, SLACK_SAVED)
+    if cfg.get("vision", "none") != "none" and cfg["method"] == "full":
+        # the tower's last layer the loss reaches, and the projector
+        # (hr-activations-vision.c), where they train: the plan lists only
+        # the items alive at its peak, so from its forward phase, as one
+        # layer's: the images' share (the language model's sequence
+        # counts their tokens whatever their number), and one more layer
+        # run up to the feature layer
+        # the projector's share from a plan with the tower frozen, which
+        # leaves the language model and the projector as they are; what is
+        # left of the images' share is the tower's embeddings' (and, under
+        # autocast, the casts of the layers after the feature layer)
+        def vplan(images=None, feature=None, freeze=None):
+            sc = headroom.scenario(cfg)
+            if images is not None:
+                sc["training"]["images_per_sample"] = images
+            if feature is not None:
+                sc["model"]["vision_feature_layer"] = feature
+                # one more layer, the layers after the feature layer as
+                # many (under autocast their casts stay in the cache)
+                sc["model"]["vision_layers"] = cfg["vision_layers"] + feature - run
+            if freeze is not None:
+                sc["training"]["freeze_vision"] = freeze
+            return hr.plan(sc).forward_extra()
+
+        run = cfg["vision_feature_layer"] or cfg["vision_layers"]
+        images = p.forward_extra() - vplan(images=0)
+        projector = vplan(freeze=True) - vplan(images=0, freeze=True)
+        if not cfg["freeze_vision"]:
+            v_layer = vplan(feature=run + 1) - p.forward_extra()
+            chk.near("vision layer saved", v_layer, ref["saved_vision_layer"], TOL_SAVED, SLACK_SAVED)
+            chk.near("vision embeddings saved", images - run * v_layer - projector,
+                     ref["saved_vision_embed"], TOL_SAVED, SLACK_SAVED)
+        chk.near("projector saved", projector, ref["saved_projector"], TOL_SAVED, SLACK_SAVED)
     chk.near("model saved", whole, ref["saved_total"], TOL_SAVED, SLACK_SAVED)
     if direct:
         chk.near("forward", p.phase["forward"], ref["forward_end"], TOL_PHASE, SLACK_PHASE)
@@ -616,6 +777,11 @@ def describe(cfg):
         flags.append("mla=q%d:kv%d:nope%d:rope%d:v%d" % (cfg["q_lora_rank"], cfg["kv_lora_rank"],
                                                         cfg["qk_nope_head_dim"], cfg["qk_rope_head_dim"],
                                                         cfg["v_head_dim"]))
+    if cfg.get("vision", "none") != "none":
+        flags.append("vision=%s:L%d:F%d:h%d:a%d:f%d:p%d:img%d:x%d%s %s" % (
+            cfg["vision"], cfg["vision_layers"], cfg["vision_feature_layer"], cfg["vision_hidden"],
+            cfg["vision_heads"], cfg["vision_ffn"], cfg["vision_patch"], cfg["vision_image"],
+            cfg["images_per_sample"], ":frozen" if cfg["freeze_vision"] else "", cfg["projector"]))
     if cfg.get("shared_experts") or cfg.get("dense_layers"):
         flags.append("shared=%d dense=%d expert_ffn=%d" % (cfg["shared_experts"], cfg["dense_layers"],
                                                           cfg["expert_ffn"]))
@@ -633,6 +799,11 @@ def main(argv=None):
     ap.add_argument("--ssm", type=int, default=12, help="random state-space and hybrid configurations")
     ap.add_argument("--deepseek", type=int, default=30,
                     help="random DeepSeek-style configurations (latent attention, shared experts, dense first layers)")
+    ap.add_argument("--vision", type=int, default=12,
+                    help="random vision-language configurations (LLaVA's CLIP tower and projector or "
+                         "Qwen2-VL's tower and patch merger; trained, frozen or under LoRA)")
+    ap.add_argument("--audio", type=int, default=6,
+                    help="random Whisper-style configurations (the convolutional audio stem)")
     ap.add_argument("--widths", default="1,4",
                     help="width factors each configuration is run at (default 1,4)")
     ap.add_argument("--no-presets", action="store_true", help="leave out the preset list")
@@ -673,6 +844,12 @@ def main(argv=None):
     # DeepSeek-style decoders, likewise
     rng4 = random.Random(seed * 7919 + 3)
     configs += [deepseek_config(rng4, i) for i in range(args.deepseek)]
+    # vision-language models, likewise
+    rng5 = random.Random(seed * 7919 + 4)
+    configs += [vision_config(rng5, i) for i in range(args.vision)]
+    # Whisper-style encoder-decoders, likewise
+    rng6 = random.Random(seed * 7919 + 5)
+    configs += [audio_config(rng6, i) for i in range(args.audio)]
     if not args.no_presets:
         configs += regression_configs() + preset_configs(args.presets)
     widths = [int(w) for w in args.widths.split(",")]
