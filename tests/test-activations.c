@@ -188,6 +188,18 @@ test_per_op_checkpointing (void)
   hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0],
                                                 "saved matmul and attention outputs (per-op checkpoints)"),
                    40 * la.op_saved, 1e-9);
+
+  /* Compiled, the partitioner saves only what a backward reads: down's
+   * output, added to the residual stream alone, goes (T·h·2 a layer). */
+  {
+    HrLayerActivations compiled;
+
+    sc.training.compile = TRUE;
+    hr_activations_layer (&sc, &compiled);
+    hr_assert_close (compiled.op_saved, la.op_saved - T * h * 2, 1e-12);
+    g_assert_cmpfloat (compiled.op_only, ==, 0);
+    g_assert_cmpfloat (la.op_only, ==, T * h * 2);
+  }
 }
 
 /* training.compile on the default Llama 2 13B layer (h 5120 = 40 heads of

@@ -1013,6 +1013,100 @@ test_compiled_chunked_loss (void)
                     G_GUINT64_CONSTANT (4202692608));
 }
 
+/* torchtitan's December 2024 benchmark run (Llama 3.1 8B: 32 layers, h 4096,
+ * V 128256; 8 GPUs, FSDP2 with the root unit, local batch 2 x 8192 = 16384
+ * tokens, per-op checkpointing, fp32 gradients) with --training.compile at
+ * 9dec370: each TransformerBlock compiled (parallelize_llama.py
+ * apply_compile), the loss eager (train.py: its compile commented out).
+ * Its plan is the eager plan's loss and the compiled plan's blocks:
+ * - loss, as eager: fp32 log-probabilities T·V·4 = 16384·128256·4 =
+ *   8,405,385,216 B, two fp32 gradients 2·T·V·4 = 16,810,770,432 B, and
+ *   nothing of the compiled loss's (T·(V·2 + 4) = 4,202,758,144 B);
+ * - blocks, as compiled: per-op checkpoints less the down projection's
+ *   output, which no backward reads, 32·T·h·2 = 32·16384·4096·2 =
+ *   4,294,967,296 B under the eager per-op set;
+ * and so the peak (the loss's backward) is the eager one less those
+ * 4,294,967,296 B. */
+static void
+load_torchtitan_8b (HrScenario *sc)
+{
+  hr_test_load (sc, "default");
+  hr_test_model (sc, "llama-3.1-8b");
+  sc->parallel.deepspeed = FALSE;
+  sc->parallel.zero = 3;
+  sc->parallel.fsdp = 2;
+  sc->parallel.fsdp_units = HR_FSDP_UNITS_ROOT;
+  sc->parallel.gpus = 8;
+  sc->training.micro_batch = 2;
+  sc->training.seq_len = 8192;
+  sc->training.grad_accum = 1;
+  sc->training.checkpointing = HR_CHECKPOINTING_OP;
+  sc->training.attention = HR_ATTENTION_FLASH;
+  sc->training.loss = HR_LOSS_STANDARD;
+  sc->training.logits_fp32 = TRUE;
+  sc->training.previous_graph_alive = FALSE;
+}
+
+static void
+test_compiled_blocks_eager_loss (void)
+{
+  g_autoptr(HrPlan) eager = hr_plan_new ();
+  g_autoptr(HrPlan) compiled = hr_plan_new ();
+  g_autoptr(HrPlan) blocks = hr_plan_new ();
+  static const char * const loss_items[] = {
+    "logits", "log-probabilities (saved by the loss)", "loss gradients",
+    "logits and log-sum-exp (kept by the compiled loss)", "final norm input and output",
+  };
+  const char *per_op = "saved matmul and attention outputs (per-op checkpoints)";
+  const HrDevice *e, *c, *b;
+  HrScenario sc;
+
+  load_torchtitan_8b (&sc);
+  g_assert_true (sc.training.compile_loss);   /* the field's default */
+  hr_test_plan (&sc, eager);
+  sc.training.compile = TRUE;
+  hr_test_plan (&sc, compiled);
+  sc.training.compile_loss = FALSE;
+  hr_test_plan (&sc, blocks);
+  e = &eager->devices[0];
+  c = &compiled->devices[0];
+  b = &blocks->devices[0];
+
+  /* The loss: the eager plan's, item by item. */
+  for (guint i = 0; i < G_N_ELEMENTS (loss_items); i++)
+    g_assert_cmpuint (hr_test_item_bytes (b, loss_items[i]), ==, hr_test_item_bytes (e, loss_items[i]));
+  g_assert_cmpuint (hr_test_item_bytes (b, "log-probabilities (saved by the loss)"), ==,
+                    G_GUINT64_CONSTANT (8405385216));
+  g_assert_cmpuint (hr_test_item_bytes (b, "loss gradients"), ==, G_GUINT64_CONSTANT (16810770432));
+  g_assert_cmpuint (hr_test_item_bytes (b, "logits and log-sum-exp (kept by the compiled loss)"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (c, "logits and log-sum-exp (kept by the compiled loss)"), ==,
+                    G_GUINT64_CONSTANT (4202758144));
+
+  /* The blocks: every other item the compiled plan's. */
+  for (guint i = 0; i < b->n_items; i++)
+    {
+      gboolean loss = FALSE;
+
+      for (guint j = 0; j < G_N_ELEMENTS (loss_items); j++)
+        loss |= g_str_equal (b->items[i].name, loss_items[j]);
+      if (!loss && b->items[i].category == HR_CATEGORY_ACTIVATIONS)
+        g_assert_cmpuint (hr_test_item_bytes (b, b->items[i].name), ==,
+                          hr_test_item_bytes (c, b->items[i].name));
+    }
+  g_assert_cmpuint (hr_test_item_bytes (e, per_op) - hr_test_item_bytes (b, per_op), ==,
+                    G_GUINT64_CONSTANT (4294967296));
+
+  /* The peak, the loss's backward in all three. */
+  g_assert_cmpint (e->peak_phase, ==, HR_PHASE_LOSS_BACKWARD);
+  g_assert_cmpint (b->peak_phase, ==, HR_PHASE_LOSS_BACKWARD);
+  g_assert_cmpuint (e->allocated_bytes - b->allocated_bytes, ==, G_GUINT64_CONSTANT (4294967296));
+
+  /* Without compile, compile_loss changes nothing. */
+  sc.training.compile = FALSE;
+  hr_test_plan (&sc, blocks);
+  g_assert_cmpuint (blocks->devices[0].allocated_bytes, ==, e->allocated_bytes);
+}
+
 /* torchtune's optimizer_in_bwd gives every parameter its own optimizer
  * (recipes' _setup_optimizer: {p: instantiate (cfg_optimizer, [p])}): the
  * foreach step's scratch is one tensor, the largest, the 128256 x 3072
@@ -1071,6 +1165,7 @@ main (int   argc,
   g_test_add_func ("/calc/item-capacity", test_item_capacity);
   g_test_add_func ("/calc/whisper", test_whisper_plan);
   g_test_add_func ("/calc/compiled-chunked-loss", test_compiled_chunked_loss);
+  g_test_add_func ("/calc/compiled-blocks-eager-loss", test_compiled_blocks_eager_loss);
   g_test_add_func ("/calc/optimizer-in-backward-scratch", test_optimizer_in_backward_scratch);
   return g_test_run ();
 }

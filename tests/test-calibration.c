@@ -393,7 +393,8 @@ test_error_bar (void)
   /* A framework the scenario names is its kind's, even where a value of
    * the file differs from the profile's: torchtitan's four published FSDP
    * runs of Llama 3.1 8B (bf16 on 8 and 128 GPUs: -0.2 % and +0.5 %;
-   * Float8 with the blocks compiled: +7.0 % and +9.0 %). */
+   * Float8 with the blocks compiled and the loss eager: +1.4 % and +2.0 %,
+   * 77.89 and 63.03 GiB planned for 76.8 and 61.8). */
   hr_test_load (&sc, "default");
   sc.parallel.deepspeed = FALSE;
   hr_copy_string (sc.training.framework, sizeof sc.training.framework, "torchtitan");
@@ -404,8 +405,8 @@ test_error_bar (void)
   g_assert_cmpuint (bar.runs, ==, 4);
   g_assert_cmpint (bar.from.method, ==, HR_METHOD_FULL);
   g_assert_cmpint (bar.from.layout, ==, HR_LAYOUT_SHARDED);
-  g_assert_cmpfloat (bar.worst, >, 0.085);
-  g_assert_cmpfloat (bar.worst, <, 0.095);
+  g_assert_cmpfloat (bar.worst, >, 0.015);
+  g_assert_cmpfloat (bar.worst, <, 0.025);
 
   /* ... and with LoRA, no torchtitan run: the nearest kind's, saying so. */
   sc.training.method = HR_METHOD_LORA;

@@ -449,6 +449,28 @@ FW
   || not_ok "training.framework fill: $(grep -c 'repeated' "$tmp/out")"
 expect 2 'training.framework: "keras" is not allowed; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, litgpt' "an unknown training.framework" -- --set training.framework=keras
 
+# training.compile_loss: with compile, false keeps the eager loss (each
+# layer compiled, as torchtitan's training.compile did from 2024-12 to
+# 2025-04); a value that is not a boolean is refused, naming the field.
+expect 2 'training.compile_loss: "maybe" is not allowed; allowed: true or false' \
+  "training.compile_loss=maybe" -- --set training.compile_loss=maybe
+printf '{"headroom": 1, "training": {"compile": true, "compile_loss": 0}}' >"$tmp/compile-loss.json"
+expect 2 'training.compile_loss: 0 is not allowed; allowed: true or false' \
+  "training.compile_loss 0 in a file" -- "$tmp/compile-loss.json"
+# torchtitan's December 2024 benchmark run, whose peak is the loss's backward.
+cat >"$tmp/titan.json" <<'TITAN'
+{"headroom": 1, "model": {"preset": "llama-3.1-8b"},
+ "training": {"framework": "torchtitan", "micro_batch": 2, "seq_len": 8192, "attention": "flash",
+  "dtypes": {"grads": "fp32"}, "compile": true},
+ "parallel": {"gpus": 8, "zero": 3, "fsdp_units": "root"}}
+TITAN
+"$cli" "$tmp/titan.json" --set training.compile_loss=false >"$tmp/out" 2>&1 </dev/null
+"$cli" "$tmp/titan.json" >"$tmp/out2" 2>&1 </dev/null
+grep -q 'log-probabilities (saved by the loss)' "$tmp/out" && ! grep -q 'kept by the compiled loss' "$tmp/out" \
+  && grep -q 'kept by the compiled loss' "$tmp/out2" && ! grep -q 'log-probabilities (saved by the loss)' "$tmp/out2" \
+  && ok "training.compile_loss=false: the eager loss beside compiled layers" \
+  || not_ok "training.compile_loss: $(grep -c 'compiled loss' "$tmp/out") $(grep -c 'compiled loss' "$tmp/out2")"
+
 # The error bar read from the build's summary of the measured runs
 # (measured-errors.tsv) is the one planning every run gives; a summary
 # this build did not write (a broken line, another header) is not read,

@@ -151,4 +151,25 @@ hr_activations_op_policy (const LayerShape   *L,
       out->op_saved += 2.0 * T * h * ab / rep;                      /* two reduce-scatters */
       out->op_only += 2.0 * T * h * ab / rep;
     }
+  /* Compiled blocks (training.compile, the loss compiled or not): the
+   * policy's answers become tags on the traced graph's nodes
+   * (torch/utils/checkpoint.py _CachingTorchDispatchMode, when compiling:
+   * fx meta "recompute"), and AOTAutograd's partitioner saves the cut
+   * between the forward's inputs and the nodes the backward reads
+   * (torch/_functorch/partitioners.py solve_min_cut: MUST_SAVE only bans
+   * a node's recomputation, should_ban_recomputation).  An output no
+   * backward reads (O's and down's, the reduce-scatters': each is only
+   * added to the residual stream) lies on no path to the backward and is
+   * not saved, where eager SAC caches every listed op's output
+   * (CheckpointPolicy's note: a policy saving every op "would save
+   * additional tensors not limited to ones that are actually needed for
+   * gradient computation").  torchtitan compiles each block after
+   * wrapping it (torchtitan/parallelisms/parallelize_llama.py at 9dec370:
+   * apply_ac, then apply_compile; its policy answers MUST_SAVE or
+   * PREFER_RECOMPUTE). */
+  if (tr->compile)
+    {
+      out->op_saved -= out->op_only;
+      out->op_only = 0;
+    }
 }

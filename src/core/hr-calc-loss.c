@@ -77,9 +77,13 @@ hr_calc_add_head_and_loss (Ctx      *ctx,
    * compile_loss: CEWithChunkedOutputLoss.compute_cross_entropy, the
    * upcast and cross_entropy of one chunk, is what torch.compile wraps):
    * every chunk keeps its 16-bit logits and log-sum-exps the same way, and
-   * the backward makes one chunk's gradient at a time. */
+   * the backward makes one chunk's gradient at a time.  With
+   * training.compile_loss false only the layers are compiled (torchtitan's
+   * apply_compile, torch.compile of each TransformerBlock, with its
+   * loss_fn left eager: train.py at e8977b0, 2024-12-18, to bbb1b61,
+   * 2025-04-02) and the loss keeps what the eager one does, below. */
   if (m->head == HR_HEAD_LM && (t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_CHUNKED)
-      && t->compile)
+      && t->compile && t->compile_loss)
     {
       double logits = heads * T * (double) m->vocab / tp;
       double s = (double) t->seq_len;

@@ -204,6 +204,12 @@ applies_offload_params_device (const HrScenario *sc)
 }
 
 static gboolean
+applies_compile (const HrScenario *sc)
+{
+  return sc->training.compile;
+}
+
+static gboolean
 applies_full_checkpointing (const HrScenario *sc)
 {
   return sc->training.checkpointing == HR_CHECKPOINTING_FULL;
@@ -448,6 +454,12 @@ const Field hr_training_fields[] = {
           .applies = applies_logits_fp32),
   SWITCH (HrTraining, compile, N_("torch.compile"),
           N_("Fused graphs recompute what is cheap; the loss keeps 16-bit logits"), OPTIONAL (FALSE)),
+  /* torchtitan's compile.components, ["model", "loss"] by default; its
+   * training.compile left the loss eager before 2024-10-22 (e10cb94) and
+   * from 2024-12-18 (e8977b0) to 2025-04-02 (bbb1b61). */
+  SWITCH (HrTraining, compile_loss, N_("Compile the loss too"),
+          N_("Off: each layer compiled, the loss eager (torchtitan 2024-12 to 2025-04)"), OPTIONAL (TRUE),
+          .applies = applies_compile),
   SWITCH (HrTraining, zero_grad_to_none, N_("Free gradients after each step"),
           N_("zero_grad(set_to_none=True), PyTorch 2's default"), OPTIONAL (TRUE)),
   SWITCH (HrTraining, optimizer_in_backward, N_("Optimizer step in backward"),

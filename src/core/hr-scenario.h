@@ -164,6 +164,8 @@ typedef struct
   HrFp8Recipe     fp8_recipe;        /* extension: with fp8-mixed, whose fp8 */
   gboolean        fp8_all_gather;    /* extension: torchao's FSDP2 all-gather in fp8 */
   gboolean        compile;           /* contract 1.1: torch.compile of the layers and loss */
+  gboolean        compile_loss;      /* extension: with compile, the loss too (false: the
+                                      * layers only, torchtitan's per-block compile) */
   gboolean        previous_graph_alive;   /* extension: the loop's loss keeps the last
                                            * micro-batch's graph into the next forward */
   gboolean        attention_buffer;  /* extension: eager attention's scores go into one

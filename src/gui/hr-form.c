@@ -261,6 +261,7 @@ build_training_end (HrForm    *self,
   hr_form_field_row (self, group, "training.logits_fp32");
   hr_form_field_row (self, group, "training.logits_fp32_in_model");
   hr_form_field_row (self, group, "training.compile");
+  hr_form_field_row (self, group, "training.compile_loss");
   hr_form_field_row (self, group, "training.optimizer_in_backward");
   hr_form_field_row (self, group, "training.activation_offloading");
   hr_form_field_row (self, group, "training.zero_grad_to_none");
