@@ -595,7 +595,17 @@ mxfp8_bytes (guint64  M,
  * projection's input (T·f) at 1 byte; te-mxfp8 adds their columnwise
  * scales, one byte per 32 tokens: T·(2h + a·d + f)/32 =
  * 8192·26,624/32 = 6,815,744 bytes a layer, 218,103,808 for 32.  Against
- * bf16, te saves T·(h + f) = 150,994,944 bytes a layer. */
+ * bf16, te saves T·(h + f) = 150,994,944 bytes a layer.
+ *
+ * The backward pass: TE quantizes each linear's output gradient for both
+ * GEMMs at once (layernorm_linear.py _LayerNormLinear.backward:
+ * grad_output_quantizer.set_usage(rowwise=True, columnwise=True)).  At
+ * fc1, the fused gate and up, that is its 2f-wide 16-bit gradient, the
+ * MXFP8 copy at 2 + 2/32 bytes and the T x h dgrad output:
+ * 2·8192·14336·(2 + 2.0625) + 8192·4096·2 = 1,021,313,024 bytes, above
+ * RMSNorm's four fp32 T x h tensors (536,870,912), with the residual's
+ * gradient (67,108,864) beside: 1,088,421,888, against te's
+ * 603,979,776 (the norm's moment; te's own copy is not counted). */
 static void
 test_fp8_mxfp8 (void)
 {
@@ -659,6 +669,17 @@ test_fp8_mxfp8 (void)
                      (double) (mxfp8_bytes (T, h, TRUE) * 2 + mxfp8_bytes (T, h, TRUE)
                                + mxfp8_bytes (T, f, TRUE) - T * (3 * h + f)));
   g_assert_cmpfloat (la_mx.total - la_te.total, ==, 6815744.0);
+
+  /* The backward's working set, at fc1. */
+  g_assert_cmpfloat (la_te.backward_work, ==, 4.0 * T * h * 4.0 + T * h * 2.0);
+  g_assert_cmpfloat (la_te.backward_work, ==, 603979776.0);
+  g_assert_cmpfloat (la_mx.backward_work, ==, 2.0 * T * f * (2.0 + 2.0 + 2.0 / 32) + T * h * 2.0 + T * h * 2.0);
+  g_assert_cmpfloat (la_mx.backward_work, ==, 1088421888.0);
+  /* The end of the backward pass, the first layer's moment: the weight
+   * copies, its working set and its own saved inputs' scales. */
+  g_assert_cmpuint (mx->devices[0].phase_bytes[HR_PHASE_BACKWARD_END]
+                    - te->devices[0].phase_bytes[HR_PHASE_BACKWARD_END], ==,
+                    436207616ull + (1088421888ull - 603979776ull) + 6815744ull);
 
   /* Nothing else changes: the step's peak (no checkpointing: every
    * layer's inputs are alive at the loss's backward) grows by the two. */

@@ -160,8 +160,8 @@ layer_shape (const HrScenario *scenario,
    * float8_args.forward: ctx.save_for_backward(input_hp, weight_hp_t)) and
    * casts it again in the backward: as bf16.  Full training only: the
    * adapters' frozen bases are not TE fp8 modules. */
-  double lin_in = hr_fp8_is_te (tr) && tr->method == HR_METHOD_FULL && !autocast
-                  ? hr_fp8_saved_input_bytes (tr) : ab;
+  gboolean te_linears = hr_fp8_is_te (tr) && tr->method == HR_METHOD_FULL && !autocast;
+  double lin_in = te_linears ? hr_fp8_saved_input_bytes (tr) : ab;
   *L = (LayerShape) {
     .m = m,
     .tr = tr,
@@ -171,6 +171,7 @@ layer_shape (const HrScenario *scenario,
     .rep = rep,
     .ab = ab,
     .lin_in = lin_in,
+    .te_grad = te_linears ? hr_fp8_grad_copy_bytes (tr) : 0.0,
     .h = h,
     .d = d,
     .a = a,
@@ -430,6 +431,18 @@ add_backward_work (const LayerShape   *L,
      * makes its input's gradient alone.  The gradient of the residual
      * stream flows beside all of them. */
     double norm_work = m->norm == HR_NORM_RMSNORM ? 4.0 * T * h * 4.0 / rep : T * h * ab / rep;
+
+    /* Transformer Engine's linears quantize their output gradient for
+     * both backward GEMMs at once (te_grad, hr-fp8.h) beside the 16-bit
+     * one autograd hands them.  The widest are the MLP's first linear
+     * (Megatron's fused gate and up: its 2f-wide gradient, the copy, then
+     * the dgrad GEMM's T x h output) and the fused QKV (its (a + 2k)·d
+     * wide gradient and the copy, once the attention's backward has made
+     * it).  Dense layers: the experts are not TE fp8 modules here. */
+    if (L->te_grad > 0 && !moe)
+      mlp_work = MAX (mlp_work, (hr_model_gated (m) ? 2.0 : 1.0) * T * w * (ab + L->te_grad) + T * h * ab);
+    if (L->te_grad > 0 && !hr_model_mla (m))
+      attn_work = MAX (attn_work, T * (a + 2 * k) * d * (ab + L->te_grad));
 
     out->backward_work = MAX (mlp_work, norm_work) + T * h * ab / rep;
     out->backward_attn_work = MAX (attn_work, norm_work) + T * h * ab / rep;

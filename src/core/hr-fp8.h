@@ -79,4 +79,18 @@ hr_fp8_saved_input_bytes (const HrTraining *t)
   return t->fp8_recipe == HR_FP8_RECIPE_TE_MXFP8 ? 1.0 + 1.0 / HR_MXFP8_BLOCK : 1.0;
 }
 
+/* Bytes per element of the output gradient a Transformer Engine linear
+ * quantizes in its backward pass, for the dgrad GEMM (rowwise) and the
+ * wgrad GEMM (columnwise) at once (linear.py _Linear.backward,
+ * layernorm_linear.py _LayerNormLinear.backward: grad_output_quantizer.
+ * set_usage(rowwise=True, columnwise=True), then grad_output_preprocess):
+ * 2 + 2/32 under MXFP8; 0 for other recipes (te's fp8 data and transpose,
+ * 2 bytes, are not counted: its plans predate this). */
+static inline double
+hr_fp8_grad_copy_bytes (const HrTraining *t)
+{
+  return t->precision == HR_PRECISION_FP8_MIXED && t->fp8_recipe == HR_FP8_RECIPE_TE_MXFP8
+         ? 2.0 + 2.0 / HR_MXFP8_BLOCK : 0.0;
+}
+
 G_END_DECLS
