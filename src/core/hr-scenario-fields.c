@@ -544,6 +544,9 @@ const Field hr_gpu_fields[] = {
   REAL (HrGpu, fp8_tflops, 0, 1e6, 1, 0, N_("fp8 TFLOPS"),
         N_("Dense fp8 peak, for the time estimate of fp8 training; 0: none or unknown"),
         OPTIONAL (0)),
+  REAL (HrGpu, compute_capability, 0, 99, 0.1, 1, N_("Compute capability"),
+        N_("CUDA's, as nvidia-smi --query-gpu=compute_cap shows it; 0: not NVIDIA, or not known"),
+        OPTIONAL (0)),
   SKIP ("source"),
   SKIP ("notes"),
 };
