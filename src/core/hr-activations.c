@@ -153,8 +153,9 @@ layer_shape (const HrScenario *scenario,
    * layernorm_linear.py: "For MXFP8, columnwise only data can be
    * allgathered").  The planned layout is Megatron's TE layer spec
    * (megatron/core/models/gpt/gpt_layer_specs.py, get_mlp_module_spec:
-   * linear_fc2=TERowParallelLinear): fc2 a Linear of its own; TE's fused LayerNormMLP quantizes act_out both ways
-   * under MXFP8 (fc2_input_quantizer columnwise=isinstance(...,
+   * linear_fc2=TERowParallelLinear): fc2 a Linear of its own.  TE's
+   * fused LayerNormMLP would keep more under MXFP8: it quantizes act_out
+   * both ways (fc2_input_quantizer columnwise=isinstance(...,
    * MXFP8Quantizer)) and saves both, 2 + 2/32.
    * torchao's Float8Linear saves the 16-bit input (matmul_with_hp_or_
    * float8_args.forward: ctx.save_for_backward(input_hp, weight_hp_t)) and
@@ -440,7 +441,8 @@ add_backward_work (const LayerShape   *L,
      * wide gradient and the copy, once the attention's backward has made
      * it).  Dense layers: the experts are not TE fp8 modules here. */
     if (L->te_grad > 0 && !moe)
-      mlp_work = MAX (mlp_work, (hr_model_gated (m) ? 2.0 : 1.0) * T * w * (ab + L->te_grad) + T * h * ab);
+      mlp_work = MAX (mlp_work,
+                      (hr_model_gated (m) ? 2.0 : 1.0) * T * w * (ab + L->te_grad) + T * h * ab);
     if (L->te_grad > 0 && !hr_model_mla (m))
       attn_work = MAX (attn_work, T * (a + 2 * k) * d * (ab + L->te_grad));
 

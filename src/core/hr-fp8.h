@@ -81,7 +81,7 @@ hr_fp8_saved_input_bytes (const HrTraining *t)
 
 /* Bytes per element of the output gradient a Transformer Engine linear
  * quantizes in its backward pass, for the dgrad GEMM (rowwise) and the
- * wgrad GEMM (columnwise) at once (linear.py _Linear.backward,
+ * wgrad GEMM (columnwise) at once (TE 2.18 linear.py _linear_backward,
  * layernorm_linear.py _LayerNormLinear.backward: grad_output_quantizer.
  * set_usage(rowwise=True, columnwise=True), then grad_output_preprocess):
  * 2 + 2/32 under MXFP8; 0 for other recipes (te's fp8 data and transpose,
