@@ -218,6 +218,37 @@ REF = {
                "prioritizes tensor compute, while the A10G has a higher CUDA core performance'",
 }
 
+# CUDA compute capability (major.minor), which says what a GPU's tensor
+# cores run (Transformer Engine's MXFP8 wants 10.x), from NVIDIA's own
+# tables; GPUs they do not name (T4, A10G, A800, H800, the RTX 3090 and
+# 3090 Ti), AMD's and Intel's get none.
+CC_REF = {
+    'nv_cc': "NVIDIA 'CUDA GPU Compute Capability' (https://developer.nvidia.com/cuda-gpus, docs corpus): "
+             "'12.0 | ... RTX PRO 6000 Blackwell ... GeForce RTX 5090', '10.3 | NVIDIA GB300 NVIDIA B300', "
+             "'10.0 | NVIDIA GB200 NVIDIA B200', '9.0 | NVIDIA GH200 NVIDIA H200 NVIDIA H100', "
+             "'8.9 | NVIDIA L4 NVIDIA L40 NVIDIA L40S | NVIDIA RTX 6000 Ada ... GeForce RTX 4090 GeForce RTX 4080', "
+             "'8.6 | NVIDIA A40 NVIDIA A10 ... | NVIDIA RTX A6000'",
+    'nv_mig': "NVIDIA MIG User Guide, 'Supported GPUs' (https://docs.nvidia.com/datacenter/tesla/mig-user-guide/"
+              "610/supported-gpus.html, docs corpus): 'A100-SXM4 | ... | 8.0', 'A100-PCIE | ... | 8.0', "
+              "'H20 | Hopper | GH100 | 9.0'",
+    'nv_legacy': "NVIDIA 'Legacy CUDA GPU Compute Capability' (https://developer.nvidia.com/cuda-legacy-gpus, "
+                 "docs corpus): '7.0 | NVIDIA V100'",
+}
+COMPUTE_CAPABILITY = {
+    'rtx-pro-6000-blackwell': (12.0, 'nv_cc'), 'rtx-5090': (12.0, 'nv_cc'),
+    'gb300': (10.3, 'nv_cc'), 'b300': (10.3, 'nv_cc'),
+    'gb200': (10.0, 'nv_cc'), 'b200': (10.0, 'nv_cc'),
+    'gh200-96gb': (9.0, 'nv_cc'), 'h200-sxm-141gb': (9.0, 'nv_cc'), 'h100-pcie-80gb': (9.0, 'nv_cc'),
+    'h100-sxm5-80gb': (9.0, 'nv_cc'), 'h100-nvl-94gb': (9.0, 'nv_cc'), 'h20': (9.0, 'nv_mig'),
+    'l4': (8.9, 'nv_cc'), 'l40': (8.9, 'nv_cc'), 'l40s': (8.9, 'nv_cc'), 'rtx-6000-ada': (8.9, 'nv_cc'),
+    'rtx-4090': (8.9, 'nv_cc'), 'rtx-4080': (8.9, 'nv_cc'),
+    'a40': (8.6, 'nv_cc'), 'a10': (8.6, 'nv_cc'), 'rtx-a6000': (8.6, 'nv_cc'),
+    'a100-pcie-40gb': (8.0, 'nv_mig'), 'a100-sxm4-40gb': (8.0, 'nv_mig'),
+    'a100-pcie-80gb': (8.0, 'nv_mig'), 'a100-sxm4-80gb': (8.0, 'nv_mig'),
+    'v100-sxm2-16gb': (7.0, 'nv_legacy'), 'v100-pcie-16gb': (7.0, 'nv_legacy'),
+    'v100-sxm2-32gb': (7.0, 'nv_legacy'), 'v100-pcie-32gb': (7.0, 'nv_legacy'),
+}
+
 # Changes to gpus.json entries and new entries, in its own schema.  A key
 # given here replaces the facts' key; source_refs and confidence merge per
 # field.  fp8_dense_tflops is the preset's fp8_tflops; its sources are
@@ -462,6 +493,9 @@ def gpu_preset(g):
     if fp8:
         fp8_refs = g['source_refs'].get('fp8_dense_tflops')
         source += '; fp8_tflops: ' + ('; '.join(fp8_refs) if fp8_refs else 'as bf16_tflops')
+    cc = COMPUTE_CAPABILITY.get(g['id'])
+    if cc:
+        source += '; compute_capability: ' + CC_REF[cc[1]]
     preset = {
         'name': name,
         'memory_mib': int(mib),
@@ -472,6 +506,8 @@ def gpu_preset(g):
         preset['bf16_tflops'] = tflops
     if fp8:
         preset['fp8_tflops'] = fp8
+    if cc:
+        preset['compute_capability'] = cc[0]
     return gid, preset
 
 

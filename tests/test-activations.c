@@ -1297,7 +1297,7 @@ static void
 test_fp8_linear_inputs (void)
 {
   HrScenario sc;
-  HrLayerActivations bf16, torchao, te, lora_bf16, lora_te;
+  HrLayerActivations bf16, torchao, te, mx, lora_bf16, lora_te;
   const double T = 16384, h = 5120, f = 13824;
 
   hr_scenario_init_default (&sc);
@@ -1314,6 +1314,16 @@ test_fp8_linear_inputs (void)
   g_assert_cmpfloat (torchao.total, ==, bf16.total);
   hr_assert_close (bf16.total - te.total, T * (2 * h + f) - T * h, 1e-12);
   g_assert_cmpfloat (bf16.total - te.total, ==, 310378496.0);
+
+  /* MXFP8 keeps the same columnwise copies with one scale byte per 32
+   * tokens (mxfp8_tensor.py get_scale_shape: [roundup(T/32, 4),
+   * roundup(n, 128)], no padding here): T·(2h + a·d + f)/32 =
+   * 16384·29,184/32 = 14,942,208 bytes a layer more than te. */
+  sc.training.fp8_recipe = HR_FP8_RECIPE_TE_MXFP8;
+  hr_activations_layer (&sc, &mx);
+  g_assert_cmpfloat (mx.total - te.total, ==, T * (2 * h + h + f) / 32);
+  g_assert_cmpfloat (mx.total - te.total, ==, 14942208.0);
+  sc.training.fp8_recipe = HR_FP8_RECIPE_TE;
 
   /* LoRA's frozen bases keep nothing and its adapters keep 16-bit inputs:
    * no change. */

@@ -577,6 +577,149 @@ test_fp8_recipes (void)
                     hr_test_item_bytes (&te->devices[0], "fp8 weight copies"));
 }
 
+/* Bytes of one M x N tensor's MXFP8 copy in one direction, as Transformer
+ * Engine allocates it (v2.18, csrc/quantizer.cpp MXFP8Quantizer::
+ * create_tensor and get_scale_shape; tensor/mxfp8_tensor.py the same):
+ * M·N bytes of data and a scale-inverse of [roundup(M, 128),
+ * roundup(N/32, 4)] rowwise or [roundup(M/32, 4), roundup(N, 128)]
+ * columnwise, one byte each. */
+static guint64
+roundup (guint64 x,
+         guint64 m)
+{
+  return (x + m - 1) / m * m;
+}
+
+static guint64
+mxfp8_bytes (guint64  M,
+             guint64  N,
+             gboolean columnwise)
+{
+  g_assert_cmpuint (M % 32, ==, 0);
+  g_assert_cmpuint (N % 32, ==, 0);
+  return M * N + (columnwise ? roundup (M / 32, 4) * roundup (N, 128)
+                             : roundup (M, 128) * roundup (N / 32, 4));
+}
+
+/* MXFP8 (te-mxfp8) against Transformer Engine's per-tensor fp8 (te) and
+ * bf16, Llama 3.1 8B on 8 B200s (h = a·d = 4096, k·d = 1024, f = 14336,
+ * 32 layers), ZeRO-1, b = 2, s = 4096, no checkpointing, flash attention.
+ *
+ * Weights: a layer's linears as Megatron's TE layer spec holds them, fused
+ * QKV [6144 x 4096], O [4096 x 4096], fused gate+up [28672 x 4096], down
+ * [4096 x 14336]: 218,103,808 weights, 6,979,321,856 in 32 layers.  te
+ * keeps data + transpose, 2 bytes each: 13,958,643,712.  te-mxfp8 keeps a
+ * rowwise and a columnwise copy with their scales, each dimension a
+ * multiple of 128 so no padding: 2·P + 2·P/32 = 14,394,851,328 bytes,
+ * 436,207,616 (416 MiB) more than te.
+ *
+ * Saved inputs: te keeps the two norms' outputs (T·h each), the O
+ * projection's fp8 copy of the attention output (T·a·d) and the down
+ * projection's input (T·f) at 1 byte; te-mxfp8 adds their columnwise
+ * scales, one byte per 32 tokens: T·(2h + a·d + f)/32 =
+ * 8192·26,624/32 = 6,815,744 bytes a layer, 218,103,808 for 32.  Against
+ * bf16, te saves T·(h + f) = 150,994,944 bytes a layer.
+ *
+ * The backward pass: TE quantizes each linear's output gradient for both
+ * GEMMs at once (layernorm_linear.py _LayerNormLinear.backward:
+ * grad_output_quantizer.set_usage(rowwise=True, columnwise=True)).  At
+ * fc1, the fused gate and up, that is its 2f-wide 16-bit gradient, the
+ * MXFP8 copy at 2 + 2/32 bytes and the T x h dgrad output:
+ * 2·8192·14336·(2 + 2.0625) + 8192·4096·2 = 1,021,313,024 bytes, above
+ * RMSNorm's four fp32 T x h tensors (536,870,912), with the residual's
+ * gradient (67,108,864) beside: 1,088,421,888, against te's
+ * 603,979,776 (the norm's moment; te's own copy is not counted). */
+static void
+test_fp8_mxfp8 (void)
+{
+  g_autoptr(HrPlan) bf16 = hr_plan_new ();
+  g_autoptr(HrPlan) te = hr_plan_new ();
+  g_autoptr(HrPlan) mx = hr_plan_new ();
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GError) error = NULL;
+  HrLayerActivations la_bf16, la_te, la_mx;
+  HrScenario sc;
+  const guint64 h = 4096, kd = 1024, f = 14336, L = 32, T = 2 * 4096;
+  const guint64 layer_linear = (h + 2 * kd) * h + h * h + 2 * f * h + h * f;
+  guint64 te_bytes = 0, mx_bytes = 0;
+  static const guint64 shapes[][2] = {
+    { 4096 + 2 * 1024, 4096 }, { 4096, 4096 }, { 2 * 14336, 4096 }, { 4096, 14336 },
+  };
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-3.1-8b");
+  g_assert_true (hr_scenario_apply_gpu_preset (&sc, "b200", presets, &error));
+  g_assert_no_error (error);
+  sc.parallel.gpus = 8;
+  sc.parallel.zero = 1;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.attention = HR_ATTENTION_FLASH;
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 4096;
+  hr_test_plan (&sc, bf16);
+  hr_activations_layer (&sc, &la_bf16);
+  g_assert_true (hr_scenario_set (&sc, "training.precision=fp8-mixed", presets, "--set", &error));
+  g_assert_no_error (error);
+  hr_test_plan (&sc, te);
+  hr_activations_layer (&sc, &la_te);
+  g_assert_true (hr_scenario_set (&sc, "training.fp8_recipe=te-mxfp8", presets, "--set", &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (sc.training.fp8_recipe, ==, HR_FP8_RECIPE_TE_MXFP8);
+  hr_test_plan (&sc, mx);
+  hr_activations_layer (&sc, &la_mx);
+
+  /* The weights, matrix by matrix with TE's padding rule. */
+  for (guint i = 0; i < G_N_ELEMENTS (shapes); i++)
+    {
+      te_bytes += L * 2 * shapes[i][0] * shapes[i][1];
+      mx_bytes += L * (mxfp8_bytes (shapes[i][0], shapes[i][1], FALSE)
+                       + mxfp8_bytes (shapes[i][0], shapes[i][1], TRUE));
+    }
+  g_assert_cmpuint (layer_linear, ==, 218103808);
+  g_assert_cmpuint (te_bytes, ==, 2 * L * layer_linear);
+  g_assert_cmpuint (te_bytes, ==, 13958643712ull);
+  g_assert_cmpuint (mx_bytes, ==, 14394851328ull);
+  g_assert_cmpuint (mx_bytes, ==, te_bytes + te_bytes / 32);
+  g_assert_cmpuint (hr_test_item_bytes (&bf16->devices[0], "fp8 weight copies"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&te->devices[0], "fp8 weight copies"), ==, te_bytes);
+  g_assert_cmpuint (hr_test_item_bytes (&mx->devices[0], "fp8 weight copies"), ==, mx_bytes);
+
+  /* The saved inputs: the columnwise copies of the norms' outputs, the O
+   * projection's input and the down projection's input, with a scale
+   * byte per 32 tokens (mxfp8_bytes of the T x n input). */
+  g_assert_cmpfloat (la_bf16.total - la_te.total, ==, (double) (T * (h + f)));
+  g_assert_cmpfloat (la_mx.total - la_te.total, ==,
+                     (double) (mxfp8_bytes (T, h, TRUE) * 2 + mxfp8_bytes (T, h, TRUE)
+                               + mxfp8_bytes (T, f, TRUE) - T * (3 * h + f)));
+  g_assert_cmpfloat (la_mx.total - la_te.total, ==, 6815744.0);
+
+  /* The backward's working set, at fc1. */
+  g_assert_cmpfloat (la_te.backward_work, ==, 4.0 * T * h * 4.0 + T * h * 2.0);
+  g_assert_cmpfloat (la_te.backward_work, ==, 603979776.0);
+  g_assert_cmpfloat (la_mx.backward_work, ==, 2.0 * T * f * (2.0 + 2.0 + 2.0 / 32) + T * h * 2.0 + T * h * 2.0);
+  g_assert_cmpfloat (la_mx.backward_work, ==, 1088421888.0);
+  /* The end of the backward pass, the first layer's moment: the weight
+   * copies, its working set and its own saved inputs' scales. */
+  g_assert_cmpuint (mx->devices[0].phase_bytes[HR_PHASE_BACKWARD_END]
+                    - te->devices[0].phase_bytes[HR_PHASE_BACKWARD_END], ==,
+                    436207616ull + (1088421888ull - 603979776ull) + 6815744ull);
+
+  /* Nothing else changes: the step's peak (no checkpointing: every
+   * layer's inputs are alive at the loss's backward) grows by the two. */
+  g_assert_cmpuint (mx->devices[0].allocated_bytes - te->devices[0].allocated_bytes, ==,
+                    436207616ull + L * 6815744ull);
+  g_assert_cmpuint (hr_test_item_bytes (&mx->devices[0], "weights"), ==,
+                    hr_test_item_bytes (&te->devices[0], "weights"));
+  g_assert_cmpuint (hr_test_item_bytes (&mx->devices[0], "optimizer states"), ==,
+                    hr_test_item_bytes (&te->devices[0], "optimizer states"));
+
+  /* A recipe Headroom does not know is refused, naming the field. */
+  g_assert_false (hr_scenario_set (&sc, "training.fp8_recipe=mxfp8", presets, "--set", &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strstr (error->message, "training.fp8_recipe"));
+  g_assert_nonnull (strstr (error->message, "te-mxfp8"));
+}
+
 /* LoRA never needs more than full fine-tuning, QLoRA less than LoRA. */
 static void
 test_lora_less_than_full (void)
@@ -874,7 +1017,8 @@ test_random_scenarios (void)
                && sc.training.dtypes.weights == HR_DTYPE_FP32
                && sc.training.dtypes.activations != HR_DTYPE_FP32)
           && !(sc.training.precision == HR_PRECISION_FP8_MIXED
-               && sc.training.fp8_recipe == HR_FP8_RECIPE_TE))
+               && (sc.training.fp8_recipe == HR_FP8_RECIPE_TE
+                   || sc.training.fp8_recipe == HR_FP8_RECIPE_TE_MXFP8)))
         {
           HrScenario full = sc;
 
@@ -1156,6 +1300,7 @@ main (int   argc,
   g_test_add_func ("/calc/logits-upcast", test_logits_upcast);
   g_test_add_func ("/calc/qlora-param-offload", test_qlora_param_offload);
   g_test_add_func ("/calc/fp8-recipes", test_fp8_recipes);
+  g_test_add_func ("/calc/fp8-mxfp8", test_fp8_mxfp8);
   g_test_add_func ("/calc/lora-less-than-full", test_lora_less_than_full);
   g_test_add_func ("/calc/monotonic", test_monotonic);
   g_test_add_func ("/calc/solvers", test_solvers);

@@ -322,8 +322,9 @@ test_vision_refusals (void)
 
 /* The default scenario's optional fields start on the table's `absent`
  * values, where a file that leaves them out starts: the one place those
- * defaults are written.  Three optional fields have other defaults, said in
- * hr-scenario.c: Llama 2 13B's head_dim and the H100's bf16 and fp8 TFLOPS. */
+ * defaults are written.  Four optional fields have other defaults, said in
+ * hr-scenario.c: Llama 2 13B's head_dim and the H100's bf16 and fp8 TFLOPS
+ * and compute capability. */
 static void
 test_optional_defaults (void)
 {
@@ -345,7 +346,7 @@ test_optional_defaults (void)
             other++;
           }
     }
-  g_assert_cmpuint (other, ==, 3);
+  g_assert_cmpuint (other, ==, 4);
   g_assert_cmpuint (sc.training.checkpoint_every, ==, 1);
   g_assert_cmpuint (sc.training.loss_chunk_tokens, ==, 128);
   g_assert_cmpuint (sc.parallel.fsdp, ==, 2);

@@ -12,6 +12,7 @@
 #include "hr-cost.h"
 #include "hr-json.h"
 #include "hr-test-util.h"
+#include "hr-validate.h"
 
 /* Issue 15, item 5: the hardware of 2026 is bundled. */
 static const char * const new_ids[] = {
@@ -67,6 +68,53 @@ test_sources_name_each_number (void)
       /* An fp8 peak says where it is from, after the bf16 one's. */
       if (json_object_has_member (json_node_get_object (node), "fp8_tflops"))
         g_assert_nonnull (strstr (bf16, "; fp8_tflops: "));
+      /* So does a compute capability, from NVIDIA's tables. */
+      if (json_object_has_member (json_node_get_object (node), "compute_capability"))
+        g_assert_nonnull (strstr (bf16, "; compute_capability: NVIDIA "));
+    }
+}
+
+/* Compute capabilities as NVIDIA's tables give them (developer.nvidia.com/
+ * cuda-gpus, the legacy page, the MIG guide's supported GPUs), and what
+ * follows for Transformer Engine's MXFP8, which runs on 10.x alone
+ * (quantization.py check_mxfp8_support): planned on B200, GB200, B300 and
+ * GB300, refused on Hopper and on the 12.0 Blackwells (RTX 5090, RTX PRO
+ * 6000), planned as asked where the capability is not known (MI300X). */
+static void
+test_compute_capability (void)
+{
+  static const struct { const char *id; double cc; gboolean mxfp8; } known[] = {
+    { "b200", 10.0, TRUE }, { "gb200", 10.0, TRUE }, { "b300", 10.3, TRUE }, { "gb300", 10.3, TRUE },
+    { "h100-sxm-80gb", 9.0, FALSE }, { "h200-sxm-141gb", 9.0, FALSE }, { "h20", 9.0, FALSE },
+    { "rtx-5090", 12.0, FALSE }, { "rtx-pro-6000-blackwell", 12.0, FALSE },
+    { "l40s", 8.9, FALSE }, { "a100-sxm4-80gb", 8.0, FALSE }, { "v100-sxm2-32gb", 7.0, FALSE },
+    { "mi300x", 0, TRUE }, { "t4", 0, TRUE },
+  };
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      HrScenario sc;
+
+      g_test_message ("%s", known[i].id);
+      hr_scenario_init_default (&sc);
+      g_assert_true (hr_scenario_apply_gpu_preset (&sc, known[i].id, presets, &error));
+      g_assert_no_error (error);
+      g_assert_cmpfloat_with_epsilon (sc.gpu.compute_capability, known[i].cc, 1e-9);
+      sc.training.precision = HR_PRECISION_FP8_MIXED;
+      hr_training_apply_precision (&sc.training);
+      sc.training.fp8_recipe = HR_FP8_RECIPE_TE_MXFP8;
+      g_assert_cmpint (hr_scenario_validate (&sc, &error), ==, known[i].mxfp8);
+      if (!known[i].mxfp8)
+        {
+          g_assert_cmpstr (hr_error_field (error), ==, "training.fp8_recipe");
+          g_assert_nonnull (strstr (error->message, "allowed here: te or torchao"));
+          g_clear_error (&error);
+          /* te and torchao are planned there as before. */
+          sc.training.fp8_recipe = HR_FP8_RECIPE_TE;
+          g_assert_true (hr_scenario_validate (&sc, NULL));
+        }
     }
 }
 
@@ -228,5 +276,6 @@ main (int   argc,
   g_test_add_func ("/gpu-presets/driver-totals", test_driver_totals);
   g_test_add_func ("/gpu-presets/fp8-peaks", test_fp8_peaks);
   g_test_add_func ("/gpu-presets/fp8-time", test_fp8_time);
+  g_test_add_func ("/gpu-presets/compute-capability", test_compute_capability);
   return g_test_run ();
 }

@@ -446,6 +446,24 @@ test_fp8_weight_copies (void)
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==,
                     2 * 32 * (4 * 4096ull * 4096 + 3 * 4096ull * 11008));
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==, 12952010752ull);
+  /* MXFP8 (mxfp8_tensor.py MXFP8Quantizer): a rowwise and a columnwise
+   * copy, each with a scale byte per 32 (4096, 11008 and 11008/32 = 344
+   * are multiples of 128, 128 and 4: get_scale_shape pads nothing):
+   * 6,476,005,376·(2 + 2/32) = 13,356,761,088 bytes; under ZeRO-3 on 8
+   * GPUs each holds an eighth, 1,669,595,136. */
+  sc.training.fp8_recipe = HR_FP8_RECIPE_TE_MXFP8;
+  sc.gpu.compute_capability = 10.0;  /* a B200's (presets/gpus/b200.json): MXFP8 runs there */
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==,
+                    6476005376ull * 2 + 6476005376ull * 2 / 32);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==, 13356761088ull);
+  sc.parallel.gpus = 8;
+  sc.parallel.zero = 3;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==, 1669595136ull);
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.gpu.compute_capability = 9.0;
   sc.training.fp8_recipe = HR_FP8_RECIPE_TORCHAO;
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp8 weight copies"), ==, 0);

@@ -125,7 +125,9 @@ hr_layer_add_attention (const LayerShape   *L,
       /* ... and Transformer Engine's O projection its own fp8 copy of it
        * (lin_in, layer_shape). */
       if (lin_in != ab)
-        hr_activations_add (out, N_("O projection input (fp8)"), "b·s·a·d·1 / (t·c)", T * a * d * lin_in);
+        hr_activations_add (out, N_("O projection input (fp8)"),
+                            lin_in == 1.0 ? "b·s·a·d·1 / (t·c)" : "b·s·a·d·(1 + 1/32) / (t·c) (MXFP8)",
+                            T * a * d * lin_in);
     }
   else
     {

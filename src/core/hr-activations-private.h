@@ -46,6 +46,7 @@ typedef struct
   double             rep;  /* t for what sequence parallelism splits, else 1 */
   double             ab;  /* bytes per activation element */
   double             lin_in;  /* ... per element of a linear's input it keeps */
+  double             te_grad;  /* ... of a linear's quantized output gradient (TE; 0 otherwise) */
   double             h;  /* hidden size */
   double             d;  /* head dimension */
   double             a;  /* query heads on this rank */

@@ -16,6 +16,7 @@
  */
 
 #include "hr-activations-private.h"
+#include "hr-fp8.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -144,13 +145,24 @@ layer_shape (const HrScenario *scenario,
    * keeps its normalised output so (layernorm_linear.py,
    * ln_out.update_usage(rowwise_usage=False)), LayerNormMLP its fc2 input,
    * the activation's output, made fp8 by the activation's kernel
-   * (layernorm_mlp.py, act_out).  MXFP8 adds a 1-byte scale per 32.
+   * (layernorm_mlp.py, act_out).  MXFP8 (te-mxfp8) keeps the columnwise
+   * copy too, quantized along the tokens with one scale byte per 32 of
+   * them (MXFP8Quantizer, get_scale_shape): 1 + 1/32 bytes (hr-fp8.h);
+   * with sequence parallelism as well, since it all-gathers columnwise
+   * data (Quantizer.supports_only_rowwise_all_gather is False for it;
+   * layernorm_linear.py: "For MXFP8, columnwise only data can be
+   * allgathered").  The planned layout is Megatron's TE layer spec
+   * (megatron/core/models/gpt/gpt_layer_specs.py, get_mlp_module_spec:
+   * linear_fc2=TERowParallelLinear): fc2 a Linear of its own.  TE's
+   * fused LayerNormMLP would keep more under MXFP8: it quantizes act_out
+   * both ways (fc2_input_quantizer columnwise=isinstance(...,
+   * MXFP8Quantizer)) and saves both, 2 + 2/32.
    * torchao's Float8Linear saves the 16-bit input (matmul_with_hp_or_
    * float8_args.forward: ctx.save_for_backward(input_hp, weight_hp_t)) and
    * casts it again in the backward: as bf16.  Full training only: the
    * adapters' frozen bases are not TE fp8 modules. */
-  double lin_in = tr->precision == HR_PRECISION_FP8_MIXED && tr->fp8_recipe == HR_FP8_RECIPE_TE
-                  && tr->method == HR_METHOD_FULL && !autocast ? 1.0 : ab;
+  gboolean te_linears = hr_fp8_is_te (tr) && tr->method == HR_METHOD_FULL && !autocast;
+  double lin_in = te_linears ? hr_fp8_saved_input_bytes (tr) : ab;
   *L = (LayerShape) {
     .m = m,
     .tr = tr,
@@ -160,6 +172,7 @@ layer_shape (const HrScenario *scenario,
     .rep = rep,
     .ab = ab,
     .lin_in = lin_in,
+    .te_grad = te_linears ? hr_fp8_grad_copy_bytes (tr) : 0.0,
     .h = h,
     .d = d,
     .a = a,
@@ -419,6 +432,19 @@ add_backward_work (const LayerShape   *L,
      * makes its input's gradient alone.  The gradient of the residual
      * stream flows beside all of them. */
     double norm_work = m->norm == HR_NORM_RMSNORM ? 4.0 * T * h * 4.0 / rep : T * h * ab / rep;
+
+    /* Transformer Engine's linears quantize their output gradient for
+     * both backward GEMMs at once (te_grad, hr-fp8.h) beside the 16-bit
+     * one autograd hands them.  The widest are the MLP's first linear
+     * (Megatron's fused gate and up: its 2f-wide gradient, the copy, then
+     * the dgrad GEMM's T x h output) and the fused QKV (its (a + 2k)·d
+     * wide gradient and the copy, once the attention's backward has made
+     * it).  Dense layers: the experts are not TE fp8 modules here. */
+    if (L->te_grad > 0 && !moe)
+      mlp_work = MAX (mlp_work,
+                      (hr_model_gated (m) ? 2.0 : 1.0) * T * w * (ab + L->te_grad) + T * h * ab);
+    if (L->te_grad > 0 && !hr_model_mla (m))
+      attn_work = MAX (attn_work, T * (a + 2 * k) * d * (ab + L->te_grad));
 
     out->backward_work = MAX (mlp_work, norm_work) + T * h * ab / rep;
     out->backward_attn_work = MAX (attn_work, norm_work) + T * h * ab / rep;

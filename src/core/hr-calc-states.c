@@ -15,6 +15,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
+#include "hr-fp8.h"
 #include "hr-optimizers.h"
 
 /* How many of DeepSeek's dense first layers (model.dense_layers, the
@@ -449,7 +450,7 @@ add_weights (Ctx               *ctx,
    * make_empty) makes the columnwise data as a separate transpose unless
    * the GPU runs non-TN fp8 GEMMs (is_non_tn_fp8_gemm_supported: Blackwell,
    * where it is 1 byte; MXFP8 keeps both directions with a 1-byte scale
-   * per 32: 2.0625).  Linear.forward caches it in _fp8_workspaces["weight"]
+   * per 32: 2.0625, below).  Linear.forward caches it in _fp8_workspaces["weight"]
    * when is_first_microbatch is given, as Megatron's TE wrappers do; TE 1.x
    * kept weight_fp8 and weight_t_fp8 (fp8 cast_transpose) the same way.
    * LayerNormLinear and LayerNormMLP (fc1 and fc2) cache theirs alike.
@@ -466,6 +467,17 @@ add_weights (Ctx               *ctx,
               HR_LIVE_ALWAYS, N_("fp8 weight copies"), "P_linear·2 (Transformer Engine: fp8 data + transpose)",
               N_("8-bit copies of the weights and their transposes for the fp8 matrix units."),
               (zero3 ? sp->linear / ctx->shard : sp->linear) * 2.0);
+  /* MXFP8 (Blackwell): the same cache, but the columnwise copy is a
+   * quantization of its own along the other axis, and each copy has one
+   * E8M0 scale byte per block of 32 (MXFP8Quantizer, tensor/
+   * mxfp8_tensor.py, get_scale_shape; hr-fp8.h): 1 + 1 + 2/32 bytes a
+   * weight. */
+  else if (t->precision == HR_PRECISION_FP8_MIXED && t->fp8_recipe == HR_FP8_RECIPE_TE_MXFP8)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_FP8,
+              HR_LIVE_ALWAYS, N_("fp8 weight copies"),
+              "P_linear·(2 + 2/32) (Transformer Engine MXFP8: rowwise + columnwise data, a scale byte per 32 each)",
+              N_("8-bit copies of the weights scaled along rows and along columns, with one scale byte per 32 values."),
+              (zero3 ? sp->linear / ctx->shard : sp->linear) * hr_fp8_weight_copy_bytes (t));
 
   /* torch.autocast casts each weight to 16 bits and keeps the copy for the
    * backward pass: fp32 + 16-bit copies, "1.5x the model" (HF docs,

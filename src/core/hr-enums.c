@@ -33,7 +33,7 @@ TABLE (hr_attention_names, "flash", "eager", "sdpa");
 TABLE (hr_loss_names, "standard", "chunked", "fused", "vocab-parallel");
 TABLE (hr_offload_device_names, "cpu", "nvme");
 TABLE (hr_schedule_names, "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe");
-TABLE (hr_fp8_recipe_names, "te", "torchao");
+TABLE (hr_fp8_recipe_names, "te", "torchao", "te-mxfp8");
 TABLE (hr_fsdp_units_names, "separate", "root");
 TABLE (hr_category_names, "parameters", "gradients", "optimizer",
        "activations", "overhead");

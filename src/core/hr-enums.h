@@ -225,12 +225,15 @@ typedef enum
   HR_N_SCHEDULES
 } HrSchedule;
 
-/* Whose fp8 training: Transformer Engine keeps fp8 copies of the weights;
- * torchao's Float8Linear casts them for each matmul and keeps none. */
+/* Whose fp8 training: Transformer Engine keeps fp8 copies of the weights
+ * (per-tensor scaled on Hopper; MXFP8 block scaled on Blackwell, 1 scale
+ * byte per 32 values, hr-fp8.h); torchao's Float8Linear casts them for
+ * each matmul and keeps none. */
 typedef enum
 {
   HR_FP8_RECIPE_TE,
   HR_FP8_RECIPE_TORCHAO,
+  HR_FP8_RECIPE_TE_MXFP8,
   HR_N_FP8_RECIPES
 } HrFp8Recipe;
 

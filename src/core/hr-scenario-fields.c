@@ -261,7 +261,8 @@ static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("
 static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
 static const char * const schedule_choices[] = { "1F1B", N_("Interleaved 1F1B"), N_("Zero bubble ZB-H1"),
                                                  N_("Zero bubble ZB-H2"), "DualPipe", NULL };
-static const char * const fp8_recipe_choices[] = { N_("Transformer Engine"), N_("torchao Float8Linear"), NULL };
+static const char * const fp8_recipe_choices[] = { N_("Transformer Engine"), N_("torchao Float8Linear"),
+                                                   N_("Transformer Engine MXFP8 (Blackwell)"), NULL };
 static const char * const fsdp_units_choices[] = { N_("Embeddings and head their own units"),
                                                    N_("Embeddings and head in the root unit"), NULL };
 
@@ -412,7 +413,7 @@ const Field hr_training_fields[] = {
           N_("Lightning quantizes from fp16"), OPTIONAL (HR_DTYPE_NONE), .applies = applies_qlora),
   CHOICE (HrTraining, precision, hr_precision_names, precision_choices, N_("Precision"), NULL),
   CHOICE (HrTraining, fp8_recipe, hr_fp8_recipe_names, fp8_recipe_choices, N_("fp8 by"),
-          N_("Transformer Engine keeps fp8 weight copies; torchao casts per matmul"),
+          N_("Transformer Engine keeps fp8 weight copies, MXFP8 two with their scales; torchao casts per matmul"),
           OPTIONAL (HR_FP8_RECIPE_TE), .applies = applies_fp8),
   SWITCH (HrTraining, fp8_all_gather, N_("FSDP2 gathers weights in fp8"),
           N_("torchao's enable_fsdp_float8_all_gather, tensorwise scaling only"), OPTIONAL (FALSE),
@@ -553,6 +554,9 @@ const Field hr_gpu_fields[] = {
         OPTIONAL (0)),
   REAL (HrGpu, fp8_tflops, 0, 1e6, 1, 0, N_("fp8 TFLOPS"),
         N_("Dense fp8 peak, for the time estimate of fp8 training; 0: none or unknown"),
+        OPTIONAL (0)),
+  REAL (HrGpu, compute_capability, 0, 99, 0.1, 1, N_("Compute capability"),
+        N_("CUDA's, as nvidia-smi --query-gpu=compute_cap shows it; 0: not NVIDIA, or not known"),
         OPTIONAL (0)),
   SKIP ("source"),
   SKIP ("notes"),

@@ -169,6 +169,7 @@ hr_scenario_init_default (HrScenario *scenario)
   scenario->gpu.memory_mib = 81559;
   scenario->gpu.bf16_tflops = 989;   /* H100 SXM, dense (torchtitan get_peak_flops) */
   scenario->gpu.fp8_tflops = 1979;   /* and fp8 (torchao roofline_utils gpu_name_to_specs) */
+  scenario->gpu.compute_capability = 9.0;  /* NVIDIA's CUDA GPU Compute Capability table */
 
   scenario->overhead.cuda_context_mib = 600;
   scenario->overhead.fragmentation = 0.08;

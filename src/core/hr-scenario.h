@@ -213,6 +213,7 @@ typedef struct
   guint64 memory_mib;
   double  bf16_tflops;     /* extension: dense peak, 0 = unknown */
   double  fp8_tflops;      /* extension: dense fp8 peak, 0 = unknown or none */
+  double  compute_capability;  /* extension: CUDA's major.minor, 0 = not NVIDIA or unknown */
 } HrGpu;
 
 /* Extension: what the run costs in time and money. */

@@ -295,6 +295,19 @@ validate_training (const HrScenario  *sc,
           "allowed: fp32, bf16, fp16 or fp8"));
   if (t->dtypes.master == HR_DTYPE_FP8)
     FAIL ("training.dtypes.master", _("fp8 is not allowed; allowed: fp32, bf16, fp16 or none"));
+
+  /* Transformer Engine runs MXFP8 on compute capability 10.x alone
+   * (v2.18 quantization.py, _compute_mxfp8_support: "Device compute
+   * capability 10.0 or higher required", and not yet on 12.0 and above).
+   * A GPU whose capability is not known (0) is planned as asked. */
+  {
+    double cc = sc->gpu.compute_capability;
+
+    if (t->precision == HR_PRECISION_FP8_MIXED && t->fp8_recipe == HR_FP8_RECIPE_TE_MXFP8
+        && cc > 0 && (cc < 10.0 || cc >= 12.0))
+      FAIL ("training.fp8_recipe", _("te-mxfp8 runs on compute capability 10.x (B200, GB200, B300, "
+            "GB300), and gpu.compute_capability is %.1f; allowed here: te or torchao"), cc);
+  }
   return TRUE;
 }
 

@@ -320,6 +320,7 @@ build_hardware_rows (HrForm    *self,
   hr_form_field_row (self, group, "gpu.memory_mib");
   hr_form_field_row (self, group, "gpu.bf16_tflops");
   hr_form_field_row (self, group, "gpu.fp8_tflops");
+  hr_form_field_row (self, group, "gpu.compute_capability");
 }
 
 /* Below the first screen, with its list of every GPU preset: the group's
