@@ -71,7 +71,11 @@ tower_scenario (const HrScenario *sc,
   v->classes = 1;
   v->vocab = 0;
   out->training.method = HR_METHOD_FULL;
-  out->training.seq_len = hr_model_vision_tokens (m);
+  /* (Llama 3.2 Vision: an image's tiles, each padded to a multiple of 8
+   * tokens, are one sequence of its layers: MllamaVisionModel.forward) */
+  out->training.seq_len = m->vision == HR_VISION_MLLAMA
+                          ? m->vision_tiles * hr_model_tile_tokens (m)
+                          : hr_model_vision_tokens (m);
   out->training.micro_batch = sc->training.micro_batch * sc->training.images_per_sample;
   out->training.checkpoint_every = 1;
   out->parallel.tp = out->parallel.cp = 1;
@@ -99,6 +103,25 @@ hr_activations_vision_tower (const HrScenario *sc,
     return 0;
   tower_scenario (sc, &v);
   hr_activations_layer (&v, &la);
+  /* Llama 3.2 Vision: exact GELU (hidden_act "gelu": GELUActivation keeps
+   * its input only, as the layer's does); each global layer's two gates
+   * (MllamaVisionEncoderLayer.forward: gate_attn.tanh() * hidden_state,
+   * gate_ffn.tanh() * hidden_state) keep the attention's and the MLP's
+   * outputs for their gradients (hr-activations-mllama.c). */
+  if (sc->model.vision == HR_VISION_MLLAMA)
+    {
+      double gates = 2.0 * (double) v.training.micro_batch * (double) v.training.seq_len
+                     * (double) sc->model.vision_hidden
+                     * hr_dtype_bytes (sc->training.dtypes.activations);
+      double local = (double) sc->model.vision_layers;
+      double global = (double) sc->model.vision_global_layers;
+
+      if (out_layer != NULL)
+        *out_layer = la.total + (global > 0 ? gates : 0.0);
+      if (sc->training.checkpointing == HR_CHECKPOINTING_FULL)
+        return (local + global) * la.checkpoint;
+      return local * la.total + global * (la.total + gates);
+    }
   quick_gelu = (double) v.training.micro_batch * (double) v.training.seq_len
                * (double) sc->model.vision_ffn * hr_dtype_bytes (sc->training.dtypes.activations);
   per_layer = sc->training.checkpointing == HR_CHECKPOINTING_FULL ? la.checkpoint
@@ -122,6 +145,13 @@ hr_activations_projector (const HrScenario *sc)
     return 0;
   if (m->projector == HR_PROJECTOR_MLP2X_GELU)
     return n * ((double) hr_model_vision_tokens (m) * hv + 2.0 * P * H) * ab;
+  /* Llama 3.2 Vision's multi_modal_projector, one linear: its input, the
+   * features of every tile's patches and class token (the padding cut
+   * off), h_v·(1 + intermediate layers) wide.  Its output is the cross-
+   * attention layers' keys' and values' input (hr-calc-mllama.c). */
+  if (m->projector == HR_PROJECTOR_LINEAR)
+    return n * (double) hr_model_cross_tokens (m)
+           * hv * (1.0 + (double) m->vision_intermediate_layers) * ab;
   if (m->projector == HR_PROJECTOR_PATCH_MERGER)
     {
       HrScenario v;

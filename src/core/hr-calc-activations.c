@@ -43,6 +43,11 @@ hr_calc_add_activations (Ctx      *ctx,
   gboolean all_ck = n_ck > 0 && n_ck == n_layers;
   gboolean last_ck = n_ck > 0 && n_layers % MAX (t->checkpoint_every, 1) == 0;
 
+  /* The kind of layer the first is, where la averages kinds (Llama 3.2
+   * Vision's self-attention layers and cross-attention ones): what the
+   * first layer keeps less is taken from that kind's. */
+  const HrLayerActivations *first_kind = m->vision == HR_VISION_MLLAMA ? &ctx->dense_act : la;
+
   if (first_differs)
     hr_activations_first_layer (sc, &la0);
 
@@ -199,8 +204,10 @@ hr_calc_add_activations (Ctx      *ctx,
                     HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
                     N_("Intermediate results kept from the forward pass for the backward pass."),
                     plain * la->saved[i].bytes
-                    - (first_differs ? in_flight * (la->saved[i].bytes
-                                                    - hr_layer_saved_bytes (&la0, la->saved[i].name)) : 0.0));
+                    - (first_differs
+                       ? in_flight * ((first_kind == la ? la->saved[i].bytes
+                                       : hr_layer_saved_bytes (first_kind, la->saved[i].name))
+                                      - hr_layer_saved_bytes (&la0, la->saved[i].name)) : 0.0));
         for (guint i = 0; first_differs && i < la0.n; i++)
           if (hr_layer_saved_bytes (la, la0.saved[i].name) == 0)
             hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
@@ -301,7 +308,12 @@ hr_calc_add_activations (Ctx      *ctx,
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_FWD_BWD, N_("vision tower activations"),
-                t->checkpointing == HR_CHECKPOINTING_FULL
+                m->vision == HR_VISION_MLLAMA
+                ? (t->checkpointing == HR_CHECKPOINTING_FULL
+                   ? "(local + global layers)·b·images·tiles·padded tokens·h_v·bytes"
+                   : "(local + global layers)·b·images·(one encoder layer's saved tensors over"
+                     " its tiles) + global·2·b·images·tiles·padded tokens·h_v·bytes")
+                : t->checkpointing == HR_CHECKPOINTING_FULL
                 ? "layers to the feature layer·b·images·each layer's input"
                 : "layers to the feature layer·b·images·(one encoder layer's saved tensors + quick-GELU's sigmoid)",
                 N_("What the image encoder's layers keep for its own backward pass."),
@@ -318,9 +330,13 @@ hr_calc_add_activations (Ctx      *ctx,
                 HR_LIVE_FWD_BWD, N_("projector activations"),
                 sc->model.projector == HR_PROJECTOR_MLP2X_GELU
                 ? "b·images·((patches + 1)·h_v + 2·patches·h)·bytes"
+                : sc->model.projector == HR_PROJECTOR_LINEAR
+                ? "b·images·tiles·(patches + 1)·h_v·(1 + intermediate layers)·bytes"
                 : "b·images·patches·(h_v·norm bytes + 8 + 3·h_v·bytes)",
                 N_("What the layers carrying image features into the language model keep."),
                 hr_activations_projector (sc));
+      if (m->vision == HR_VISION_MLLAMA)
+        hr_calc_add_mllama (ctx, dev);
     }
 
   /* BERT's embeddings end in a LayerNorm (BertEmbeddings.LayerNorm), which

@@ -189,6 +189,19 @@ hr_calc_stage_params (const Ctx      *ctx,
       sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
       sp->shared = sp->encoder = sp->decoder = 0;
     }
+  /* Llama 3.2 Vision: the stage's gated cross-attention layers are its
+   * self-attention layers' shape and their extras (q_norm, k_norm and two
+   * gates: no linear weight, hr-params.c); the largest layer is one. */
+  if (c->cross_extra > 0)
+    {
+      double L_x = (double) hr_model_cross_layers (&sc->model, dev->first_layer, dev->n_layers);
+
+      sp->dense += L_x * (double) c->cross_extra;
+      sp->small += L_x * (double) c->cross_extra;
+      sp->adafactor += L_x * (double) c->cross_extra;
+      if (L_x > 0)
+        sp->layer += (double) c->cross_extra;
+    }
   /* The hidden layers' weight matrices, before the LM head joins the
    * quantizable linears below: Muon's split (KellerJordan/Muon muon.py,
    * "hidden_matrix_params"; embeddings and head go to AdamW). */
