@@ -273,6 +273,18 @@ main (int   argc,
     bench_plan ("plan: DeepSeek-V3 + MTP, PP 16 x EP 64, 1024 GPUs", &ds);
   }
 
+  {
+    /* Llama 3.2 Vision: self- and cross-attention layers averaged, the
+     * tiled tower and its projector */
+    HrScenario mllama;
+
+    hr_test_load (&mllama, "default");
+    hr_test_model (&mllama, "llama-3.2-11b-vision");
+    bench_plan ("plan: Llama 3.2 11B Vision, ZeRO-3, 8 GPUs", &mllama);
+    mllama.training.method = HR_METHOD_LORA;
+    bench_plan ("plan: Llama 3.2 11B Vision, LoRA, 8 GPUs", &mllama);
+  }
+
   bench_solve ("solve max-micro-batch, 405B", &big, HR_SOLVE_MAX_MICRO_BATCH);
   bench_solve ("solve max-seq-len, 405B", &big, HR_SOLVE_MAX_SEQ_LEN);
   bench_solve ("solve min-gpus, 405B", &big, HR_SOLVE_MIN_GPUS);

@@ -1044,6 +1044,139 @@ test_ssm_layers (void)
   }
 }
 
+/* Llama 3.2 11B Vision (hr-activations-mllama.c, hr-calc-mllama.c), one
+ * sample of 4096 text tokens and one image, bf16-mixed, no recompute,
+ * against the tensors transformers' modeling_mllama.py keeps.  T = 4096
+ * text tokens, N = 4 tiles x 1601 = 6404 image tokens, h 4096, 32 heads
+ * of 128 (8 KV heads), f 14336; the tower's layers run over 4 x 1608 =
+ * 6432 tokens (each tile padded to a multiple of 8) of 1280, 16 heads of
+ * 80, f 5120. */
+static void
+test_mllama (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  HrLayerActivations self, cross;
+  const double T = 4096, N = 6404, h = 4096, P = 6432, hv = 1280;
+  /* the self-attention block (flash, GQA): its input, Q, K, V and the
+   * output with its log-sum-exp */
+  const double self_attn = T * h * 2 + T * (32 + 2 * 8) * 128 * 2 + T * 32 * (128 * 2 + 4);
+  /* the cross-attention block: the normed text (q_proj's input); q_norm's
+   * and k_norm's fp32 copies and normalised copies over Q and the
+   * repeated K; the kernel's Q and repeated K and V; its output and
+   * log-sum-exp; the two gates' other factors */
+  const double cross_attn = T * h * 2 + (T + N) * 32 * 128 * (4 + 2) + (T + 2 * N) * 32 * 128 * 2
+                            + T * 32 * (128 * 2 + 4) + 2 * T * h * 2;
+  /* one tower layer: two LayerNorms' inputs, the attention's input, Q, K,
+   * V, output + log-sum-exp, the MLP's input, fc1's output (GELU's input)
+   * and GELU's output (fc2's input) */
+  const double tower_layer = P * (2 * hv * 2 + hv * 2 + 3 * hv * 2 + 16 * (80 * 2 + 4) + hv * 2
+                                  + 2 * 5120 * 2);
+  const double gates = 2 * P * hv * 2;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-3.2-11b-vision");
+  sc.parallel.gpus = 8;
+  sc.parallel.zero = 3;
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.training.micro_batch = 1;
+  sc.training.seq_len = 4096;
+  sc.training.images_per_sample = 1;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+
+  hr_activations_layer (&sc, &self);
+  hr_activations_cross_layer (&sc, &cross);
+  g_assert_cmpfloat (cross.total - self.total, ==, cross_attn - self_attn);
+  g_assert_cmpfloat (hr_layer_saved_bytes (&cross, "Q/K norm inputs (fp32)"), ==,
+                     (T + N) * 32 * 128 * 6);
+  g_assert_cmpfloat (hr_layer_saved_bytes (&cross, "gated outputs (for the gates' gradients)"), ==,
+                     2 * T * h * 2);
+  g_assert_cmpfloat (hr_layer_saved_bytes (&cross, "Q, K, V"), ==, 0);
+  /* k_norm's backward over the repeated K: four fp32 copies and V's
+   * gradient, over the MLP's and the text norms' */
+  g_assert_cmpfloat (cross.backward_attn_work, ==, 4 * N * 32 * 128 * 4 + N * 32 * 128 * 2 + T * h * 2);
+
+  hr_test_plan (&sc, plan);
+  /* 32 self-attention and 8 cross-attention layers' saved tensors */
+  {
+    double layers = 0;
+    HrDevice *d = &plan->devices[0];
+
+    for (guint i = 0; i < self.n; i++)
+      layers += (double) hr_test_item_bytes (d, self.saved[i].name);
+    for (guint i = 0; i < cross.n; i++)
+      if (hr_layer_saved_bytes (&self, cross.saved[i].name) == 0)
+        layers += (double) hr_test_item_bytes (d, cross.saved[i].name);
+    g_assert_cmpfloat (fabs (layers - (32 * self.total + 8 * cross.total)), <=, 64);
+  }
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0],
+                                        "image features (keys and values of every cross-attention)"),
+                    ==, 6404 * 4096 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "cross-attention masks"), ==,
+                    4096 * (6404 + 1) * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "projector activations"), ==,
+                    6404ull * 7680 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower attention mask"), ==,
+                    6432ull * 6432 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0],
+                                        "vision tower stem (pixels, tile embeddings, outer norms)"),
+                    ==, 4 * (3 * 560 * 560 + (2 * 1601 + 2) * 1280ull) * 2 + 6432 * 1280 * 2);
+  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 40 * tower_layer + 8 * gates);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower activations"), ==,
+                    (guint64) (40 * tower_layer + 8 * gates));
+
+  /* Full checkpointing: every layer keeps its input; the features and
+   * the mask are inputs of every checkpoint, kept once. */
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  g_assert_cmpfloat (hr_activations_vision_tower (&sc, NULL), ==, 40 * P * hv * 2);
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "layer inputs (checkpoints)"), ==,
+                    40 * 4096 * 4096 * 2ull);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0],
+                                        "image features (keys and values of every cross-attention)"),
+                    ==, 6404 * 4096 * 2);
+
+  /* LoRA on q, v with dropout: the tower and projector frozen, keeping
+   * nothing; each cross-attention layer's V adapter reads the image
+   * tokens: its A output N·r and its dropped-out input N·h (and mask). */
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 16;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  sc.training.lora_dropout = 0.05;
+  hr_activations_layer (&sc, &self);
+  hr_activations_cross_layer (&sc, &cross);
+  g_assert_cmpfloat (hr_layer_saved_bytes (&cross, "LoRA A outputs"), ==, (T + N) * 16 * 2);
+  g_assert_cmpfloat (hr_layer_saved_bytes (&cross, "LoRA dropout inputs and masks"), ==,
+                     (T + N) * h * 3);
+  g_assert_cmpfloat (hr_layer_saved_bytes (&self, "LoRA dropout inputs and masks"), ==, 2 * T * h * 3);
+  /* (K needs no gradient: k_norm keeps nothing; frozen gates nothing) */
+  g_assert_cmpfloat (hr_layer_saved_bytes (&cross, "Q/K norm inputs (fp32)"), ==, T * 32 * 128 * 4);
+  g_assert_cmpfloat (hr_layer_saved_bytes (&cross, "gated outputs (for the gates' gradients)"), ==, 0);
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "vision tower activations"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "projector activations"), ==, 0);
+  /* The first layer (a self-attention one) keeps less, its input needing
+   * no gradient: 31 self-attention layers, it, 8 cross-attention ones. */
+  {
+    HrLayerActivations first;
+    double layers = 0;
+    HrDevice *d = &plan->devices[0];
+
+    hr_activations_first_layer (&sc, &first);
+    g_assert_cmpfloat (first.total, <, self.total);
+    for (guint i = 0; i < self.n; i++)
+      layers += (double) hr_test_item_bytes (d, self.saved[i].name);
+    for (guint i = 0; i < cross.n; i++)
+      if (hr_layer_saved_bytes (&self, cross.saved[i].name) == 0)
+        layers += (double) hr_test_item_bytes (d, cross.saved[i].name);
+    g_assert_cmpfloat (fabs (layers - (31 * self.total + first.total + 8 * cross.total)), <=, 64);
+  }
+  g_assert_cmpuint (plan->trainable_params, ==,
+                    40 * 16 * ((4096 + 4096) + (4096 + 1024)) * 1ull);
+}
+
 /* A vision tower's and projector's saved tensors (hr-activations-vision.c)
  * as their own items, against the tensors Hugging Face's modules keep. */
 static void
@@ -1366,5 +1499,6 @@ main (int   argc,
   g_test_add_func ("/activations/state-space", test_ssm_layers);
   g_test_add_func ("/activations/attention-buffer", test_attention_buffer);
   g_test_add_func ("/activations/vision-tower", test_vision_tower);
+  g_test_add_func ("/activations/llama-3.2-vision", test_mllama);
   return g_test_run ();
 }

@@ -307,6 +307,105 @@ test_vision_refusals (void)
     g_assert_false (hr_scenario_validate (&sc, &error));
     g_assert_cmpstr (hr_error_field (error), ==, "model.vision_image");
   }
+  /* Llama 3.2 Vision: each bad value refused naming its field, with the
+   * allowed values in the message. */
+  {
+    static const struct
+    {
+      const char *path;
+      guint64     value;
+      gsize       offset;
+      const char *says;
+    } mllama_bad[] = {
+      { "model.vision_tiles", 0, G_STRUCT_OFFSET (HrScenario, model.vision_tiles),
+        "0 is out of range; allowed: 1 to 64" },
+      { "model.vision_aspect_ratios", 0, G_STRUCT_OFFSET (HrScenario, model.vision_aspect_ratios),
+        "allowed: 1 to 4096" },
+      { "model.vision_intermediate_layers", 33,
+        G_STRUCT_OFFSET (HrScenario, model.vision_intermediate_layers), "allowed: 0 to 32" },
+      { "model.cross_attn_layer_period", 0, G_STRUCT_OFFSET (HrScenario, model.cross_attn_layer_period),
+        "allowed: 1 to 40" },
+      { "model.cross_attn_layer_period", 41, G_STRUCT_OFFSET (HrScenario, model.cross_attn_layer_period),
+        "allowed: 1 to 40" },
+      { "model.cross_attn_layer_offset", 0, G_STRUCT_OFFSET (HrScenario, model.cross_attn_layer_offset),
+        "allowed: 1 to 4" },
+      { "model.cross_attn_layer_offset", 5, G_STRUCT_OFFSET (HrScenario, model.cross_attn_layer_offset),
+        "allowed: 1 to 4" },
+      { "model.vision_feature_layer", 23, G_STRUCT_OFFSET (HrScenario, model.vision_feature_layer),
+        "allowed with model.vision = mllama: 0" },
+      { "training.images_per_sample", 0, G_STRUCT_OFFSET (HrScenario, training.images_per_sample),
+        "allowed: 1 to 65536" },
+      { "training.checkpoint_every", 2, G_STRUCT_OFFSET (HrScenario, training.checkpoint_every),
+        "allowed: 1" },
+      { "parallel.tp", 2, G_STRUCT_OFFSET (HrScenario, parallel.tp), "allowed: 1" },
+    };
+
+    hr_scenario_init_default (&sc);
+    hr_test_model (&sc, "llama-3.2-11b-vision");
+    sc.parallel.gpus = 2;
+    g_assert_true (hr_scenario_validate (&sc, NULL));
+    for (guint i = 0; i < G_N_ELEMENTS (mllama_bad); i++)
+      {
+        HrScenario copy = sc;
+        g_autoptr(GError) error = NULL;
+
+        *(guint64 *) G_STRUCT_MEMBER_P (&copy, mllama_bad[i].offset) = mllama_bad[i].value;
+        g_assert_false (hr_scenario_validate (&copy, &error));
+        g_test_message ("%s", error->message);
+        g_assert_cmpstr (hr_error_field (error), ==, mllama_bad[i].path);
+        g_assert_nonnull (strstr (error->message, mllama_bad[i].says));
+      }
+    /* the choices that are not planned with it, and its fields elsewhere */
+    {
+      HrScenario copy = sc;
+      g_autoptr(GError) error = NULL;
+
+      copy.model.projector = HR_PROJECTOR_MLP2X_GELU;
+      g_assert_false (hr_scenario_validate (&copy, &error));
+      g_assert_cmpstr (hr_error_field (error), ==, "model.projector");
+      g_assert_nonnull (strstr (error->message, "allowed: linear"));
+      g_clear_error (&error);
+
+      copy = sc;
+      copy.training.attention = HR_ATTENTION_EAGER;
+      g_assert_false (hr_scenario_validate (&copy, &error));
+      g_assert_cmpstr (hr_error_field (error), ==, "training.attention");
+      g_clear_error (&error);
+
+      copy = sc;
+      copy.training.precision = HR_PRECISION_AMP_BF16;
+      hr_training_apply_precision (&copy.training);
+      g_assert_false (hr_scenario_validate (&copy, &error));
+      g_assert_cmpstr (hr_error_field (error), ==, "training.precision");
+      g_clear_error (&error);
+
+      copy = sc;
+      copy.training.method = HR_METHOD_LORA;
+      copy.training.lora_dora = TRUE;
+      g_assert_false (hr_scenario_validate (&copy, &error));
+      g_assert_cmpstr (hr_error_field (error), ==, "training.lora.dora");
+      g_clear_error (&error);
+
+      hr_scenario_init_default (&copy);
+      hr_test_model (&copy, "llava-1.5-7b");
+      copy.model.cross_attn_layer_period = 5;
+      g_assert_false (hr_scenario_validate (&copy, &error));
+      g_assert_cmpstr (hr_error_field (error), ==, "model.cross_attn_layer_period");
+      g_assert_nonnull (strstr (error->message, "allowed with model.vision = clip: 0"));
+      g_clear_error (&error);
+
+      copy.model.cross_attn_layer_period = 0;
+      copy.model.projector = HR_PROJECTOR_LINEAR;
+      g_assert_false (hr_scenario_validate (&copy, &error));
+      g_assert_cmpstr (hr_error_field (error), ==, "model.projector");
+      g_clear_error (&error);
+
+      hr_scenario_init_default (&copy);
+      copy.model.vision_tiles = 4;
+      g_assert_false (hr_scenario_validate (&copy, &error));
+      g_assert_cmpstr (hr_error_field (error), ==, "model.vision_tiles");
+    }
+  }
   /* Qwen2-VL's merger must divide the patches of a side: 448 / 14 = 32. */
   {
     g_autoptr(GError) error = NULL;

@@ -75,6 +75,15 @@ test_hf_configs (void)
      * their published totals. */
     { "llava-1.5-7b-hf.json", 7063427072 },
     { "qwen2-vl-7b-instruct.json", 8291375616 },
+    /* meta-llama/Llama-3.2-11B-Vision's config.json, written from
+     * MllamaConfig's keys and the values public ports' tests quote from it
+     * (text_config 40 layers of 4096, 32 heads, 8 KV heads,
+     * cross_attention_layers [3, 8, ..., 38]; vision_config image_size
+     * 560, patch 14, 1280 wide, 32 + 8 layers, attention_heads 16,
+     * intermediate_layers_indices [3, 7, 15, 23, 30], vision_output_dim
+     * 7680, 8 aspect ratios); the Hub's text was not in the search corpus.
+     * Its published total (test-params.c has the arithmetic). */
+    { "llama-3.2-11b-vision.json", 10670220835 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (configs); i++)
@@ -498,6 +507,125 @@ test_hf_vision (void)
     }
 }
 
+/* Llama 3.2 Vision: the nested configs mapped field by field, the
+ * cross-attention layers as a period and an offset, and what the configs
+ * can say and the plan does not cover refused, naming the key. */
+static void
+test_hf_mllama (void)
+{
+  static const struct { const char *config; const char *says; } refused[] = {
+    { "{\"model_type\": \"mllama\", \"text_config\": {\"cross_attention_layers\": [3, 8, 14]}}",
+      "text_config.cross_attention_layers: (this list) is not supported for Llama 3.2 Vision; "
+      "allowed: every N-th layer" },
+    { "{\"model_type\": \"mllama\", \"text_config\": {\"cross_attention_layers\": [3, 8, 13]}}",
+      "text_config.cross_attention_layers: (this list) is not supported" },
+    { "{\"model_type\": \"mllama\", \"text_config\": {\"cross_attention_layers\": [0, 5, 10, 15,"
+      " 20, 25, 30, 35]}}",
+      "text_config.cross_attention_layers: (from layer 0) is not supported" },
+    { "{\"model_type\": \"mllama\", \"text_config\": {\"cross_attention_layers\": []}}",
+      "text_config.cross_attention_layers: [] is not supported" },
+    { "{\"model_type\": \"mllama\", \"text_config\": {\"cross_attention_layers\": [3, 40]}}",
+      "text_config: cross_attention_layers: not a list of whole numbers from 0 to 39" },
+    { "{\"model_type\": \"mllama\", \"text_config\": {\"hidden_act\": \"gelu\"}}",
+      "text_config.hidden_act: gelu is not supported for Llama 3.2 Vision; allowed: silu" },
+    { "{\"model_type\": \"mllama\", \"text_config\": {\"dropout\": 0.1}}",
+      "text_config.dropout: (not 0) is not supported" },
+    { "{\"model_type\": \"mllama\", \"text_config\": {\"model_type\": \"llama\"}}",
+      "text_config.model_type: llama is not supported" },
+    { "{\"model_type\": \"mllama\", \"vision_config\": {\"hidden_act\": \"quick_gelu\"}}",
+      "vision_config.hidden_act: quick_gelu is not supported for Llama 3.2 Vision; allowed: gelu" },
+    { "{\"model_type\": \"mllama\", \"vision_config\": {\"vision_output_dim\": 6400}}",
+      "vision_config.vision_output_dim: 6400 is not hidden_size × (1 + 5 intermediate layers) = 7680" },
+    { "{\"model_type\": \"mllama\", \"vision_config\": {\"intermediate_layers_indices\": [3, 40]}}",
+      "vision_config: config.json: intermediate_layers_indices: not a list of whole numbers from -33 to 32" },
+    { "{\"model_type\": \"mllama\", \"vision_config\": {\"max_num_tiles\": 6}}",
+      "vision_config.supported_aspect_ratios: (none) is not supported" },
+    { "{\"model_type\": \"mllama\", \"vision_config\": {\"image_size\": 500}}",
+      "model.vision_patch: 14 does not divide model.vision_image = 500" },
+    { "{\"model_type\": \"mllama\", \"vision_config\": []}",
+      "vision_config: not an object" },
+  };
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "llama-3.2-11b-vision.json", NULL);
+  g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  HrScenario sc, preset;
+
+  hr_scenario_init_default (&sc);
+  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &error));
+  g_assert_no_error (error);
+  /* (the tiles are said: every image planned as 4) */
+  g_assert_cmpuint (unmapped->len, ==, 1);
+  g_assert_nonnull (strstr (g_ptr_array_index (unmapped, 0), "planned as 4 tiles"));
+  /* the same architecture as the bundled preset, field by field */
+  hr_scenario_init_default (&preset);
+  hr_test_model (&preset, "llama-3.2-11b-vision");
+  {
+    const HrModelArch *a = &sc.model, *b = &preset.model;
+    const guint64 fa[] = { a->layers, a->hidden, a->heads, a->kv_heads, hr_model_head_dim (a),
+                           a->ffn, a->mlp, a->vocab, a->tied_embeddings, a->norm, a->bias,
+                           a->vision, a->vision_layers, a->vision_global_layers, a->vision_hidden,
+                           a->vision_heads, a->vision_ffn, a->vision_patch, a->vision_image,
+                           hr_model_vision_channels (a), a->vision_tiles, a->vision_aspect_ratios,
+                           a->vision_intermediate_layers, a->vision_feature_layer, a->projector,
+                           a->cross_attn_layer_period, a->cross_attn_layer_offset };
+    const guint64 fb[] = { b->layers, b->hidden, b->heads, b->kv_heads, hr_model_head_dim (b),
+                           b->ffn, b->mlp, b->vocab, b->tied_embeddings, b->norm, b->bias,
+                           b->vision, b->vision_layers, b->vision_global_layers, b->vision_hidden,
+                           b->vision_heads, b->vision_ffn, b->vision_patch, b->vision_image,
+                           hr_model_vision_channels (b), b->vision_tiles, b->vision_aspect_ratios,
+                           b->vision_intermediate_layers, b->vision_feature_layer, b->projector,
+                           b->cross_attn_layer_period, b->cross_attn_layer_offset };
+
+    for (guint i = 0; i < G_N_ELEMENTS (fa); i++)
+      g_assert_cmpuint (fa[i], ==, fb[i]);
+    g_assert_cmpuint (hr_params_total (a), ==, hr_params_total (b));
+  }
+
+  /* Without nested configs, MllamaConfig's defaults: the 11B's sizes but
+   * 448-pixel tiles, 32² + 1 = 1025 tokens each instead of 1601: the
+   * position table (1601 - 1025)·1280 and the tile table 9·4·576·1280
+   * smaller. */
+  {
+    g_autoptr(JsonNode) node = hr_json_load_data ("{\"model_type\": \"mllama\"}", -1,
+                                                  "config.json", &error);
+    HrModelArch m;
+
+    g_assert_true (hr_hf_import_node (&m, node, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (m.vision_image, ==, 448);
+    g_assert_cmpuint (m.cross_attn_layer_period, ==, 5);
+    g_assert_cmpuint (m.cross_attn_layer_offset, ==, 3);
+    g_assert_cmpuint (hr_params_total (&m), ==,
+                      10670220835ull - 576 * 1280 - 9 * 4 * 576 * 1280ull);
+  }
+  /* One cross-attention layer: a period of all the layers. */
+  {
+    g_autoptr(JsonNode) node = hr_json_load_data ("{\"model_type\": \"mllama\", \"text_config\":"
+                                                  " {\"cross_attention_layers\": [20]}}", -1,
+                                                  "config.json", &error);
+    HrModelArch m;
+
+    g_assert_true (hr_hf_import_node (&m, node, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (m.cross_attn_layer_period, ==, 40);
+    g_assert_cmpuint (m.cross_attn_layer_offset, ==, 20);
+    g_assert_cmpuint (hr_model_cross_layers (&m, 0, 40), ==, 1);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(JsonNode) node = hr_json_load_data (refused[i].config, -1, "config.json", &error);
+      HrModelArch m;
+
+      g_assert_no_error (error);
+      g_assert_false (hr_hf_import_node (&m, node, "config.json", NULL, &error));
+      g_assert_nonnull (error);
+      if (strstr (error->message, refused[i].says) == NULL)
+        g_error ("\"%s\" does not say \"%s\"", error->message, refused[i].says);
+      g_clear_error (&error);
+    }
+}
+
 /* T5 and BART map exactly or not at all: what their configs can say and
  * the plan does not cover is refused, naming the key. */
 static void
@@ -815,6 +943,7 @@ main (int   argc,
   g_test_add_func ("/import/hf-vision", test_hf_vision);
   g_test_add_func ("/import/importer-detects-its-format", test_importer_detects_its_format);
   g_test_add_func ("/import/hf-unsupported-refused", test_hf_unsupported_refused);
+  g_test_add_func ("/import/hf-llama-3.2-vision", test_hf_mllama);
   g_test_add_func ("/import/hf-seq2seq-refused", test_hf_seq2seq_refused);
   g_test_add_func ("/import/hf-safetensors-index", test_hf_safetensors_index);
   g_test_add_func ("/import/hf-configs", test_hf_configs);

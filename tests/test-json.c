@@ -151,7 +151,9 @@ test_long_key_cut_in_message (void)
       g_assert_no_error (error);
       g_assert_false (hr_scenario_read_node (&sc, root, "t.json", presets, &error));
       g_assert_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY);
-      g_assert_cmpuint (strlen (error->message), <, 1000);
+      /* (the key cut to a few dozen characters; the list of allowed model
+       * keys after it is itself about 1000) */
+      g_assert_cmpuint (strlen (error->message), <, 2000);
       g_assert_nonnull (strstr (error->message, "…"));
     }
 }

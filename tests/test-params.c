@@ -286,6 +286,7 @@ test_model_groups (void)
     { "whisper-large-v3", HR_MODEL_GROUP_ENCODER_DECODER, "Whisper" },
     { "llava-1.5-7b", HR_MODEL_GROUP_VISION_LANGUAGE, "LLaVA" },
     { "qwen2-vl-7b", HR_MODEL_GROUP_VISION_LANGUAGE, "Qwen" },
+    { "llama-3.2-11b-vision", HR_MODEL_GROUP_VISION_LANGUAGE, "Llama" },
     { "bert-base-uncased", HR_MODEL_GROUP_ENCODER, "BERT" },
     { "roberta-large", HR_MODEL_GROUP_ENCODER, "RoBERTa" },
     { "vit-h-14", HR_MODEL_GROUP_VISION, "ViT" },
@@ -528,6 +529,7 @@ test_presets_match_reference (void)
     { "vit-h-14", 1280 + 257 * 1280 + 588 * 1280 + 1280 + 32 * 19677440ull + 2560 + 1281000 },
     /* the published totals (test_vision_counts has the arithmetic) */
     { "llava-1.5-7b", 7063427072 }, { "qwen2-vl-7b", 8291375616 },
+    { "llama-3.2-11b-vision", 10670220835 },
   };
   G_STATIC_ASSERT (1280 + 257 * 1280 + 588 * 1280 + 1280 + 32 * 19677440ull + 2560 + 1281000
                    == 632045800ull);
@@ -748,6 +750,101 @@ test_vision_counts (void)
   g_assert_cmpuint (hr_params_total (&sc.model), ==, 7615616512ull);
 }
 
+/* Llama 3.2 11B Vision (meta-llama/Llama-3.2-11B-Vision config.json,
+ * tests/data/hf/llama-3.2-11b-vision.json), module by module as
+ * transformers/models/mllama/modeling_mllama.py builds
+ * MllamaForConditionalGeneration; the published total is 10,670,220,835.
+ *
+ * Language model (MllamaForCausalLM), h 4096, 32 heads, 8 KV heads of 128,
+ * ffn 14336, 40 layers of which 3, 8, ..., 38 cross-attend:
+ *   embed_tokens  (128256 + 8) x 4096                     =   525,369,344
+ *   lm_head       128256 x 4096                           =   525,336,576
+ *   self layer    q, o 2·4096²; k, v 2·4096·1024; gate, up, down
+ *                 3·4096·14336; two RMSNorms 2·4096       =   218,112,000
+ *   cross layer   the same + q_norm, k_norm 2·128 + two gates 2
+ *                                                         =   218,112,258
+ *   norm          4096
+ *   32·218,112,000 + 8·218,112,258 + 525,369,344 + 525,336,576 + 4,096
+ *                                                         = 9,775,192,080
+ * Tower (MllamaVisionModel), h_v 1280, f_v 5120, 1600 patches + 1 per
+ * 560² tile, 4 tiles, 8 aspect ratios (9 table rows):
+ *   patch_embedding 3·14²·1280                            =       752,640
+ *   class_embedding                                       =         1,280
+ *   gated_positional_embedding 1 + 1601·1280 + 9·4·1601·1280
+ *                                                         =    75,823,361
+ *   pre_ and post_tile_positional_embedding 2·(9·4·1280 + 1)
+ *                                                         =        92,162
+ *   layernorm_pre, layernorm_post 2·2·1280                =         5,120
+ *   local layer   q, k, v, o 4·1280² (no biases); fc1, fc2 2·1280·5120
+ *                 + 5120 + 1280; two LayerNorms 2·2·1280  =    19,672,320
+ *   global layer  the same + gate_attn, gate_ffn          =    19,672,322
+ *   ... + 32·19,672,320 + 8·19,672,322                    =   863,567,379
+ * multi_modal_projector 7680·4096 + 4096 (7680 = 1280·(1 + 5))
+ *                                                         =    31,461,376
+ * 9,775,192,080 + 863,567,379 + 31,461,376             = 10,670,220,835 */
+static void
+test_mllama_count (void)
+{
+  HrScenario sc;
+  HrParamCounts c;
+  const guint64 self_layer = 2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336 + 2 * 4096;
+  const guint64 cross_layer = self_layer + 2 * 128 + 2;
+  const guint64 vision_layer = 4 * 1280 * 1280 + 2 * 1280 * 5120 + 5120 + 1280 + 2 * 2 * 1280;
+  const guint64 text = 32 * self_layer + 8 * cross_layer + (128256 + 8) * 4096ull
+                       + 128256 * 4096ull + 4096;
+  const guint64 tower = 588 * 1280 + 1280 + (1 + 1601 * 1280 + 9 * 4 * 1601 * 1280ull)
+                        + 2 * (9 * 4 * 1280 + 1) + 2 * 2 * 1280
+                        + 32 * vision_layer + 8 * (vision_layer + 2);
+
+  G_STATIC_ASSERT (2 * 4096 * 4096 + 2 * 4096 * 1024 + 3 * 4096 * 14336 + 2 * 4096 == 218112000);
+  G_STATIC_ASSERT (4 * 1280 * 1280 + 2 * 1280 * 5120 + 5120 + 1280 + 2 * 2 * 1280 == 19672320);
+  g_assert_cmpuint (text, ==, 9775192080ull);
+  g_assert_cmpuint (tower, ==, 863567379ull);
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-3.2-11b-vision");
+  hr_params_count (&sc.model, NULL, 1, 1, &c);
+  g_assert_cmpuint (c.vision, ==, tower);
+  g_assert_cmpuint (c.vision_linear, ==, 40 * (4 * 1280 * 1280 + 2 * 1280 * 5120));
+  g_assert_cmpuint (c.projector, ==, 7680 * 4096 + 4096);
+  g_assert_cmpuint (c.projector_linear, ==, 7680 * 4096);
+  g_assert_cmpuint (c.cross_layers, ==, 8);
+  g_assert_cmpuint (c.cross_extra, ==, 2 * 128 + 2);
+  g_assert_cmpuint (c.layer_dense, ==, self_layer);
+  g_assert_cmpuint (c.embedding, ==, (128256 + 8) * 4096ull);
+  g_assert_cmpuint (c.total - c.vision - c.projector, ==, text);
+  g_assert_cmpuint (c.total, ==, 10670220835ull);
+  g_assert_cmpuint (c.active, ==, c.total);
+  /* one tile: 40² patches and the class token, padded to 1608 in the
+   * tower; an image: 4 tiles, 6404 keys and values, none in the text */
+  g_assert_cmpuint (hr_model_vision_tokens (&sc.model), ==, 1601);
+  g_assert_cmpuint (hr_model_tile_tokens (&sc.model), ==, 1608);
+  g_assert_cmpuint (hr_model_cross_tokens (&sc.model), ==, 6404);
+  g_assert_cmpuint (hr_model_image_tokens (&sc.model), ==, 0);
+  g_assert_cmpuint (hr_model_vision_layers_run (&sc.model), ==, 40);
+  for (guint64 i = 0; i < 40; i++)
+    g_assert_cmpint (hr_model_layer_cross_attends (&sc.model, i), ==, i % 5 == 3);
+  /* a stage's share: layers 10 to 29 hold 13, 18, 23, 28 */
+  g_assert_cmpuint (hr_model_cross_layers (&sc.model, 10, 20), ==, 4);
+  g_assert_cmpuint (hr_model_cross_layers (&sc.model, 0, 3), ==, 0);
+  g_assert_cmpuint (hr_model_cross_layers (&sc.model, 0, 4), ==, 1);
+  g_assert_cmpuint (hr_model_cross_layers (&sc.model, 4, 4), ==, 0);
+  g_assert_cmpuint (hr_model_cross_layers (&sc.model, 38, 2), ==, 1);
+
+  /* Llama 3.2 90B Vision's shapes (meta-llama/Llama-3.2-90B-Vision
+   * config.json: 100 layers, cross-attention every 5th from 3, hidden 8192,
+   * 64 heads, 8 KV heads, ffn 28672, the same tower): 20 cross layers of
+   * 2·128 + 2 more each; the projector 7680 -> 8192. */
+  sc.model.layers = 100;
+  sc.model.hidden = 8192;
+  sc.model.heads = 64;
+  sc.model.ffn = 28672;
+  hr_params_count (&sc.model, NULL, 1, 1, &c);
+  g_assert_cmpuint (c.cross_layers, ==, 20);
+  g_assert_cmpuint (c.projector, ==, 7680 * 8192 + 8192);
+  g_assert_cmpuint (c.vision, ==, tower);
+}
+
 /* Tensor parallelism of the latent attention as Megatron builds it: the
  * down projections and latent norms whole on each rank, the up and output
  * projections split. */
@@ -815,6 +912,7 @@ main (int   argc,
   g_test_add_func ("/params/deepseek-tensor-parallel", test_deepseek_tensor_parallel);
   g_test_add_func ("/params/state-space", test_ssm_table);
   g_test_add_func ("/params/vision-language", test_vision_counts);
+  g_test_add_func ("/params/llama-3.2-vision", test_mllama_count);
   g_test_add_func ("/params/presets-match-reference", test_presets_match_reference);
   g_test_add_func ("/params/every-preset", test_every_preset_count);
   g_test_add_func ("/params/lora", test_lora_count);

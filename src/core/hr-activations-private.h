@@ -74,6 +74,8 @@ typedef struct
   double             expert_readers;  /* ... the experts' inputs */
   double             mlp_readers;  /* ... the MLP's input */
   gboolean           input_grad;  /* the layer's input needs a gradient */
+  double             kv_T;  /* tokens K and V read: T, or in a cross-attention
+                             * layer the images' (hr-activations-mllama.c) */
 } LayerShape;
 
 static inline gboolean
@@ -111,6 +113,13 @@ void hr_layer_add_attention (const LayerShape   *L,
                              double             *mla_attn_work);
 void hr_layer_add_mlp       (const LayerShape   *L,
                              HrLayerActivations *out);
+
+/* hr-activations-mllama.c: a gated cross-attention layer's attention
+ * block (Llama 3.2 Vision), its saved tensors and its backward's working
+ * set. */
+void hr_layer_add_cross_attention (const LayerShape   *L,
+                                   HrLayerActivations *out,
+                                   double             *attn_work);
 
 /* hr-activations-policy.c: what torch.compile's partitioner and
  * torchtitan's per-op checkpointing keep of a layer. */

@@ -100,7 +100,11 @@ tower_scenario (const HrScenario *sc,
    * once (under autocast one 16-bit copy, not three), as LitGPT's fused
    * QKV (hr-activations.c, qkv_readers) */
   out->training.lora_fused_qkv = m->vision == HR_VISION_QWEN2_VL;
-  out->training.seq_len = hr_model_vision_tokens (m);
+  /* (Llama 3.2 Vision: an image's tiles, each padded to a multiple of 8
+   * tokens, are one sequence of its layers: MllamaVisionModel.forward) */
+  out->training.seq_len = m->vision == HR_VISION_MLLAMA
+                          ? m->vision_tiles * hr_model_tile_tokens (m)
+                          : hr_model_vision_tokens (m);
   out->training.micro_batch = sc->training.micro_batch * sc->training.images_per_sample;
   out->training.checkpoint_every = 1;
   out->parallel.tp = out->parallel.cp = 1;
@@ -153,6 +157,25 @@ hr_activations_vision_tower (const HrScenario *sc,
     return 0;
   tower_scenario (sc, &v);
   hr_activations_layer (&v, &la);
+  /* Llama 3.2 Vision: exact GELU (hidden_act "gelu": GELUActivation keeps
+   * its input only, as the layer's does); each global layer's two gates
+   * (MllamaVisionEncoderLayer.forward: gate_attn.tanh() * hidden_state,
+   * gate_ffn.tanh() * hidden_state) keep the attention's and the MLP's
+   * outputs for their gradients (hr-activations-mllama.c). */
+  if (sc->model.vision == HR_VISION_MLLAMA)
+    {
+      double gates = 2.0 * (double) v.training.micro_batch * (double) v.training.seq_len
+                     * (double) sc->model.vision_hidden
+                     * hr_dtype_bytes (sc->training.dtypes.activations);
+      double local = (double) sc->model.vision_layers;
+      double global = (double) sc->model.vision_global_layers;
+
+      if (out_layer != NULL)
+        *out_layer = la.total + (global > 0 ? gates : 0.0);
+      if (sc->training.checkpointing == HR_CHECKPOINTING_FULL)
+        return (local + global) * la.checkpoint;
+      return local * la.total + global * (la.total + gates);
+    }
   quick_gelu = (double) v.training.micro_batch * (double) v.training.seq_len
                * (double) sc->model.vision_ffn * hr_dtype_bytes (sc->training.dtypes.activations);
   /* Qwen2-VL's fused qkv: V is a view of its output, which the attention
@@ -185,6 +208,13 @@ hr_activations_projector (const HrScenario *sc)
 
       return n * (rows * hv + 2.0 * P * H) * ab;
     }
+  /* Llama 3.2 Vision's multi_modal_projector, one linear: its input, the
+   * features of every tile's patches and class token (the padding cut
+   * off), h_v·(1 + intermediate layers) wide.  Its output is the cross-
+   * attention layers' keys' and values' input (hr-calc-mllama.c). */
+  if (m->projector == HR_PROJECTOR_LINEAR)
+    return n * (double) hr_model_cross_tokens (m)
+           * hv * (1.0 + (double) m->vision_intermediate_layers) * ab;
   if (m->projector == HR_PROJECTOR_PATCH_MERGER)
     {
       HrScenario v;

@@ -201,6 +201,7 @@ layer_shape (const HrScenario *scenario,
     .mlp_readers = mlp_readers,
     .input_grad = input_grad,
     .scenario = scenario,
+    .kv_T = T,
   };
 }
 
@@ -302,6 +303,21 @@ add_adapters (const LayerShape   *L,
           in_width -= routed * h;
         }
       in_width_masks = in_width;
+      /* A cross-attention layer's K and V adapters read the image tokens
+       * (kv_T of them, hr-activations-mllama.c); validation leaves them
+       * unfused, without DoRA, in a layer whose input needs a gradient. */
+      if (L->kv_T != T)
+        {
+          double kv = n_targets (qkv_targets & (HR_LORA_K | HR_LORA_V));
+
+          hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c",
+                              ((adapters - kv) * T + kv * L->kv_T) * r * ab);
+          if (tr->lora_dropout > 0)
+            hr_activations_add (out, N_("LoRA dropout inputs and masks"),
+                                "b·s·Σ d_in·(bytes + 1) / c",
+                                ((in_width - kv * h) * T + kv * h * L->kv_T) * (ab + 1.0));
+          return;
+        }
       hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
       /* DoRA (peft/tuners/lora/dora.py, DoraLinearLayer.forward):
        * result_dora = (mag_norm_scale - 1) * base_result
@@ -537,6 +553,38 @@ layer_activations (const HrScenario   *scenario,
   add_quantized_inputs (&shape, out);
   add_backward_work (&shape, out, mla_attn_work);
   add_uncast_weights (&shape, out);
+  add_recomputed_sets (&shape, out);
+}
+
+/* Llama 3.2 Vision's gated cross-attention layer
+ * (MllamaCrossAttentionDecoderLayer): its norms, MLP and adapters as a
+ * self-attention layer's over the text, its attention over the images
+ * (hr-activations-mllama.c).  Validation leaves full training or LoRA,
+ * SDPA, no autocast, fp8, compile or per-op policy, t = c = 1, and a
+ * first layer that is not one of these (its input needs a gradient). */
+void
+hr_activations_cross_layer (const HrScenario   *scenario,
+                            HrLayerActivations *out)
+{
+  LayerShape shape;
+  double attn_work = 0;
+
+  layer_shape (scenario, TRUE, &shape);
+  shape.kv_T = (double) scenario->training.micro_batch
+               * (double) scenario->training.images_per_sample
+               * (double) hr_model_cross_tokens (&scenario->model);
+  *out = (HrLayerActivations) { 0 };
+  add_norms (&shape, out);
+  hr_layer_add_cross_attention (&shape, out, &attn_work);
+  hr_layer_add_mlp (&shape, out);
+  add_adapters (&shape, out);
+  add_backward_work (&shape, out, 0.0);
+  {
+    /* (add_backward_work's attention is the self-attention's) */
+    double norm_work = 4.0 * shape.T * shape.h * 4.0;
+
+    out->backward_attn_work = MAX (attn_work, norm_work) + shape.T * shape.h * shape.ab;
+  }
   add_recomputed_sets (&shape, out);
 }
 

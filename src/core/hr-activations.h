@@ -119,6 +119,11 @@ void    hr_activations_pattern_layer  (const HrScenario   *scenario,
                                        HrLayerActivations *first,
                                        HrLayerActivations *last);
 
+/* Llama 3.2 Vision's gated cross-attention layer over the text, its keys
+ * and values the images' (hr-activations-mllama.c). */
+void    hr_activations_cross_layer    (const HrScenario   *scenario,
+                                       HrLayerActivations *out);
+
 /* hr-activations-vision.c: a vision tower's saved activations per
  * micro-batch (its trained layers up to the feature layer; OUT_LAYER one
  * layer's without recompute), and its projector's. */

@@ -46,6 +46,11 @@ hr_calc_add_activations (Ctx      *ctx,
   gboolean all_ck = n_ck > 0 && n_ck == n_layers;
   gboolean last_ck = n_ck > 0 && n_layers % MAX (t->checkpoint_every, 1) == 0;
 
+  /* The kind of layer the first is, where la averages kinds (Llama 3.2
+   * Vision's self-attention layers and cross-attention ones): what the
+   * first layer keeps less is taken from that kind's. */
+  const HrLayerActivations *first_kind = m->vision == HR_VISION_MLLAMA ? &ctx->dense_act : la;
+
   if (first_differs)
     hr_activations_first_layer (sc, &la0);
 
@@ -207,8 +212,10 @@ hr_calc_add_activations (Ctx      *ctx,
                     HR_LIVE_SAVED, la->saved[i].name, la->saved[i].formula,
                     N_("Intermediate results kept from the forward pass for the backward pass."),
                     plain * la->saved[i].bytes
-                    - (first_differs ? in_flight * (la->saved[i].bytes
-                                                    - hr_layer_saved_bytes (&la0, la->saved[i].name)) : 0.0));
+                    - (first_differs
+                       ? in_flight * ((first_kind == la ? la->saved[i].bytes
+                                       : hr_layer_saved_bytes (first_kind, la->saved[i].name))
+                                      - hr_layer_saved_bytes (&la0, la->saved[i].name)) : 0.0));
         for (guint i = 0; first_differs && i < la0.n; i++)
           if (hr_layer_saved_bytes (la, la0.saved[i].name) == 0)
             hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
@@ -310,7 +317,12 @@ hr_calc_add_activations (Ctx      *ctx,
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_FWD_BWD, N_("vision tower activations"),
-                t->checkpointing == HR_CHECKPOINTING_FULL
+                m->vision == HR_VISION_MLLAMA
+                ? (t->checkpointing == HR_CHECKPOINTING_FULL
+                   ? "(local + global layers)·b·images·tiles·padded tokens·h_v·bytes"
+                   : "(local + global layers)·b·images·(one encoder layer's saved tensors over"
+                     " its tiles) + global·2·b·images·tiles·padded tokens·h_v·bytes")
+                : t->checkpointing == HR_CHECKPOINTING_FULL
                 ? "layers to the feature layer·b·images·each layer's input + the embeddings' (pixels' copy, pre-norm input)"
                 : "layers to the feature layer·b·images·(one encoder layer's saved tensors + quick-GELU's sigmoid) + the embeddings' (pixels' copy, pre-norm input)",
                 N_("What the image encoder's layers keep for its own backward pass."),
@@ -325,7 +337,8 @@ hr_calc_add_activations (Ctx      *ctx,
         {
           double casts = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32
                          && sc->parallel.zero != 3 && m->vision_layers > 0
-                         ? (double) ctx->counts.vision_linear / (double) m->vision_layers * ctx->act_bytes
+                         ? (double) ctx->counts.vision_linear
+                           / (double) (m->vision_layers + m->vision_global_layers) * ctx->act_bytes
                          : 0.0;
 
           hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
@@ -338,6 +351,8 @@ hr_calc_add_activations (Ctx      *ctx,
                 HR_LIVE_FWD_BWD, N_("projector activations"),
                 sc->model.projector == HR_PROJECTOR_MLP2X_GELU
                 ? "b·images·patches·(h_v + 2·h)·bytes (one image at full precision: (patches + 1)·h_v)"
+                : sc->model.projector == HR_PROJECTOR_LINEAR
+                ? "b·images·tiles·(patches + 1)·h_v·(1 + intermediate layers)·bytes"
                 : "b·images·patches·(h_v·norm bytes + 8 + 3·h_v·bytes)",
                 N_("What the layers carrying image features into the language model keep."),
                 hr_activations_projector (sc));
@@ -355,6 +370,8 @@ hr_calc_add_activations (Ctx      *ctx,
                   (double) t->micro_batch * (double) t->images_per_sample
                   * (double) hr_model_image_tokens (&sc->model) * (double) sc->model.hidden
                   * hr_dtype_bytes (t->dtypes.weights));
+      if (m->vision == HR_VISION_MLLAMA)
+        hr_calc_add_mllama (ctx, dev);
     }
 
   /* BERT's embeddings end in a LayerNorm (BertEmbeddings.LayerNorm), which

@@ -30,7 +30,8 @@ typedef struct
   HrLayerActivations  layer_act;    /* an encoder-decoder's: both stacks averaged;
                                      * DeepSeek's: the stage's dense and MoE layers */
   HrLayerActivations  moe_act;      /* DeepSeek: an MoE layer's and a dense first */
-  HrLayerActivations  dense_act;    /* layer's, made once per plan (deepseek_ready) */
+  HrLayerActivations  dense_act;    /* layer's, made once per plan (deepseek_ready);
+                                     * Llama 3.2 Vision: its self-attention layer's */
   gboolean            deepseek_ready;
   HrDeepseekLayer     deepseek_held;  /* which layer layer_act holds */
   const HrLayerActivations *first_act; /* the stage's first layer's when it differs
@@ -256,6 +257,11 @@ void hr_calc_add_mtp         (Ctx            *ctx,
  * stacks keep besides them. */
 void hr_calc_seq2seq_layers  (Ctx        *ctx);
 void hr_calc_add_seq2seq     (Ctx        *ctx,
+                              HrDevice   *dev);
+/* hr-calc-mllama.c: Llama 3.2 Vision's two kinds of layer, and what its
+ * cross-attention layers and tiled tower keep besides them. */
+void hr_calc_mllama_layers   (Ctx        *ctx);
+void hr_calc_add_mllama      (Ctx        *ctx,
                               HrDevice   *dev);
 
 G_END_DECLS

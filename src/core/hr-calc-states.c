@@ -190,6 +190,19 @@ hr_calc_stage_params (const Ctx      *ctx,
       sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
       sp->shared = sp->encoder = sp->decoder = 0;
     }
+  /* Llama 3.2 Vision: the stage's gated cross-attention layers are its
+   * self-attention layers' shape and their extras (q_norm, k_norm and two
+   * gates: no linear weight, hr-params.c); the largest layer is one. */
+  if (c->cross_extra > 0)
+    {
+      double L_x = (double) hr_model_cross_layers (&sc->model, dev->first_layer, dev->n_layers);
+
+      sp->dense += L_x * (double) c->cross_extra;
+      sp->small += L_x * (double) c->cross_extra;
+      sp->adafactor += L_x * (double) c->cross_extra;
+      if (L_x > 0)
+        sp->layer += (double) c->cross_extra;
+    }
   /* The hidden layers' weight matrices, before the LM head joins the
    * quantizable linears below: Muon's split (KellerJordan/Muon muon.py,
    * "hidden_matrix_params"; embeddings and head go to AdamW). */
@@ -324,7 +337,9 @@ add_vision_casts (Ctx      *ctx,
   const HrTraining *t = &sc->training;
   gboolean tower = hr_activations_vision_trains (sc);
   gboolean ck = t->checkpointing == HR_CHECKPOINTING_FULL;
-  double layer = m->vision_layers > 0 ? (double) ctx->counts.vision_linear / (double) m->vision_layers : 0.0;
+  /* (Llama 3.2 Vision's global layers are shaped as its local ones) */
+  double all = (double) (m->vision_layers + m->vision_global_layers);
+  double layer = all > 0 ? (double) ctx->counts.vision_linear / all : 0.0;
   double run = (double) hr_model_vision_layers_run (m);
   double conv = (double) (hr_model_vision_channels (m) * m->vision_patch * m->vision_patch * m->vision_hidden)
                 * (m->vision == HR_VISION_QWEN2_VL ? 2.0 : 1.0);
@@ -336,7 +351,7 @@ add_vision_casts (Ctx      *ctx,
   if (tower)
     {
       saved += conv + (ck ? 0.0 : run * layer);
-      cached = (ck ? (double) m->vision_layers : (double) m->vision_layers - run) * layer;
+      cached = (ck ? all : all - run) * layer;
     }
   else if (m->projector == HR_PROJECTOR_MLP2X_GELU)
     {

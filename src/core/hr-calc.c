@@ -367,6 +367,8 @@ hr_calc_plan (const HrScenario  *sc,
   ctx.tokens = (double) t->micro_batch * (double) t->seq_len / (double) p->cp;
   if (sc->model.kind == HR_KIND_ENCODER_DECODER)
     hr_calc_seq2seq_layers (&ctx);
+  if (sc->model.vision == HR_VISION_MLLAMA)
+    hr_calc_mllama_layers (&ctx);
   ctx.lora = t->method != HR_METHOD_FULL;
   if (hr_optimizer_info (t->optimizer)->projected)
     {

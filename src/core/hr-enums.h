@@ -35,24 +35,29 @@ typedef enum
 
 /* A vision-language model's vision tower (hr-params-vision.c): none (a
  * text model), CLIP's ViT as LLaVA uses it (Hugging Face's
- * CLIPVisionModel) or Qwen2-VL's (Qwen2VisionTransformerPretrainedModel). */
+ * CLIPVisionModel), Qwen2-VL's (Qwen2VisionTransformerPretrainedModel) or
+ * Llama 3.2 Vision's tiled one (modeling_mllama.py, MllamaVisionModel),
+ * whose features the language model's gated cross-attention layers read. */
 typedef enum
 {
   HR_VISION_NONE,
   HR_VISION_CLIP,
   HR_VISION_QWEN2_VL,
+  HR_VISION_MLLAMA,
   HR_N_VISIONS
 } HrVision;
 
 /* What carries the vision tower's features into the language model:
  * LLaVA's two linear layers with a GELU between (mlp2x_gelu,
- * LlavaMultiModalProjector) or Qwen2-VL's patch merger (PatchMerger: a
- * LayerNorm, spatial_merge_size² patches concatenated, two linears). */
+ * LlavaMultiModalProjector), Qwen2-VL's patch merger (PatchMerger: a
+ * LayerNorm, spatial_merge_size² patches concatenated, two linears) or
+ * one biased linear (Llama 3.2 Vision's multi_modal_projector). */
 typedef enum
 {
   HR_PROJECTOR_NONE,
   HR_PROJECTOR_MLP2X_GELU,
   HR_PROJECTOR_PATCH_MERGER,
+  HR_PROJECTOR_LINEAR,
   HR_N_PROJECTORS
 } HrProjector;
 

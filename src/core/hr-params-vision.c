@@ -26,11 +26,34 @@
  * qkv, 3h wide, and proj), and fc1 (h -> f) and fc2 (f -> h) with biases
  * (CLIPMLP; VisionMlp).
  *
+ * Llama 3.2 Vision (transformers/models/mllama/modeling_mllama.py,
+ * MllamaVisionModel.__init__), over tiles of vision_image² pixels, each
+ * of P patches and a class token (T = P + 1): patch_embedding, a
+ * Conv2d(C, h, patch, stride patch, bias=False); class_embedding (h);
+ * gated_positional_embedding (MllamaPrecomputedPositionEmbedding): a
+ * gate (1), embedding (T x h) and tile_embedding, an Embedding(R + 1,
+ * tiles·T·h) for the R supported aspect ratios and padding (R =
+ * max_aspect_ratio_id, len(supported_aspect_ratios)); pre_ and
+ * post_tile_positional_embedding (MllamaPrecomputedAspectRatioEmbedding,
+ * is_gated): an Embedding(R + 1, tiles·h) and a gate each; layernorm_pre
+ * and layernorm_post (2h each); then `transformer`, vision_layers
+ * MllamaVisionEncoderLayers, and `global_transformer`,
+ * vision_global_layers more with is_gated: gate_attn and gate_ffn (1
+ * each).  A layer: MllamaVisionAttention's q, k, v, o_proj of h x h
+ * without biases (bias=False), input_ and post_attention_layernorm (2h
+ * each), MllamaVisionMLP's fc1 (h -> f) and fc2 (f -> h) with biases.
+ *
  * Projectors: LLaVA's LlavaMultiModalProjector (modeling_llava.py),
  * linear_1 (h_v -> H) and linear_2 (H -> H) with biases; Qwen2-VL's
  * PatchMerger, ln_q (LayerNorm h_v), then on merge² patches joined into
  * one vector of m = h_v·merge²: Linear (m -> m), GELU, Linear (m -> H),
- * with biases (H the language model's hidden size).
+ * with biases (H the language model's hidden size); Llama 3.2 Vision's
+ * multi_modal_projector (MllamaForConditionalGeneration.__init__), one
+ * nn.Linear(vision_output_dim, H, bias=True) over the features: the last
+ * global layer's output and vision_intermediate_layers local layers'
+ * outputs concatenated (MllamaVisionModel.forward: torch.cat([hidden_state,
+ * intermediate_hidden_states], dim=-1)), vision_output_dim = h_v·(1 +
+ * those layers), 7680 = 1280·6 (MllamaVisionConfig).
  */
 
 #include "hr-params.h"
@@ -51,6 +74,27 @@ tower_layer (const HrModelArch *m,
   return *out_linear + 4 * h + f + h + 2 * 2 * h;
 }
 
+/* Llama 3.2 Vision's tower (the file's comment). */
+static guint64
+mllama_tower (const HrModelArch *m,
+              guint64           *out_linear)
+{
+  guint64 h = m->vision_hidden, f = m->vision_ffn;
+  guint64 patch_in = hr_model_vision_channels (m) * m->vision_patch * m->vision_patch;
+  guint64 T = hr_model_vision_tokens (m), rows = m->vision_aspect_ratios + 1;
+  guint64 layer_linear = 4 * h * h + 2 * h * f;
+  guint64 layer = layer_linear + f + h + 2 * 2 * h;
+  guint64 layers = m->vision_layers + m->vision_global_layers;
+
+  *out_linear = layers * layer_linear;
+  return layers * layer + 2 * m->vision_global_layers          /* gate_attn, gate_ffn */
+         + patch_in * h                                          /* patch_embedding */
+         + h                                                     /* class_embedding */
+         + 1 + T * h + rows * m->vision_tiles * T * h            /* gated_positional_embedding */
+         + 2 * (rows * m->vision_tiles * h + 1)                  /* pre_, post_tile_... */
+         + 2 * 2 * h;                                            /* layernorm_pre, _post */
+}
+
 guint64
 hr_params_vision_tower (const HrModelArch *m,
                         guint64           *out_linear)
@@ -66,6 +110,13 @@ hr_params_vision_tower (const HrModelArch *m,
       if (out_linear)
         *out_linear = 0;
       return 0;
+    }
+  if (m->vision == HR_VISION_MLLAMA)
+    {
+      total = mllama_tower (m, &linear);
+      if (out_linear)
+        *out_linear = linear;
+      return total;
     }
   total = m->vision_layers * layer;
   if (m->vision == HR_VISION_CLIP)
@@ -99,6 +150,10 @@ hr_params_projector (const HrModelArch *m,
       linear = w * w + w * H;
       total = 2 * hv + linear + w + H;
       break;
+    case HR_PROJECTOR_LINEAR:
+      linear = hv * (1 + m->vision_intermediate_layers) * H;
+      total = linear + H;
+      break;
     case HR_PROJECTOR_NONE:
     case HR_N_PROJECTORS:
     default:
@@ -124,7 +179,9 @@ hr_params_vision_unreached (const HrModelArch *m)
   guint64 layer_linear;
   guint64 layer = tower_layer (m, &layer_linear);
 
-  if (m->vision == HR_VISION_NONE)
+  /* (Llama 3.2 Vision's features read its last global layer and
+   * intermediate local layers: every layer is reached.) */
+  if (m->vision == HR_VISION_NONE || m->vision == HR_VISION_MLLAMA)
     return 0;
   return (m->vision_layers - hr_model_vision_layers_run (m)) * layer
          + (m->vision == HR_VISION_CLIP ? 2 * m->vision_hidden : 0);
@@ -143,7 +200,22 @@ hr_params_vision_largest (const HrModelArch *m,
 
   if (m->vision == HR_VISION_NONE)
     return 0;
-  largest = m->projector == HR_PROJECTOR_PATCH_MERGER ? MAX (w * w, w * H) : MAX (hv * H, H * H);
+  switch (m->projector)
+    {
+    case HR_PROJECTOR_PATCH_MERGER:
+      largest = MAX (w * w, w * H);
+      break;
+    case HR_PROJECTOR_LINEAR:
+      /* Llama 3.2 Vision's one linear, over the concatenated features */
+      largest = hv * (1 + m->vision_intermediate_layers) * H;
+      break;
+    case HR_PROJECTOR_MLP2X_GELU:
+    case HR_PROJECTOR_NONE:
+    case HR_N_PROJECTORS:
+    default:
+      largest = MAX (hv * H, H * H);
+      break;
+    }
   if (with_tower)
     largest = MAX (largest, MAX (hv * m->vision_ffn, 3 * hv * hv));
   return largest;

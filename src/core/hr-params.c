@@ -582,6 +582,27 @@ hr_params_count (const HrModelArch *m,
       out->total += out->vision + out->projector;
       out->active += out->vision + out->projector;
     }
+
+  /* Llama 3.2 Vision's language model (modeling_mllama.py): its cross-
+   * attention layers (MllamaCrossAttentionDecoderLayer: cross_attn, a
+   * MllamaTextCrossAttention with q/k/v/o_proj shaped as the self-
+   * attention's, K and V reading the projector's H-wide output, and q_norm,
+   * k_norm, MllamaTextRMSNorm(head_dim); cross_attn_attn_gate and
+   * cross_attn_mlp_gate, one value each; input_ and
+   * post_attention_layernorm; mlp) and its token table of vocab_size + 8
+   * rows (MllamaTextModel.__init__: nn.Embedding(config.vocab_size + 8,
+   * ...): the image token and the rows after it) against an LM head of
+   * vocab_size (MllamaForCausalLM.lm_head).  (Validation keeps t = 1.) */
+  if (m->vision == HR_VISION_MLLAMA)
+    {
+      out->cross_layers = hr_model_cross_layers (m, 0, m->layers);
+      out->cross_extra = 2 * s.d + 2;
+      out->image_rows = HR_MLLAMA_EXTRA_TOKEN_ROWS;
+      out->embedding += out->image_rows * s.h;
+      out->total += out->cross_layers * out->cross_extra + out->image_rows * s.h;
+      out->active += out->cross_layers * out->cross_extra + out->image_rows * s.h;
+      out->outside_adafactor += out->image_rows;   /* a factored (V + 8) x h table */
+    }
 }
 
 guint64

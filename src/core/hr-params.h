@@ -10,6 +10,9 @@
 
 G_BEGIN_DECLS
 
+/* The rows MllamaTextModel's token table has beyond vocab_size. */
+#define HR_MLLAMA_EXTRA_TOKEN_ROWS 8
+
 /* Parameter counts, in elements.  "per rank" values are what one tensor-
  * and expert-parallel rank holds before any ZeRO/FSDP sharding; with
  * tp = ep = 1 they are the whole model's. */
@@ -78,6 +81,15 @@ typedef struct
   /* ... and of the tower what no loss reaches: the layers after the
    * feature layer, CLIP's post_layernorm */
   guint64 vision_unreached;
+  /* Llama 3.2 Vision's language model: what each of its cross_layers
+   * gated cross-attention layers has beyond a self-attention layer
+   * (layer_dense): q_norm and k_norm (head_dim each) and its two gates;
+   * its Q, K, V, O, norms and MLP are shaped as a self-attention
+   * layer's.  Of embedding, the 8 rows the token table has beyond the
+   * vocabulary (image_rows·h) */
+  guint64 cross_extra;
+  guint64 cross_layers;
+  guint64 image_rows;
 
   /* whole model, unsharded (tp = ep = 1) */
   guint64 total;

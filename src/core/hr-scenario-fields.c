@@ -144,6 +144,12 @@ applies_vision (const HrScenario *sc)
 }
 
 static gboolean
+applies_mllama (const HrScenario *sc)
+{
+  return sc->model.vision == HR_VISION_MLLAMA;
+}
+
+static gboolean
 applies_patch_merger (const HrScenario *sc)
 {
   return sc->model.projector == HR_PROJECTOR_PATCH_MERGER;
@@ -227,10 +233,14 @@ static const char * const kind_choices[] = { N_("Decoder (GPT, Llama)"), N_("Enc
                                               N_("Encoder-decoder (T5, BART)"), NULL };
 static const char * const ssm_choices[] = { N_("None (attention only)"), N_("Mamba (selective scan)"),
                                              N_("Mamba-2 (SSD)"), NULL };
-static const char * const vision_choices[] = { N_("None (text only)"), N_("CLIP ViT (LLaVA)"),
-                                                N_("Qwen2-VL ViT"), NULL };
-static const char * const projector_choices[] = { N_("None"), N_("Two-layer MLP with GELU (LLaVA)"),
-                                                   N_("Patch merger (Qwen2-VL)"), NULL };
+static const char * const vision_choices[] = {
+  N_("None (text only)"), N_("CLIP ViT (LLaVA)"), N_("Qwen2-VL ViT"),
+  N_("Tiled ViT with cross-attention (Llama 3.2 Vision)"), NULL
+};
+static const char * const projector_choices[] = {
+  N_("None"), N_("Two-layer MLP with GELU (LLaVA)"), N_("Patch merger (Qwen2-VL)"),
+  N_("One linear layer (Llama 3.2 Vision)"), NULL
+};
 static const char * const mlp_choices[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", NULL };
 static const char * const norm_choices[] = { "RMSNorm", "LayerNorm", NULL };
 static const char * const bias_choices[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"),
@@ -398,6 +408,28 @@ const Field hr_model_fields[] = {
   SPIN (HrModelArch, projector_merge, 0, 64, 1, N_("Spatial merge size"),
         N_("The patch merger joins this many × this many patches into one token; 0: 1"),
         OPTIONAL (0), .applies = applies_patch_merger),
+  SPIN (HrModelArch, vision_global_layers, 0, HR_MAX_LAYERS, 1, N_("Global vision layers"),
+        N_("Gated layers over all of an image's tiles, after the local ones"), OPTIONAL (0),
+        .applies = applies_mllama),
+  SPIN (HrModelArch, vision_tiles, 0, HR_MAX_TILES, 1, N_("Tiles per image"),
+        N_("An image is cut into this many tiles of the image size (max_num_tiles)"),
+        OPTIONAL (0), .applies = applies_mllama),
+  SPIN (HrModelArch, vision_aspect_ratios, 0, HR_MAX_TILES * HR_MAX_TILES, 1,
+        N_("Tile aspect ratios"),
+        N_("The tilings the tile embeddings have a row for (supported_aspect_ratios)"),
+        OPTIONAL (0), .applies = applies_mllama),
+  SPIN (HrModelArch, vision_intermediate_layers, 0, HR_MAX_LAYERS, 1,
+        N_("Intermediate feature layers"),
+        N_("Local layers whose outputs join the last layer's as the features"), OPTIONAL (0),
+        .applies = applies_mllama),
+  SPIN (HrModelArch, cross_attn_layer_period, 0, HR_MAX_LAYERS, 1,
+        N_("Cross-attention layer period"),
+        N_("Every N-th layer attends to the image features instead of the text; 0: none"),
+        OPTIONAL (0), .applies = applies_mllama),
+  SPIN (HrModelArch, cross_attn_layer_offset, 0, HR_MAX_LAYERS, 1,
+        N_("Cross-attention layer offset"),
+        N_("The first cross-attention layer, counted from 0"), OPTIONAL (0),
+        .applies = applies_mllama),
 };
 
 const Field hr_training_fields[] = {
@@ -471,7 +503,8 @@ const Field hr_training_fields[] = {
           N_("LitGPT's loop: the last 4-bit inputs stay allocated"), OPTIONAL (FALSE),
           .applies = applies_qlora),
   SPIN (HrTraining, images_per_sample, 0, HR_MAX_IMAGES, 1, N_("Images per sample"),
-        N_("Their tokens are part of the sequence length"), OPTIONAL (1), .applies = applies_vision),
+        N_("LLaVA, Qwen2-VL: their tokens are part of the sequence length; Llama 3.2 Vision: "
+           "its cross-attention reads them"), OPTIONAL (1), .applies = applies_vision),
   SWITCH (HrTraining, freeze_vision, N_("Frozen vision tower"),
           N_("The image encoder is not trained (LLaVA's fine-tuning)"), OPTIONAL (FALSE),
           .applies = applies_vision),

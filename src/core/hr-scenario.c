@@ -345,7 +345,66 @@ hr_model_vision_patches (const HrModelArch *model)
 guint64
 hr_model_vision_tokens (const HrModelArch *model)
 {
-  return hr_model_vision_patches (model) + (model->vision == HR_VISION_CLIP ? 1 : 0);
+  /* (Llama 3.2 Vision adds one to each tile: MllamaVisionModel
+   * .apply_class_embedding) */
+  return hr_model_vision_patches (model)
+         + (model->vision == HR_VISION_CLIP || model->vision == HR_VISION_MLLAMA ? 1 : 0);
+}
+
+/* Llama 3.2 Vision's tower pads each tile's patches and class token to a
+ * multiple of 8 (MllamaVisionModel.forward: num_padding_patches =
+ * (8 - (hidden_state.shape[-2] % 8)) % 8) and runs its layers over an
+ * image's tiles as one sequence (hidden_state.view(batch_size *
+ * num_concurrent_media, -1, dim)): the tokens of one tile there. */
+guint64
+hr_model_tile_tokens (const HrModelArch *model)
+{
+  guint64 tokens = hr_model_vision_tokens (model);
+
+  return (tokens + 7) / 8 * 8;
+}
+
+/* The image tokens each image gives the cross-attention layers' keys and
+ * values: every tile's patches and class token, the padding removed
+ * (hidden_state[:, :, :slice_index]), for all vision_tiles tiles:
+ * MllamaImageProcessor pads every image to max_image_tiles tiles
+ * (image_processing_mllama.py, pack_images), which the tower and the
+ * projector run over whole (aspect_ratio_mask masks them in attention
+ * only). */
+guint64
+hr_model_cross_tokens (const HrModelArch *model)
+{
+  if (model->vision != HR_VISION_MLLAMA)
+    return 0;
+  return model->vision_tiles * hr_model_vision_tokens (model);
+}
+
+/* Whether the language model's layer (from 0) is a gated cross-attention
+ * layer (Llama 3.2 Vision: MllamaTextModel builds a
+ * MllamaCrossAttentionDecoderLayer for each index of
+ * cross_attention_layers, a MllamaSelfAttentionDecoderLayer for the
+ * others). */
+gboolean
+hr_model_layer_cross_attends (const HrModelArch *model,
+                              guint64            layer)
+{
+  return model->cross_attn_layer_period > 0
+         && layer % model->cross_attn_layer_period == model->cross_attn_layer_offset;
+}
+
+/* ... and how many of the n_layers from first_layer on are. */
+guint64
+hr_model_cross_layers (const HrModelArch *model,
+                       guint64            first_layer,
+                       guint64            n_layers)
+{
+  guint64 p = model->cross_attn_layer_period, o = model->cross_attn_layer_offset;
+  guint64 end = first_layer + n_layers;
+
+  if (p == 0 || o >= end)
+    return 0;
+  /* layers o, o + p, ... below end, less those below first_layer */
+  return (end - o + p - 1) / p - (first_layer > o ? (first_layer - o + p - 1) / p : 0);
 }
 
 /* The tokens each image adds to the language model's sequence: LLaVA's
@@ -358,6 +417,11 @@ hr_model_image_tokens (const HrModelArch *model)
 {
   guint64 merge = hr_model_projector_merge (model);
 
+  /* (Llama 3.2 Vision's are keys and values of its cross-attention
+   * layers, not in the sequence: hr_model_cross_tokens.) */
+  if (model->vision == HR_VISION_MLLAMA)
+    return 0;
+
   return hr_model_vision_patches (model) / (merge * merge);
 }
 
@@ -368,6 +432,10 @@ hr_model_vision_layers_run (const HrModelArch *model)
 {
   if (model->vision == HR_VISION_NONE)
     return 0;
+  /* (Llama 3.2 Vision's features are its last global layer's output and
+   * intermediate local layers': all of them run.) */
+  if (model->vision == HR_VISION_MLLAMA)
+    return model->vision_layers + model->vision_global_layers;
   return model->vision_feature_layer > 0 ? model->vision_feature_layer : model->vision_layers;
 }
 

@@ -115,6 +115,22 @@ typedef struct
   guint64     vision_feature_layer;  /* LLaVA's vision_feature_layer -2 of 24: 23 */
   HrProjector projector;
   guint64     projector_merge;   /* patch merger: spatial_merge_size, 0 = 1 */
+  /* Llama 3.2 Vision (vision = mllama, hr-params-vision.c): after the
+   * tower's vision_layers local layers, vision_global_layers gated ones;
+   * an image cut into vision_tiles tiles of vision_image² pixels
+   * (max_num_tiles), vision_aspect_ratios tilings the tile embeddings
+   * have a row for (supported_aspect_ratios; one more row for padding),
+   * and vision_intermediate_layers local layers' outputs joined to the
+   * last one's as the features (intermediate_layers_indices).  The image
+   * tokens are not in the text: the language model's layer i is a gated
+   * cross-attention layer reading them when i % cross_attn_layer_period
+   * = cross_attn_layer_offset (period 0: none) */
+  guint64     vision_global_layers;
+  guint64     vision_tiles;
+  guint64     vision_aspect_ratios;
+  guint64     vision_intermediate_layers;
+  guint64     cross_attn_layer_period;
+  guint64     cross_attn_layer_offset;
 } HrModelArch;
 
 typedef struct
@@ -284,6 +300,13 @@ guint64  hr_model_image_tokens     (const HrModelArch *model);
 guint64  hr_model_vision_layers_run (const HrModelArch *model);
 guint64  hr_model_vision_channels  (const HrModelArch *model);
 guint64  hr_model_projector_merge  (const HrModelArch *model);
+gboolean hr_model_layer_cross_attends (const HrModelArch *model,
+                                       guint64            layer);
+guint64  hr_model_cross_layers     (const HrModelArch *model,
+                                    guint64            first_layer,
+                                    guint64            n_layers);
+guint64  hr_model_tile_tokens      (const HrModelArch *model);
+guint64  hr_model_cross_tokens     (const HrModelArch *model);
 
 void     hr_copy_string            (char             *dest,
                                     gsize             dest_size,

@@ -36,12 +36,109 @@ validate_no_vision (const HrModelArch  *m,
     { "model.vision_feature_layer", m->vision_feature_layer },
     { "model.projector", m->projector },
     { "model.projector_merge", m->projector_merge },
+    { "model.vision_global_layers", m->vision_global_layers },
+    { "model.vision_tiles", m->vision_tiles },
+    { "model.vision_aspect_ratios", m->vision_aspect_ratios },
+    { "model.vision_intermediate_layers", m->vision_intermediate_layers },
+    { "model.cross_attn_layer_period", m->cross_attn_layer_period },
+    { "model.cross_attn_layer_offset", m->cross_attn_layer_offset },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (f); i++)
     if (f[i].value != 0)
       FAIL (f[i].path, _("is set without a vision tower; allowed with "
             "model.vision = none: 0 (none)"));
+  return TRUE;
+}
+
+/* Llama 3.2 Vision's fields describe its tiled tower and the language
+ * model's cross-attention layers: with another tower they are 0. */
+static gboolean
+validate_no_mllama (const HrModelArch  *m,
+                    GError            **error)
+{
+  const struct { const char *path; guint64 value; } f[] = {
+    { "model.vision_global_layers", m->vision_global_layers },
+    { "model.vision_tiles", m->vision_tiles },
+    { "model.vision_aspect_ratios", m->vision_aspect_ratios },
+    { "model.vision_intermediate_layers", m->vision_intermediate_layers },
+    { "model.cross_attn_layer_period", m->cross_attn_layer_period },
+    { "model.cross_attn_layer_offset", m->cross_attn_layer_offset },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
+    if (f[i].value != 0)
+      FAIL (f[i].path, _("%" PRIu64 " is Llama 3.2 Vision's (model.vision = mllama); "
+            "allowed with model.vision = %s: 0"), f[i].value,
+            hr_enum_name (&hr_vision_names, m->vision));
+  return TRUE;
+}
+
+/* Llama 3.2 Vision (modeling_mllama.py): its tiled tower, one linear
+ * projector, and the language model's gated cross-attention layers; what
+ * its activations (hr-activations-mllama.c) are written for. */
+static gboolean
+validate_mllama (const HrScenario  *sc,
+                 GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *t = &sc->training;
+
+  if (m->projector != HR_PROJECTOR_LINEAR)
+    FAIL ("model.projector", _("%s is not planned with a Llama 3.2 Vision tower; allowed: "
+          "linear"), hr_enum_name (&hr_projector_names, m->projector));
+  if (m->vision_feature_layer != 0)
+    FAIL ("model.vision_feature_layer", _("%" PRIu64 " is not Llama 3.2 Vision's (its features "
+          "are the last layer's and model.vision_intermediate_layers others'); allowed with "
+          "model.vision = mllama: 0"), m->vision_feature_layer);
+  if (!hr_check_range ("model.vision_tiles", m->vision_tiles, 1, HR_MAX_TILES, error)
+      || !hr_check_range ("model.vision_aspect_ratios", m->vision_aspect_ratios, 1,
+                          HR_MAX_TILES * HR_MAX_TILES, error)
+      || !hr_check_range ("model.vision_intermediate_layers", m->vision_intermediate_layers, 0,
+                          m->vision_layers, error))
+    return FALSE;
+  /* Layer i attends to the images when i % period = offset: at least
+   * one layer does, and the first is a self-attention layer (as in
+   * every Llama 3.2 Vision: cross_attention_layers start at 3). */
+  if (!hr_check_range ("model.cross_attn_layer_period", m->cross_attn_layer_period, 1,
+                       m->layers, error))
+    return FALSE;
+  if (m->cross_attn_layer_offset == 0 || m->cross_attn_layer_offset >= m->cross_attn_layer_period)
+    FAIL ("model.cross_attn_layer_offset", _("%" PRIu64 " is not planned with "
+          "model.cross_attn_layer_period = %" PRIu64 " (the first layer attends to the text, "
+          "the offset is within the period); allowed: 1 to %" PRIu64),
+          m->cross_attn_layer_offset, m->cross_attn_layer_period,
+          m->cross_attn_layer_period - 1);
+  if (m->cross_attn_layer_offset >= m->layers)
+    FAIL ("model.cross_attn_layer_offset", _("%" PRIu64 " names none of the %" PRIu64
+          " layers; allowed: 1 to %" PRIu64), m->cross_attn_layer_offset, m->layers, m->layers - 1);
+
+  /* Without images MllamaTextModel.forward skips the cross-attention
+   * layers (cross_attention_states None: continue): a text model. */
+  if (t->images_per_sample == 0)
+    FAIL ("training.images_per_sample", _("0 skips Llama 3.2 Vision's cross-attention layers, "
+          "which is not planned; allowed: 1 to %d"), HR_MAX_IMAGES);
+  /* What the cross-attention layer's and the tiled tower's saved tensors
+   * are written for: SDPA's memory-efficient kernel (the masks are
+   * tensors), the weights in the compute type, every layer checkpointed
+   * or none, one adapter per adapted linear. */
+  if (t->attention == HR_ATTENTION_EAGER)
+    FAIL ("training.attention", _("eager is not planned with Llama 3.2 Vision; allowed: "
+          "flash (Hugging Face's sdpa)"));
+  if ((t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32)
+      || t->precision == HR_PRECISION_FP8_MIXED)
+    FAIL ("training.precision", _("%s is not planned with Llama 3.2 Vision (autocast's casts and "
+          "fp8 copies of its cross-attention are not); allowed: fp32, bf16-mixed, "
+          "fp16-mixed, bf16-true"), hr_enum_name (&hr_precision_names, t->precision));
+  if (t->compile)
+    FAIL ("training.compile", _("is not planned yet with Llama 3.2 Vision; allowed: false"));
+  if (t->checkpointing == HR_CHECKPOINTING_FULL && t->checkpoint_every != 1)
+    FAIL ("training.checkpoint_every", _("%" PRIu64 " is not planned with Llama 3.2 Vision's "
+          "two kinds of layer; allowed: 1"), t->checkpoint_every);
+  if (t->method != HR_METHOD_FULL && (t->lora_dora || t->lora_fused_qkv))
+    FAIL (t->lora_dora ? "training.lora.dora" : "training.lora.fused_qkv",
+          _("is not planned yet with Llama 3.2 Vision (its cross-attention's K and V adapters "
+          "read the image tokens); allowed: false"));
   return TRUE;
 }
 
@@ -58,13 +155,22 @@ hr_validate_vision (const HrScenario  *sc,
   if (m->vision == HR_VISION_NONE)
     return ((m->vision_layers | m->vision_hidden | m->vision_heads | m->vision_ffn
              | m->vision_patch | m->vision_image | m->vision_channels
-             | m->vision_feature_layer | m->projector_merge) == 0
+             | m->vision_feature_layer | m->projector_merge | m->vision_global_layers
+             | m->vision_tiles | m->vision_aspect_ratios | m->vision_intermediate_layers
+             | m->cross_attn_layer_period | m->cross_attn_layer_offset) == 0
             && m->projector == HR_PROJECTOR_NONE)
            || validate_no_vision (m, error);
 
   if (m->projector == HR_PROJECTOR_NONE)
     FAIL ("model.projector", _("none leaves the vision tower unconnected; allowed with a "
-          "vision tower: mlp2x_gelu (LLaVA) or patch_merger (Qwen2-VL)"));
+          "vision tower: mlp2x_gelu (LLaVA), patch_merger (Qwen2-VL) or linear (Llama 3.2 "
+          "Vision)"));
+  if (m->vision != HR_VISION_MLLAMA && !validate_no_mllama (m, error))
+    return FALSE;
+  if (m->vision != HR_VISION_MLLAMA && m->projector == HR_PROJECTOR_LINEAR)
+    FAIL ("model.projector", _("linear is Llama 3.2 Vision's; allowed with model.vision = %s: %s"),
+          hr_enum_name (&hr_vision_names, m->vision),
+          m->vision == HR_VISION_CLIP ? "mlp2x_gelu" : "patch_merger");
   if (!hr_check_range ("model.vision_layers", m->vision_layers, 1, HR_MAX_LAYERS, error)
       || !hr_check_range ("model.vision_hidden", m->vision_hidden, 1, HR_MAX_HIDDEN, error)
       || !hr_check_range ("model.vision_heads", m->vision_heads, 1, HR_MAX_HEADS, error)
@@ -90,6 +196,8 @@ hr_validate_vision (const HrScenario  *sc,
   if (m->vision == HR_VISION_QWEN2_VL && m->projector != HR_PROJECTOR_PATCH_MERGER)
     FAIL ("model.projector", _("%s is not planned with a Qwen2-VL vision tower; allowed: "
           "patch_merger"), hr_enum_name (&hr_projector_names, m->projector));
+  if (m->vision == HR_VISION_MLLAMA && !validate_mllama (sc, error))
+    return FALSE;
   side = m->vision_image / m->vision_patch;
   merge = hr_model_projector_merge (m);
   if (m->projector != HR_PROJECTOR_PATCH_MERGER && m->projector_merge > 1)
@@ -104,8 +212,12 @@ hr_validate_vision (const HrScenario  *sc,
     /* The tower's count in double first, as validate_model does. */
     double h = m->vision_hidden, f = m->vision_ffn, H = m->hidden;
     double w = h * (double) merge * (double) merge;
-    double n = (double) m->vision_layers * (4.0 * h * h + 2.0 * h * f)
-               + (double) side * (double) side * h + w * w + w * H + h * H + H * H;
+    double n = (double) (m->vision_layers + m->vision_global_layers) * (4.0 * h * h + 2.0 * h * f)
+               + (double) side * (double) side * h + w * w + w * H + h * H + H * H
+               /* Llama 3.2 Vision's tile position table and features */
+               + ((double) m->vision_aspect_ratios + 1.0) * (double) m->vision_tiles
+                 * ((double) side * (double) side + 1.0) * h
+               + h * (double) m->vision_intermediate_layers * H;
 
     if (n > HR_MAX_PARAMS)
       FAIL ("model", _("about %.3g parameters is more than Headroom plans; "

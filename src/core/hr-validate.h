@@ -34,6 +34,7 @@ G_BEGIN_DECLS
 #define HR_MAX_SSM_EXPAND   64
 #define HR_MAX_IMAGE        65536   /* pixels per side */
 #define HR_MAX_IMAGES       65536   /* per sample */
+#define HR_MAX_TILES        64      /* per image (Llama 3.2 Vision: 4) */
 
 gboolean hr_scenario_validate (const HrScenario  *scenario,
                                GError           **error);

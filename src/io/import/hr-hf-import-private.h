@@ -90,6 +90,13 @@ gboolean    hr_hf_import_vlm      (HrHfReader   *r,
                                    GPtrArray    *unmapped,
                                    GError      **error);
 
+/* Llama 3.2 Vision (hr-hf-import-mllama.c): its text_config as a Llama
+ * with cross-attention layers, its tiled tower and linear projector. */
+gboolean    hr_hf_import_mllama   (HrHfReader   *r,
+                                   HrModelArch  *out,
+                                   GPtrArray    *unmapped,
+                                   GError      **error);
+
 /* Whisper (hr-hf-import-whisper.c): the audio encoder and its decoder. */
 gboolean    hr_hf_import_whisper  (HrHfReader   *r,
                                    HrModelArch  *out,

@@ -34,7 +34,8 @@ in_list (const char          *value,
 static const char * const supported_types[] = {
   "bart", "bert", "deepseek_v2", "deepseek_v3", "distilbert", "electra", "falcon", "gemma",
   "gemma2", "gpt2", "gpt_neox", "jamba",
-  "llama", "llava", "mamba", "mamba2", "mistral", "mixtral", "mt5", "olmo2", "phi", "phi3", "qwen2",
+  "llama", "llava", "mamba", "mamba2", "mistral", "mixtral", "mllama", "mt5", "olmo2", "phi",
+  "phi3", "qwen2",
   "qwen2_moe", "qwen2_vl", "qwen3",
   "qwen3_moe", "roberta", "stablelm", "t5", "vit", "whisper", "xlm-roberta", NULL
 };
@@ -53,7 +54,7 @@ static const struct
   { "pegasus", "an encoder-decoder model with sinusoidal positions" },
   { "llava_next", "a vision-language model with tiled high-resolution images" },
   { "qwen2_5_vl", "a vision-language model with windowed attention and an RMSNorm tower" },
-  { "mllama", "a vision-language model" }, { "idefics2", "a vision-language model" },
+  { "idefics2", "a vision-language model" },
   { "paligemma", "a vision-language model" },
   { "falcon_mamba", "a state-space model with unweighted norms on B, C and dt" },
   { "zamba", "a hybrid of state-space and attention layers" },
@@ -119,9 +120,10 @@ finish_model (HrModelArch *m,
   check.model = *out;
   check.parallel.gpus = 1;
   check.parallel.zero = 0;
-  /* (T5's bias needs eager attention, a training choice checked when it
-   * is planned.) */
-  check.training.attention = HR_ATTENTION_EAGER;
+  /* (T5's bias needs eager attention, Llama 3.2 Vision's masks SDPA:
+   * training choices checked when they are planned.) */
+  check.training.attention = out->vision == HR_VISION_MLLAMA ? HR_ATTENTION_FLASH
+                                                             : HR_ATTENTION_EAGER;
   hr_scenario_fit_model_lengths (&check);
   if (!hr_scenario_validate (&check, &local))
     {
@@ -184,6 +186,12 @@ hr_hf_import_node (HrModelArch  *m,
   if (type != NULL && (strcmp (type, "llava") == 0 || strcmp (type, "qwen2_vl") == 0))
     {
       if (!hr_hf_import_vlm (&r, type, &out, unmapped, error))
+        return FALSE;
+      return finish_model (m, &out, obj, type, origin, &r, error);
+    }
+  if (type != NULL && strcmp (type, "mllama") == 0)
+    {
+      if (!hr_hf_import_mllama (&r, &out, unmapped, error))
         return FALSE;
       return finish_model (m, &out, obj, type, origin, &r, error);
     }
