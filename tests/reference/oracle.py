@@ -480,6 +480,8 @@ def preset_configs(presets_dir):
             m = json.load(f)["model"]
         if m.get("patch_dim", 0):
             continue      # vision encoders: no patch embedding in the reference
+        if m.get("vision") == "mllama":
+            continue      # Llama 3.2 Vision's tiled tower, cross-attention: not in the reference
         if m.get("ssm", "none") != "none":
             out.append(ssm_preset(m, os.path.splitext(os.path.basename(path))[0]))
             continue
