@@ -728,6 +728,55 @@ test_mla (void)
   hr_assert_close (saved_bytes (&la, "key/value latent (its norm's and kv_b's inputs)"), T * 512 * 8, 1e-12);
 }
 
+/* The same layer under LoRA on q and v, r 16, without dropout (PEFT on
+ * Hugging Face's modules: q adapts q_a_proj and q_b_proj, v kv_b_proj):
+ * the frozen bases keep no input, the adapters keep what they read: the
+ * norm's output (q_a's adapter), the query latent's normalised output
+ * (q_b's), the key/value latent's (kv_b's); each latent's norm keeps its
+ * fp32 upcast while the latent needs a gradient, not the normalised copy
+ * its frozen weight multiplies: 4 + 2 bytes.  O's input is kept by
+ * nothing but the kernel's own output; the shared expert keeps gate, up
+ * and the activation, not down's input.  In the first layer (its input
+ * needing no gradient) the key/value latent needs none (no adapter on
+ * kv_a_proj_with_mqa): only kv_b's adapter keeps it, 2 bytes; and the
+ * frozen q_a_proj, kv_a_proj_with_mqa and kv_b_proj keep no weight cast. */
+static void
+test_mla_lora (void)
+{
+  const double T = 4096, h = 7168;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  hr_test_load (&sc, "default");
+  hr_test_model (&sc, "deepseek-v3");
+  sc.training.precision = HR_PRECISION_BF16_MIXED;
+  hr_training_apply_precision (&sc.training);
+  sc.training.micro_batch = 1;
+  sc.training.seq_len = 4096;
+  sc.parallel.tp = 1;
+  sc.parallel.sp = FALSE;
+  sc.training.attention = HR_ATTENTION_FLASH;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 16;
+  sc.training.lora_dropout = 0;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  hr_activations_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "attention input (norm output)"), T * h * 2, 1e-12);
+  hr_assert_close (saved_bytes (&la, "query latent (its norm's and q_b's inputs)"), T * 1536 * 6, 1e-12);
+  hr_assert_close (saved_bytes (&la, "key/value latent (its norm's and kv_b's inputs)"), T * 512 * 6, 1e-12);
+  g_assert_cmpfloat (saved_bytes (&la, "attention context (O input)"), ==, 0);
+  hr_assert_close (saved_bytes (&la, "shared experts' outputs"), 3 * T * 2048 * 2, 1e-12);
+  g_assert_cmpfloat (saved_bytes (&la, "router input (fp32)"), ==, 0);
+  /* three adapters (q_a, q_b, kv_b) keep their A outputs */
+  hr_assert_close (saved_bytes (&la, "LoRA A outputs"), 3 * T * 16 * 2, 1e-12);
+
+  hr_activations_first_layer (&sc, &la);
+  hr_assert_close (saved_bytes (&la, "query latent (its norm's and q_b's inputs)"), T * 1536 * 6, 1e-12);
+  hr_assert_close (saved_bytes (&la, "key/value latent (its norm's and kv_b's inputs)"), T * 512 * 2, 1e-12);
+  hr_assert_close (la.uncast_weights, h * 1536 + h * 576 + 512.0 * 128 * 256, 1e-12);
+}
+
 /* The backward pass as the reference oracle's allocator events see it on
  * its fp32 model (h 512, f 1376, V 512, T 256, eager attention): while the
  * last layer's MLP runs its backward it holds the gradients of its
@@ -1477,6 +1526,7 @@ main (int   argc,
   g_test_add_func ("/activations/plan", test_plan_carries_them);
   g_test_add_func ("/activations/table2", test_table2);
   g_test_add_func ("/activations/mla", test_mla);
+  g_test_add_func ("/activations/mla-lora", test_mla_lora);
   g_test_add_func ("/activations/per-op-checkpointing", test_per_op_checkpointing);
   g_test_add_func ("/activations/compiled", test_compiled_layer);
   g_test_add_func ("/activations/fp8-linear-inputs", test_fp8_linear_inputs);

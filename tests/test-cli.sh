@@ -218,8 +218,16 @@ expect 2 "--set model.shared_experts: belongs to a mixture of experts" "shared e
   --set model.shared_experts=1
 expect 2 "model.attention_kind: \"standard\" has no latent ranks" "latent ranks without MLA" -- \
   --set model.kv_lora_rank=512
-expect 2 "--set training.method: LoRA and QLoRA are not planned yet with model.attention_kind" "MLA with LoRA" -- \
+expect 0 "" "MLA with LoRA" -- \
   --set model.preset=deepseek-v2-lite --set training.method=lora
+expect 2 "--set model.mtp_modules: 1 is not planned with LoRA or QLoRA" "LoRA with multi-token prediction" -- \
+  --set model.preset=deepseek-v3 --set model.mtp_modules=1 --set training.method=lora
+expect 2 "--set parallel.tp: 2 is not planned with LoRA on latent attention" "LoRA on latent attention, tp 2" -- \
+  --set model.preset=deepseek-v2-lite --set parallel.tp=2 --set training.method=lora
+expect 2 "--set training.lora.dora: is not planned yet with DeepSeek's layers" "DoRA on DeepSeek" -- \
+  --set model.preset=deepseek-v2-lite --set training.lora.dora=true --set training.method=qlora
+expect 2 "--set training.lora.fused_qkv: latent attention has no fused QKV linear" "fused QKV on MLA" -- \
+  --set model.preset=deepseek-v2-lite --set training.lora.fused_qkv=true --set training.method=lora
 expect 2 "--set model.attention_kind: \"mla\" is planned for decoder models" "MLA in an encoder" -- \
   --set model.preset=bert-base-uncased --set model.attention_kind=mla --set model.kv_lora_rank=64 \
   --set model.qk_nope_head_dim=32 --set model.qk_rope_head_dim=32 --set model.v_head_dim=64 --set model.head_dim=0

@@ -689,6 +689,46 @@ test_deepseek_counts (void)
   g_assert_cmpuint (c.active - 37552297472, ==, 187121664 + 398196992 + 102760448 + 21504);
 }
 
+/* LoRA on DeepSeek-V2-Lite as PEFT adapts Hugging Face's modules, every
+ * linear (q k v o gate up down), r = 16, r·(d_in + d_out) each
+ * (hr_params_mla_lora; deepseek_arch's shapes):
+ *   q  q_proj 2048 -> 16·192:         16·(2048 + 3072) =  81,920
+ *   k  kv_a_proj_with_mqa 2048 -> 576: 16·(2048 + 576) =  41,984
+ *   v  kv_b_proj 512 -> 16·256:        16·(512 + 4096) =  73,728
+ *   o  o_proj 16·128 -> 2048:          16·(2048 + 2048) = 65,536
+ *   an expert's three 2048 x 1408:     3·16·(2048 + 1408) = 165,888, x 64
+ *   the shared experts' 2048 x 2816:   3·16·(2048 + 2816) = 233,472
+ *   the dense layer's 2048 x 10944:    3·16·(2048 + 10944) = 623,616
+ * an MoE layer 263,168 + 10,616,832 + 233,472 = 11,113,472, the dense
+ * first layer 263,168 + 623,616 = 886,784; the model 26 MoE layers and
+ * one dense: 289,837,056.  With a query latent (V3, q_lora 1536) q adapts
+ * q_a_proj and q_b_proj: 16·(7168 + 1536) + 16·(1536 + 128·192). */
+static void
+test_deepseek_lora_counts (void)
+{
+  HrModelArch m;
+  HrScenario sc;
+  HrTraining t;
+  HrParamCounts c;
+
+  deepseek_arch (&m, FALSE);
+  hr_scenario_init_default (&sc);
+  t = sc.training;
+  t.method = HR_METHOD_LORA;
+  t.lora_rank = 16;
+  t.lora_targets = HR_LORA_ALL_LINEAR;
+  hr_params_count (&m, &t, 1, 1, &c);
+  g_assert_cmpuint (c.layer_lora, ==, 11113472);
+  g_assert_cmpuint (c.dense_first_lora, ==, 886784);
+  g_assert_cmpuint (c.lora_total, ==, 289837056);
+
+  t.lora_targets = HR_LORA_Q;
+  deepseek_arch (&m, TRUE);
+  hr_params_count (&m, &t, 1, 1, &c);
+  g_assert_cmpuint (c.layer_lora, ==, 16 * (7168 + 1536) + 16 * (1536 + 128 * 192));
+  g_assert_cmpuint (c.dense_first_lora, ==, c.layer_lora);
+}
+
 /* Vision-language models as Hugging Face builds them (hr-params-vision.c),
  * against the published totals: llava-hf/llava-1.5-7b-hf 7,063,427,072
  * and Qwen/Qwen2-VL-7B-Instruct 8,291,375,616 (their model cards'
@@ -908,6 +948,7 @@ main (int   argc,
   g_test_add_func ("/params/encoder-decoder", test_seq2seq_table);
   g_test_add_func ("/params/whisper", test_whisper);
   g_test_add_func ("/params/model-groups", test_model_groups);
+  g_test_add_func ("/params/deepseek-lora", test_deepseek_lora_counts);
   g_test_add_func ("/params/deepseek", test_deepseek_counts);
   g_test_add_func ("/params/deepseek-tensor-parallel", test_deepseek_tensor_parallel);
   g_test_add_func ("/params/state-space", test_ssm_table);

@@ -174,7 +174,7 @@ hr_layer_add_attention (const LayerShape   *L,
       out->n = attn_first;
       out->total = attn_start;
       out->recomputed = 0;
-      hr_activations_mla (scenario, a * b * (s / c) * s * per, out, mla_attn_work);
+      hr_activations_mla (L, a * b * (s / c) * s * per, out, mla_attn_work);
     }
   if (m->dropout && attn_out_grad)
     hr_activations_add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
@@ -203,7 +203,6 @@ hr_layer_add_mlp (const LayerShape   *L,
   gboolean mlp_out_grad = L->mlp_out_grad;
   double expert_readers = L->expert_readers;
   double mlp_readers = L->mlp_readers;
-  const HrScenario *scenario = L->scenario;
   double mlp_start;
 
   /* MLP. */
@@ -280,7 +279,7 @@ hr_layer_add_mlp (const LayerShape   *L,
                           mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
     }
   if (moe && mlp_out_grad)
-    hr_activations_shared_experts (scenario, out);
+    hr_activations_shared_experts (L, out);
   if (m->dropout && mlp_out_grad)
     hr_activations_add (out, N_("MLP dropout mask"), "b·s·h / c", T * h / rep);
 

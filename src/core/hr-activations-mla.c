@@ -4,9 +4,10 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Hugging Face's modeling_deepseek_v3.py, DeepseekV3Attention.forward, in
- * full training (validation leaves no adapters, no torch.compile, no per-op
- * checkpointing with it), per token on a rank of a/t heads:
+ * Hugging Face's modeling_deepseek_v3.py, DeepseekV3Attention.forward
+ * (validation leaves no torch.compile and no per-op checkpointing with
+ * it), per token on a rank of a/t heads, in full training; under LoRA and
+ * QLoRA what the frozen projections keep less follows (base_keeps):
  * - the attention's input (the norm's output), read by q_a_proj (or
  *   q_proj) and kv_a_proj_with_mqa: one tensor, or under autocast each
  *   linear's own 16-bit cast;
@@ -46,39 +47,89 @@
 
 #include <glib/gi18n-lib.h>
 
+/* Whether a base linear keeps its input: its weight trains (full
+ * training), or it is QLoRA's 4-bit matmul and the input needs a gradient
+ * (MatMul4Bit.forward; hr_layer_needs_input).  LoRA's frozen bases keep
+ * nothing: a frozen weight's gradient is not made. */
+static gboolean
+base_keeps (const HrTraining *tr,
+            gboolean          input_grad)
+{
+  return tr->method == HR_METHOD_FULL || (tr->method == HR_METHOD_QLORA && input_grad);
+}
+
+/* Whether an adapter on TARGET reads its linear's input itself (without
+ * dropout; with it, its dropped-out copy, counted with the adapters). */
+static gboolean
+adapter_reads (const LayerShape *L,
+               guint             target)
+{
+  return L->lora && (L->lt & target) && !(L->tr->lora_dropout > 0);
+}
+
 void
-hr_activations_mla (const HrScenario   *scenario,
+hr_activations_mla (const LayerShape   *L,
                     double              scores,
                     HrLayerActivations *out,
                     double             *attn_work)
 {
-  const HrModelArch *m = &scenario->model;
-  const HrTraining *tr = &scenario->training;
-  const HrParallel *par = &scenario->parallel;
-  double t = (double) MAX (par->tp, 1);
-  double rep = par->sp ? t : 1.0;
-  double ab = hr_dtype_bytes (tr->dtypes.activations);
-  gboolean autocast = tr->dtypes.weights == HR_DTYPE_FP32 && tr->dtypes.activations != HR_DTYPE_FP32;
-  double h = (double) m->hidden;
-  double a = (double) m->heads / t;
+  const HrModelArch *m = L->m;
+  const HrTraining *tr = L->tr;
+  double rep = L->rep;
+  double ab = L->ab;
+  gboolean autocast = L->autocast;
+  double h = L->h;
+  double a = L->a;
   double qk = (double) (m->qk_nope_head_dim + m->qk_rope_head_dim);
   double v = (double) m->v_head_dim;
   double kv_up = (double) (m->qk_nope_head_dim + m->v_head_dim);
-  double T = (double) tr->micro_batch * (double) tr->seq_len / (double) MAX (par->cp, 1);
-  double latent = 4.0 + 2.0 * ab;    /* fp32 upcast, normalised copy, up projection's input */
+  double T = L->T;
   /* Hugging Face pads V for FlashAttention-2 only where it is narrower */
   gboolean padded = tr->attention == HR_ATTENTION_FLASH && v != qk;
+  /* Which tensors need gradients.  Under LoRA a latent needs one when
+   * the layer's input does or the down projection making it has an
+   * adapter (q, or k for kv_a_proj_with_mqa); the core when any of Q, K
+   * and V does (L->attn_grad: V and K's no-rope part come from kv_b). */
+  gboolean q_latent_grad = L->input_grad || (L->lt & HR_LORA_Q);
+  gboolean kv_latent_grad = L->input_grad || (L->lt & HR_LORA_K);
+  gboolean full = tr->method == HR_METHOD_FULL;
+  /* A latent's RMSNorm keeps its fp32 upcast while the latent needs a
+   * gradient, the normalised copy its weight multiplies while that weight
+   * trains (full training); the up projection its input (the norm's
+   * output, cast again by each linear under autocast) as base_keeps says,
+   * and its adapter reads the same tensor. */
+  double q_up = hr_layer_input_copies (autocast, (base_keeps (tr, q_latent_grad) ? 1.0 : 0.0)
+                                                 + (adapter_reads (L, HR_LORA_Q) ? 1.0 : 0.0));
+  double kv_up_in = hr_layer_input_copies (autocast, (base_keeps (tr, kv_latent_grad) ? 1.0 : 0.0)
+                                                     + (adapter_reads (L, HR_LORA_V) ? 1.0 : 0.0));
+  double q_latent = (q_latent_grad ? 4.0 : 0.0) + (full ? ab : 0.0) + q_up * ab;
+  double kv_latent = (kv_latent_grad ? 4.0 : 0.0) + (full ? ab : 0.0) + kv_up_in * ab;
+  /* The attention's input, the norm's output, is read by q_a_proj (or
+   * q_proj) and kv_a_proj_with_mqa: one tensor, or under autocast each
+   * reader's own 16-bit cast. */
+  double readers = (base_keeps (tr, L->input_grad) ? 2.0 : 0.0)
+                   + (adapter_reads (L, HR_LORA_Q) ? 1.0 : 0.0) + (adapter_reads (L, HR_LORA_K) ? 1.0 : 0.0);
 
   hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-                      (autocast ? 2.0 : 1.0) * T * h * ab / rep);
+                      hr_layer_input_copies (autocast, readers) * T * h * ab / rep);
   if (m->q_lora_rank > 0)
     hr_activations_add (out, N_("query latent (its norm's and q_b's inputs)"), "b·s·q_lora·(4 + 2·bytes) / c",
-                        T * (double) m->q_lora_rank * latent);
+                        T * (double) m->q_lora_rank * q_latent);
   /* (in fp32 the norm's upcast is its input itself, a view of
    * kv_a_proj_with_mqa's output: that whole output, the rope key too) */
   hr_activations_add (out, N_("key/value latent (its norm's and kv_b's inputs)"), "b·s·kv_lora·(4 + 2·bytes) / c",
-                      T * (double) m->kv_lora_rank * latent
-                      + (ab == 4.0 ? T * (double) m->qk_rope_head_dim * 4.0 : 0.0));
+                      T * (double) m->kv_lora_rank * kv_latent
+                      + (ab == 4.0 && kv_latent_grad ? T * (double) m->qk_rope_head_dim * 4.0 : 0.0));
+  /* In a first layer whose input needs no gradient and that adapts only
+   * O, nothing before O needs one: O's adapter keeps the kernel's output
+   * (or its copy) alone. */
+  if (!L->attn_grad)
+    {
+      if (L->lora && (L->lt & HR_LORA_O) && adapter_reads (L, HR_LORA_O))
+        hr_activations_add (out, N_("attention context (O input)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
+      *attn_work = 0;
+      return;
+    }
   if (padded)
     {
       hr_activations_add (out, N_("Q, K and V (V padded to the Q/K width)"), "3·b·s·a·(nope + rope)·bytes / (t·c)",
@@ -88,7 +139,14 @@ hr_activations_mla (const HrScenario   *scenario,
     }
   else
     {
-      hr_activations_add (out, N_("Q and K (rope joined)"), "2·b·s·a·(nope + rope)·bytes / (t·c)", 2.0 * T * a * qk * ab);
+      /* Eager Q·Kᵀ keeps Q for K's gradient and K for Q's: in a first
+       * layer whose input needs none, Q needs one through q's adapters
+       * only, K through k's or v's (K's no-rope part comes from kv_b) */
+      double qk_kept = tr->attention != HR_ATTENTION_EAGER || L->input_grad ? 2.0
+                       : ((L->lt & (HR_LORA_K | HR_LORA_V)) ? 1.0 : 0.0) + ((L->lt & HR_LORA_Q) ? 1.0 : 0.0);
+
+      hr_activations_add (out, N_("Q and K (rope joined)"), "2·b·s·a·(nope + rope)·bytes / (t·c)",
+                          qk_kept * T * a * qk * ab);
       if (tr->attention == HR_ATTENTION_EAGER)
         {
           /* probs·V: matmul folds (b, a) into one batch dimension, which
@@ -119,7 +177,8 @@ hr_activations_mla (const HrScenario   *scenario,
   /* (A kernel's output, allocated (b, s, a, v) and returned transposed, is
    * made (b, s, a·v) by a view: O keeps the same tensor; FlashAttention-2's
    * sliced output and eager attention's transposed one are copied.) */
-  if (padded || tr->attention == HR_ATTENTION_EAGER)
+  if ((padded || tr->attention == HR_ATTENTION_EAGER)
+      && (base_keeps (tr, TRUE) || adapter_reads (L, HR_LORA_O)))
     hr_activations_add (out, N_("attention context (O input)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
 
   /* Its backward makes the gradients of Q, K and V while the output's
@@ -132,32 +191,55 @@ hr_activations_mla (const HrScenario   *scenario,
 }
 
 /* DeepSeek's MoE beside the routed experts: the gate's fp32 copy of its
- * input, and the shared experts' saved tensors (as a dense MLP of width
- * shared_experts x expert_ffn / t: a gated one keeps gate, up, the
- * activation and down's input; GELU's fc1 output and fc2's input; ReLU's
- * output), with under autocast their own 16-bit casts of the input. */
+ * input, kept while the gate's weight trains (F.linear's input is saved
+ * for the weight's gradient only), and the shared experts' saved tensors,
+ * a dense MLP of width shared_experts x expert_ffn / t over every token,
+ * frozen under LoRA as the routed experts are: a gated one keeps gate, up
+ * and the activation (in a first layer adapting gate or up alone, the
+ * adapted side's) and down's input where down trains or its adapter
+ * reads it; GELU its fc1 output and fc2's input so; ReLU its output.
+ * Their gate and up read the MoE block's input: under autocast each its
+ * own 16-bit cast; otherwise the tensor the block keeps (full training:
+ * the router keeps it) or, under LoRA, their adapters keep. */
 void
-hr_activations_shared_experts (const HrScenario   *scenario,
+hr_activations_shared_experts (const LayerShape   *L,
                                HrLayerActivations *out)
 {
-  const HrModelArch *m = &scenario->model;
-  const HrTraining *tr = &scenario->training;
-  const HrParallel *par = &scenario->parallel;
-  double t = (double) MAX (par->tp, 1);
-  double rep = par->sp ? t : 1.0;
-  double ab = hr_dtype_bytes (tr->dtypes.activations);
-  gboolean autocast = tr->dtypes.weights == HR_DTYPE_FP32 && tr->dtypes.activations != HR_DTYPE_FP32;
+  const HrModelArch *m = L->m;
+  const HrTraining *tr = L->tr;
+  double rep = L->rep;
+  double ab = L->ab;
+  gboolean autocast = L->autocast;
   gboolean gated = hr_model_gated (m);
-  double T = (double) tr->micro_batch * (double) tr->seq_len / (double) MAX (par->cp, 1);
-  double h = (double) m->hidden;
-  double w = (double) (m->shared_experts * hr_model_expert_ffn (m)) / t;
-  double kept = gated ? 4.0 : m->mlp == HR_MLP_RELU ? 1.0 : 2.0;
+  double T = L->T;
+  double h = L->h;
+  double w = (double) (m->shared_experts * hr_model_expert_ffn (m)) / L->t;
+  guint in_targets = gated ? L->mlp_in : HR_LORA_UP;
+  double readers = (tr->method == HR_METHOD_FULL || (tr->method == HR_METHOD_QLORA && L->mlp_in_grad)
+                    ? (gated ? 2.0 : 1.0) : 0.0)
+                   + (L->lora && !(tr->lora_dropout > 0) ? (double) __builtin_popcount (L->lt & in_targets) : 0.0);
+  gboolean down_keeps = hr_layer_needs_input (tr, HR_LORA_DOWN)
+                        && (tr->method != HR_METHOD_QLORA || L->mlp_grad);
+  double kept;
 
   if (m->shared_experts == 0)
     return;
   /* (in fp32 the upcast is the input itself; under autocast the gate's
    * linear keeps its 16-bit cast, the MLP input the plan counts already) */
-  hr_activations_add (out, N_("router input (fp32)"), "b·s·h·4 / c", autocast || ab == 4.0 ? 0.0 : T * h * 4.0 / rep);
+  hr_activations_add (out, N_("router input (fp32)"), "b·s·h·4 / c",
+                      autocast || ab == 4.0 || tr->method != HR_METHOD_FULL ? 0.0 : T * h * 4.0 / rep);
+  if (!L->mlp_grad)
+    kept = 0;
+  else if (gated)
+    kept = L->mlp_in_grad ? 3.0 : ((L->lt & HR_LORA_GATE) ? 2.0 : 0.0) + ((L->lt & HR_LORA_UP) ? 1.0 : 0.0);
+  else
+    kept = 1.0;
+  if (m->mlp != HR_MLP_RELU || !L->mlp_grad)
+    kept += down_keeps && (L->mlp_grad || (L->lt & HR_LORA_DOWN)) ? 1.0 : 0.0;
+  /* (the block's input: full training counts one copy with the MLP's;
+   * under LoRA the adapters' reads are the shared experts' own) */
   hr_activations_add (out, N_("shared experts' outputs"), "(gate + up + act + down input)·b·s·n_shared·f_e·bytes / (t·c)",
-                      kept * T * w * ab + (autocast ? (gated ? 2.0 : 1.0) * T * h * ab / rep : 0.0));
+                      kept * T * w * ab
+                      + (autocast ? hr_layer_input_copies (autocast, readers) * T * h * ab / rep
+                         : tr->method != HR_METHOD_FULL && readers > 0 ? T * h * ab / rep : 0.0));
 }

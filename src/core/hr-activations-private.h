@@ -106,6 +106,16 @@ hr_layer_input_copies (gboolean autocast,
   return autocast ? readers : 1.0;
 }
 
+/* hr-activations-mla.c: DeepSeek's latent attention (its saved tensors,
+ * with eager attention's scores given, and its backward's gradients) and
+ * its shared experts. */
+void hr_activations_mla            (const LayerShape   *L,
+                                    double              scores,
+                                    HrLayerActivations *out,
+                                    double             *attn_work);
+void hr_activations_shared_experts (const LayerShape   *L,
+                                    HrLayerActivations *out);
+
 /* hr-activations-blocks.c: the attention's and the MLP's saved tensors;
  * *MLA_ATTN_WORK what DeepSeek's latent attention's backward holds. */
 void hr_layer_add_attention (const LayerShape   *L,

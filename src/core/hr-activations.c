@@ -296,6 +296,38 @@ add_adapters (const LayerShape   *L,
                         + ((layer_targets & HR_LORA_DOWN) ? routed * w : 0.0);
 
       double in_width_masks;
+      /* DeepSeek's latent attention (hr_params_mla_lora): q adapts q_a_proj
+       * and q_b_proj (its input the query latent) where there is a query
+       * latent, k kv_a_proj_with_mqa (the norm's output), v kv_b_proj (the
+       * key/value latent), o o_proj (a·v); its MoE layers' shared experts
+       * are one more MLP adapted like a routed expert, f_e·n_shared wide. */
+      double mla_no_mask = 0, shared_no_mask = 0;
+
+      if (hr_model_mla (m))
+        {
+          double ql = (double) m->q_lora_rank, kvl = (double) m->kv_lora_rank;
+          double v = (double) m->v_head_dim;
+          gboolean q = (layer_targets & HR_LORA_Q) != 0;
+
+          adapters += q && ql > 0 ? 1.0 : 0.0;
+          in_width += (q && ql > 0 ? ql : 0.0)
+                      + ((layer_targets & HR_LORA_V) ? kvl - h : 0.0)
+                      + ((layer_targets & HR_LORA_O) ? a * v - a * d : 0.0);
+          /* (in a first layer: the latents need gradients only through
+           * their own down projection's adapter, the core through any) */
+          mla_no_mask = ((layer_targets & HR_LORA_V) && !(layer_targets & HR_LORA_K) ? kvl : 0.0)
+                        + (!attn_grad && (layer_targets & HR_LORA_O) ? a * v : 0.0);
+        }
+      if (m->shared_experts > 0 && L->moe)
+        {
+          double ws = (double) (m->shared_experts * hr_model_expert_ffn (m)) / L->t;
+          guint in = hr_model_gated (m) ? mlp_in : HR_LORA_UP;
+
+          adapters += n_targets (mlp_targets & (in | HR_LORA_DOWN));
+          in_width += n_targets (layer_targets & in) * h + ((layer_targets & HR_LORA_DOWN) ? ws : 0.0);
+          shared_no_mask = (!mlp_in_grad ? n_targets (layer_targets & in) * h : 0.0)
+                           + (!mlp_grad && (layer_targets & HR_LORA_DOWN) ? ws : 0.0);
+        }
 
       if (!hr_model_gated (m) && (layer_targets & HR_LORA_GATE))
         {
@@ -341,8 +373,12 @@ add_adapters (const LayerShape   *L,
        * a first layer not for the inputs before the first adapter. */
       if (tr->lora_dropout > 0 && !input_grad)
         {
-          double no_mask = qkv_inputs * h
-                           + (!attn_grad && (layer_targets & HR_LORA_O) ? a * d : 0.0)
+          double no_mask = hr_model_mla (m)
+                           ? mla_no_mask + ((layer_targets & HR_LORA_Q) ? h : 0.0)
+                             + ((layer_targets & HR_LORA_K) ? h : 0.0)
+                           : qkv_inputs * h + (!attn_grad && (layer_targets & HR_LORA_O) ? a * d : 0.0);
+
+          no_mask = no_mask + shared_no_mask
                            + (!mlp_in_grad ? n_targets (layer_targets & (hr_model_gated (m) ? mlp_in : HR_LORA_UP))
                                              * routed * h : 0.0)
                            + (!mlp_grad && (layer_targets & HR_LORA_DOWN) ? routed * w : 0.0);
@@ -381,6 +417,14 @@ add_quantized_inputs (const LayerShape   *L,
                           + T * a * d * ab
                           + (m->parallel_block ? 0.0 : T * h * ab / rep)
                           + T * routed * w * ab;
+  /* DeepSeek's latent attention: the up projections read the latents, O
+   * the a·v-wide context; its shared experts' down projection its own
+   * input (hr-params-mla.c) */
+  if (tr->method == HR_METHOD_QLORA && hr_model_mla (m))
+    out->matmul4_inputs += T * ((double) m->q_lora_rank + (double) m->kv_lora_rank
+                                + a * (double) m->v_head_dim - a * d) * ab;
+  if (tr->method == HR_METHOD_QLORA && L->moe && m->shared_experts > 0)
+    out->matmul4_inputs += T * (double) (m->shared_experts * hr_model_expert_ffn (m)) / L->t * ab;
 }
 
 /* The backward pass's working set; MLA_ATTN_WORK the latent attention's. */
@@ -475,6 +519,26 @@ add_backward_work (const LayerShape   *L,
 }
 
 /* A first layer's weights whose casts autocast keeps not. */
+/* ... of DeepSeek's latent attention (hr-params-mla.c): the down
+ * projections read the layer's input; an up projection reads a latent that
+ * needs a gradient only through its down projection's adapter (q, k); O
+ * the core's output, which needs one through any adapter on Q, K, V. */
+static double
+mla_uncast (const LayerShape *L)
+{
+  const HrModelArch *m = L->m;
+  double h = L->h, a = L->a;
+  double ql = (double) m->q_lora_rank, kvl = (double) m->kv_lora_rank;
+  double qk = (double) (m->qk_nope_head_dim + m->qk_rope_head_dim);
+  double kv_up = (double) (m->qk_nope_head_dim + m->v_head_dim);
+  double v = (double) m->v_head_dim;
+  gboolean q = (L->lt & HR_LORA_Q) != 0, k = (L->lt & HR_LORA_K) != 0;
+
+  return (ql > 0 ? h * ql + (!q ? ql * a * qk : 0.0) : h * a * qk)
+         + h * (kvl + (double) m->qk_rope_head_dim) + (!k ? kvl * a * kv_up : 0.0)
+         + (!L->attn_grad ? a * v * h : 0.0);
+}
+
 static void
 add_uncast_weights (const LayerShape   *L,
                     HrLayerActivations *out)
@@ -498,12 +562,13 @@ add_uncast_weights (const LayerShape   *L,
   if (!input_grad)
     {
       double experts = moe ? (double) m->experts : 1.0;
+      /* DeepSeek's MoE layers: the shared experts' MLP beside them */
+      double shared = moe ? (double) (m->shared_experts * hr_model_expert_ffn (m)) / L->t : 0.0;
 
-      out->uncast_weights = h * (a + 2 * k) * d
-                            + (!attn_grad ? a * d * h : 0.0)
-                            + (!mlp_in_grad ? experts * (hr_model_gated (m) ? 2.0 : 1.0) * h * w
+      out->uncast_weights = (hr_model_mla (m) ? mla_uncast (L) : h * (a + 2 * k) * d + (!attn_grad ? a * d * h : 0.0))
+                            + (!mlp_in_grad ? (experts * w + shared) * (hr_model_gated (m) ? 2.0 : 1.0) * h
                                               + (moe ? h * (double) m->experts : 0.0) : 0.0)
-                            + (!mlp_grad ? experts * w * h : 0.0);
+                            + (!mlp_grad ? (experts * w + shared) * h : 0.0);
     }
 }
 

@@ -86,16 +86,6 @@ void    hr_activations_stack_average  (const HrLayerActivations *encoder,
                                        guint64                   decoder_layers,
                                        HrLayerActivations       *out);
 
-/* hr-activations-mla.c: DeepSeek's latent attention (its saved tensors,
- * with eager attention's scores given, and its backward's gradients) and
- * its shared experts. */
-void    hr_activations_mla            (const HrScenario   *scenario,
-                                       double              scores,
-                                       HrLayerActivations *out,
-                                       double             *attn_work);
-void    hr_activations_shared_experts (const HrScenario   *scenario,
-                                       HrLayerActivations *out);
-
 /* A state-space or hybrid model's layers (hr-activations-ssm.c): one that
  * stands for the average of its kinds, and its first and last layers. */
 /* Each kind of layer a pattern has: [attends][has experts]. */

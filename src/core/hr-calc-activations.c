@@ -49,9 +49,18 @@ hr_calc_add_activations (Ctx      *ctx,
   /* The kind of layer the first is, where la averages kinds (Llama 3.2
    * Vision's self-attention layers and cross-attention ones): what the
    * first layer keeps less is taken from that kind's. */
-  const HrLayerActivations *first_kind = m->vision == HR_VISION_MLLAMA ? &ctx->dense_act : la;
+  const HrLayerActivations *first_kind = m->vision == HR_VISION_MLLAMA ? &ctx->dense_act
+                                          : ctx->first_act != NULL ? ctx->first_act : la;
 
-  if (first_differs)
+  /* (DeepSeek's first layer is a dense one where the stage holds any) */
+  if (first_differs && ctx->first_act != NULL)
+    {
+      HrScenario dense_sc;
+
+      hr_calc_deepseek_dense_scenario (sc, &dense_sc);
+      hr_activations_first_layer (&dense_sc, &la0);
+    }
+  else if (first_differs)
     hr_activations_first_layer (sc, &la0);
 
   /* Activation offloading (torchtune, Megatron) copies each layer's saved
@@ -104,6 +113,7 @@ hr_calc_add_activations (Ctx      *ctx,
     double first_params = fa == la ? (double) (ctx->counts.layer_dense + ctx->counts.layer_experts)
                                    : (double) ctx->counts.dense_first;
     double first_linear = fa == la ? (double) ctx->counts.layer_linear : (double) ctx->counts.dense_first_linear;
+    double first_lora = fa == la ? (double) ctx->counts.layer_lora : (double) ctx->counts.dense_first_lora;
     double not_yet = 0;
     /* The embedding's gradient, made last: where gradients exist before the
      * pass, it is added into its own, V·h more for a moment.  A table tied
@@ -119,14 +129,14 @@ hr_calc_add_activations (Ctx      *ctx,
      * made again by its recomputation) are there too. */
     double first_casts = autocast && p->zero != 3
                          ? (first_linear - (first_differs ? la0.uncast_weights : 0.0)
-                            + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0))
+                            + (ctx->lora ? first_lora : 0.0))
                            * ctx->act_bytes
                          : 0.0;
 
     /* (A vision-language model's tower and projector come after the
      * first layer, before the embedding: their gradients too.) */
     if (fresh_grads)
-      not_yet = (ctx->lora ? (double) ctx->counts.layer_lora : first_params)
+      not_yet = (ctx->lora ? first_lora : first_params)
                 * ctx->grad_bytes
                 + (first && !ctx->lora && !m->tied_embeddings ? (double) ctx->counts.embedding
                                                                 * ctx->grad_bytes : 0.0)

@@ -24,6 +24,18 @@
 
 #include <glib/gi18n-lib.h>
 
+/* A dense first layer: the same layer with the dense MLP. */
+void
+hr_calc_deepseek_dense_scenario (const HrScenario *sc,
+                                 HrScenario       *out)
+{
+  *out = *sc;
+  out->model.experts = out->model.experts_active = 1;
+  out->model.shared_experts = 0;
+  out->model.dense_layers = 0;
+  out->model.router_bias = FALSE;
+}
+
 void
 hr_calc_deepseek_layers (Ctx            *ctx,
                          const HrDevice *dev)
@@ -45,12 +57,7 @@ hr_calc_deepseek_layers (Ctx            *ctx,
       ctx->dense_act = (HrLayerActivations) { 0 };
       if (sc->model.dense_layers > 0)
         {
-          /* A dense first layer: the same layer with the dense MLP. */
-          dense_sc = *sc;
-          dense_sc.model.experts = dense_sc.model.experts_active = 1;
-          dense_sc.model.shared_experts = 0;
-          dense_sc.model.dense_layers = 0;
-          dense_sc.model.router_bias = FALSE;
+          hr_calc_deepseek_dense_scenario (sc, &dense_sc);
           hr_activations_layer (&dense_sc, &ctx->dense_act);
         }
       ctx->deepseek_ready = TRUE;

@@ -38,7 +38,7 @@ largest_tensor (const Ctx         *ctx,
   double largest = (double) ctx->counts.largest_linear;
 
   if (ctx->lora)
-    return (double) ctx->counts.layer_lora;
+    return hr_calc_layer_lora_max (&ctx->counts);
   largest = MAX (largest, sp->head_weight);
   if (hr_calc_holds_first (ctx->sc, stage))
     largest = MAX (largest, (double) ctx->counts.embedding);
@@ -362,7 +362,7 @@ hr_calc_add_fsdp_cached (Ctx               *ctx,
 {
   const HrScenario *sc = ctx->sc;
   double embedding = hr_calc_holds_first (sc, dev->stage) ? (double) ctx->counts.embedding : 0.0;
-  double layer = ctx->lora ? (double) ctx->counts.layer_lora : sp->layer;
+  double layer = ctx->lora ? hr_calc_layer_lora_max (&ctx->counts) : sp->layer;
   double largest = layer;
 
   /* The units (add_fsdp2_gathered): each block, the embeddings, the final

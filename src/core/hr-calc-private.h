@@ -152,6 +152,15 @@ hr_calc_vision_trained (const HrScenario    *sc,
          - (p->zero == 0 && !p->deepspeed ? (double) c->vision_unreached : 0.0);
 }
 
+/* The adapters of the largest layer: DeepSeek's dense first layers adapt
+ * the dense MLP, its other layers the experts (hr-params.c; 0 where none
+ * is dense). */
+static inline double
+hr_calc_layer_lora_max (const HrParamCounts *c)
+{
+  return (double) MAX (c->layer_lora, c->dense_first_lora);
+}
+
 /* hr-calc-states.c: one stage's parameters, and its model states. */
 void   hr_calc_stage_params             (const Ctx         *ctx,
                                          const HrDevice    *dev,
@@ -249,6 +258,8 @@ guint64 hr_calc_dense_first_on_stage (const HrScenario *sc,
                                       guint64           stage,
                                       guint64           first_layer,
                                       guint64           n_layers);
+void hr_calc_deepseek_dense_scenario (const HrScenario *sc,
+                                      HrScenario       *out);
 void hr_calc_deepseek_layers (Ctx            *ctx,
                               const HrDevice *dev);
 void hr_calc_add_mtp         (Ctx            *ctx,

@@ -156,7 +156,7 @@ hr_calc_stage_params (const Ctx      *ctx,
               + L_d * (double) (c->dense_first - c->dense_first_linear)
               + L_mtp * (double) (c->mtp_extra - c->mtp_extra_linear)
               + (last ? (double) c->final_norm : 0.0);
-  sp->lora = L * (double) c->layer_lora;
+  sp->lora = L * (double) c->layer_lora + L_d * (double) c->dense_first_lora;
   sp->shared = L * (double) c->layer_shared;
   /* An encoder-decoder model's stage holds both stacks whole (validation
    * keeps one stage): the encoder's layers, and the decoder's with their
@@ -554,12 +554,13 @@ add_weights (Ctx               *ctx,
           double plain = dev->n_layers > 0 ? (double) (dev->n_layers - n_ck) / (double) dev->n_layers
                                            : 0.0;
           /* DeepSeek's dense first layers cast their dense MLP's weights
-           * instead of the experts' (the wrapped share of them) */
-          double dense_delta = ctx->lora ? 0.0
-                               : (1.0 - plain)
-                                 * (double) hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer,
-                                                                          dev->n_layers)
-                                 * ((double) ctx->counts.dense_first_linear - layer_linear);
+           * (or its adapters) instead of the experts' (the wrapped share
+           * of them) */
+          double dense_delta = (1.0 - plain)
+                               * (double) hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer,
+                                                                        dev->n_layers)
+                               * (ctx->lora ? (double) ctx->counts.dense_first_lora - cached
+                                            : (double) ctx->counts.dense_first_linear - layer_linear);
 
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
@@ -671,7 +672,7 @@ add_gradients (Ctx               *ctx,
               HR_LIVE_BACKWARD, N_("gradients of one layer (stepped in backward)"),
               "P_layer·bytes",
               N_("Each layer's gradients are applied and freed during the backward pass."),
-              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
+              (ctx->lora ? hr_calc_layer_lora_max (&ctx->counts) : sp->layer) * ctx->grad_bytes);
   else if (ds)
     hr_calc_add_deepspeed_gradients (ctx, dev, sp, trainable, trainable / shard_of_trainable);
   else if (!(p->offload_optimizer && p->zero >= 2))
@@ -701,7 +702,7 @@ add_gradients (Ctx               *ctx,
               HR_LIVE_BACKWARD, N_("unsharded gradients of one layer (reduce-scatter)"),
               "P_layer·bytes",
               N_("A layer's full gradients before they are split across the GPUs."),
-              (ctx->lora ? (double) ctx->counts.layer_lora : sp->layer) * ctx->grad_bytes);
+              (ctx->lora ? hr_calc_layer_lora_max (&ctx->counts) : sp->layer) * ctx->grad_bytes);
 
   /* (Gradients that leave for the host, or are stepped in the backward
    * pass, or wait unsharded under no_sync, are not FSDP's cached ones.

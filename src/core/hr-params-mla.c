@@ -75,3 +75,29 @@ hr_params_mla_largest (const HrModelArch *m,
   largest = MAX (largest, m->kv_lora_rank * a * (m->qk_nope_head_dim + m->v_head_dim) / t);
   return MAX (largest, a * m->v_head_dim * h / t);
 }
+
+/* LoRA's adapters on those matrices, r·(d_in + d_out) each, as PEFT adapts
+ * Hugging Face's modules by name: q the query's (q_a_proj and q_b_proj,
+ * or q_proj), k kv_a_proj_with_mqa (the latent and the rope key), v
+ * kv_b_proj (K's no-rope part and V, from the latent), o o_proj.  Whole,
+ * on one tensor-parallel rank (validation). */
+guint64
+hr_params_mla_lora (const HrModelArch *m,
+                    guint              targets,
+                    guint64            r)
+{
+  guint64 h = m->hidden, a = m->heads;
+  guint64 qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
+  guint64 ql = m->q_lora_rank, kvl = m->kv_lora_rank;
+  guint64 p = 0;
+
+  if (targets & HR_LORA_Q)
+    p += ql > 0 ? r * (h + ql) + r * (ql + a * qk) : r * (h + a * qk);
+  if (targets & HR_LORA_K)
+    p += r * (h + kvl + m->qk_rope_head_dim);
+  if (targets & HR_LORA_V)
+    p += r * (kvl + a * (m->qk_nope_head_dim + m->v_head_dim));
+  if (targets & HR_LORA_O)
+    p += r * (a * m->v_head_dim + h);
+  return p;
+}

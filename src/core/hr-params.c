@@ -433,17 +433,29 @@ hr_params_count (const HrModelArch *m,
       out->mtp_extra = out->mtp_extra_linear + 3 * s.norm;
     }
 
-  /* LoRA (Hu et al. 2021 §4.1): r·(d_in + d_out) per adapted matrix. */
-  if (targets & HR_LORA_Q)
-    lora_attn += r * (s.h + s.a * s.d);
-  if (targets & HR_LORA_K)
-    lora_attn += r * (s.h + s.k * s.d);
-  if (targets & HR_LORA_V)
-    lora_attn += r * (s.h + s.k * s.d);
-  if (targets & HR_LORA_O)
-    lora_attn += r * (s.a * s.d + s.h);
+  /* LoRA (Hu et al. 2021 §4.1): r·(d_in + d_out) per adapted matrix.
+   * DeepSeek's latent attention has its own matrices (hr-params-mla.c), its
+   * MoE layers one shared MLP beside the routed experts, its dense first
+   * layers the dense MLP: PEFT adapts every one the targets name. */
+  if (hr_model_mla (m))
+    lora_attn = hr_params_mla_lora (m, targets, r);
+  else
+    {
+      if (targets & HR_LORA_Q)
+        lora_attn += r * (s.h + s.a * s.d);
+      if (targets & HR_LORA_K)
+        lora_attn += r * (s.h + s.k * s.d);
+      if (targets & HR_LORA_V)
+        lora_attn += r * (s.h + s.k * s.d);
+      if (targets & HR_LORA_O)
+        lora_attn += r * (s.a * s.d + s.h);
+    }
   lora_layer = lora_attn + s.E * lora_mlp (&s, targets, r,
-                                            s.E > 1 ? s.ef : s.f);
+                                            s.E > 1 ? s.ef : s.f)
+               + (s.E > 1 && m->shared_experts > 0
+                  ? lora_mlp (&s, targets, r, m->shared_experts * s.ef) : 0);
+  if (dense_first_layers (m, &s) > 0)
+    out->dense_first_lora = (lora_attn + lora_mlp (&s, targets, r, s.f)) / t;
   /* DoRA (Liu et al. 2024 §4.1; peft/tuners/lora/dora.py,
    * DoraLinearLayer.update_layer: nn.Parameter of the weight's norm along
    * its input dimension) trains one magnitude per output of each adapted
@@ -563,7 +575,8 @@ hr_params_count (const HrModelArch *m,
                   + decoder * (attn + norms + layer_mlp_params (m, &s, s.K) + cross)
                   + outside;
   }
-  out->lora_total = m->layers * lora_layer
+  out->lora_total = (m->layers - dense_first_layers (m, &s)) * lora_layer
+                    + dense_first_layers (m, &s) * out->dense_first_lora * t
                     + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) + (training->lora_dora ? s.V : 0) : 0);
   out->attention_layers = m->layers;
   out->expert_layers = s.E > 1 ? m->layers : 0;

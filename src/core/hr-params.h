@@ -35,6 +35,7 @@ typedef struct
   guint64 dense_first;
   guint64 dense_first_linear;
   guint64 dense_first_adafactor;
+  guint64 dense_first_lora;   /* ... its LoRA adapters on a rank */
   /* what each multi-token-prediction module has beyond one more MoE layer
    * (layer_*): enorm, hnorm, its head's norm and eh_proj (2h -> h) */
   guint64 mtp_extra;
@@ -148,5 +149,9 @@ guint64  hr_params_mla_attention (const HrModelArch *model,
                                   guint64           *out_adafactor);
 guint64  hr_params_mla_largest   (const HrModelArch *model,
                                   guint64            tp);
+/* ... and the adapters of one layer's latent attention (LoRA's targets) */
+guint64  hr_params_mla_lora      (const HrModelArch *model,
+                                  guint              targets,
+                                  guint64            rank);
 
 G_END_DECLS

@@ -105,6 +105,35 @@ validate_moe_parts (const HrModelArch  *m,
   return TRUE;
 }
 
+/* LoRA and QLoRA as PEFT adapts Hugging Face's DeepSeek models: q adapts
+ * the query projections (q_proj, or q_a_proj and q_b_proj), k
+ * kv_a_proj_with_mqa, v kv_b_proj, o o_proj, gate/up/down every MLP
+ * (routed experts, shared experts, dense first layers). */
+static gboolean
+validate_lora (const HrScenario  *sc,
+               GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *t = &sc->training;
+
+  /* (modeling_deepseek_v3.py builds no multi-token-prediction module: it
+   * drops those weights on loading, _keys_to_ignore_on_load_unexpected) */
+  if (m->mtp_modules > 0)
+    FAIL ("model.mtp_modules", _("%" PRIu64 " is not planned with LoRA or QLoRA (Hugging Face's "
+          "DeepSeek models, which PEFT adapts, have no multi-token prediction module); allowed "
+          "with training.method %s: 0"), m->mtp_modules, hr_enum_name (&hr_method_names, t->method));
+  if (t->lora_dora)
+    FAIL ("training.lora.dora", _("is not planned yet with DeepSeek's layers; allowed: false"));
+  if (hr_model_mla (m) && t->lora_fused_qkv)
+    FAIL ("training.lora.fused_qkv", _("latent attention has no fused QKV linear; allowed: false"));
+  /* (Megatron keeps the latent's down projections whole on every rank:
+   * their adapters are not split as the plan splits the others') */
+  if (hr_model_mla (m) && sc->parallel.tp > 1)
+    FAIL ("parallel.tp", _("%" PRIu64 " is not planned with LoRA on latent attention; allowed: 1"),
+          sc->parallel.tp);
+  return TRUE;
+}
+
 gboolean
 hr_validate_deepseek (const HrScenario  *sc,
                       GError           **error)
@@ -123,12 +152,12 @@ hr_validate_deepseek (const HrScenario  *sc,
   if (field == NULL)
     return TRUE;
 
-  /* What these layers save is known for full training in eager PyTorch
-   * (hr-activations-mla.c); adapters, torch.compile's partitioner and
-   * per-op checkpointing choose differently, and are not planned yet. */
-  if (t->method != HR_METHOD_FULL)
-    FAIL ("training.method", _("LoRA and QLoRA are not planned yet with %s (DeepSeek's latent "
-          "attention, shared experts, dense first layers, multi-token prediction); allowed: full"), field);
+  /* What these layers save is known in eager PyTorch, for full training
+   * and for PEFT's LoRA on Hugging Face's DeepSeek modules (hr-activations-
+   * mla.c); torch.compile's partitioner and per-op checkpointing choose
+   * differently, and are not planned yet. */
+  if (t->method != HR_METHOD_FULL && !validate_lora (sc, error))
+    return FALSE;
   if (t->compile)
     FAIL ("training.compile", _("is not planned yet with %s; allowed: false"), field);
   /* Hugging Face pads V to the Q/K width for FlashAttention-2; a wider V

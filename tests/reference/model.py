@@ -790,11 +790,21 @@ def apply_lora(model, cfg):
     def wrap(parent, name):
         setattr(parent, name, LoRALinear(getattr(parent, name), rank, drop))
 
+    # DeepSeek's latent attention: q the query projections, k the latent's
+    # down projection (kv_a_proj_with_mqa), v its up projection (kv_b_proj)
+    mla = {"q": ("q", "q_a", "q_b"), "k": ("kv_a",), "v": ("kv_b",), "o": ("o",)}
     for layer in model.layers:
         for t in ("q", "k", "v", "o"):
             if t in targets:
-                wrap(layer.attn, t)
-        mlps = layer.mlp.experts if cfg["experts"] > 1 else [layer.mlp]
+                for name in (mla[t] if isinstance(layer.attn, MLAttention) else (t,)):
+                    if hasattr(layer.attn, name):
+                        wrap(layer.attn, name)
+        # every MLP: the routed experts, DeepSeek's shared experts and its
+        # dense first layers' MLP
+        if isinstance(layer.mlp, MoE):
+            mlps = list(layer.mlp.experts) + ([layer.mlp.shared] if layer.mlp.shared is not None else [])
+        else:
+            mlps = [layer.mlp]
         for mlp in mlps:
             for t in ("gate", "up", "down"):
                 if t in targets and hasattr(mlp, t):

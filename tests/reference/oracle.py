@@ -346,6 +346,27 @@ def deepseek_config(rng, index):
     return finish(c)
 
 
+def deepseek_lora_config(rng, index):
+    """A DeepSeek-style decoder (deepseek_config) fine-tuned with LoRA, as
+    PEFT adapts Hugging Face's DeepSeek: q the query projections (q_proj,
+    or q_a_proj and q_b_proj), k kv_a_proj_with_mqa, v kv_b_proj, o
+    o_proj, gate/up/down every MLP's (the routed experts', the shared
+    experts', the dense first layers'); no LM head adapter, no fused QKV,
+    no DoRA (hr-validate-deepseek.c)."""
+    c = deepseek_config(rng, index)
+    c["method"] = "lora"
+    c["lora_rank"] = rng.choice((2, 4, 8))
+    n = rng.randrange(1, len(LORA_ALL))
+    c["lora_targets"] = sorted(rng.sample(LORA_ALL[:-1], n), key=LORA_ALL.index)
+    if c["mlp"] not in ("swiglu", "geglu"):
+        c["lora_targets"] = [t for t in c["lora_targets"] if t != "gate"] or ["up"]
+    c["lora_dropout"] = rng.choice((0.0, 0.1))
+    if c["precision"] == "amp-bf16" and c["loss"] == "chunked":
+        c["loss"] = "standard"    # (as random_config: no chunk size in Headroom)
+    c["name"] = "deepseek lora %d" % index
+    return finish(c)
+
+
 def vision_config(rng, index):
     """A vision-language model (vision.py): LLaVA's (a CLIP tower of 1 to
     3 layers whose features come from its last layer or the one before,
@@ -801,6 +822,8 @@ def main(argv=None):
     ap.add_argument("--ssm", type=int, default=12, help="random state-space and hybrid configurations")
     ap.add_argument("--deepseek", type=int, default=30,
                     help="random DeepSeek-style configurations (latent attention, shared experts, dense first layers)")
+    ap.add_argument("--deepseek-lora", type=int, default=16,
+                    help="random DeepSeek-style configurations fine-tuned with LoRA")
     ap.add_argument("--vision", type=int, default=12,
                     help="random vision-language configurations (LLaVA's CLIP tower and projector or "
                          "Qwen2-VL's tower and patch merger; trained, frozen or under LoRA)")
@@ -846,6 +869,9 @@ def main(argv=None):
     # DeepSeek-style decoders, likewise
     rng4 = random.Random(seed * 7919 + 3)
     configs += [deepseek_config(rng4, i) for i in range(args.deepseek)]
+    # ... and the same fine-tuned with LoRA, likewise
+    rng7 = random.Random(seed * 7919 + 6)
+    configs += [deepseek_lora_config(rng7, i) for i in range(args.deepseek_lora)]
     # vision-language models, likewise
     rng5 = random.Random(seed * 7919 + 4)
     configs += [vision_config(rng5, i) for i in range(args.vision)]
