@@ -285,6 +285,19 @@ main (int   argc,
     bench_plan ("plan: Llama 3.2 11B Vision, LoRA, 8 GPUs", &mllama);
   }
 
+  {
+    /* DeepSeek-V2-Lite under LoRA: its dense first layer's adapters and
+     * first-layer form beside the MoE layers' */
+    HrScenario ds_lora;
+
+    hr_test_load (&ds_lora, "default");
+    hr_test_model (&ds_lora, "deepseek-v2-lite");
+    ds_lora.training.method = HR_METHOD_LORA;
+    ds_lora.training.checkpointing = HR_CHECKPOINTING_NONE;
+    ds_lora.training.micro_batch = 1;
+    bench_plan ("plan: DeepSeek-V2-Lite, LoRA, ZeRO-3, 8 GPUs", &ds_lora);
+  }
+
   bench_solve ("solve max-micro-batch, 405B", &big, HR_SOLVE_MAX_MICRO_BATCH);
   bench_solve ("solve max-seq-len, 405B", &big, HR_SOLVE_MAX_SEQ_LEN);
   bench_solve ("solve min-gpus, 405B", &big, HR_SOLVE_MIN_GPUS);
