@@ -228,6 +228,11 @@ expect 2 "--set training.lora.dora: is not planned yet with DeepSeek's layers" "
   --set model.preset=deepseek-v2-lite --set training.lora.dora=true --set training.method=qlora
 expect 2 "--set training.lora.fused_qkv: latent attention has no fused QKV linear" "fused QKV on MLA" -- \
   --set model.preset=deepseek-v2-lite --set training.lora.fused_qkv=true --set training.method=lora
+expect 0 "" "GaLore on DeepSeek" -- \
+  --set model.preset=deepseek-v2-lite --set training.optimizer=galore-adamw
+expect 2 "--set training.optimizer: galore-adamw is planned for full training of a decoder, encoder or encoder-decoder without SSM layers" \
+  "GaLore with multi-token prediction" -- --set model.preset=deepseek-v3 --set model.mtp_modules=1 \
+  --set training.optimizer=galore-adamw
 expect 2 "--set model.attention_kind: \"mla\" is planned for decoder models" "MLA in an encoder" -- \
   --set model.preset=bert-base-uncased --set model.attention_kind=mla --set model.kv_lora_rank=64 \
   --set model.qk_nope_head_dim=32 --set model.qk_rope_head_dim=32 --set model.v_head_dim=64 --set model.head_dim=0

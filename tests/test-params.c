@@ -729,6 +729,36 @@ test_deepseek_lora_counts (void)
   g_assert_cmpuint (c.dense_first_lora, ==, c.layer_lora);
 }
 
+/* GaLore (rank 128) on DeepSeek-V2-Lite, one GPU: Adam's two states r x n
+ * and the projection r x m for each m x n matrix, m <= n (galore_matrix):
+ *   q_proj 2048 x 3072       786,432 + 262,144
+ *   kv_a_proj 2048 x 576     524,288 +  73,728
+ *   kv_b_proj 512 x 4096   1,048,576 +  65,536
+ *   o_proj 2048 x 2048       524,288 + 262,144
+ *   the attention          2,883,584 + 663,552
+ *   64 experts x 3 of 2048 x 1408: 192 x (524,288 + 180,224)
+ *                        100,663,296 + 34,603,008
+ *   shared 3 of 2048 x 2816: 3 x (720,896 + 262,144)
+ *                          2,162,688 + 786,432
+ *   router 2048 x 64 (rank 64 at most): 262,144 + 4,096
+ * an MoE layer 105,971,712 + 36,057,088; the dense first layer, the
+ * attention and 3 of 2048 x 10944: 2,883,584 + 3 x 2,801,664
+ * = 11,288,576 and 663,552 + 3 x 262,144 = 1,449,984. */
+static void
+test_deepseek_galore (void)
+{
+  HrModelArch m;
+  guint64 states, projection;
+
+  deepseek_arch (&m, FALSE);
+  hr_params_galore_layer (&m, 1, 1, 128, &states, &projection);
+  g_assert_cmpuint (states, ==, 105971712);
+  g_assert_cmpuint (projection, ==, 36057088);
+  hr_params_galore_dense (&m, 1, 128, &states, &projection);
+  g_assert_cmpuint (states, ==, 11288576);
+  g_assert_cmpuint (projection, ==, 1449984);
+}
+
 /* Vision-language models as Hugging Face builds them (hr-params-vision.c),
  * against the published totals: llava-hf/llava-1.5-7b-hf 7,063,427,072
  * and Qwen/Qwen2-VL-7B-Instruct 8,291,375,616 (their model cards'
@@ -949,6 +979,7 @@ main (int   argc,
   g_test_add_func ("/params/whisper", test_whisper);
   g_test_add_func ("/params/model-groups", test_model_groups);
   g_test_add_func ("/params/deepseek-lora", test_deepseek_lora_counts);
+  g_test_add_func ("/params/deepseek-galore", test_deepseek_galore);
   g_test_add_func ("/params/deepseek", test_deepseek_counts);
   g_test_add_func ("/params/deepseek-tensor-parallel", test_deepseek_tensor_parallel);
   g_test_add_func ("/params/state-space", test_ssm_table);

@@ -56,6 +56,8 @@ typedef struct
   const HrPatternKinds *pattern;    /* a hybrid's kinds of layer (hr_model_mixed_layers) */
   double              galore_states;     /* GaLore: one layer's projected states */
   double              galore_projection; /* ... and projection matrices (elements) */
+  double              galore_dense_states;     /* DeepSeek's dense first layer's */
+  double              galore_dense_projection;
   double              galore_cross_states;     /* an encoder-decoder's decoder layer's */
   double              galore_cross_projection; /* cross-attention, beyond that */
 } Ctx;

@@ -207,9 +207,11 @@ hr_calc_stage_params (const Ctx      *ctx,
    * quantizable linears below: Muon's split (KellerJordan/Muon muon.py,
    * "hidden_matrix_params"; embeddings and head go to AdamW). */
   sp->matrices = sp->linear;
-  /* (GaLore is planned where every layer is alike: hr-validate.c) */
-  sp->galore_states = L * ctx->galore_states + L_dec * ctx->galore_cross_states;
-  sp->galore_projection = L * ctx->galore_projection + L_dec * ctx->galore_cross_projection;
+  /* (GaLore is planned without SSM layers or a pattern: hr-validate.c) */
+  sp->galore_states = L * ctx->galore_states + L_dec * ctx->galore_cross_states
+                      + L_d * ctx->galore_dense_states;
+  sp->galore_projection = L * ctx->galore_projection + L_dec * ctx->galore_cross_projection
+                          + L_d * ctx->galore_dense_projection;
   sp->outside = 0;
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;

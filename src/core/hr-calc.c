@@ -377,6 +377,9 @@ hr_calc_plan (const HrScenario  *sc,
       hr_params_galore_layer (&sc->model, p->tp, p->ep, t->galore_rank, &states, &projection);
       ctx.galore_states = (double) states;
       ctx.galore_projection = (double) projection;
+      hr_params_galore_dense (&sc->model, p->tp, t->galore_rank, &states, &projection);
+      ctx.galore_dense_states = (double) states;
+      ctx.galore_dense_projection = (double) projection;
       hr_params_galore_cross (&sc->model, p->tp, t->galore_rank, &states, &projection);
       ctx.galore_cross_states = (double) states;
       ctx.galore_cross_projection = (double) projection;

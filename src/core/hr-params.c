@@ -662,6 +662,68 @@ galore_attention (const Shape *s,
   galore_matrix (s->h, (t > 1 ? MAX (s->k / t, 1) : s->k) * s->d, rank, 2, states, projection);
 }
 
+/* DeepSeek's latent attention (hr-params-mla.c), as this rank holds it:
+ * q_a_proj and q_b_proj (or q_proj), kv_a_proj_with_mqa and kv_b_proj,
+ * o_proj; the down projections whole on every rank, the rest split over
+ * the heads. */
+static void
+galore_mla (const HrModelArch *m,
+            guint64            t,
+            guint64            rank,
+            guint64           *states,
+            guint64           *projection)
+{
+  guint64 h = m->hidden, a = m->heads;
+  guint64 qk = m->qk_nope_head_dim + m->qk_rope_head_dim;
+  guint64 ql = m->q_lora_rank, kvl = m->kv_lora_rank;
+
+  if (ql > 0)
+    {
+      galore_matrix (h, ql, rank, 1, states, projection);
+      galore_matrix (ql, a * qk / t, rank, 1, states, projection);
+    }
+  else
+    galore_matrix (h, a * qk / t, rank, 1, states, projection);
+  galore_matrix (h, kvl + m->qk_rope_head_dim, rank, 1, states, projection);
+  galore_matrix (kvl, a * (m->qk_nope_head_dim + m->v_head_dim) / t, rank, 1, states, projection);
+  galore_matrix (a * m->v_head_dim / t, h, rank, 1, states, projection);
+}
+
+/* One layer's attention, standard or latent. */
+static void
+galore_layer_attention (const HrModelArch *m,
+                        const Shape       *s,
+                        guint64            t,
+                        guint64            rank,
+                        guint64           *states,
+                        guint64           *projection)
+{
+  if (hr_model_mla (m))
+    galore_mla (m, t, rank, states, projection);
+  else
+    galore_attention (s, t, rank, states, projection);
+}
+
+/* DeepSeek's dense first layers: the attention and the dense MLP
+ * (model.ffn wide); 0 for other models. */
+void
+hr_params_galore_dense (const HrModelArch *m,
+                        guint64            tp,
+                        guint64            rank,
+                        guint64           *out_states,
+                        guint64           *out_projection)
+{
+  Shape s;
+  guint64 t = MAX (tp, 1);
+
+  *out_states = *out_projection = 0;
+  if (m->dense_layers == 0 || m->experts <= 1)
+    return;
+  shape_from_model (m, &s);
+  galore_layer_attention (m, &s, t, rank, out_states, out_projection);
+  galore_matrix (s.h, s.f / t, rank, s.gated ? 3 : 2, out_states, out_projection);
+}
+
 /* An encoder-decoder model's decoder layer has one attention more than
  * its encoder layer, the cross-attention over the encoder's output (T5's
  * EncDecAttention, BART's encoder_attn, Whisper's encoder_attn): its Q, K,
@@ -682,10 +744,11 @@ hr_params_galore_cross (const HrModelArch *m,
   galore_attention (&s, MAX (tp, 1), rank, out_states, out_projection);
 }
 
-/* Every hidden matrix of a layer with standard attention and a dense or
- * MoE MLP (the validator refuses GaLore elsewhere), as this rank holds it:
- * Q, K, V, O; gate, up and down (or fc1, fc2) of the MLP, or of each
- * expert, the shared experts and the router. */
+/* Every hidden matrix of a layer with standard or latent attention and a
+ * dense or MoE MLP (the validator refuses GaLore elsewhere), as this rank
+ * holds it: Q, K, V, O (or the latent attention's five); gate, up and down
+ * (or fc1, fc2) of the MLP, or of each expert, the shared experts and the
+ * router. */
 void
 hr_params_galore_layer (const HrModelArch *m,
                         guint64            tp,
@@ -701,7 +764,7 @@ hr_params_galore_layer (const HrModelArch *m,
   shape_from_model (m, &s);
   mlp = s.gated ? 3 : 2;
   *out_states = *out_projection = 0;
-  galore_attention (&s, t, rank, out_states, out_projection);
+  galore_layer_attention (m, &s, t, rank, out_states, out_projection);
   if (s.E > 1)
     {
       galore_matrix (s.h, s.ef / t, rank, mlp * ((s.E + e - 1) / e), out_states, out_projection);

@@ -135,6 +135,11 @@ void     hr_params_galore_layer (const HrModelArch *model,
                                  guint64            rank,
                                  guint64           *out_states,
                                  guint64           *out_projection);
+void     hr_params_galore_dense (const HrModelArch *model,
+                                 guint64            tp,
+                                 guint64            rank,
+                                 guint64           *out_states,
+                                 guint64           *out_projection);
 void     hr_params_galore_cross (const HrModelArch *model,
                                  guint64            tp,
                                  guint64            rank,

@@ -266,17 +266,19 @@ validate_training (const HrScenario  *sc,
               "allowed with DoRA: any of q, k, v, o, gate, up, down, or \"all-linear\""));
     }
 
-  /* GaLore's states are counted matrix by matrix for standard attention
-   * and a dense or MoE MLP in every layer, and an encoder-decoder's
-   * cross-attention (hr_params_galore_layer, hr_params_galore_cross). */
+  /* GaLore's states are counted matrix by matrix for standard or latent
+   * attention and a dense or MoE MLP, DeepSeek's dense first layers, and an
+   * encoder-decoder's cross-attention (hr_params_galore_layer, _dense,
+   * _cross).  Not for SSM layers or a layer pattern (GaLore's reference
+   * picks the nn.Linear modules named attn or mlp, which Mamba's mixers
+   * are not), nor DeepSeek's multi-token prediction (Megatron's; GaLore
+   * runs Hugging Face models, which build none). */
   if (t->optimizer == HR_OPTIMIZER_GALORE_ADAMW
-      && (t->method != HR_METHOD_FULL || sc->model.attention_kind != HR_ATTN_KIND_STANDARD
-          || sc->model.ssm != HR_SSM_NONE
-          || sc->model.dense_layers > 0 || sc->model.mtp_modules > 0
-          || hr_model_mixed_layers (&sc->model)))
+      && (t->method != HR_METHOD_FULL || sc->model.ssm != HR_SSM_NONE
+          || sc->model.mtp_modules > 0 || hr_model_mixed_layers (&sc->model)))
     FAIL ("training.optimizer", _("galore-adamw is planned for full training of a decoder, "
-          "encoder or encoder-decoder with standard attention and the same layer throughout; "
-          "allowed here: any other optimizer"));
+          "encoder or encoder-decoder without SSM layers, a layer pattern or multi-token "
+          "prediction; allowed here: any other optimizer"));
 
   if (t->optimizer_in_backward && t->grad_accum > 1)
     FAIL ("training.optimizer_in_backward", _("true steps each parameter as soon as its gradient "
