@@ -125,6 +125,30 @@ test_round_trip (void)
     }
 }
 
+/* A model that names its preset and sets a key back to its "absent"
+ * value (DeepSeek-V3 cut to 3 layers, none of them dense; 0 is
+ * dense_layers' absent value) reopens as it was saved, not with the
+ * preset's 3 dense layers, which 3 layers would refuse (found by
+ * fuzz-plan: tests/fuzz/regressions/plan-preset-key-left-out). */
+static void
+test_preset_key_round_trip (void)
+{
+  HrScenario sc, back;
+  g_autofree char *data = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (read_text ("{\"model\": {\"preset\": \"deepseek-v3\", \"layers\": 3, "
+                            "\"dense_layers\": 0}}", &sc, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (sc.model.preset, ==, "deepseek-v3");
+  g_assert_cmpuint (sc.model.dense_layers, ==, 0);
+  data = hr_scenario_to_data (&sc, NULL);
+  g_assert_true (read_text (data, &back, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (back.model.dense_layers, ==, 0);
+  g_assert_true (memcmp (&sc, &back, sizeof sc) == 0);
+}
+
 /* Every bundled scenario has a description, and saving keeps it: the
  * window saves through the same writer. */
 static void
@@ -469,6 +493,7 @@ main (int   argc,
   g_test_add_func ("/scenario/default-file", test_default_file_is_default);
   g_test_add_func ("/scenario/presets", test_all_presets_load);
   g_test_add_func ("/scenario/round-trip", test_round_trip);
+  g_test_add_func ("/scenario/preset-key-round-trip", test_preset_key_round_trip);
   g_test_add_func ("/scenario/description-round-trip", test_description_round_trip);
   g_test_add_func ("/scenario/set-path", test_set_path);
   g_test_add_func ("/scenario/frameworks", test_frameworks);

@@ -7,7 +7,9 @@
  * on a machine whose presets differ.  Every field comes from the field
  * table (src/core/hr-scenario-fields.c), so a new field is saved without a
  * line here; optional (extension) keys are written only when they hold
- * something else than their "absent" value, to keep files short.
+ * something else than their "absent" value, to keep files short, but in a
+ * model section that names its preset, where a key left out would be the
+ * preset's.
  */
 
 #include "hr-scenario-io.h"
@@ -91,7 +93,14 @@ field_written (const HrFieldSection *section,
   const Field *field = &section->fields[index];
   gconstpointer base = G_STRUCT_MEMBER_P (sc, section->offset);
 
-  if (field->kind == F_SKIP || hr_field_is_absent (field, base))
+  if (field->kind == F_SKIP)
+    return FALSE;
+  /* Under a named preset the reader lays the file's keys over the
+   * preset's: an optional key left out would take the preset's value, not
+   * its "absent" one (a DeepSeek-V3 file with dense_layers 0 reopened with
+   * V3's 3), so a model that names its preset writes every key. */
+  if (hr_field_is_absent (field, base)
+      && !(strcmp (section->path, "model") == 0 && sc->model.preset[0] != '\0'))
     return FALSE;
   if (strcmp (section->path, "training.dtypes") == 0)
     return (sc->training.dtypes_set & (1u << index)) != 0;
