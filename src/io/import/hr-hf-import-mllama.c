@@ -56,30 +56,6 @@ refuse (const char  *origin,
   return FALSE;
 }
 
-/* The nested config of that key: NULL where absent, FALSE where not an
- * object. */
-static gboolean
-nested (JsonObject  *obj,
-        const char  *key,
-        const char  *origin,
-        JsonObject **out,
-        GError     **error)
-{
-  JsonNode *node = json_object_get_member (obj, key);
-
-  *out = NULL;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: %s: not an object; allowed: the "
-                   "nested config of the model's part"), origin, key);
-      return FALSE;
-    }
-  *out = json_node_get_object (node);
-  return TRUE;
-}
-
 /* An array of whole numbers from min to max (the key absent: DEFAULTS),
  * into VALUES (at most max_n of them); FALSE, with the error, where it is
  * anything else. */
@@ -240,8 +216,7 @@ hr_hf_import_mllama (HrHfReader  *r,
   guint n_indices = 0;
   const char *s;
 
-  if (!nested (r->obj, "text_config", r->origin, &text_in, error)
-      || !nested (r->obj, "vision_config", r->origin, &vision_in, error))
+  if (!hr_hf_nested_configs (r, &text_in, &vision_in, error))
     return FALSE;
   if (!import_text (text_in, r->origin, out, unmapped, error))
     return FALSE;

@@ -90,6 +90,13 @@ gboolean    hr_hf_import_vlm      (HrHfReader   *r,
                                    GPtrArray    *unmapped,
                                    GError      **error);
 
+/* ... and their nested text_config and vision_config, each NULL where
+ * absent; FALSE, with the error, where either is not an object. */
+gboolean    hr_hf_nested_configs  (HrHfReader   *r,
+                                   JsonObject  **text,
+                                   JsonObject  **vision,
+                                   GError      **error);
+
 /* Llama 3.2 Vision (hr-hf-import-mllama.c): its text_config as a Llama
  * with cross-attention layers, its tiled tower and linear projector. */
 gboolean    hr_hf_import_mllama   (HrHfReader   *r,

@@ -105,12 +105,13 @@ member_object (JsonObject  *obj,
 }
 
 /* text_config and vision_config, each NULL where absent: FALSE, with
- * the error, where either is not an object. */
-static gboolean
-nested_configs (HrHfReader  *r,
-                JsonObject **text,
-                JsonObject **vision,
-                GError     **error)
+ * the error, where either is not an object (Llama 3.2 Vision's importer
+ * reads them so too). */
+gboolean
+hr_hf_nested_configs (HrHfReader  *r,
+                      JsonObject **text,
+                      JsonObject **vision,
+                      GError     **error)
 {
   GError *local = NULL;
 
@@ -167,7 +168,7 @@ import_llava (HrHfReader  *r,
   gint64 feature = -2;
   HrHfReader v;
 
-  if (!nested_configs (r, &text_in, &vision_in, error))
+  if (!hr_hf_nested_configs (r, &text_in, &vision_in, error))
     return FALSE;
 
   /* The language model: LlamaConfig's defaults where a llama text_config
@@ -298,7 +299,7 @@ import_qwen2_vl (HrHfReader  *r,
   const char *s;
   HrHfReader v;
 
-  if (!nested_configs (r, &text_in, &vision_in, error))
+  if (!hr_hf_nested_configs (r, &text_in, &vision_in, error))
     return FALSE;
 
   /* The language model, a Qwen2 (QKV biases, untied), with
