@@ -1025,6 +1025,38 @@ ssm_scenario (HrScenario *sc,
   sc->parallel.zero = 0;
 }
 
+/* The same Mamba 130M layer under LoRA on in_proj, r 16, bf16-true: the
+ * frozen norm keeps its fp32 input alone (4 bytes, not 6), the adapter
+ * keeps in_proj's input as the frozen base did, plus its A output
+ * (2048·16·2); the fused kernel's list is the same.  With dropout 0.1
+ * the adapter keeps its dropped-out copy and the mask (2048·768·3)
+ * instead of the input; in the first layer the norm keeps nothing and the
+ * dropout no mask. */
+static void
+test_ssm_lora_layers (void)
+{
+  const double T = 2048, h = 768;
+  const double kernels = 12582912.0 + 6619136 + 131072 + 196608 + 98304;
+  HrScenario sc;
+  HrLayerActivations la;
+
+  ssm_scenario (&sc, "mamba-130m");
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 16;
+  sc.training.lora_targets = HR_LORA_IN_PROJ;
+  sc.training.lora_dropout = 0;
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpfloat (la.total, ==, T * h * 4 + T * h * 2 + T * 16 * 2 + kernels);
+  hr_activations_first_layer (&sc, &la);
+  g_assert_cmpfloat (la.total, ==, T * h * 2 + T * 16 * 2 + kernels);
+
+  sc.training.lora_dropout = 0.1;
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpfloat (la.total, ==, T * h * 4 + T * h * 3 + T * 16 * 2 + kernels);
+  hr_activations_first_layer (&sc, &la);
+  g_assert_cmpfloat (la.total, ==, T * h * 2 + T * 16 * 2 + kernels);
+}
+
 static void
 test_ssm_layers (void)
 {
@@ -1547,6 +1579,7 @@ main (int   argc,
   g_test_add_func ("/activations/lora-head-and-sandwich", test_lora_head_and_sandwich);
   g_test_add_func ("/activations/encoder-decoder", test_encoder_decoder_layers);
   g_test_add_func ("/activations/state-space", test_ssm_layers);
+  g_test_add_func ("/activations/state-space-lora", test_ssm_lora_layers);
   g_test_add_func ("/activations/attention-buffer", test_attention_buffer);
   g_test_add_func ("/activations/vision-tower", test_vision_tower);
   g_test_add_func ("/activations/llama-3.2-vision", test_mllama);

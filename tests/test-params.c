@@ -544,6 +544,36 @@ test_presets_match_reference (void)
     }
 }
 
+/* LoRA on a Mamba block's in_proj, r 16, r·(h + in_proj's width) a
+ * layer: Mamba 2.8B (h 2560, d_inner 5120, in_proj to 2·d_inner) 64 x
+ * 16·(2560 + 10240) = 13,107,200; Mamba-2 2.7B (in_proj to 2·5120 + 2·1·128
+ * + 80 = 10,576) 64 x 16·(2560 + 10576) = 13,451,264. */
+static void
+test_ssm_lora_counts (void)
+{
+  static const struct { const char *id; guint64 lora; } models[] = {
+    { "mamba-2.8b", 64ull * 16 * (2560 + 10240) },
+    { "mamba2-2.7b", 64ull * 16 * (2560 + 10576) },
+  };
+  G_STATIC_ASSERT (64ull * 16 * (2560 + 10240) == 13107200);
+  G_STATIC_ASSERT (64ull * 16 * (2560 + 10576) == 13451264);
+
+  for (guint i = 0; i < G_N_ELEMENTS (models); i++)
+    {
+      HrScenario sc;
+      HrParamCounts c;
+
+      hr_scenario_init_default (&sc);
+      hr_test_model (&sc, models[i].id);
+      sc.training.method = HR_METHOD_LORA;
+      sc.training.lora_rank = 16;
+      sc.training.lora_targets = HR_LORA_IN_PROJ;
+      hr_params_count (&sc.model, &sc.training, 1, 1, &c);
+      g_assert_cmpuint (c.lora_total, ==, models[i].lora);
+      g_assert_cmpuint (c.layer_lora * 64, ==, models[i].lora);
+    }
+}
+
 /* Every model preset's notes carry the count computed from its config
  * fields (data/facts/models.json); Headroom must agree with each. */
 static void
@@ -983,6 +1013,7 @@ main (int   argc,
   g_test_add_func ("/params/deepseek", test_deepseek_counts);
   g_test_add_func ("/params/deepseek-tensor-parallel", test_deepseek_tensor_parallel);
   g_test_add_func ("/params/state-space", test_ssm_table);
+  g_test_add_func ("/params/state-space-lora", test_ssm_lora_counts);
   g_test_add_func ("/params/vision-language", test_vision_counts);
   g_test_add_func ("/params/llama-3.2-vision", test_mllama_count);
   g_test_add_func ("/params/presets-match-reference", test_presets_match_reference);

@@ -159,6 +159,17 @@ hr_activations_mla (const LayerShape   *L,
                                 T * a * kv_up * ab);
           else
             hr_activations_add (out, N_("V (copied by probs·V)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
+          /* probs·V keeps the probabilities (after dropout, or their
+           * 16-bit cast of an fp32 softmax) for V's gradient: in a first
+           * layer without k or v adapters V needs none, and only the
+           * softmax's output and the dropout's mask stay */
+          if (!L->input_grad && !(L->lt & (HR_LORA_K | HR_LORA_V)))
+            {
+              gboolean fp32_softmax = hr_activations_fp32_softmax (L->scenario);
+
+              scores = L->a * L->b * (L->s / L->c) * L->s
+                       * ((fp32_softmax ? 4.0 : ab) + (m->dropout ? 1.0 : 0.0));
+            }
           if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
             hr_activations_add (out, N_("attention scores (softmax, dropout)"),
                                 "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", scores);

@@ -65,11 +65,14 @@ transformer_layer (const HrScenario   *sc,
   hr_activations_layer (&plain, out);
 }
 
-/* One SSM layer: its norm, the mixer, and the MLP or experts after it. */
+/* One SSM layer: its norm, the mixer, and the MLP or experts after it;
+ * INPUT_GRAD whether its input needs a gradient (not in a LoRA model's
+ * first layer, whose embeddings are frozen). */
 static void
 ssm_layer (const HrScenario         *sc,
            gboolean                  experts,
            const HrLayerActivations *ffn,
+           gboolean                  input_grad,
            HrLayerActivations       *out)
 {
   const HrModelArch *m = &sc->model;
@@ -90,12 +93,31 @@ ssm_layer (const HrScenario         *sc,
   gboolean mlp = experts || m->ffn > 0;   /* a Mamba block without one: mamba_ssm's d_intermediate 0 */
   double mlp_work = 0;
 
+  /* LoRA (hr-validate.c: in_proj's adapter alone, no MLP): the frozen
+   * in_proj keeps nothing, its adapter reads the norm's output (with
+   * dropout its dropped-out copy, and the mask where the input needs a
+   * gradient); the fused kernels save what they do in full training, their
+   * input, in_proj's output, needing a gradient through the adapter. */
+  gboolean lora = tr->method == HR_METHOD_LORA;
+  gboolean dropout = lora && tr->lora_dropout > 0;
+  double r = (double) tr->lora_rank;
+
   *out = (HrLayerActivations) { 0 };
 
+  /* (a frozen norm keeps its fp32 input for the input's gradient only:
+   * none in the first layer of a LoRA model) */
   hr_activations_add (out, N_("norm inputs"), "norms·b·s·h·bytes",
-                      (mlp ? 2.0 : 1.0) * T * h * hr_activations_norm_bytes (sc) / rep);
+                      ((mlp ? 1.0 : 0.0) + (input_grad ? 1.0 : 0.0)) * T * h
+                      * hr_activations_norm_bytes (sc) / rep);
   /* The in_proj reads the norm's output (under autocast, its cast). */
-  hr_activations_add (out, N_("SSM input (norm output)"), "b·s·h·bytes", T * h * ab / rep);
+  hr_activations_add (out, N_("SSM input (norm output)"), "b·s·h·bytes", dropout ? 0.0 : T * h * ab / rep);
+  if (lora)
+    {
+      hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", T * r * ab);
+      if (dropout)
+        hr_activations_add (out, N_("LoRA dropout inputs and masks"), "b·s·Σ d_in·(bytes + 1) / c",
+                            T * h * (ab + (input_grad ? 1.0 : 0.0)));
+    }
 
   if (m->ssm == HR_SSM_MAMBA)
     {
@@ -211,7 +233,18 @@ hr_activations_pattern_kinds (const HrScenario *sc,
       transformer_layer (sc, x, &out->kind[1][x]);
   for (guint x = 0; x < 2; x++)
     if (out->has[0][x])
-      ssm_layer (sc, x, &out->kind[1][x], &out->kind[0][x]);
+      ssm_layer (sc, x, &out->kind[1][x], TRUE, &out->kind[0][x]);
+}
+
+/* A Mamba or Mamba-2 model's first layer under LoRA, its input needing no
+ * gradient (validation: no layer pattern, no MLP). */
+void
+hr_activations_ssm_first_layer (const HrScenario   *sc,
+                                HrLayerActivations *out)
+{
+  HrLayerActivations none = { 0 };
+
+  ssm_layer (sc, FALSE, &none, hr_activations_input_grad (sc), out);
 }
 
 /* The last layer's kind last: the values the average takes from its

@@ -704,7 +704,10 @@ void
 hr_activations_first_layer (const HrScenario   *scenario,
                             HrLayerActivations *out)
 {
-  layer_activations (scenario, hr_activations_input_grad (scenario), out);
+  if (scenario->model.ssm != HR_SSM_NONE)
+    hr_activations_ssm_first_layer (scenario, out);
+  else
+    layer_activations (scenario, hr_activations_input_grad (scenario), out);
 }
 
 /* Layers' worth of activations a pipeline stage holds (Korthikanti §4.2.3,

@@ -108,6 +108,10 @@ void    hr_activations_pattern_layer  (const HrScenario   *scenario,
                                        HrLayerActivations *out,
                                        HrLayerActivations *first,
                                        HrLayerActivations *last);
+/* ... and a Mamba or Mamba-2 model's first layer, its input needing a
+ * gradient or not (LoRA: hr_activations_first_layer). */
+void    hr_activations_ssm_first_layer (const HrScenario   *scenario,
+                                        HrLayerActivations *out);
 
 /* Llama 3.2 Vision's gated cross-attention layer over the text, its keys
  * and values the images' (hr-activations-mllama.c). */

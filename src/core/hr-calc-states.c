@@ -528,7 +528,17 @@ add_weights (Ctx               *ctx,
            * keep no cast (hr_activations_first_layer). */
           HrLayerActivations first = { 0 };
 
-          if (dev->stage == 0 && !hr_activations_input_grad (sc))
+          /* (DeepSeek's first layer is a dense one where the stage holds
+           * any: its dense MLP's casts, not an MoE layer's) */
+          if (dev->stage == 0 && !hr_activations_input_grad (sc)
+              && hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer, dev->n_layers) > 0)
+            {
+              HrScenario dense_sc;
+
+              hr_calc_deepseek_dense_scenario (sc, &dense_sc);
+              hr_activations_first_layer (&dense_sc, &first);
+            }
+          else if (dev->stage == 0 && !hr_activations_input_grad (sc))
             hr_activations_first_layer (sc, &first);
           hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                     HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),

@@ -59,6 +59,7 @@ hr_params_ssm_mixer (const HrModelArch *m,
       out->adafactor = (h + 2 * di) + (di + R + 2 * N) + (R + di) + (di + h)
                        + (di + di * K) + di + di + (di + N) + di + norms;
       out->largest = MAX (h * 2 * di, di * h);
+      out->in_proj = 2 * di;
     }
   else if (m->ssm == HR_SSM_MAMBA2)
     {
@@ -75,5 +76,6 @@ hr_params_ssm_mixer (const HrModelArch *m,
       out->adafactor = (h + in_proj) + (di + h) + (conv_dim + conv_dim * K) + conv_dim
                        + 3 * H + di;
       out->largest = MAX (h * in_proj, di * h);
+      out->in_proj = in_proj;
     }
 }

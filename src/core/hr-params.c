@@ -270,6 +270,8 @@ count_layers (const HrModelArch *m,
               guint64            t,
               guint64            e,
               guint64            outside,
+              guint              lora_targets,
+              guint64            lora_rank,
               HrParamCounts     *out)
 {
   HrSsmMixerParams ssm = { 0 };
@@ -359,8 +361,11 @@ count_layers (const HrModelArch *m,
             out->layer_adafactor = ada;
           }
       }
-  out->layer_lora = 0;
-  out->lora_total = 0;
+  /* LoRA on a Mamba block's in_proj (hr-validate.c: the one linear PEFT
+   * can adapt there; a model without a pattern or MLP): r·(h + in_proj's
+   * width) a layer. */
+  out->layer_lora = lora_targets & HR_LORA_IN_PROJ ? lora_rank * (s->h + ssm.in_proj) : 0;
+  out->lora_total = m->layers * out->layer_lora;
   out->mixed = hr_model_mixed_layers (m);
 }
 
@@ -581,9 +586,9 @@ hr_params_count (const HrModelArch *m,
   out->attention_layers = m->layers;
   out->expert_layers = s.E > 1 ? m->layers : 0;
 
-  /* (hr-validate.c refuses adapters on these models.) */
+  /* (hr-validate.c allows adapters here only on a Mamba block's in_proj.) */
   if (m->ssm != HR_SSM_NONE || hr_model_mixed_layers (m))
-    count_layers (m, &s, t, e, outside, out);
+    count_layers (m, &s, t, e, outside, targets, r, out);
 
   /* A vision-language model's vision tower and projector (hr-params-
    * vision.c): outside the language model's layers, on its first stage. */

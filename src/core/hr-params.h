@@ -105,6 +105,7 @@ typedef struct
   guint64 linear;      /* nn.Linear weights: in_proj, x_proj, dt_proj, out_proj */
   guint64 adafactor;   /* Adafactor's factored second-moment size */
   guint64 largest;     /* its largest nn.Linear weight */
+  guint64 in_proj;     /* in_proj's output width (its input is h wide) */
 } HrSsmMixerParams;
 
 void     hr_params_ssm_mixer   (const HrModelArch *model,

@@ -254,9 +254,12 @@ validate_training (const HrScenario  *sc,
           "adapters change which products it keeps; allowed with LoRA and QLoRA: none, selective, full"));
   if (t->method != HR_METHOD_FULL)
     {
-      if ((t->lora_targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD)) == 0)
+      if ((t->lora_targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD | HR_LORA_IN_PROJ)) == 0)
         FAIL ("training.lora.targets", _("[] names no layer; allowed: any of q, k, v, "
-              "o, gate, up, down, lm_head, or \"all-linear\""));
+              "o, gate, up, down, lm_head, in_proj, or \"all-linear\""));
+      if ((t->lora_targets & HR_LORA_IN_PROJ) && sc->model.ssm == HR_SSM_NONE)
+        FAIL ("training.lora.targets", _("in_proj is a Mamba block's; allowed without "
+              "model.ssm: any of q, k, v, o, gate, up, down, lm_head"));
       if (sc->model.head != HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
         FAIL ("training.lora.targets", _("lm_head needs model.head = lm"));
       /* DoRA on the head would save two more logits-sized outputs, which
@@ -625,9 +628,28 @@ validate_ssm (const HrScenario  *sc,
           _("is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
           "attention_kind standard, shared_experts 0, dense_layers 0 (say it with "
           "expert_layer_period), router_bias false, mtp_modules 0"));
-  if (t->method != HR_METHOD_FULL)
+  /* LoRA on a Mamba or Mamba-2 model (no pattern): PEFT can adapt in_proj
+   * only.  In training Hugging Face's MambaMixer and Mamba2Mixer hand
+   * x_proj's, dt_proj's and out_proj's weights straight to the fused
+   * kernels (mamba_inner_fn, mamba_split_conv1d_scan_combined), so adapters
+   * there get no gradient (huggingface/peft#2274, state-spaces/mamba#279);
+   * in_proj is called as a module.  QLoRA's 4-bit weights cannot go to
+   * those kernels at all. */
+  if (t->method == HR_METHOD_QLORA
+      || (t->method == HR_METHOD_LORA && (hr_model_mixed_layers (m) || m->ffn > 0)))
     FAIL ("training.method", _("%s is not planned with SSM layers or a layer pattern yet; "
-          "allowed: full"), hr_enum_name (&hr_method_names, t->method));
+          "allowed: full, or lora on a Mamba or Mamba-2 model without a layer pattern or MLP"),
+          hr_enum_name (&hr_method_names, t->method));
+  if (t->method == HR_METHOD_LORA && t->lora_targets != HR_LORA_IN_PROJ)
+    FAIL ("training.lora.targets", _("a Mamba block adapts in_proj only (the fused kernels read "
+          "x_proj's, dt_proj's and out_proj's weights directly, so adapters there get no "
+          "gradient; the model has no q, k, v, o or MLP); allowed: [\"in_proj\"]"));
+  if (t->method == HR_METHOD_LORA && (t->lora_dora || t->lora_fused_qkv))
+    FAIL (t->lora_dora ? "training.lora.dora" : "training.lora.fused_qkv",
+          _("is not planned with SSM layers; allowed: false"));
+  if (t->method == HR_METHOD_LORA && p->tp > 1)
+    FAIL ("parallel.tp", _("%" PRIu64 " is not planned with LoRA on SSM layers (PEFT's "
+          "adapters on Hugging Face's Mamba); allowed: 1"), p->tp);
   if (t->checkpointing == HR_CHECKPOINTING_OP || t->compile)
     FAIL (t->compile ? "training.compile" : "training.checkpointing",
           _("is not planned with SSM layers or a layer pattern (the fused scan kernels are "

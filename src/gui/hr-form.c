@@ -183,7 +183,9 @@ build_training (HrForm    *self,
     { "training.lora.targets.v", "v" }, { "training.lora.targets.o", "o" },
     { "training.lora.targets.gate", "gate" }, { "training.lora.targets.up", "up" },
     { "training.lora.targets.down", "down" }, { "training.lora.targets.lm_head", "head" },
+    { "training.lora.targets.in_proj", "in_proj" },
   };
+  static const guint row_first[] = { 0, 4, 8, 9 };
   GtkWidget *group, *row, *box;
 
   group = hr_form_new_group (page, _("Training"), NULL);
@@ -191,19 +193,24 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.method");
   hr_form_field_row (self, group, "training.lora.rank");
 
-  /* Two rows of linked toggles: attention, then MLP and head. */
-  for (guint r = 0; r < 2; r++)
+  /* Rows of linked toggles: attention, MLP and head, a Mamba block's
+   * in_proj (the one linear PEFT trains there, hr-validate.c). */
+  for (guint r = 0; r < 3; r++)
     {
-      row = hr_form_action_row (r == 0 ? _("LoRA on attention") : _("LoRA on MLP and head"), NULL);
+      static const char * const paths[] = { "training.lora.targets", "training.lora.targets.mlp",
+                                             "training.lora.targets.ssm" };
+
+      row = hr_form_action_row (r == 0 ? _("LoRA on attention") : r == 1 ? _("LoRA on MLP and head")
+                                : _("LoRA on SSM layers"), NULL);
       box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
       gtk_widget_add_css_class (box, "linked");
       gtk_widget_add_css_class (box, "lora-targets");
       gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
-      for (guint i = r * 4; i < r * 4 + 4; i++)
+      for (guint i = row_first[r]; i < row_first[r + 1]; i++)
         {
           GtkWidget *toggle = gtk_toggle_button_new_with_label (targets[i].label);
           /* TRANSLATORS: a toggle's name for screen readers: %s is a layer
-           * (q, k, v, o, gate, up, down, head) */
+           * (q, k, v, o, gate, up, down, head, in_proj) */
           g_autofree char *name = g_strdup_printf (_("LoRA adapter on %s"), targets[i].label);
 
           g_object_bind_property (self->model,
@@ -217,7 +224,7 @@ build_training (HrForm    *self,
         }
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), box);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-      hr_form_register_row (self, r == 0 ? "training.lora.targets" : "training.lora.targets.mlp", row, NULL);
+      hr_form_register_row (self, paths[r], row, NULL);
     }
 
   hr_form_field_row (self, group, "training.lora.dropout");
@@ -416,6 +423,7 @@ hr_form_update_sensitivity (HrForm *self)
   lora = hr_field_find ("training.lora.rank", NULL)->applies (sc);
   set_row_sensitive (self, "training.lora.targets", lora);
   set_row_sensitive (self, "training.lora.targets.mlp", lora);
+  set_row_sensitive (self, "training.lora.targets.ssm", lora && sc->model.ssm != HR_SSM_NONE);
 }
 
 /* Shows message on the row its path names (the closest registered parent

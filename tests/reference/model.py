@@ -794,6 +794,12 @@ def apply_lora(model, cfg):
     # down projection (kv_a_proj_with_mqa), v its up projection (kv_b_proj)
     mla = {"q": ("q", "q_a", "q_b"), "k": ("kv_a",), "v": ("kv_b",), "o": ("o",)}
     for layer in model.layers:
+        # a Mamba block (ssm.py): its in_proj, the one linear PEFT's
+        # adapters train in Hugging Face's Mamba (hr-validate.c)
+        if hasattr(layer, "mixer"):
+            if "in_proj" in targets:
+                wrap(layer.mixer, "in_proj")
+            continue
         for t in ("q", "k", "v", "o"):
             if t in targets:
                 for name in (mla[t] if isinstance(layer.attn, MLAttention) else (t,)):

@@ -346,6 +346,24 @@ def deepseek_config(rng, index):
     return finish(c)
 
 
+def ssm_lora_config(rng, index):
+    """A Mamba or Mamba-2 model (ssm_config's, without a layer pattern)
+    fine-tuned with LoRA on in_proj, the one linear PEFT's adapters train
+    in Hugging Face's Mamba (hr-validate.c): compared, as every SSM
+    configuration, for its counts and the bytes of its weights, gradients
+    and optimizer states."""
+    while True:
+        c = ssm_config(rng, index)
+        if not c.get("attn_layer_period"):
+            break
+    c["method"] = "lora"
+    c["lora_rank"] = rng.choice((2, 4, 8))
+    c["lora_targets"] = ["in_proj"]
+    c["lora_dropout"] = rng.choice((0.0, 0.1))
+    c["name"] = "ssm lora %d" % index
+    return finish(c)
+
+
 def deepseek_lora_config(rng, index):
     """A DeepSeek-style decoder (deepseek_config) fine-tuned with LoRA, as
     PEFT adapts Hugging Face's DeepSeek: q the query projections (q_proj,
@@ -356,8 +374,8 @@ def deepseek_lora_config(rng, index):
     c = deepseek_config(rng, index)
     c["method"] = "lora"
     c["lora_rank"] = rng.choice((2, 4, 8))
-    n = rng.randrange(1, len(LORA_ALL))
-    c["lora_targets"] = sorted(rng.sample(LORA_ALL[:-1], n), key=LORA_ALL.index)
+    n = rng.randrange(1, len(LORA_ALL) + 1)
+    c["lora_targets"] = sorted(rng.sample(LORA_ALL, n), key=LORA_ALL.index)
     if c["mlp"] not in ("swiglu", "geglu"):
         c["lora_targets"] = [t for t in c["lora_targets"] if t != "gate"] or ["up"]
     c["lora_dropout"] = rng.choice((0.0, 0.1))
@@ -822,6 +840,8 @@ def main(argv=None):
     ap.add_argument("--ssm", type=int, default=12, help="random state-space and hybrid configurations")
     ap.add_argument("--deepseek", type=int, default=30,
                     help="random DeepSeek-style configurations (latent attention, shared experts, dense first layers)")
+    ap.add_argument("--ssm-lora", type=int, default=8,
+                    help="random Mamba and Mamba-2 configurations with LoRA on in_proj")
     ap.add_argument("--deepseek-lora", type=int, default=16,
                     help="random DeepSeek-style configurations fine-tuned with LoRA")
     ap.add_argument("--vision", type=int, default=12,
@@ -869,6 +889,9 @@ def main(argv=None):
     # DeepSeek-style decoders, likewise
     rng4 = random.Random(seed * 7919 + 3)
     configs += [deepseek_config(rng4, i) for i in range(args.deepseek)]
+    # Mamba and Mamba-2 with LoRA on in_proj, likewise
+    rng8 = random.Random(seed * 7919 + 7)
+    configs += [ssm_lora_config(rng8, i) for i in range(args.ssm_lora)]
     # ... and the same fine-tuned with LoRA, likewise
     rng7 = random.Random(seed * 7919 + 6)
     configs += [deepseek_lora_config(rng7, i) for i in range(args.deepseek_lora)]
