@@ -45,6 +45,9 @@ gboolean hr_validate_deepseek (const HrScenario  *scenario,
 /* hr-validate-vision.c: a vision tower and its projector. */
 gboolean hr_validate_vision   (const HrScenario  *scenario,
                                GError           **error);
+/* hr-validate-ssm.c: state-space layers and layer patterns. */
+gboolean hr_validate_ssm      (const HrScenario  *scenario,
+                               GError           **error);
 gboolean hr_gpu_validate      (const HrGpu       *gpu,
                                const char        *section,
                                GError           **error);

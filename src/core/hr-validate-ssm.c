@@ -1,0 +1,187 @@
+/* hr-validate-ssm.c: what makes a state-space or hybrid model plannable
+ *
+ * Copyright 2026 The Headroom developers
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Mamba, Mamba-2 and Jamba-style layer patterns (hr-params-ssm.c,
+ * hr-activations-ssm.c): their ranges, how they must agree with the rest
+ * of the model, what training and parallelism the plan covers with them
+ * (LoRA on in_proj only), refused naming the field otherwise.
+ */
+
+#include "hr-validate-private.h"
+#include "hr-error.h"
+#include "hr-params.h"
+
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
+
+/* A layer pattern (Jamba's period and offset) must name layers the model
+ * has: an offset within its period, a period within the layers. */
+static gboolean
+check_pattern (const char  *period_path,
+               const char  *offset_path,
+               guint64      period,
+               guint64      offset,
+               guint64      layers,
+               GError     **error)
+{
+  if (period > layers)
+    FAIL (period_path, _("%" PRIu64 " does not fit model.layers = %" PRIu64
+          "; allowed: 0 to %" PRIu64), period, layers, layers);
+  if (period == 0 && offset != 0)
+    FAIL (offset_path, _("%" PRIu64 " needs %s > 0; allowed: 0"),
+          offset, period_path);
+  if (period > 0 && offset >= period)
+    FAIL (offset_path, _("%" PRIu64 " is not below %s = %" PRIu64
+          "; allowed: 0 to %" PRIu64), offset, period_path, period, period - 1);
+  return TRUE;
+}
+
+/* What a state-space or hybrid plan covers: Mamba, Mamba-2 and Jamba as
+ * mamba_ssm and Hugging Face write them (a decoder with an LM head, no
+ * biases, every layer's mixer followed by the MLP, its experts or
+ * nothing), trained in full without context parallelism, and with tensor
+ * parallelism only where Megatron splits the block (Mamba-2).  The rest is
+ * refused rather than planned as something it is not. */
+gboolean
+hr_validate_ssm (const HrScenario  *sc,
+                 GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  gboolean ssm = m->ssm != HR_SSM_NONE;
+
+  /* (The sizes' own ranges are their rows'.) */
+  if (!check_pattern ("model.attn_layer_period", "model.attn_layer_offset",
+                         m->attn_layer_period, m->attn_layer_offset, m->layers, error)
+      || !check_pattern ("model.expert_layer_period", "model.expert_layer_offset",
+                         m->expert_layer_period, m->expert_layer_offset, m->layers, error))
+    return FALSE;
+  if (!ssm && m->attn_layer_period > 0)
+    FAIL ("model.attn_layer_period", _("%" PRIu64 " needs SSM layers between the "
+          "attention layers; allowed with model.ssm = none: 0"), m->attn_layer_period);
+  if (m->experts <= 1 && m->expert_layer_period > 0)
+    FAIL ("model.expert_layer_period", _("%" PRIu64 " needs model.experts > 1; "
+          "allowed with model.experts = 1: 0"), m->expert_layer_period);
+  if (!ssm && !hr_model_mixed_layers (m))
+    return TRUE;
+
+  if (ssm && m->ffn == 0 && m->experts > 1 && m->expert_layer_period > 1)
+    FAIL ("model.ffn", _("0 leaves the layers without experts with no MLP; allowed with "
+          "model.expert_layer_period > 1: 1 to %u (the dense layers' width)"), HR_MAX_FFN);
+  if (m->ssm == HR_SSM_MAMBA2)
+    {
+      guint64 di = hr_model_ssm_inner (m), P = hr_model_ssm_head_dim (m);
+      guint64 H = hr_model_ssm_heads (m), G = hr_model_ssm_groups (m);
+
+      /* mamba2.py, Mamba2.__init__: assert self.d_ssm % self.headdim == 0;
+       * ssd_combined.py: assert nheads % ngroups == 0. */
+      if (di % P != 0)
+        FAIL ("model.ssm_head_dim", _("%" PRIu64 " does not divide the inner width "
+              "%" PRIu64 " (ssm_expand x hidden); allowed: a divisor of %"
+              PRIu64), P, di, di);
+      if (H * P != di)
+        FAIL ("model.ssm_heads", _("%" PRIu64 " heads of %" PRIu64
+              " are not the inner width %" PRIu64 "; allowed: %" PRIu64
+              " (or 0)"), H, P, di, di / P);
+      if (H % G != 0)
+        FAIL ("model.ssm_groups", _("%" PRIu64 " does not divide model.ssm_heads = %"
+              PRIu64 "; allowed: a divisor of %" PRIu64), G, H, H);
+    }
+  if (ssm && m->ssm_bc_norm && m->ssm != HR_SSM_MAMBA)
+    FAIL ("model.ssm_bc_norm", _("true is Jamba's Mamba-1 layers only; allowed with "
+          "model.ssm = mamba2: false"));
+  {
+    /* The mixers' count in double first, as validate_model does. */
+    double h = m->hidden, di = (double) hr_model_ssm_inner (m);
+    double N = hr_model_ssm_state (m), R = hr_model_ssm_dt_rank (m);
+    double mixer = di * (3.0 * h + 2.0 * R + 3.0 * N + (double) hr_model_ssm_conv (m)
+                         + 4.0 + (double) hr_model_ssm_groups (m) * N * (2.0 * h + 2.0));
+
+    if (ssm && (double) m->layers * mixer > HR_MAX_PARAMS)
+      FAIL ("model", _("about %.3g parameters is more than Headroom plans; "
+            "allowed: up to 10^15"), (double) m->layers * mixer);
+  }
+
+  if (m->kind != HR_KIND_DECODER)
+    FAIL ("model.kind", _("%s is not planned with SSM layers or a layer pattern; allowed: decoder"),
+          hr_enum_name (&hr_kind_names, m->kind));
+  if (m->head != HR_HEAD_LM)
+    FAIL ("model.head", _("classifier is not planned with SSM layers or a layer pattern; "
+          "allowed: lm"));
+  if (m->parallel_block || m->norms_per_layer != 0 || m->qk_norm != HR_QK_NORM_NONE
+      || m->bias != HR_BIAS_NONE)
+    FAIL (m->parallel_block ? "model.parallel_block" : m->norms_per_layer != 0
+          ? "model.norms_per_layer" : m->qk_norm != HR_QK_NORM_NONE ? "model.qk_norm"
+          : "model.bias", _("is not planned with SSM layers or a layer pattern; allowed: "
+          "parallel_block false, norms_per_layer 0, qk_norm none, bias none"));
+  if (m->patch_dim != 0 || m->token_types != 0 || m->pooler || m->learned_positions != 0
+      || m->lm_head_bias)
+    FAIL (m->patch_dim != 0 ? "model.patch_dim" : m->token_types != 0 ? "model.token_types"
+          : m->pooler ? "model.pooler" : m->learned_positions != 0 ? "model.learned_positions"
+          : "model.lm_head_bias", _("is not planned with SSM layers or a layer pattern; "
+          "allowed: patch_dim 0, token_types 0, pooler false, learned_positions 0, "
+          "lm_head_bias false"));
+  if (m->attention_kind != HR_ATTN_KIND_STANDARD || m->shared_experts != 0
+      || m->dense_layers != 0 || m->router_bias || m->mtp_modules != 0)
+    FAIL (m->attention_kind != HR_ATTN_KIND_STANDARD ? "model.attention_kind"
+          : m->shared_experts != 0 ? "model.shared_experts" : m->dense_layers != 0
+          ? "model.dense_layers" : m->router_bias ? "model.router_bias" : "model.mtp_modules",
+          _("is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
+          "attention_kind standard, shared_experts 0, dense_layers 0 (say it with "
+          "expert_layer_period), router_bias false, mtp_modules 0"));
+  /* LoRA on a Mamba or Mamba-2 model (no pattern): PEFT can adapt in_proj
+   * only.  In training Hugging Face's MambaMixer and Mamba2Mixer hand
+   * x_proj's, dt_proj's and out_proj's weights straight to the fused
+   * kernels (mamba_inner_fn, mamba_split_conv1d_scan_combined), so adapters
+   * there get no gradient (huggingface/peft#2274, state-spaces/mamba#279);
+   * in_proj is called as a module.  QLoRA's 4-bit weights cannot go to
+   * those kernels at all. */
+  if (t->method == HR_METHOD_QLORA
+      || (t->method == HR_METHOD_LORA && (hr_model_mixed_layers (m) || m->ffn > 0)))
+    FAIL ("training.method", _("%s is not planned with SSM layers or a layer pattern yet; "
+          "allowed: full, or lora on a Mamba or Mamba-2 model without a layer pattern or MLP"),
+          hr_enum_name (&hr_method_names, t->method));
+  if (t->method == HR_METHOD_LORA && t->lora_targets != HR_LORA_IN_PROJ)
+    FAIL ("training.lora.targets", _("a Mamba block adapts in_proj only (the fused kernels read "
+          "x_proj's, dt_proj's and out_proj's weights directly, so adapters there get no "
+          "gradient; the model has no q, k, v, o or MLP); allowed: [\"in_proj\"]"));
+  if (t->method == HR_METHOD_LORA && (t->lora_dora || t->lora_fused_qkv))
+    FAIL (t->lora_dora ? "training.lora.dora" : "training.lora.fused_qkv",
+          _("is not planned with SSM layers; allowed: false"));
+  if (t->method == HR_METHOD_LORA && p->tp > 1)
+    FAIL ("parallel.tp", _("%" PRIu64 " is not planned with LoRA on SSM layers (PEFT's "
+          "adapters on Hugging Face's Mamba); allowed: 1"), p->tp);
+  if (t->checkpointing == HR_CHECKPOINTING_OP || t->compile)
+    FAIL (t->compile ? "training.compile" : "training.checkpointing",
+          _("is not planned with SSM layers or a layer pattern (the fused scan kernels are "
+          "opaque to torch.compile and torchtitan's op policy); allowed: checkpointing "
+          "none, selective or full, compile false"));
+  if (t->checkpointing == HR_CHECKPOINTING_FULL && t->checkpoint_every != 1)
+    FAIL ("training.checkpoint_every", _("%" PRIu64 " is not planned with SSM "
+          "layers or a layer pattern; allowed: 1"), t->checkpoint_every);
+  if (p->cp != 1)
+    FAIL ("parallel.cp", _("%" PRIu64 " is not planned "
+          "with SSM layers or a layer pattern yet; allowed: 1"), p->cp);
+  /* Tensor parallelism: Megatron's MambaMixer splits Mamba-2 blocks by
+   * heads and groups (mamba_mixer.py: "nheads must be evenly divisble by
+   * tp_size", "ngroups must be evenly divisible by tp_size"); mamba_ssm's
+   * Mamba and transformers' MambaMixer and JambaMambaMixer have none. */
+  if (p->tp > 1 && m->ssm == HR_SSM_MAMBA)
+    FAIL ("parallel.tp", _("%" PRIu64 " is not planned with Mamba layers (mamba_ssm's and "
+          "transformers' Mamba blocks have no tensor parallelism); allowed with model.ssm = "
+          "mamba: 1"), p->tp);
+  if (p->tp > 1 && m->ssm == HR_SSM_MAMBA2)
+    {
+      guint64 H = hr_model_ssm_heads (m), G = hr_model_ssm_groups (m);
+
+      if (H % p->tp != 0 || G % p->tp != 0)
+        FAIL (H % p->tp != 0 ? "model.ssm_heads" : "model.ssm_groups",
+              _("%" PRIu64 " is not divisible by parallel.tp = %" PRIu64 " (Megatron's "
+              "MambaMixer splits the heads and the groups); allowed: a multiple of %" PRIu64),
+              H % p->tp != 0 ? H : G, p->tp, p->tp);
+    }
+  return TRUE;
+}
