@@ -15,6 +15,32 @@
 
 #include <glib/gi18n-lib.h>
 
+/* The bytes eager attention's scores keep, a·b·s²·(per element) / (t·c):
+ * the softmax's output and, with dropout, its mask and output, 5·a·s²·b
+ * in 16-bit (Korthikanti), while the scores need a gradient
+ * (SCORES_GRAD); probs·V's probabilities while V needs one (V_GRAD).
+ * torch.autocast runs softmax in fp32, so its output and the dropout's
+ * are fp32, and the matmul with V keeps its own 16-bit cast of the latter
+ * instead of it.  T5Attention (modeling_t5.py) runs its softmax in fp32
+ * whatever the type, softmax(scores.float()).type_as(scores): an fp32
+ * output and the 16-bit copy the matmul with V keeps, as under autocast
+ * (hr_activations_fp32_softmax).  Without either and without dropout
+ * probs·V keeps the softmax's output itself.  Selective recompute drops
+ * exactly these. */
+double
+hr_attention_score_bytes (const LayerShape *L,
+                          gboolean          scores_grad,
+                          gboolean          v_grad)
+{
+  gboolean fp32_softmax = hr_activations_fp32_softmax (L->scenario);
+  gboolean dropout = L->m->dropout;
+  double probs = fp32_softmax ? 4.0 : L->ab;
+  double per = (scores_grad ? probs + (dropout ? 1.0 : 0.0) : 0.0)
+               + (v_grad ? (fp32_softmax ? L->ab : scores_grad && !dropout ? 0.0 : probs) : 0.0);
+
+  return L->a * L->b * (L->s / L->c) * L->s * per;
+}
+
 /* The attention: its input, Q, K and V, the kernel's output, its scores
  * when eager, Q/K norms, dropout; *MLA_WORK its backward's working set
  * where DeepSeek's latent attention replaces it. */
@@ -25,7 +51,6 @@ hr_layer_add_attention (const LayerShape   *L,
 {
   const HrModelArch *m = L->m;
   const HrTraining *tr = L->tr;
-  double c = L->c;
   double rep = L->rep;
   double ab = L->ab;
   double lin_in = L->lin_in;
@@ -33,7 +58,6 @@ hr_layer_add_attention (const LayerShape   *L,
   double d = L->d;
   double a = L->a;
   double k = L->k;
-  double s = L->s;
   double b = L->b;
   double T = L->T;
   gboolean autocast = L->autocast;
@@ -45,7 +69,6 @@ hr_layer_add_attention (const LayerShape   *L,
   double qkv_readers = L->qkv_readers;
   double mlp_readers = L->mlp_readers;
   gboolean input_grad = L->input_grad;
-  const HrScenario *scenario = L->scenario;
   guint attn_first;
   double attn_start;
 
@@ -131,31 +154,10 @@ hr_layer_add_attention (const LayerShape   *L,
     }
   else
     {
-      /* Softmax output, and with dropout its mask and output: 5·a·s²·b in
-       * 16-bit (Korthikanti).  torch.autocast runs softmax in fp32, so its
-       * output and the dropout's are fp32, and the matmul with V keeps its
-       * own 16-bit cast of the latter instead of it.  Selective recompute
-       * drops exactly these.  T5Attention (modeling_t5.py) runs its
-       * softmax in fp32 whatever the type, softmax(scores.float())
-       * .type_as(scores): an fp32 output and the 16-bit copy the matmul with
-       * V keeps, as under autocast (hr_activations_fp32_softmax). */
-      gboolean fp32_softmax = hr_activations_fp32_softmax (scenario);
-      double probs = fp32_softmax ? 4.0 : ab;
-      double scores = probs + (m->dropout ? 1.0 : 0.0)
-                      + (fp32_softmax ? ab : m->dropout ? probs : 0.0);
-
-      /* ... but in a first layer adapting some of Q, K and V: the softmax
-       * and dropout keep theirs when the scores need a gradient (Q or K
-       * adapted), probs·V keeps its probabilities when V needs one. */
-      if (!input_grad)
-        {
-          gboolean sg = (lt & (HR_LORA_Q | HR_LORA_K)) != 0, vg = (lt & HR_LORA_V) != 0;
-
-          scores = (sg ? probs + (m->dropout ? 1.0 : 0.0) : 0.0)
-                   + (vg ? (autocast ? ab : (sg && !m->dropout ? 0.0 : probs)) : 0.0);
-        }
-
-      double score_bytes = a * b * (s / c) * s * scores;
+      /* In a first layer adapting some of Q, K and V the scores need a
+       * gradient when Q or K is adapted, V when V is. */
+      double score_bytes = hr_attention_score_bytes (L, input_grad || (lt & (HR_LORA_Q | HR_LORA_K)),
+                                                     input_grad || (lt & HR_LORA_V));
 
       if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
         hr_activations_add (out, N_("attention scores (softmax, dropout)"),
@@ -167,14 +169,10 @@ hr_layer_add_attention (const LayerShape   *L,
     }
   if (hr_model_mla (m))
     {
-      gboolean fp32_softmax = hr_activations_fp32_softmax (scenario);
-      double probs = fp32_softmax ? 4.0 : ab;
-      double per = probs + (m->dropout ? 1.0 : 0.0) + (fp32_softmax ? ab : m->dropout ? probs : 0.0);
-
       out->n = attn_first;
       out->total = attn_start;
       out->recomputed = 0;
-      hr_activations_mla (L, a * b * (s / c) * s * per, out, mla_attn_work);
+      hr_activations_mla (L, out, mla_attn_work);
     }
   if (m->dropout && attn_out_grad)
     hr_activations_add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);

@@ -69,7 +69,6 @@ adapter_reads (const LayerShape *L,
 
 void
 hr_activations_mla (const LayerShape   *L,
-                    double              scores,
                     HrLayerActivations *out,
                     double             *attn_work)
 {
@@ -125,7 +124,7 @@ hr_activations_mla (const LayerShape   *L,
    * (or its copy) alone. */
   if (!L->attn_grad)
     {
-      if (L->lora && (L->lt & HR_LORA_O) && adapter_reads (L, HR_LORA_O))
+      if (adapter_reads (L, HR_LORA_O))
         hr_activations_add (out, N_("attention context (O input)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
       *attn_work = 0;
       return;
@@ -159,17 +158,13 @@ hr_activations_mla (const LayerShape   *L,
                                 T * a * kv_up * ab);
           else
             hr_activations_add (out, N_("V (copied by probs·V)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
-          /* probs·V keeps the probabilities (after dropout, or their
-           * 16-bit cast of an fp32 softmax) for V's gradient: in a first
+          /* probs·V keeps the probabilities for V's gradient: in a first
            * layer without k or v adapters V needs none, and only the
-           * softmax's output and the dropout's mask stay */
-          if (!L->input_grad && !(L->lt & (HR_LORA_K | HR_LORA_V)))
-            {
-              gboolean fp32_softmax = hr_activations_fp32_softmax (L->scenario);
+           * softmax's output and the dropout's mask stay (the scores need
+           * a gradient: the core does, L->attn_grad) */
+          double scores = hr_attention_score_bytes (L, TRUE, L->input_grad
+                                                    || (L->lt & (HR_LORA_K | HR_LORA_V)));
 
-              scores = L->a * L->b * (L->s / L->c) * L->s
-                       * ((fp32_softmax ? 4.0 : ab) + (m->dropout ? 1.0 : 0.0));
-            }
           if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
             hr_activations_add (out, N_("attention scores (softmax, dropout)"),
                                 "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", scores);
@@ -228,7 +223,7 @@ hr_activations_shared_experts (const LayerShape   *L,
   guint in_targets = gated ? L->mlp_in : HR_LORA_UP;
   double readers = (tr->method == HR_METHOD_FULL || (tr->method == HR_METHOD_QLORA && L->mlp_in_grad)
                     ? (gated ? 2.0 : 1.0) : 0.0)
-                   + (L->lora && !(tr->lora_dropout > 0) ? (double) __builtin_popcount (L->lt & in_targets) : 0.0);
+                   + (L->lora && !(tr->lora_dropout > 0) ? (double) hr_lora_n_targets (L->lt & in_targets) : 0.0);
   gboolean down_keeps = hr_layer_needs_input (tr, HR_LORA_DOWN)
                         && (tr->method != HR_METHOD_QLORA || L->mlp_grad);
   double kept;

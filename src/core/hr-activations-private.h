@@ -106,18 +106,35 @@ hr_layer_input_copies (gboolean autocast,
   return autocast ? readers : 1.0;
 }
 
-/* hr-activations-mla.c: DeepSeek's latent attention (its saved tensors,
- * with eager attention's scores given, and its backward's gradients) and
- * its shared experts. */
+/* How many LoRA targets a mask of HR_LORA_* bits names. */
+static inline guint
+hr_lora_n_targets (guint targets)
+{
+  return (guint) __builtin_popcount (targets);
+}
+
+/* hr-activations-lora.c: the adapters' saved tensors, and what QLoRA's
+ * 4-bit matmuls hold outside the graph. */
+void hr_activations_adapters         (const LayerShape   *L,
+                                      HrLayerActivations *out);
+void hr_activations_quantized_inputs (const LayerShape   *L,
+                                      HrLayerActivations *out);
+
+/* hr-activations-mla.c: DeepSeek's latent attention (its saved tensors
+ * and its backward's gradients) and its shared experts. */
 void hr_activations_mla            (const LayerShape   *L,
-                                    double              scores,
                                     HrLayerActivations *out,
                                     double             *attn_work);
 void hr_activations_shared_experts (const LayerShape   *L,
                                     HrLayerActivations *out);
 
-/* hr-activations-blocks.c: the attention's and the MLP's saved tensors;
- * *MLA_ATTN_WORK what DeepSeek's latent attention's backward holds. */
+/* hr-activations-blocks.c: the bytes eager attention's scores keep
+ * (for the gradients said to be needed), the attention's and the MLP's
+ * saved tensors; *MLA_ATTN_WORK what DeepSeek's latent attention's
+ * backward holds. */
+double hr_attention_score_bytes (const LayerShape *L,
+                                 gboolean          scores_grad,
+                                 gboolean          v_grad);
 void hr_layer_add_attention (const LayerShape   *L,
                              HrLayerActivations *out,
                              double             *mla_attn_work);

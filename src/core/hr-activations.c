@@ -20,12 +20,6 @@
 
 #include <glib/gi18n-lib.h>
 
-static guint
-n_targets (guint targets)
-{
-  return (guint) __builtin_popcount (targets);
-}
-
 /* Adapters among targets that read their layer's input themselves (their
  * A projection keeps it; with dropout they read a copy, counted with the
  * adapters); LitGPT's fused QKV adapter reads it once. */
@@ -38,11 +32,11 @@ adapter_readers (const HrTraining *t,
 
   if (t->method == HR_METHOD_FULL || t->lora_dropout > 0)
     return 0;
-  n = n_targets (t->lora_targets & targets & ~qkv);
+  n = hr_lora_n_targets (t->lora_targets & targets & ~qkv);
   if (t->lora_fused_qkv)
-    n += MIN (n_targets (t->lora_targets & targets & qkv), 1);
+    n += MIN (hr_lora_n_targets (t->lora_targets & targets & qkv), 1);
   else
-    n += n_targets (t->lora_targets & targets & qkv);
+    n += hr_lora_n_targets (t->lora_targets & targets & qkv);
   return n;
 }
 
@@ -253,180 +247,6 @@ add_norms (const LayerShape   *L,
   }
 }
 
-/* LoRA's adapters: their A outputs, their dropout. */
-static void
-add_adapters (const LayerShape   *L,
-              HrLayerActivations *out)
-{
-  const HrModelArch *m = L->m;
-  const HrTraining *tr = L->tr;
-  double ab = L->ab;
-  double h = L->h;
-  double d = L->d;
-  double a = L->a;
-  double T = L->T;
-  double routed = L->routed;
-  double w = L->w;
-  gboolean lora = L->lora;
-  double r = L->r;
-  guint attn_in = L->attn_in;
-  guint mlp_in = L->mlp_in;
-  gboolean attn_grad = L->attn_grad;
-  gboolean mlp_in_grad = L->mlp_in_grad;
-  gboolean mlp_grad = L->mlp_grad;
-  gboolean input_grad = L->input_grad;
-
-  /* LoRA adapters: the A projection's output feeds B; with dropout each
-   * adapter also keeps its dropped-out copy of its layer's input and the
-   * mask.  The inputs are h wide for Q, K, V, gate and up, a·d for O and f
-   * for down.  LitGPT computes Q, K and V with one fused linear whose
-   * adapter drops its input out once (lora.py, LoRAQKVLinear.forward). */
-  if (lora)
-    {
-      guint layer_targets = tr->lora_targets & ~HR_LORA_LM_HEAD;
-      guint mlp_targets = layer_targets & (HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN);
-      guint qkv_targets = layer_targets & attn_in;
-      double adapters = n_targets (layer_targets & ~mlp_targets)
-                        + n_targets (mlp_targets) * routed;
-      double qkv_inputs = tr->lora_fused_qkv ? MIN (n_targets (qkv_targets), 1)
-                                             : n_targets (qkv_targets);
-      double in_width = qkv_inputs * h
-                        + ((layer_targets & HR_LORA_O) ? a * d : 0.0)
-                        + n_targets (layer_targets & mlp_in) * routed * h
-                        + ((layer_targets & HR_LORA_DOWN) ? routed * w : 0.0);
-
-      double in_width_masks;
-      /* DeepSeek's latent attention (hr_params_mla_lora): q adapts q_a_proj
-       * and q_b_proj (its input the query latent) where there is a query
-       * latent, k kv_a_proj_with_mqa (the norm's output), v kv_b_proj (the
-       * key/value latent), o o_proj (a·v); its MoE layers' shared experts
-       * are one more MLP adapted like a routed expert, f_e·n_shared wide. */
-      double mla_no_mask = 0, shared_no_mask = 0;
-
-      if (hr_model_mla (m))
-        {
-          double ql = (double) m->q_lora_rank, kvl = (double) m->kv_lora_rank;
-          double v = (double) m->v_head_dim;
-          gboolean q = (layer_targets & HR_LORA_Q) != 0;
-
-          adapters += q && ql > 0 ? 1.0 : 0.0;
-          in_width += (q && ql > 0 ? ql : 0.0)
-                      + ((layer_targets & HR_LORA_V) ? kvl - h : 0.0)
-                      + ((layer_targets & HR_LORA_O) ? a * v - a * d : 0.0);
-          /* (in a first layer: the latents need gradients only through
-           * their own down projection's adapter, the core through any) */
-          mla_no_mask = ((layer_targets & HR_LORA_V) && !(layer_targets & HR_LORA_K) ? kvl : 0.0)
-                        + (!attn_grad && (layer_targets & HR_LORA_O) ? a * v : 0.0);
-        }
-      if (m->shared_experts > 0 && L->moe)
-        {
-          double ws = (double) (m->shared_experts * hr_model_expert_ffn (m)) / L->t;
-          guint in = hr_model_gated (m) ? mlp_in : HR_LORA_UP;
-
-          adapters += n_targets (mlp_targets & (in | HR_LORA_DOWN));
-          in_width += n_targets (layer_targets & in) * h + ((layer_targets & HR_LORA_DOWN) ? ws : 0.0);
-          shared_no_mask = (!mlp_in_grad ? n_targets (layer_targets & in) * h : 0.0)
-                           + (!mlp_grad && (layer_targets & HR_LORA_DOWN) ? ws : 0.0);
-        }
-
-      if (!hr_model_gated (m) && (layer_targets & HR_LORA_GATE))
-        {
-          adapters -= routed;
-          in_width -= routed * h;
-        }
-      in_width_masks = in_width;
-      /* A cross-attention layer's K and V adapters read the image tokens
-       * (kv_T of them, hr-activations-mllama.c); validation leaves them
-       * unfused, without DoRA, in a layer whose input needs a gradient. */
-      if (L->kv_T != T)
-        {
-          double kv = n_targets (qkv_targets & (HR_LORA_K | HR_LORA_V));
-
-          hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c",
-                              ((adapters - kv) * T + kv * L->kv_T) * r * ab);
-          if (tr->lora_dropout > 0)
-            hr_activations_add (out, N_("LoRA dropout inputs and masks"),
-                                "b·s·Σ d_in·(bytes + 1) / c",
-                                ((in_width - kv * h) * T + kv * h * L->kv_T) * (ab + 1.0));
-          return;
-        }
-      hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
-      /* DoRA (peft/tuners/lora/dora.py, DoraLinearLayer.forward):
-       * result_dora = (mag_norm_scale - 1) * base_result
-       *               + mag_norm_scale * lora_result * scaling,
-       * the magnitude training, so each product keeps its other factor:
-       * the base layer's output and lora_B's, d_out wide each (the norm
-       * is detached, §4.3 of the paper: nothing of it is saved). */
-      if (tr->lora_dora)
-        {
-          double out_width = ((layer_targets & HR_LORA_Q) ? a * d : 0.0)
-                             + n_targets (layer_targets & (HR_LORA_K | HR_LORA_V)) * L->k * d
-                             + ((layer_targets & HR_LORA_O) ? h : 0.0)
-                             + routed * ((hr_model_gated (m) && (layer_targets & HR_LORA_GATE) ? w : 0.0)
-                                         + ((layer_targets & HR_LORA_UP) ? w : 0.0)
-                                         + ((layer_targets & HR_LORA_DOWN) ? h : 0.0));
-
-          hr_activations_add (out, N_("DoRA base and adapter outputs"), "2·b·s·Σ d_out·bytes / c",
-                              2.0 * T * out_width * ab);
-        }
-      /* A dropout keeps its mask only when its input needs a gradient: in
-       * a first layer not for the inputs before the first adapter. */
-      if (tr->lora_dropout > 0 && !input_grad)
-        {
-          double no_mask = hr_model_mla (m)
-                           ? mla_no_mask + ((layer_targets & HR_LORA_Q) ? h : 0.0)
-                             + ((layer_targets & HR_LORA_K) ? h : 0.0)
-                           : qkv_inputs * h + (!attn_grad && (layer_targets & HR_LORA_O) ? a * d : 0.0);
-
-          no_mask = no_mask + shared_no_mask
-                           + (!mlp_in_grad ? n_targets (layer_targets & (hr_model_gated (m) ? mlp_in : HR_LORA_UP))
-                                             * routed * h : 0.0)
-                           + (!mlp_grad && (layer_targets & HR_LORA_DOWN) ? routed * w : 0.0);
-
-          in_width_masks = in_width - no_mask;
-        }
-      if (tr->lora_dropout > 0)
-        hr_activations_add (out, N_("LoRA dropout inputs and masks"), "b·s·Σ d_in·(bytes + 1) / c",
-                            T * (in_width * ab + in_width_masks));
-    }
-}
-
-/* QLoRA: what bitsandbytes' 4-bit matmuls hold outside the graph. */
-static void
-add_quantized_inputs (const LayerShape   *L,
-                      HrLayerActivations *out)
-{
-  const HrModelArch *m = L->m;
-  const HrTraining *tr = L->tr;
-  double rep = L->rep;
-  double ab = L->ab;
-  double h = L->h;
-  double d = L->d;
-  double a = L->a;
-  double T = L->T;
-  double routed = L->routed;
-  double w = L->w;
-
-  /* bitsandbytes' MatMul4Bit keeps its input on ctx.tensors rather than
-   * through save_for_backward, so the backward pass does not release it:
-   * it lives as long as the graph does.  Those inputs are the attention
-   * input, the O projection's input (the attention output), the MLP input
-   * (the same tensor in a parallel block) and the down projection's. */
-  if (tr->method == HR_METHOD_QLORA)
-    out->matmul4_inputs = T * h * ab / rep
-                          + T * a * d * ab
-                          + (m->parallel_block ? 0.0 : T * h * ab / rep)
-                          + T * routed * w * ab;
-  /* DeepSeek's latent attention: the up projections read the latents, O
-   * the a·v-wide context; its shared experts' down projection its own
-   * input (hr-params-mla.c) */
-  if (tr->method == HR_METHOD_QLORA && hr_model_mla (m))
-    out->matmul4_inputs += T * ((double) m->q_lora_rank + (double) m->kv_lora_rank
-                                + a * (double) m->v_head_dim - a * d) * ab;
-  if (tr->method == HR_METHOD_QLORA && L->moe && m->shared_experts > 0)
-    out->matmul4_inputs += T * (double) (m->shared_experts * hr_model_expert_ffn (m)) / L->t * ab;
-}
-
 /* The backward pass's working set; MLA_ATTN_WORK the latent attention's. */
 static void
 add_backward_work (const LayerShape   *L,
@@ -614,8 +434,8 @@ layer_activations (const HrScenario   *scenario,
   add_norms (&shape, out);
   hr_layer_add_attention (&shape, out, &mla_attn_work);
   hr_layer_add_mlp (&shape, out);
-  add_adapters (&shape, out);
-  add_quantized_inputs (&shape, out);
+  hr_activations_adapters (&shape, out);
+  hr_activations_quantized_inputs (&shape, out);
   add_backward_work (&shape, out, mla_attn_work);
   add_uncast_weights (&shape, out);
   add_recomputed_sets (&shape, out);
@@ -642,7 +462,7 @@ hr_activations_cross_layer (const HrScenario   *scenario,
   add_norms (&shape, out);
   hr_layer_add_cross_attention (&shape, out, &attn_work);
   hr_layer_add_mlp (&shape, out);
-  add_adapters (&shape, out);
+  hr_activations_adapters (&shape, out);
   add_backward_work (&shape, out, 0.0);
   {
     /* (add_backward_work's attention is the self-attention's) */
