@@ -19,35 +19,54 @@
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
 
+/* The first vision field that is set (its value in *VALUE), of all of
+ * them or of Llama 3.2 Vision's only; NULL where none is. */
+static const char *
+first_vision_field_set (const HrModelArch *m,
+                        gboolean           mllama_only,
+                        guint64           *value)
+{
+  const struct { const char *path; guint64 value; gboolean mllama; } f[] = {
+    { "model.vision_layers", m->vision_layers, FALSE },
+    { "model.vision_hidden", m->vision_hidden, FALSE },
+    { "model.vision_heads", m->vision_heads, FALSE },
+    { "model.vision_ffn", m->vision_ffn, FALSE },
+    { "model.vision_patch", m->vision_patch, FALSE },
+    { "model.vision_image", m->vision_image, FALSE },
+    { "model.vision_channels", m->vision_channels, FALSE },
+    { "model.vision_feature_layer", m->vision_feature_layer, FALSE },
+    { "model.projector", m->projector, FALSE },
+    { "model.projector_merge", m->projector_merge, FALSE },
+    /* Llama 3.2 Vision's tiled tower and cross-attention layers */
+    { "model.vision_global_layers", m->vision_global_layers, TRUE },
+    { "model.vision_tiles", m->vision_tiles, TRUE },
+    { "model.vision_aspect_ratios", m->vision_aspect_ratios, TRUE },
+    { "model.vision_intermediate_layers", m->vision_intermediate_layers, TRUE },
+    { "model.cross_attn_layer_period", m->cross_attn_layer_period, TRUE },
+    { "model.cross_attn_layer_offset", m->cross_attn_layer_offset, TRUE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
+    if ((f[i].mllama || !mllama_only) && f[i].value != 0)
+      {
+        *value = f[i].value;
+        return f[i].path;
+      }
+  return NULL;
+}
+
 /* Without a vision tower every vision field is 0 (none): a value there
  * would describe a tower that is not planned. */
 static gboolean
 validate_no_vision (const HrModelArch  *m,
                     GError            **error)
 {
-  const struct { const char *path; guint64 value; } f[] = {
-    { "model.vision_layers", m->vision_layers },
-    { "model.vision_hidden", m->vision_hidden },
-    { "model.vision_heads", m->vision_heads },
-    { "model.vision_ffn", m->vision_ffn },
-    { "model.vision_patch", m->vision_patch },
-    { "model.vision_image", m->vision_image },
-    { "model.vision_channels", m->vision_channels },
-    { "model.vision_feature_layer", m->vision_feature_layer },
-    { "model.projector", m->projector },
-    { "model.projector_merge", m->projector_merge },
-    { "model.vision_global_layers", m->vision_global_layers },
-    { "model.vision_tiles", m->vision_tiles },
-    { "model.vision_aspect_ratios", m->vision_aspect_ratios },
-    { "model.vision_intermediate_layers", m->vision_intermediate_layers },
-    { "model.cross_attn_layer_period", m->cross_attn_layer_period },
-    { "model.cross_attn_layer_offset", m->cross_attn_layer_offset },
-  };
+  guint64 value;
+  const char *path = first_vision_field_set (m, FALSE, &value);
 
-  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
-    if (f[i].value != 0)
-      FAIL (f[i].path, _("is set without a vision tower; allowed with "
-            "model.vision = none: 0 (none)"));
+  if (path != NULL)
+    FAIL (path, _("is set without a vision tower; allowed with "
+          "model.vision = none: 0 (none)"));
   return TRUE;
 }
 
@@ -57,20 +76,13 @@ static gboolean
 validate_no_mllama (const HrModelArch  *m,
                     GError            **error)
 {
-  const struct { const char *path; guint64 value; } f[] = {
-    { "model.vision_global_layers", m->vision_global_layers },
-    { "model.vision_tiles", m->vision_tiles },
-    { "model.vision_aspect_ratios", m->vision_aspect_ratios },
-    { "model.vision_intermediate_layers", m->vision_intermediate_layers },
-    { "model.cross_attn_layer_period", m->cross_attn_layer_period },
-    { "model.cross_attn_layer_offset", m->cross_attn_layer_offset },
-  };
+  guint64 value;
+  const char *path = first_vision_field_set (m, TRUE, &value);
 
-  for (guint i = 0; i < G_N_ELEMENTS (f); i++)
-    if (f[i].value != 0)
-      FAIL (f[i].path, _("%" PRIu64 " is Llama 3.2 Vision's (model.vision = mllama); "
-            "allowed with model.vision = %s: 0"), f[i].value,
-            hr_enum_name (&hr_vision_names, m->vision));
+  if (path != NULL)
+    FAIL (path, _("%" PRIu64 " is Llama 3.2 Vision's (model.vision = mllama); "
+          "allowed with model.vision = %s: 0"), value,
+          hr_enum_name (&hr_vision_names, m->vision));
   return TRUE;
 }
 

@@ -42,19 +42,8 @@
 #include <inttypes.h>
 #include <string.h>
 
-static gboolean
-refuse (const char  *origin,
-        const char  *key,
-        const char  *value,
-        const char  *allowed,
-        GError     **error)
-{
-  g_autofree char *shown = hr_text_for_message (value, 40);
-
-  g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: %s: %s is not supported for Llama 3.2 "
-               "Vision; allowed: %s"), origin, key, shown, allowed);
-  return FALSE;
-}
+/* How the refusals name the architecture. */
+#define ARCHITECTURE "Llama 3.2 Vision"
 
 /* An array of whole numbers from min to max (the key absent: DEFAULTS),
  * into VALUES (at most max_n of them); FALSE, with the error, where it is
@@ -130,10 +119,10 @@ import_text (JsonObject  *text_in,
                                 json_node_copy (json_object_get_member (text_in, l->data)));
       s = hr_hf_get_string (text_in, "model_type");
       if (s != NULL && strcmp (s, "mllama_text_model") != 0 && strcmp (s, "mllama") != 0)
-        return refuse (origin, "text_config.model_type", s, "mllama_text_model", error);
+        return hr_hf_refuse (origin, "text_config.model_type", s, ARCHITECTURE, "mllama_text_model", error);
       s = hr_hf_get_string (text_in, "hidden_act");
       if (s != NULL && strcmp (s, "silu") != 0)
-        return refuse (origin, "text_config.hidden_act", s, _("silu (a SwiGLU MLP)"), error);
+        return hr_hf_refuse (origin, "text_config.hidden_act", s, ARCHITECTURE, _("silu (a SwiGLU MLP)"), error);
       /* (attention dropout in every layer, not planned) */
       {
         JsonNode *dropout = json_object_get_member (text_in, "dropout");
@@ -143,7 +132,7 @@ import_text (JsonObject  *text_in,
                 || (json_node_get_value_type (dropout) != G_TYPE_INT64
                     && json_node_get_value_type (dropout) != G_TYPE_DOUBLE)
                 || json_node_get_double (dropout) != 0.0))
-          return refuse (origin, "text_config.dropout", _("(not 0)"), "0", error);
+          return hr_hf_refuse (origin, "text_config.dropout", _("(not 0)"), ARCHITECTURE, "0", error);
       }
     }
   /* MllamaTextConfig's defaults where text_config is silent; the rest is
@@ -182,21 +171,21 @@ import_text (JsonObject  *text_in,
                  G_N_ELEMENTS (cross), &n_cross, error))
     return FALSE;
   if (n_cross == 0)
-    return refuse (origin, "text_config.cross_attention_layers", "[]",
-                   _("one layer or more (without them the images are read by nothing)"), error);
+    return hr_hf_refuse (origin, "text_config.cross_attention_layers", "[]", ARCHITECTURE,
+                         _("one layer or more (without them the images are read by nothing)"), error);
   offset = cross[0];
   period = n_cross > 1 ? cross[1] - cross[0] : (gint64) out->layers;
   for (guint i = 0; i < n_cross; i++)
     if (cross[i] != offset + (gint64) i * period)
       period = 0;
   if (period <= offset || cross[n_cross - 1] + period < (gint64) out->layers)
-    return refuse (origin, "text_config.cross_attention_layers", _("(this list)"),
-                   _("every N-th layer from an offset below N through the last, as Llama 3.2 "
-                     "Vision's [3, 8, 13, …, 38]"), error);
+    return hr_hf_refuse (origin, "text_config.cross_attention_layers", _("(this list)"), ARCHITECTURE,
+                         _("every N-th layer from an offset below N through the last, as Llama 3.2 "
+                           "Vision's [3, 8, 13, …, 38]"), error);
   if (offset == 0)
-    return refuse (origin, "text_config.cross_attention_layers", _("(from layer 0)"),
-                   _("a first cross-attention layer after layer 0 (the first layer attends to "
-                     "the text, as in every Llama 3.2 Vision)"), error);
+    return hr_hf_refuse (origin, "text_config.cross_attention_layers", _("(from layer 0)"), ARCHITECTURE,
+                         _("a first cross-attention layer after layer 0 (the first layer attends to "
+                           "the text, as in every Llama 3.2 Vision)"), error);
   out->cross_attn_layer_period = (guint64) period;
   out->cross_attn_layer_offset = (guint64) offset;
   return TRUE;
@@ -238,7 +227,7 @@ hr_hf_import_mllama (HrHfReader  *r,
 
       s = hr_hf_get_string (vision_in, "model_type");
       if (s != NULL && strcmp (s, "mllama_vision_model") != 0)
-        return refuse (r->origin, "vision_config.model_type", s, "mllama_vision_model", error);
+        return hr_hf_refuse (r->origin, "vision_config.model_type", s, ARCHITECTURE, "mllama_vision_model", error);
       hr_hf_get_uint (&v, "num_hidden_layers", 1, HR_MAX_LAYERS, &out->vision_layers);
       hr_hf_get_uint (&v, "num_global_layers", 0, HR_MAX_LAYERS, &out->vision_global_layers);
       hr_hf_get_uint (&v, "hidden_size", 1, HR_MAX_HIDDEN, &out->vision_hidden);
@@ -258,7 +247,7 @@ hr_hf_import_mllama (HrHfReader  *r,
         }
       s = hr_hf_get_string (vision_in, "hidden_act");
       if (s != NULL && strcmp (s, "gelu") != 0)
-        return refuse (r->origin, "vision_config.hidden_act", s, "gelu", error);
+        return hr_hf_refuse (r->origin, "vision_config.hidden_act", s, ARCHITECTURE, "gelu", error);
       /* Each tiling a row of the tile tables: their count is what counts. */
       if (ratios_node != NULL && !JSON_NODE_HOLDS_NULL (ratios_node))
         {
@@ -266,13 +255,13 @@ hr_hf_import_mllama (HrHfReader  *r,
             ratios = json_array_get_length (json_node_get_array (ratios_node));
           if (!JSON_NODE_HOLDS_ARRAY (ratios_node) || ratios == 0
               || ratios > HR_MAX_TILES * HR_MAX_TILES)
-            return refuse (r->origin, "vision_config.supported_aspect_ratios",
-                           _("(not a list of tilings)"), _("a list of 1 to 4096 tilings"), error);
+            return hr_hf_refuse (r->origin, "vision_config.supported_aspect_ratios",
+                                 _("(not a list of tilings)"), ARCHITECTURE, _("a list of 1 to 4096 tilings"), error);
         }
       else if (tiles != 4)
-        return refuse (r->origin, "vision_config.supported_aspect_ratios", _("(none)"),
-                       _("a list of tilings, which MllamaVisionConfig requires with "
-                         "max_num_tiles other than 4"), error);
+        return hr_hf_refuse (r->origin, "vision_config.supported_aspect_ratios", _("(none)"), ARCHITECTURE,
+                             _("a list of tilings, which MllamaVisionConfig requires with "
+                               "max_num_tiles other than 4"), error);
     }
   if (!int_list (vision_in, "intermediate_layers_indices", r->origin, default_indices,
                  G_N_ELEMENTS (default_indices), -(gint64) out->vision_layers - 1,

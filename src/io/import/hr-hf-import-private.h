@@ -37,6 +37,15 @@ const char *hr_hf_get_string      (JsonObject   *obj,
 gboolean    hr_hf_get_bool        (JsonObject   *obj,
                                    const char   *key,
                                    gboolean      fallback);
+/* FALSE, with the error "ORIGIN: KEY: VALUE is not supported for
+ * ARCHITECTURE; allowed: ALLOWED", for a value the description cannot
+ * hold; ARCHITECTURE as the message says it ("Llama 3.2 Vision"). */
+gboolean    hr_hf_refuse          (const char   *origin,
+                                   const char   *key,
+                                   const char   *value,
+                                   const char   *architecture,
+                                   const char   *allowed,
+                                   GError      **error);
 
 /* Encoder-decoder models (hr-hf-import-seq2seq.c): T5 and BART; the two
  * stacks' keys BART and Whisper share, and their activation. */

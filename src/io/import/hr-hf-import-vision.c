@@ -140,19 +140,8 @@ import_text (JsonObject  *text,
   return hr_hf_import_node (out, node, where, unmapped, error);
 }
 
-static gboolean
-refuse (const char  *origin,
-        const char  *key,
-        const char  *value,
-        const char  *allowed,
-        GError     **error)
-{
-  g_autofree char *shown = hr_text_for_message (value, 40);
-
-  g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: %s: %s is not supported for a "
-               "vision-language model; allowed: %s"), origin, key, shown, allowed);
-  return FALSE;
-}
+/* How the refusals name the architecture (translated where used). */
+#define ARCHITECTURE _("a vision-language model")
 
 static gboolean
 import_llava (HrHfReader  *r,
@@ -214,7 +203,7 @@ import_llava (HrHfReader  *r,
    * vision_config is silent, LLaVA's ViT-L/14-336 where there is none. */
   s = vision_in != NULL ? hr_hf_get_string (vision_in, "model_type") : NULL;
   if (s != NULL && strcmp (s, "clip_vision_model") != 0)
-    return refuse (r->origin, "vision_config.model_type", s, "clip_vision_model", error);
+    return hr_hf_refuse (r->origin, "vision_config.model_type", s, ARCHITECTURE, "clip_vision_model", error);
   out->vision = HR_VISION_CLIP;
   out->projector = HR_PROJECTOR_MLP2X_GELU;
   out->vision_layers = vision_in != NULL ? 12 : 24;
@@ -245,7 +234,7 @@ import_llava (HrHfReader  *r,
       out->vision_channels = channels == 3 ? 0 : channels;
       s = hr_hf_get_string (vision_in, "hidden_act");
       if (s != NULL && strcmp (s, "quick_gelu") != 0)
-        return refuse (r->origin, "vision_config.hidden_act", s, "quick_gelu", error);
+        return hr_hf_refuse (r->origin, "vision_config.hidden_act", s, ARCHITECTURE, "quick_gelu", error);
     }
 
   /* The features: one layer's, without the class token, through
@@ -254,8 +243,8 @@ import_llava (HrHfReader  *r,
   if (layer != NULL && !JSON_NODE_HOLDS_NULL (layer))
     {
       if (!JSON_NODE_HOLDS_VALUE (layer) || json_node_get_value_type (layer) != G_TYPE_INT64)
-        return refuse (r->origin, "vision_feature_layer", _("(not one layer)"),
-                       _("one layer's index, e.g. -2"), error);
+        return hr_hf_refuse (r->origin, "vision_feature_layer", _("(not one layer)"), ARCHITECTURE,
+                             _("one layer's index, e.g. -2"), error);
       feature = json_node_get_int (layer);
     }
   /* hidden_states[i]: 0 is the embeddings, i the output of layer i, -k
@@ -273,13 +262,13 @@ import_llava (HrHfReader  *r,
   out->vision_feature_layer = (guint64) feature == out->vision_layers ? 0 : (guint64) feature;
   s = hr_hf_get_string (obj, "vision_feature_select_strategy");
   if (s != NULL && strcmp (s, "default") != 0)
-    return refuse (r->origin, "vision_feature_select_strategy", s,
-                   _("default (the class token dropped)"), error);
+    return hr_hf_refuse (r->origin, "vision_feature_select_strategy", s, ARCHITECTURE,
+                         _("default (the class token dropped)"), error);
   s = hr_hf_get_string (obj, "projector_hidden_act");
   if (s != NULL && strcmp (s, "gelu") != 0)
-    return refuse (r->origin, "projector_hidden_act", s, "gelu", error);
+    return hr_hf_refuse (r->origin, "projector_hidden_act", s, ARCHITECTURE, "gelu", error);
   if (!hr_hf_get_bool (obj, "multimodal_projector_bias", TRUE))
-    return refuse (r->origin, "multimodal_projector_bias", "false", "true", error);
+    return hr_hf_refuse (r->origin, "multimodal_projector_bias", "false", ARCHITECTURE, "true", error);
   if (unmapped != NULL && json_object_has_member (obj, "image_grid_pinpoints"))
     g_ptr_array_add (unmapped, g_strdup ("image_grid_pinpoints: one image of "
                                          "vision_config.image_size is planned per image"));
@@ -354,13 +343,13 @@ import_qwen2_vl (HrHfReader  *r,
         }
       s = hr_hf_get_string (vision_in, "hidden_act");
       if (s != NULL && strcmp (s, "quick_gelu") != 0)
-        return refuse (r->origin, "vision_config.hidden_act", s, "quick_gelu", error);
+        return hr_hf_refuse (r->origin, "vision_config.hidden_act", s, ARCHITECTURE, "quick_gelu", error);
     }
   if (temporal != 2)
     {
       g_autofree char *shown = g_strdup_printf ("%" PRIu64, temporal);
 
-      return refuse (r->origin, "vision_config.temporal_patch_size", shown, "2", error);
+      return hr_hf_refuse (r->origin, "vision_config.temporal_patch_size", shown, ARCHITECTURE, "2", error);
     }
   /* The merger's output is the language model's input. */
   if (out_hidden != out->hidden)

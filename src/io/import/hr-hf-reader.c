@@ -11,6 +11,7 @@
 #include "hr-hf-import-private.h"
 #include "hr-error.h"
 #include "hr-fields-read.h"
+#include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -105,4 +106,21 @@ hr_hf_get_bool (JsonObject *obj,
       || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     return fallback;
   return json_node_get_boolean (node);
+}
+
+gboolean
+hr_hf_refuse (const char  *origin,
+              const char  *key,
+              const char  *value,
+              const char  *architecture,
+              const char  *allowed,
+              GError     **error)
+{
+  g_autofree char *shown = hr_text_for_message (value, 40);
+
+  /* TRANSLATORS: the fourth %s is an architecture, "Llama 3.2 Vision" or
+   * "a vision-language model" (translated on its own) */
+  g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: %s: %s is not supported for %s; allowed: %s"),
+               origin, key, shown, architecture, allowed);
+  return FALSE;
 }
