@@ -253,6 +253,14 @@ main (int   argc,
     hr_test_model (&jamba, "jamba-mini");
     jamba.parallel.ep = 8;
     bench_plan ("plan: Jamba Mini 1.5, ZeRO-3, EP 8, 8 GPUs, 4k", &jamba);
+    /* ... fine-tuned with LoRA on every linear, its first layer (a Mamba
+     * layer whose input needs no gradient) its own kind */
+    jamba.parallel.ep = 1;
+    jamba.training.method = HR_METHOD_LORA;
+    jamba.training.checkpointing = HR_CHECKPOINTING_NONE;
+    jamba.training.micro_batch = 1;
+    jamba.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_SSM;
+    bench_plan ("plan: Jamba Mini 1.5, LoRA, ZeRO-3, 8 GPUs, 4k", &jamba);
   }
 
   {

@@ -1057,6 +1057,44 @@ test_ssm_lora_layers (void)
   g_assert_cmpfloat (la.total, ==, T * h * 2 + T * 16 * 2 + kernels);
 }
 
+/* A Jamba Mamba layer with the dense MLP (layer 0, as in
+ * test_ssm_layers) under LoRA on in_proj, x_proj and out_proj, r 16,
+ * bf16-true, 2048 tokens (h 4096, d_inner 8192, R 256, N 16, f 14336).
+ * Its input needing a gradient: the two frozen norms keep their fp32
+ * inputs, 2·2048·4096·4 = 67,108,864; in_proj's adapter its input
+ * 16,777,216; three A outputs 3·2048·16·2 = 196,608; xz 67,108,864, the
+ * scan's out 33,554,432, B and C 131,072, its states 1,048,576, A
+ * 524,288; the convolution's output, delta and out_z (out_proj's adapter
+ * reads it) 100,663,296; the dt, B, C norms their fp32 inputs and
+ * statistics alone (frozen weights, dt_proj's weight read directly)
+ * 2048·288·4 + 3·2048·4 = 2,383,872; the frozen MLP gate, up and their
+ * product's other factor 3·2048·14336·2 = 176,160,768 (no input, no
+ * down input): 465,657,856.  As the model's first layer the norm before
+ * the mixer keeps nothing (33,554,432 less).  Adapting out_proj alone,
+ * the first layer's scan needs no gradient and keeps nothing: the MLP's
+ * norm 33,554,432, out_proj's A output 65,536 and its input 33,554,432,
+ * the MLP 176,160,768: 243,335,168. */
+static void
+test_jamba_lora_layer (void)
+{
+  HrScenario sc;
+  HrLayerActivations la, first, last;
+
+  ssm_scenario (&sc, "jamba-mini");
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 16;
+  sc.training.lora_dropout = 0;
+  sc.training.lora_targets = HR_LORA_SSM;
+  hr_activations_pattern_layer (&sc, &la, &first, &last);
+  g_assert_cmpfloat (first.total, ==, 465657856.0);
+  hr_activations_first_layer (&sc, &la);
+  g_assert_cmpfloat (la.total, ==, 465657856.0 - 33554432.0);
+
+  sc.training.lora_targets = HR_LORA_OUT_PROJ;
+  hr_activations_first_layer (&sc, &la);
+  g_assert_cmpfloat (la.total, ==, 243335168.0);
+}
+
 static void
 test_ssm_layers (void)
 {
@@ -1580,6 +1618,7 @@ main (int   argc,
   g_test_add_func ("/activations/encoder-decoder", test_encoder_decoder_layers);
   g_test_add_func ("/activations/state-space", test_ssm_layers);
   g_test_add_func ("/activations/state-space-lora", test_ssm_lora_layers);
+  g_test_add_func ("/activations/jamba-lora", test_jamba_lora_layer);
   g_test_add_func ("/activations/attention-buffer", test_attention_buffer);
   g_test_add_func ("/activations/vision-tower", test_vision_tower);
   g_test_add_func ("/activations/llama-3.2-vision", test_mllama);

@@ -185,18 +185,27 @@ expect 2 "--set model.expert_layer_offset: 2 is not below model.expert_layer_per
   "Jamba's expert offset not below its period" -- --set model.preset=jamba-mini --set model.expert_layer_offset=2
 expect 2 "--set model.ssm_heads: 64 heads of 64 are not the inner width 5120; allowed: 80 (or 0)" \
   "Mamba-2 heads x head_dim not the inner width" -- --set model.preset=mamba2-2.7b --set model.ssm_heads=64
-expect 2 "training.lora.targets: a Mamba block adapts in_proj only" "Mamba with LoRA on q k v o gate up down" -- \
-  --set model.preset=mamba-130m --set training.method=lora
+expect 2 "training.lora.targets: a Mamba or Mamba-2 model without a layer pattern has no q, k, v, o, MLP or adapted head" \
+  "Mamba with LoRA on q k v o gate up down" -- --set model.preset=mamba-130m --set training.method=lora
 expect 0 "" "Mamba with LoRA on in_proj" -- \
   --set model.preset=mamba-130m --set training.method=lora --set 'training.lora.targets=["in_proj"]'
-expect 2 "--set training.method: lora is not planned with SSM layers or a layer pattern yet" "Jamba with LoRA" -- \
-  --set model.preset=jamba-mini --set training.method=lora
+expect 2 "training.lora.targets: x_proj and out_proj are adapted in Jamba's Mamba layers only" \
+  "Mamba with LoRA on x_proj" -- --set model.preset=mamba-2.8b --set training.method=lora \
+  --set 'training.lora.targets=["in_proj","x_proj"]'
+# Jamba under LoRA on every linear its layers call as modules (AI21's
+# model card adapts in_proj, x_proj and out_proj): 260,831,232 adapters
+# at r 16 (test-params.c by hand)
+expect 0 "" "Jamba with LoRA on every linear" -- --set model.preset=jamba-mini --set training.method=lora \
+  --set 'training.lora.targets=["q","k","v","o","gate","up","down","in_proj","x_proj","out_proj"]' --format json
+grep -q '"trainable_params" : 260831232' "$tmp/out" && ok "json trainable of Jamba LoRA" || not_ok "json trainable of Jamba LoRA"
+expect 2 "--set training.method: qlora is not planned with SSM layers or a layer pattern yet" "Jamba with QLoRA" -- \
+  --set model.preset=jamba-mini --set training.method=qlora
 expect 2 "--set training.method: qlora is not planned with SSM layers or a layer pattern yet" "Mamba with QLoRA" -- \
   --set model.preset=mamba-130m --set training.method=qlora
 expect 2 "--set parallel.tp: 2 is not planned with LoRA on SSM layers" "Mamba-2 LoRA on two ranks" -- \
   --set model.preset=mamba2-2.7b --set training.method=lora --set 'training.lora.targets=["in_proj"]' \
   --set parallel.tp=2
-expect 2 "--set training.lora.targets: in_proj is a Mamba block's" "in_proj on a transformer" -- \
+expect 2 "--set training.lora.targets: in_proj, x_proj and out_proj are a Mamba block's" "in_proj on a transformer" -- \
   --set model.preset=llama-3.1-8b --set training.method=lora --set 'training.lora.targets=["q","in_proj"]'
 expect 2 "--set parallel.tp: 2 is not planned with Mamba layers (mamba_ssm's and transformers' Mamba blocks have no tensor parallelism); allowed with model.ssm = mamba: 1" \
   "Jamba with tensor parallelism" -- --set model.preset=jamba-mini --set parallel.tp=2

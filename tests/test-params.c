@@ -547,7 +547,17 @@ test_presets_match_reference (void)
 /* LoRA on a Mamba block's in_proj, r 16, r·(h + in_proj's width) a
  * layer: Mamba 2.8B (h 2560, d_inner 5120, in_proj to 2·d_inner) 64 x
  * 16·(2560 + 10240) = 13,107,200; Mamba-2 2.7B (in_proj to 2·5120 + 2·1·128
- * + 80 = 10,576) 64 x 16·(2560 + 10576) = 13,451,264. */
+ * + 80 = 10,576) 64 x 16·(2560 + 10576) = 13,451,264.
+ *
+ * Jamba Mini (h 4096, d_inner 8192, dt_rank 256, N 16, 32 heads of 128, 8
+ * KV heads, f 14336, 16 experts), every target, r 16: a Mamba block's
+ * in_proj 16·(4096 + 16384) = 327,680, x_proj 16·(8192 + 256 + 32) =
+ * 135,680, out_proj 16·(8192 + 4096) = 196,608: 659,968; the attention's
+ * q and o 16·8192 each, k and v 16·5120 each: 425,984; a dense MLP
+ * 3·16·(4096 + 14336) = 884,736, the experts 16 x that = 14,155,776.
+ * Layers: 4 attention ones with the dense MLP, 12 Mamba ones with it, 16
+ * with the experts: 4·1,310,720 + 12·1,544,704 + 16·14,815,744 =
+ * 260,831,232; the largest layer's 14,815,744. */
 static void
 test_ssm_lora_counts (void)
 {
@@ -572,6 +582,24 @@ test_ssm_lora_counts (void)
       g_assert_cmpuint (c.lora_total, ==, models[i].lora);
       g_assert_cmpuint (c.layer_lora * 64, ==, models[i].lora);
     }
+
+  {
+    HrScenario sc;
+    HrParamCounts c;
+
+    G_STATIC_ASSERT (4ull * (425984 + 884736) + 12ull * (659968 + 884736)
+                     + 16ull * (659968 + 16ull * 884736) == 260831232);
+    hr_scenario_init_default (&sc);
+    hr_test_model (&sc, "jamba-mini");
+    sc.training.method = HR_METHOD_LORA;
+    sc.training.lora_rank = 16;
+    sc.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_SSM;
+    hr_params_count (&sc.model, &sc.training, 1, 1, &c);
+    g_assert_cmpuint (c.lora_total, ==, 260831232);
+    g_assert_cmpuint (c.layer_lora, ==, 659968 + 16 * 884736);
+    g_assert_cmpuint (c.kind_lora[1][0], ==, 425984 + 884736);
+    g_assert_cmpuint (c.kind_lora[0][0], ==, 659968 + 884736);
+  }
 }
 
 /* Every model preset's notes carry the count computed from its config

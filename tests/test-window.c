@@ -2157,7 +2157,6 @@ static void
 test_present_for_a_meeting (void)
 {
   HrScenario scenarios[3];
-  g_autoptr(GError) error = NULL;
   HrPresent *present;
   const char *verdict;
 

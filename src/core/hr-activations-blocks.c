@@ -205,6 +205,7 @@ hr_layer_add_mlp (const LayerShape   *L,
 
   /* MLP. */
   mlp_start = out->total;
+  out->mlp_first = out->n;
   if (!shared_norm)
     hr_activations_add (out, N_("MLP input (norm output)"), "b·s·h·bytes·copies / c",
                         hr_layer_input_copies (autocast, mlp_readers) * (moe ? ab : lin_in) * T * h / rep);

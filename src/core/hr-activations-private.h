@@ -106,6 +106,12 @@ hr_layer_input_copies (gboolean autocast,
   return autocast ? readers : 1.0;
 }
 
+/* hr-activations.c: a transformer layer (no SSM mixer, no pattern) whose
+ * input needs a gradient or not (INPUT_GRAD). */
+void hr_activations_layer_with_input (const HrScenario   *scenario,
+                                      gboolean            input_grad,
+                                      HrLayerActivations *out);
+
 /* How many LoRA targets a mask of HR_LORA_* bits names. */
 static inline guint
 hr_lora_n_targets (guint targets)

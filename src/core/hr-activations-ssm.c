@@ -48,11 +48,15 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-/* The same layer with a transformer's mixer: its MLP (dense, or the
- * experts) is what an SSM layer of the same pattern has after its mixer. */
+/* The same layer with a transformer's mixer, its input needing a gradient
+ * or not (INPUT_GRAD), its adapters those of TARGETS: what an attention
+ * layer of the pattern keeps, and from its MLP's input on (mlp_first) what
+ * an SSM layer of the same pattern has after its mixer. */
 static void
 transformer_layer (const HrScenario   *sc,
                    gboolean            experts,
+                   guint               targets,
+                   gboolean            input_grad,
                    HrLayerActivations *out)
 {
   HrScenario plain = *sc;
@@ -62,18 +66,18 @@ transformer_layer (const HrScenario   *sc,
   plain.model.expert_layer_period = plain.model.expert_layer_offset = 0;
   if (!experts)
     plain.model.experts = plain.model.experts_active = 1;
-  hr_activations_layer (&plain, out);
+  plain.training.lora_targets &= targets;
+  hr_activations_layer_with_input (&plain, input_grad, out);
 }
 
 /* One SSM layer: its norm, the mixer, and the MLP or experts after it;
  * INPUT_GRAD whether its input needs a gradient (not in a LoRA model's
  * first layer, whose embeddings are frozen). */
 static void
-ssm_layer (const HrScenario         *sc,
-           gboolean                  experts,
-           const HrLayerActivations *ffn,
-           gboolean                  input_grad,
-           HrLayerActivations       *out)
+ssm_layer (const HrScenario   *sc,
+           gboolean            experts,
+           gboolean            input_grad,
+           HrLayerActivations *out)
 {
   const HrModelArch *m = &sc->model;
   const HrTraining *tr = &sc->training;
@@ -93,33 +97,54 @@ ssm_layer (const HrScenario         *sc,
   gboolean mlp = experts || m->ffn > 0;   /* a Mamba block without one: mamba_ssm's d_intermediate 0 */
   double mlp_work = 0;
 
-  /* LoRA (hr-validate.c: in_proj's adapter alone, no MLP): the frozen
-   * in_proj keeps nothing, its adapter reads the norm's output (with
-   * dropout its dropped-out copy, and the mask where the input needs a
-   * gradient); the fused kernels save what they do in full training, their
-   * input, in_proj's output, needing a gradient through the adapter. */
+  /* LoRA (hr-validate-ssm.c): a frozen linear keeps no input, an adapter
+   * reads it (with dropout its dropped-out copy, and the mask where the
+   * input needs a gradient).  The scan's inputs need a gradient from the
+   * layer's input or from an adapter before the scan (in_proj's, x_proj's);
+   * where none does (a first layer adapting out_proj alone) the kernels
+   * keep nothing, as autograd makes no node for them.  The MLP's input needs
+   * one from the mixer, or from out_proj's adapter. */
   gboolean lora = tr->method == HR_METHOD_LORA;
+  gboolean full = tr->method == HR_METHOD_FULL;
   gboolean dropout = lora && tr->lora_dropout > 0;
+  guint lt = lora ? tr->lora_targets : 0;
   double r = (double) tr->lora_rank;
+  gboolean scan_grad = input_grad || (lt & (HR_LORA_IN_PROJ | HR_LORA_X_PROJ));
+  gboolean mlp_in_grad = scan_grad || (lt & HR_LORA_OUT_PROJ);
+  /* x_proj's input, the convolution's output, needs one unless only
+   * x_proj's adapter gives the scan one */
+  gboolean conv_grad = input_grad || (lt & HR_LORA_IN_PROJ);
+  HrLayerActivations ffn = { 0 };
 
   *out = (HrLayerActivations) { 0 };
 
   /* (a frozen norm keeps its fp32 input for the input's gradient only:
    * none in the first layer of a LoRA model) */
   hr_activations_add (out, N_("norm inputs"), "norms·b·s·h·bytes",
-                      ((mlp ? 1.0 : 0.0) + (input_grad ? 1.0 : 0.0)) * T * h
+                      ((mlp && mlp_in_grad ? 1.0 : 0.0) + (input_grad ? 1.0 : 0.0)) * T * h
                       * hr_activations_norm_bytes (sc) / rep);
   /* The in_proj reads the norm's output (under autocast, its cast). */
-  hr_activations_add (out, N_("SSM input (norm output)"), "b·s·h·bytes", dropout ? 0.0 : T * h * ab / rep);
+  hr_activations_add (out, N_("SSM input (norm output)"), "b·s·h·bytes",
+                      full || ((lt & HR_LORA_IN_PROJ) && !dropout) ? T * h * ab / rep : 0.0);
   if (lora)
     {
-      hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", T * r * ab);
+      double adapters = hr_lora_n_targets (lt & HR_LORA_SSM);
+
+      hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
       if (dropout)
         hr_activations_add (out, N_("LoRA dropout inputs and masks"), "b·s·Σ d_in·(bytes + 1) / c",
-                            T * h * (ab + (input_grad ? 1.0 : 0.0)));
+                            ((lt & HR_LORA_IN_PROJ) ? T * h * (ab + (input_grad ? 1.0 : 0.0)) : 0.0)
+                            + ((lt & HR_LORA_X_PROJ) ? T * di * (ab + (conv_grad ? 1.0 : 0.0)) : 0.0)
+                            + ((lt & HR_LORA_OUT_PROJ) ? T * di * (ab + (scan_grad ? 1.0 : 0.0)) : 0.0));
     }
 
-  if (m->ssm == HR_SSM_MAMBA)
+  if (!scan_grad)
+    {
+      /* out_proj's adapter alone: it reads the gated output */
+      hr_activations_add (out, N_("SSM gated output (out_proj input)"), "b·s·d_inner·bytes",
+                          (lt & HR_LORA_OUT_PROJ) && !dropout ? T * di * ab : 0.0);
+    }
+  else if (m->ssm == HR_SSM_MAMBA)
     {
       double R = (double) hr_model_ssm_dt_rank (m);
       double chunks = (double) ((tr->seq_len + 2047) / 2048);
@@ -141,11 +166,21 @@ ssm_layer (const HrScenario         *sc,
           /* Hugging Face's unfused path: the convolution's output, delta,
            * the norms' fp32 inputs and normalised copies, dt_proj's input
            * and out_proj's (the gated output). */
-          hr_activations_add (out, N_("SSM convolution output, Δ and gated output"), "3·b·s·d_inner·bytes",
-                              3.0 * T * di * ab);
+          /* Under LoRA the frozen dt_proj (its weight read directly:
+           * dt_proj.weight @ time_step) and norm weights keep no input
+           * and no normalised copy, a frozen out_proj not the gated
+           * output; the norms' fp32 inputs and statistics stay, as the
+           * scan needs Δ's, B's and C's gradients. */
+          gboolean keeps_gated = full || ((lt & HR_LORA_OUT_PROJ) && !dropout);
+
+          hr_activations_add (out, N_("SSM convolution output, Δ and gated output"),
+                              keeps_gated ? "3·b·s·d_inner·bytes" : "2·b·s·d_inner·bytes",
+                              (keeps_gated ? 3.0 : 2.0) * T * di * ab);
           hr_activations_add (out, N_("SSM Δ, B, C norm inputs (fp32) and outputs"),
-                              "b·s·(R + 2N)·(4 + bytes) + b·s·R·bytes + 3·b·s·4",
-                              T * (R + 2.0 * N) * (4.0 + ab) + T * R * ab + 3.0 * T * 4.0);
+                              full ? "b·s·(R + 2N)·(4 + bytes) + b·s·R·bytes + 3·b·s·4"
+                                   : "b·s·(R + 2N)·4 + 3·b·s·4",
+                              T * (R + 2.0 * N) * (4.0 + (full ? ab : 0.0)) + (full ? T * R * ab : 0.0)
+                              + 3.0 * T * 4.0);
         }
       /* MambaInnerFn.backward: conv1d_out and delta recomputed, dxz,
        * dout_y, then the scan's dconv1d_out, ddelta and out_z. */
@@ -169,22 +204,17 @@ ssm_layer (const HrScenario         *sc,
 
   if (mlp)
     {
-      gboolean in_mlp = FALSE;
-
-      /* The MLP's own tensors: the transformer layer's, from its MLP's
-       * input on (its list's order: norms, attention, MLP; no parallel
-       * block or adapters here, hr-validate.c). */
-      for (guint i = 0; i < ffn->n; i++)
-        {
-          in_mlp = in_mlp || g_str_equal (ffn->saved[i].name, N_("MLP input (norm output)"));
-          if (in_mlp)
-            hr_activations_add (out, ffn->saved[i].name, ffn->saved[i].formula, ffn->saved[i].bytes);
-        }
-      out->mlp_saved = ffn->mlp_saved;
-      mlp_work = ffn->backward_work;
-      out->mlp_weights = ffn->mlp_weights;
-      out->mlp_linear = ffn->mlp_linear;
-      out->backward_weight = ffn->backward_weight;
+      /* The MLP's own tensors and its adapters': the transformer layer's
+       * from its MLP's input on (no parallel block here, hr-validate.c),
+       * that input needing a gradient as this layer's does. */
+      transformer_layer (sc, experts, HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN, mlp_in_grad, &ffn);
+      for (guint i = ffn.mlp_first; i < ffn.n; i++)
+        hr_activations_add (out, ffn.saved[i].name, ffn.saved[i].formula, ffn.saved[i].bytes);
+      out->mlp_saved = ffn.mlp_saved;
+      mlp_work = ffn.backward_work;
+      out->mlp_weights = ffn.mlp_weights;
+      out->mlp_linear = ffn.mlp_linear;
+      out->backward_weight = ffn.backward_weight;
     }
   else
     /* The first weight gradient the backward makes: out_proj's. */
@@ -227,24 +257,27 @@ hr_activations_pattern_kinds (const HrScenario *sc,
   memset (out->has, 0, sizeof out->has);
   for (guint64 i = 0; i < m->layers; i++)
     out->has[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)] = TRUE;
-  /* The transformer layers first: an SSM layer's MLP is theirs. */
   for (guint x = 0; x < 2; x++)
-    if (out->has[0][x] || out->has[1][x])
-      transformer_layer (sc, x, &out->kind[1][x]);
-  for (guint x = 0; x < 2; x++)
-    if (out->has[0][x])
-      ssm_layer (sc, x, &out->kind[1][x], TRUE, &out->kind[0][x]);
+    {
+      if (out->has[1][x])
+        transformer_layer (sc, x, ~(guint) HR_LORA_SSM, TRUE, &out->kind[1][x]);
+      if (out->has[0][x])
+        ssm_layer (sc, x, TRUE, &out->kind[0][x]);
+    }
 }
 
-/* A Mamba or Mamba-2 model's first layer under LoRA, its input needing no
- * gradient (validation: no layer pattern, no MLP). */
 void
-hr_activations_ssm_first_layer (const HrScenario   *sc,
-                                HrLayerActivations *out)
+hr_activations_pattern_first_layer (const HrScenario   *sc,
+                                    HrLayerActivations *out)
 {
-  HrLayerActivations none = { 0 };
+  const HrModelArch *m = &sc->model;
+  gboolean input_grad = hr_activations_input_grad (sc);
+  gboolean experts = hr_model_layer_has_experts (m, 0);
 
-  ssm_layer (sc, FALSE, &none, hr_activations_input_grad (sc), out);
+  if (hr_model_layer_attends (m, 0))
+    transformer_layer (sc, experts, ~(guint) HR_LORA_SSM, input_grad, out);
+  else
+    ssm_layer (sc, experts, input_grad, out);
 }
 
 /* The last layer's kind last: the values the average takes from its

@@ -421,10 +421,10 @@ add_recomputed_sets (const LayerShape   *L,
  * where what precedes its first adapter needs none and keeps nothing.
  * Hugging Face's enable_input_require_grads, which PEFT turns on with
  * gradient checkpointing (reentrant checkpoints need it), makes it need one. */
-static void
-layer_activations (const HrScenario   *scenario,
-                   gboolean            input_grad,
-                   HrLayerActivations *out)
+void
+hr_activations_layer_with_input (const HrScenario   *scenario,
+                                 gboolean            input_grad,
+                                 HrLayerActivations *out)
 {
   LayerShape shape;
   double mla_attn_work = 0;
@@ -485,7 +485,7 @@ hr_activations_layer (const HrScenario   *scenario,
       hr_activations_pattern_layer (scenario, out, &first, &last);
       return;
     }
-  layer_activations (scenario, TRUE, out);
+  hr_activations_layer_with_input (scenario, TRUE, out);
 }
 
 /* torchtitan's layer-frequency option counted the blocks it was given
@@ -524,10 +524,10 @@ void
 hr_activations_first_layer (const HrScenario   *scenario,
                             HrLayerActivations *out)
 {
-  if (scenario->model.ssm != HR_SSM_NONE)
-    hr_activations_ssm_first_layer (scenario, out);
+  if (scenario->model.ssm != HR_SSM_NONE || hr_model_mixed_layers (&scenario->model))
+    hr_activations_pattern_first_layer (scenario, out);
   else
-    layer_activations (scenario, hr_activations_input_grad (scenario), out);
+    hr_activations_layer_with_input (scenario, hr_activations_input_grad (scenario), out);
 }
 
 /* Layers' worth of activations a pipeline stage holds (Korthikanti §4.2.3,

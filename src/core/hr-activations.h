@@ -17,8 +17,8 @@ typedef struct
   double      bytes;
 } HrSavedTensor;
 
-#define HR_MAX_SAVED 32   /* an encoder-decoder's decoder layer lists 16, a hybrid's
-                            * average of its layer kinds up to about 20 */
+#define HR_MAX_SAVED 40   /* an encoder-decoder's decoder layer lists 16, a hybrid's
+                            * average of its layer kinds up to about 30 under LoRA */
 
 /* One layer, one micro-batch, on one tensor/context-parallel rank. */
 typedef struct
@@ -36,6 +36,7 @@ typedef struct
   double        backward_work;  /* gradients of activations its backward holds at once */
   double        backward_attn_work; /* ... at its attention, after the MLP's */
   double        mlp_saved;      /* of total, what its MLP keeps */
+  guint         mlp_first;      /* saved[mlp_first] on: the MLP's and the adapters' */
   double        mlp_weights;    /* elements of the MLP's weights that train */
   double        mlp_linear;     /* elements of the MLP's linear weights */
   double        backward_weight; /* elements of the weight whose gradient it makes
@@ -108,10 +109,10 @@ void    hr_activations_pattern_layer  (const HrScenario   *scenario,
                                        HrLayerActivations *out,
                                        HrLayerActivations *first,
                                        HrLayerActivations *last);
-/* ... and a Mamba or Mamba-2 model's first layer, its input needing a
+/* ... and its first layer (of layer 0's kind), its input needing a
  * gradient or not (LoRA: hr_activations_first_layer). */
-void    hr_activations_ssm_first_layer (const HrScenario   *scenario,
-                                        HrLayerActivations *out);
+void    hr_activations_pattern_first_layer (const HrScenario   *scenario,
+                                            HrLayerActivations *out);
 
 /* Llama 3.2 Vision's gated cross-attention layer over the text, its keys
  * and values the images' (hr-activations-mllama.c). */

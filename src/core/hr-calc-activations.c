@@ -47,10 +47,15 @@ hr_calc_add_activations (Ctx      *ctx,
   gboolean last_ck = n_ck > 0 && n_layers % MAX (t->checkpoint_every, 1) == 0;
 
   /* The kind of layer the first is, where la averages kinds (Llama 3.2
-   * Vision's self-attention layers and cross-attention ones): what the
-   * first layer keeps less is taken from that kind's. */
+   * Vision's self-attention layers and cross-attention ones, a hybrid's
+   * attention and SSM layers): what the first layer keeps less is taken
+   * from that kind's. */
   const HrLayerActivations *first_kind = m->vision == HR_VISION_MLLAMA ? &ctx->dense_act
-                                          : ctx->first_act != NULL ? ctx->first_act : la;
+                                          : ctx->first_act != NULL ? ctx->first_act
+                                          : ctx->pattern != NULL
+                                          ? &ctx->pattern->kind[hr_model_layer_attends (m, 0)]
+                                                               [hr_model_layer_has_experts (m, 0)]
+                                          : la;
 
   /* (DeepSeek's first layer is a dense one where the stage holds any) */
   if (first_differs && ctx->first_act != NULL)

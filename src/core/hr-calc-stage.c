@@ -172,7 +172,7 @@ hr_calc_stage_params (const Ctx      *ctx,
       HrStageKinds k;
 
       hr_calc_stage_kinds (sc, dev, &k);
-      sp->dense = sp->experts = sp->linear = sp->adafactor = 0;
+      sp->dense = sp->experts = sp->linear = sp->adafactor = sp->lora = 0;
       for (guint a = 0; a < 2; a++)
         for (guint x = 0; x < 2; x++)
           {
@@ -182,6 +182,7 @@ hr_calc_stage_params (const Ctx      *ctx,
             sp->experts += n * (double) c->kind_experts[a][x];
             sp->linear += n * (double) c->kind_linear[a][x];
             sp->adafactor += n * (double) c->kind_adafactor[a][x];
+            sp->lora += n * (double) c->kind_lora[a][x];
           }
       sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
       sp->shared = sp->encoder = sp->decoder = 0;

@@ -248,9 +248,12 @@ count_layers (const HrModelArch *m,
               guint64            outside,
               guint              lora_targets,
               guint64            lora_rank,
+              guint64            lora_attn,
+              guint64            lora_head,
               HrParamCounts     *out)
 {
   HrSsmMixerParams ssm = { 0 };
+  guint64 lora_ssm = 0;
   guint64 attn_linear, attn = attention_params (m, s, t, &attn_linear);
   guint64 attn_whole = attention_params (m, s, 1, NULL);
   guint64 attn_ada = ((s->h + s->a * s->d) * 2 + (s->h + s->k * s->d) * 2) / t + (attn - attn_linear);
@@ -261,6 +264,15 @@ count_layers (const HrModelArch *m,
 
   if (m->ssm != HR_SSM_NONE)
     hr_params_ssm_mixer (m, &ssm);
+  /* LoRA in a Mamba block (hr-validate-ssm.c: the linears the model calls
+   * as modules): r·(d_in + d_out) each, in_proj h -> its width, Jamba's
+   * x_proj d_inner -> R + 2N and out_proj d_inner -> h. */
+  if (lora_targets & HR_LORA_IN_PROJ)
+    lora_ssm += lora_rank * (s->h + ssm.in_proj);
+  if (lora_targets & HR_LORA_X_PROJ)
+    lora_ssm += lora_rank * (hr_model_ssm_inner (m) + hr_model_ssm_dt_rank (m) + 2 * hr_model_ssm_state (m));
+  if (lora_targets & HR_LORA_OUT_PROJ)
+    lora_ssm += lora_rank * (hr_model_ssm_inner (m) + s->h);
   /* Megatron's MambaMixer (megatron/core/ssm/mamba_mixer.py,
    * MambaMixer.__init__) splits a Mamba-2 block by heads and groups over
    * the tensor-parallel ranks (nheads_local_tp, ngroups_local_tp,
@@ -275,6 +287,8 @@ count_layers (const HrModelArch *m,
   out->total = outside;
   out->active = outside;
   out->stack_dense = out->stack_experts = out->stack_linear = out->stack_adafactor = 0;
+  out->layer_lora = 0;
+  out->lora_total = lora_head;
   out->attention_layers = count[1][0] + count[1][1];
   out->expert_layers = count[0][1] + count[1][1];
   out->largest_linear = ssm.largest / t;
@@ -286,7 +300,7 @@ count_layers (const HrModelArch *m,
         guint64 norms = (m->ssm != HR_SSM_NONE ? (mlp ? 2 : 1) : hr_model_norms_per_layer (m))
                         * s->norm;
         guint64 mixer = a ? attn : ssm_rank;
-        guint64 dense, experts, linear, ada, whole, active;
+        guint64 dense, experts, linear, ada, whole, active, lora;
 
         if (n == 0)
           continue;
@@ -316,9 +330,17 @@ count_layers (const HrModelArch *m,
             active = whole;
             out->largest_linear = MAX (out->largest_linear, s->h * s->f / t);
           }
+        /* Adapters: the mixer's (attention's or the Mamba block's), then
+         * every expert's or the dense MLP's (t is 1 with LoRA here). */
+        lora = (a ? lora_attn : lora_ssm)
+               + (x ? s->E * lora_mlp (s, lora_targets, lora_rank, s->ef)
+                  : m->ffn > 0 ? lora_mlp (s, lora_targets, lora_rank, s->f) : 0);
         if (a)
           out->largest_linear = MAX (out->largest_linear, s->h * s->a * s->d / t);
         out->total += n * whole;
+        out->kind_lora[a][x] = lora;
+        out->lora_total += n * lora;
+        out->layer_lora = MAX (out->layer_lora, lora);
         out->active += n * active;
         out->kind_dense[a][x] = dense;
         out->kind_experts[a][x] = experts;
@@ -337,11 +359,6 @@ count_layers (const HrModelArch *m,
             out->layer_adafactor = ada;
           }
       }
-  /* LoRA on a Mamba block's in_proj (hr-validate.c: the one linear PEFT
-   * can adapt there; a model without a pattern or MLP): r·(h + in_proj's
-   * width) a layer. */
-  out->layer_lora = lora_targets & HR_LORA_IN_PROJ ? lora_rank * (s->h + ssm.in_proj) : 0;
-  out->lora_total = m->layers * out->layer_lora;
   out->mixed = hr_model_mixed_layers (m);
 }
 
@@ -562,9 +579,11 @@ hr_params_count (const HrModelArch *m,
   out->attention_layers = m->layers;
   out->expert_layers = s.E > 1 ? m->layers : 0;
 
-  /* (hr-validate.c allows adapters here only on a Mamba block's in_proj.) */
+  /* (Adapters by layer kind too: a Mamba block's, the attention's and the
+   * MLPs' that hr-validate-ssm.c allows.) */
   if (m->ssm != HR_SSM_NONE || hr_model_mixed_layers (m))
-    count_layers (m, &s, t, e, outside, targets, r, out);
+    count_layers (m, &s, t, e, outside, targets, r, lora_attn,
+                  targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0, out);
 
   /* A vision-language model's vision tower and projector (hr-params-
    * vision.c): outside the language model's layers, on its first stage. */

@@ -69,6 +69,7 @@ typedef struct
   guint64 kind_experts[2][2];
   guint64 kind_linear[2][2];
   guint64 kind_adafactor[2][2];
+  guint64 kind_lora[2][2];       /* ... its LoRA adapters */
   guint64 attention_layers;   /* of model.layers, how many attend */
   guint64 expert_layers;      /* ... and have experts */
 

@@ -6,7 +6,8 @@
  * Mamba, Mamba-2 and Jamba-style layer patterns (hr-params-ssm.c,
  * hr-activations-ssm.c): their ranges, how they must agree with the rest
  * of the model, what training and parallelism the plan covers with them
- * (LoRA on in_proj only), refused naming the field otherwise.
+ * (LoRA on the linears the model calls as modules), refused naming the field
+ * otherwise.
  */
 
 #include "hr-validate-private.h"
@@ -132,22 +133,38 @@ hr_validate_ssm (const HrScenario  *sc,
           _("is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
           "attention_kind standard, shared_experts 0, dense_layers 0 (say it with "
           "expert_layer_period), router_bias false, mtp_modules 0"));
-  /* LoRA on a Mamba or Mamba-2 model (no pattern): PEFT can adapt in_proj
-   * only.  In training Hugging Face's MambaMixer and Mamba2Mixer hand
-   * x_proj's, dt_proj's and out_proj's weights straight to the fused
-   * kernels (mamba_inner_fn, mamba_split_conv1d_scan_combined), so adapters
-   * there get no gradient (huggingface/peft#2274, state-spaces/mamba#279);
-   * in_proj is called as a module.  QLoRA's 4-bit weights cannot go to
-   * those kernels at all. */
+  /* LoRA.  PEFT wraps modules, so an adapter trains only where the model
+   * calls its linear as a module.  In training Hugging Face's MambaMixer
+   * and Mamba2Mixer hand x_proj's, dt_proj's and out_proj's weights
+   * straight to the fused kernels (mamba_inner_fn,
+   * mamba_split_conv1d_scan_combined): adapters there get no gradient
+   * (huggingface/peft#2274, state-spaces/mamba#279); in_proj is called as
+   * a module.  Jamba's JambaMambaMixer cannot use mamba_inner_fn (its dt,
+   * B and C norms, model.ssm_bc_norm) and calls in_proj, x_proj and
+   * out_proj as modules (modeling_jamba.py, cuda_kernels_forward), reading
+   * dt_proj's weight alone directly; AI21's model card fine-tunes those
+   * three.  A pattern's attention layers and every MLP take q, k, v, o,
+   * gate, up and down as a transformer's do.  QLoRA's 4-bit weights cannot
+   * go to the kernels. */
   if (t->method == HR_METHOD_QLORA
-      || (t->method == HR_METHOD_LORA && (hr_model_mixed_layers (m) || m->ffn > 0)))
+      || (t->method == HR_METHOD_LORA && !hr_model_mixed_layers (m) && m->ffn > 0))
     FAIL ("training.method", _("%s is not planned with SSM layers or a layer pattern yet; "
-          "allowed: full, or lora on a Mamba or Mamba-2 model without a layer pattern or MLP"),
-          hr_enum_name (&hr_method_names, t->method));
-  if (t->method == HR_METHOD_LORA && t->lora_targets != HR_LORA_IN_PROJ)
-    FAIL ("training.lora.targets", _("a Mamba block adapts in_proj only (the fused kernels read "
-          "x_proj's, dt_proj's and out_proj's weights directly, so adapters there get no "
-          "gradient; the model has no q, k, v, o or MLP); allowed: [\"in_proj\"]"));
+          "allowed: full, or lora (with a layer pattern, or on a Mamba or Mamba-2 model "
+          "without an MLP)"), hr_enum_name (&hr_method_names, t->method));
+  if (t->method == HR_METHOD_LORA)
+    {
+      guint ssm_targets = m->ssm == HR_SSM_MAMBA && m->ssm_bc_norm ? HR_LORA_SSM : HR_LORA_IN_PROJ;
+      guint layer_targets = hr_model_mixed_layers (m) ? HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD : 0;
+
+      if ((t->lora_targets & ~(layer_targets | HR_LORA_SSM)) != 0)
+        FAIL ("training.lora.targets", _("a Mamba or Mamba-2 model without a layer pattern has "
+              "no q, k, v, o, MLP or adapted head; allowed: [\"in_proj\"] (and x_proj, "
+              "out_proj with model.ssm_bc_norm)"));
+      if ((t->lora_targets & HR_LORA_SSM & ~ssm_targets) != 0)
+        FAIL ("training.lora.targets", _("x_proj and out_proj are adapted in Jamba's Mamba "
+              "layers only (model.ssm_bc_norm true); elsewhere the fused kernels read their "
+              "weights directly, so adapters there get no gradient; allowed: in_proj"));
+    }
   if (t->method == HR_METHOD_LORA && (t->lora_dora || t->lora_fused_qkv))
     FAIL (t->lora_dora ? "training.lora.dora" : "training.lora.fused_qkv",
           _("is not planned with SSM layers; allowed: false"));

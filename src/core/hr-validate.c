@@ -254,12 +254,12 @@ validate_training (const HrScenario  *sc,
           "adapters change which products it keeps; allowed with LoRA and QLoRA: none, selective, full"));
   if (t->method != HR_METHOD_FULL)
     {
-      if ((t->lora_targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD | HR_LORA_IN_PROJ)) == 0)
+      if ((t->lora_targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD | HR_LORA_SSM)) == 0)
         FAIL ("training.lora.targets", _("[] names no layer; allowed: any of q, k, v, "
-              "o, gate, up, down, lm_head, in_proj, or \"all-linear\""));
-      if ((t->lora_targets & HR_LORA_IN_PROJ) && sc->model.ssm == HR_SSM_NONE)
-        FAIL ("training.lora.targets", _("in_proj is a Mamba block's; allowed without "
-              "model.ssm: any of q, k, v, o, gate, up, down, lm_head"));
+              "o, gate, up, down, lm_head, in_proj, x_proj, out_proj, or \"all-linear\""));
+      if ((t->lora_targets & HR_LORA_SSM) && sc->model.ssm == HR_SSM_NONE)
+        FAIL ("training.lora.targets", _("in_proj, x_proj and out_proj are a Mamba block's; "
+              "allowed without model.ssm: any of q, k, v, o, gate, up, down, lm_head"));
       if (sc->model.head != HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
         FAIL ("training.lora.targets", _("lm_head needs model.head = lm"));
       /* DoRA on the head would save two more logits-sized outputs, which

@@ -183,9 +183,10 @@ build_training (HrForm    *self,
     { "training.lora.targets.v", "v" }, { "training.lora.targets.o", "o" },
     { "training.lora.targets.gate", "gate" }, { "training.lora.targets.up", "up" },
     { "training.lora.targets.down", "down" }, { "training.lora.targets.lm_head", "head" },
-    { "training.lora.targets.in_proj", "in_proj" },
+    { "training.lora.targets.in_proj", "in_proj" }, { "training.lora.targets.x_proj", "x_proj" },
+    { "training.lora.targets.out_proj", "out_proj" },
   };
-  static const guint row_first[] = { 0, 4, 8, 9 };
+  static const guint row_first[] = { 0, 4, 8, 11 };
   GtkWidget *group, *row, *box;
 
   group = hr_form_new_group (page, _("Training"), NULL);
@@ -194,7 +195,7 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.lora.rank");
 
   /* Rows of linked toggles: attention, MLP and head, a Mamba block's
-   * in_proj (the one linear PEFT trains there, hr-validate.c). */
+   * linears (in_proj; x_proj and out_proj in Jamba's, hr-validate-ssm.c). */
   for (guint r = 0; r < 3; r++)
     {
       static const char * const paths[] = { "training.lora.targets", "training.lora.targets.mlp",
@@ -210,7 +211,7 @@ build_training (HrForm    *self,
         {
           GtkWidget *toggle = gtk_toggle_button_new_with_label (targets[i].label);
           /* TRANSLATORS: a toggle's name for screen readers: %s is a layer
-           * (q, k, v, o, gate, up, down, head, in_proj) */
+           * (q, k, v, o, gate, up, down, head, in_proj, x_proj, out_proj) */
           g_autofree char *name = g_strdup_printf (_("LoRA adapter on %s"), targets[i].label);
 
           g_object_bind_property (self->model,

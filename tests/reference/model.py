@@ -794,20 +794,23 @@ def apply_lora(model, cfg):
     # down projection (kv_a_proj_with_mqa), v its up projection (kv_b_proj)
     mla = {"q": ("q", "q_a", "q_b"), "k": ("kv_a",), "v": ("kv_b",), "o": ("o",)}
     for layer in model.layers:
-        # a Mamba block (ssm.py): its in_proj, the one linear PEFT's
-        # adapters train in Hugging Face's Mamba (hr-validate.c)
+        # a Mamba block (ssm.py): in_proj, and Jamba's x_proj and out_proj,
+        # the linears its mixer calls as modules (hr-validate-ssm.c)
         if hasattr(layer, "mixer"):
-            if "in_proj" in targets:
-                wrap(layer.mixer, "in_proj")
-            continue
-        for t in ("q", "k", "v", "o"):
-            if t in targets:
-                for name in (mla[t] if isinstance(layer.attn, MLAttention) else (t,)):
-                    if hasattr(layer.attn, name):
-                        wrap(layer.attn, name)
+            for name in ("in_proj", "x_proj", "out_proj"):
+                if name in targets:
+                    wrap(layer.mixer, name)
+        else:
+            for t in ("q", "k", "v", "o"):
+                if t in targets:
+                    for name in (mla[t] if isinstance(layer.attn, MLAttention) else (t,)):
+                        if hasattr(layer.attn, name):
+                            wrap(layer.attn, name)
         # every MLP: the routed experts, DeepSeek's shared experts and its
-        # dense first layers' MLP
-        if isinstance(layer.mlp, MoE):
+        # dense first layers' MLP, a hybrid's SSM layers' MLP or experts
+        if layer.mlp is None:
+            mlps = []
+        elif isinstance(layer.mlp, MoE):
             mlps = list(layer.mlp.experts) + ([layer.mlp.shared] if layer.mlp.shared is not None else [])
         else:
             mlps = [layer.mlp]

@@ -347,18 +347,23 @@ def deepseek_config(rng, index):
 
 
 def ssm_lora_config(rng, index):
-    """A Mamba or Mamba-2 model (ssm_config's, without a layer pattern)
-    fine-tuned with LoRA on in_proj, the one linear PEFT's adapters train
-    in Hugging Face's Mamba (hr-validate.c): compared, as every SSM
-    configuration, for its counts and the bytes of its weights, gradients
-    and optimizer states."""
-    while True:
-        c = ssm_config(rng, index)
-        if not c.get("attn_layer_period"):
-            break
+    """A state-space model (ssm_config's) fine-tuned with LoRA on the
+    linears its layers call as modules (hr-validate-ssm.c): a Mamba or
+    Mamba-2 model without a layer pattern on in_proj, the one linear PEFT's
+    adapters train in Hugging Face's Mamba; a Jamba-like hybrid on any of
+    in_proj, x_proj and out_proj (JambaMambaMixer calls them as modules)
+    and the attention's and MLPs' q, k, v, o, gate, up, down.  Compared, as
+    every SSM configuration, for its counts and the bytes of its weights,
+    gradients and optimizer states."""
+    c = ssm_config(rng, index)
     c["method"] = "lora"
     c["lora_rank"] = rng.choice((2, 4, 8))
-    c["lora_targets"] = ["in_proj"]
+    if c.get("attn_layer_period"):
+        names = LORA_ALL + ("in_proj", "x_proj", "out_proj")
+        n = rng.randrange(1, len(names) + 1)
+        c["lora_targets"] = sorted(rng.sample(names, n), key=names.index)
+    else:
+        c["lora_targets"] = ["in_proj"]
     c["lora_dropout"] = rng.choice((0.0, 0.1))
     c["name"] = "ssm lora %d" % index
     return finish(c)
@@ -841,7 +846,7 @@ def main(argv=None):
     ap.add_argument("--deepseek", type=int, default=30,
                     help="random DeepSeek-style configurations (latent attention, shared experts, dense first layers)")
     ap.add_argument("--ssm-lora", type=int, default=8,
-                    help="random Mamba and Mamba-2 configurations with LoRA on in_proj")
+                    help="random Mamba and Mamba-2 configurations with LoRA on in_proj, and hybrids on any linear")
     ap.add_argument("--deepseek-lora", type=int, default=16,
                     help="random DeepSeek-style configurations fine-tuned with LoRA")
     ap.add_argument("--vision", type=int, default=12,
