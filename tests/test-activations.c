@@ -1057,6 +1057,34 @@ test_ssm_lora_layers (void)
   g_assert_cmpfloat (la.total, ==, T * h * 2 + T * 16 * 2 + kernels);
 }
 
+/* An adapter on the token table (PEFT's lora.Embedding) makes the
+ * embeddings' output need a gradient: the first layer of a LoRA model
+ * without full checkpointing then keeps what every other layer keeps (its
+ * norm's fp32 input, Q's and K's and V's inputs where their bases are
+ * frozen not), where without it the first layer keeps less. */
+static void
+test_embedding_lora_first_layer (void)
+{
+  HrScenario sc;
+  HrLayerActivations la, first;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-3.2-3b");
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  hr_activations_layer (&sc, &la);
+  hr_activations_first_layer (&sc, &first);
+  g_assert_cmpfloat (first.total, <, la.total);
+  g_assert_false (hr_activations_input_grad (&sc));
+
+  sc.training.lora_targets |= HR_LORA_EMBED;
+  g_assert_true (hr_activations_input_grad (&sc));
+  hr_activations_layer (&sc, &la);
+  hr_activations_first_layer (&sc, &first);
+  g_assert_cmpfloat (first.total, ==, la.total);
+}
+
 /* A Jamba Mamba layer with the dense MLP (layer 0, as in
  * test_ssm_layers) under LoRA on in_proj, x_proj and out_proj, r 16,
  * bf16-true, 2048 tokens (h 4096, d_inner 8192, R 256, N 16, f 14336).
@@ -1619,6 +1647,7 @@ main (int   argc,
   g_test_add_func ("/activations/state-space", test_ssm_layers);
   g_test_add_func ("/activations/state-space-lora", test_ssm_lora_layers);
   g_test_add_func ("/activations/jamba-lora", test_jamba_lora_layer);
+  g_test_add_func ("/activations/embedding-lora", test_embedding_lora_first_layer);
   g_test_add_func ("/activations/attention-buffer", test_attention_buffer);
   g_test_add_func ("/activations/vision-tower", test_vision_tower);
   g_test_add_func ("/activations/llama-3.2-vision", test_mllama);

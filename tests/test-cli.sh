@@ -193,11 +193,20 @@ expect 2 "training.lora.targets: x_proj and out_proj are adapted in Jamba's Mamb
   "Mamba with LoRA on x_proj" -- --set model.preset=mamba-2.8b --set training.method=lora \
   --set 'training.lora.targets=["in_proj","x_proj"]'
 # Jamba under LoRA on every linear its layers call as modules (AI21's
-# model card adapts in_proj, x_proj and out_proj): 260,831,232 adapters
+# model card adapts in_proj, x_proj, out_proj and embed_tokens): 260,831,232 adapters
 # at r 16 (test-params.c by hand)
 expect 0 "" "Jamba with LoRA on every linear" -- --set model.preset=jamba-mini --set training.method=lora \
   --set 'training.lora.targets=["q","k","v","o","gate","up","down","in_proj","x_proj","out_proj"]' --format json
 grep -q '"trainable_params" : 260831232' "$tmp/out" && ok "json trainable of Jamba LoRA" || not_ok "json trainable of Jamba LoRA"
+# an adapter on the token table (PEFT's lora.Embedding): r·(V + h) more
+# trainable weights, 16·(128256 + 3072) on Llama 3.2 3B; refused on two
+# tensor-parallel ranks and beside a vision tower
+expect 0 "" "LoRA on the token table" -- --set model.preset=llama-3.2-3b --set training.method=lora \
+  --set training.lora.rank=16 --set 'training.lora.targets=["q","v","embed_tokens"]' --format json
+grep -q '"trainable_params" : 6688768' "$tmp/out" && ok "json trainable with embed_tokens" || not_ok "json trainable with embed_tokens"
+expect 2 "--set training.lora.targets: embed_tokens is planned for a token table on one rank" \
+  "embed_tokens on two tensor-parallel ranks" -- --set model.preset=llama-3.2-3b --set training.method=lora \
+  --set 'training.lora.targets=["q","embed_tokens"]' --set parallel.tp=2
 expect 2 "--set training.method: qlora is not planned with SSM layers or a layer pattern yet" "Jamba with QLoRA" -- \
   --set model.preset=jamba-mini --set training.method=qlora
 expect 2 "--set training.method: qlora is not planned with SSM layers or a layer pattern yet" "Mamba with QLoRA" -- \

@@ -1008,6 +1008,20 @@ test_lora_count (void)
   sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
   hr_params_count (&sc.model, &sc.training, 1, 1, &c);
   g_assert_cmpuint (c.lora_total, ==, 9175040);
+
+  /* PEFT's lora.Embedding on the token table, r 16, on Llama 3.2 3B (h
+   * 3072, 24 heads of 128, 8 KV heads, V 128256, 28 layers) with q and v:
+   * lora_embedding_A 16 x 128256 and B 3072 x 16, 2,101,248; q 16·(3072 +
+   * 3072) and v 16·(3072 + 1024) a layer, 28·163,840 = 4,587,520; in all
+   * 6,688,768, on the first stage. */
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-3.2-3b");
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 16;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V | HR_LORA_EMBED;
+  hr_params_count (&sc.model, &sc.training, 1, 1, &c);
+  g_assert_cmpuint (c.embedding_lora, ==, 2101248);
+  g_assert_cmpuint (c.lora_total, ==, 6688768);
 }
 
 /* Tensor parallelism splits the matrices: t ranks hold the whole model

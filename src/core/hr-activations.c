@@ -516,8 +516,11 @@ hr_activations_wrapped (const HrScenario *scenario,
 gboolean
 hr_activations_input_grad (const HrScenario *scenario)
 {
+  /* (an adapter on the token table makes the embeddings' output need a
+   * gradient, as full training does) */
   return scenario->training.method == HR_METHOD_FULL
-         || scenario->training.checkpointing == HR_CHECKPOINTING_FULL;
+         || scenario->training.checkpointing == HR_CHECKPOINTING_FULL
+         || (scenario->training.lora_targets & HR_LORA_EMBED) != 0;
 }
 
 void

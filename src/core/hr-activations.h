@@ -50,7 +50,7 @@ void    hr_activations_layer          (const HrScenario   *scenario,
                                        HrLayerActivations *out);
 /* The model's first layer: the same but when its input needs no
  * gradient (hr_activations_input_grad: frozen embeddings without full
- * checkpointing), where it keeps less. */
+ * checkpointing or an adapter on them), where it keeps less. */
 void    hr_activations_first_layer    (const HrScenario   *scenario,
                                        HrLayerActivations *out);
 gboolean hr_activations_input_grad    (const HrScenario   *scenario);

@@ -322,6 +322,17 @@ hr_calc_add_activations (Ctx      *ctx,
               N_("Which embedding values dropout switched off."),
               in_flight * T * h);
 
+  /* PEFT's lora.Embedding (peft/tuners/lora/layer.py, Embedding.forward:
+   * after_A = F.embedding(x, lora_embedding_A.T); result + (after_A @
+   * lora_embedding_B.T) * scaling, no dropout): the product keeps after_A
+   * for B's gradient (under autocast its 16-bit cast); the lookup keeps
+   * the token ids, the batch's own. */
+  if (first && ctx->lora && (t->lora_targets & HR_LORA_EMBED))
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+              HR_LIVE_SAVED, N_("LoRA embedding A output"), "b·s·r·bytes / c",
+              N_("The token table's adapter keeps its first product for the second's gradient."),
+              in_flight * T * (double) t->lora_rank * ctx->act_bytes);
+
   /* A vision-language model's tower and projector (hr-activations-
    * vision.c), on the first stage: their saved tensors wait for the end of
    * the backward pass, which reaches them last. */

@@ -378,6 +378,9 @@ hr_calc_add_fsdp_cached (Ctx               *ctx,
     }
   else if (sc->training.lora_targets & HR_LORA_LM_HEAD)
     largest = MAX (largest, (double) ctx->counts.head_lora);
+  /* (the token table's adapter, PEFT's lora.Embedding, a unit of its own) */
+  if (ctx->lora && embedding > 0)
+    largest = MAX (largest, (double) ctx->counts.embedding_lora);
 
   hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_CACHED, sc->training.dtypes.grads,
             HR_LIVE_ALWAYS & ~grads_live, N_("sharded gradients' memory, kept by the reduce-scatter stream"),

@@ -221,6 +221,7 @@ hr_calc_stage_params (const Ctx      *ctx,
     {
       sp->outside += (double) (c->embedding + c->vision + c->projector);
       sp->frozen = (double) c->frozen;
+      sp->lora += (double) c->embedding_lora;
     }
   if (last)
     {

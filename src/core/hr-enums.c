@@ -39,7 +39,7 @@ TABLE (hr_category_names, "parameters", "gradients", "optimizer",
        "activations", "overhead");
 TABLE (hr_status_names, "ok", "tight", "oom");
 TABLE (hr_lora_target_names, "q", "k", "v", "o", "gate", "up", "down",
-       "lm_head", "in_proj", "x_proj", "out_proj");
+       "lm_head", "in_proj", "x_proj", "out_proj", "embed_tokens");
 
 static const char *
 name_at (const HrEnumNames  *table,

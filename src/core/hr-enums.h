@@ -282,6 +282,7 @@ typedef enum
   HR_LORA_IN_PROJ = 1 << 8,   /* a Mamba block's in_proj */
   HR_LORA_X_PROJ  = 1 << 9,   /* ... its x_proj (Jamba's Mamba layers) */
   HR_LORA_OUT_PROJ = 1 << 10, /* ... its out_proj (Jamba's Mamba layers) */
+  HR_LORA_EMBED   = 1 << 11,  /* the token table (PEFT's lora.Embedding) */
 } HrLoraTarget;
 
 /* The targets inside a Mamba block. */
@@ -289,7 +290,7 @@ typedef enum
 
 #define HR_LORA_ALL_LINEAR (HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O | \
                             HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN)
-#define HR_N_LORA_TARGETS 11
+#define HR_N_LORA_TARGETS 12
 
 /* A table of the names of one enum, in enum order: a packed array of
  * strings, or (stride > 0) the name members of an array of rows, such as

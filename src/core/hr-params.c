@@ -249,7 +249,7 @@ count_layers (const HrModelArch *m,
               guint              lora_targets,
               guint64            lora_rank,
               guint64            lora_attn,
-              guint64            lora_head,
+              guint64            lora_outside,
               HrParamCounts     *out)
 {
   HrSsmMixerParams ssm = { 0 };
@@ -288,7 +288,7 @@ count_layers (const HrModelArch *m,
   out->active = outside;
   out->stack_dense = out->stack_experts = out->stack_linear = out->stack_adafactor = 0;
   out->layer_lora = 0;
-  out->lora_total = lora_head;
+  out->lora_total = lora_outside;   /* the head's and the token table's */
   out->attention_layers = count[1][0] + count[1][1];
   out->expert_layers = count[0][1] + count[1][1];
   out->largest_linear = ssm.largest / t;
@@ -573,9 +573,14 @@ hr_params_count (const HrModelArch *m,
                   + decoder * (attn + norms + layer_mlp_params (m, &s, s.K) + cross)
                   + outside;
   }
+  /* PEFT's lora.Embedding (peft/tuners/lora/layer.py, Embedding.update_
+   * layer): lora_embedding_A r x V and lora_embedding_B h x r. */
+  if (targets & HR_LORA_EMBED)
+    out->embedding_lora = r * (s.V + s.h);
   out->lora_total = (m->layers - dense_first_layers (m, &s)) * lora_layer
                     + dense_first_layers (m, &s) * out->dense_first_lora * t
-                    + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) + (training->lora_dora ? s.V : 0) : 0);
+                    + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) + (training->lora_dora ? s.V : 0) : 0)
+                    + out->embedding_lora;
   out->attention_layers = m->layers;
   out->expert_layers = s.E > 1 ? m->layers : 0;
 
@@ -583,7 +588,7 @@ hr_params_count (const HrModelArch *m,
    * MLPs' that hr-validate-ssm.c allows.) */
   if (m->ssm != HR_SSM_NONE || hr_model_mixed_layers (m))
     count_layers (m, &s, t, e, outside, targets, r, lora_attn,
-                  targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0, out);
+                  (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0) + out->embedding_lora, out);
 
   /* A vision-language model's vision tower and projector (hr-params-
    * vision.c): outside the language model's layers, on its first stage. */

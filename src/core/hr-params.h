@@ -48,6 +48,7 @@ typedef struct
   guint64 head;               /* untied LM head, or pooler + classifier */
   guint64 head_linear;        /* the part of head that is an nn.Linear */
   guint64 head_lora;
+  guint64 embedding_lora;     /* PEFT's lora.Embedding on the token table */
   guint64 final_norm;
   guint64 frozen;             /* of embedding, what does not train (Whisper's
                                * sinusoidal encoder positions) */

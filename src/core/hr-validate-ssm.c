@@ -143,7 +143,7 @@ hr_validate_ssm (const HrScenario  *sc,
    * B and C norms, model.ssm_bc_norm) and calls in_proj, x_proj and
    * out_proj as modules (modeling_jamba.py, cuda_kernels_forward), reading
    * dt_proj's weight alone directly; AI21's model card fine-tunes those
-   * three.  A pattern's attention layers and every MLP take q, k, v, o,
+   * three and embed_tokens.  A pattern's attention layers and every MLP take q, k, v, o,
    * gate, up and down as a transformer's do.  QLoRA's 4-bit weights cannot
    * go to the kernels. */
   if (t->method == HR_METHOD_QLORA
@@ -156,9 +156,9 @@ hr_validate_ssm (const HrScenario  *sc,
       guint ssm_targets = m->ssm == HR_SSM_MAMBA && m->ssm_bc_norm ? HR_LORA_SSM : HR_LORA_IN_PROJ;
       guint layer_targets = hr_model_mixed_layers (m) ? HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD : 0;
 
-      if ((t->lora_targets & ~(layer_targets | HR_LORA_SSM)) != 0)
+      if ((t->lora_targets & ~(layer_targets | HR_LORA_SSM | HR_LORA_EMBED)) != 0)
         FAIL ("training.lora.targets", _("a Mamba or Mamba-2 model without a layer pattern has "
-              "no q, k, v, o, MLP or adapted head; allowed: [\"in_proj\"] (and x_proj, "
+              "no q, k, v, o, MLP or adapted head; allowed: in_proj, embed_tokens (and x_proj, "
               "out_proj with model.ssm_bc_norm)"));
       if ((t->lora_targets & HR_LORA_SSM & ~ssm_targets) != 0)
         FAIL ("training.lora.targets", _("x_proj and out_proj are adapted in Jamba's Mamba "

@@ -185,8 +185,9 @@ build_training (HrForm    *self,
     { "training.lora.targets.down", "down" }, { "training.lora.targets.lm_head", "head" },
     { "training.lora.targets.in_proj", "in_proj" }, { "training.lora.targets.x_proj", "x_proj" },
     { "training.lora.targets.out_proj", "out_proj" },
+    { "training.lora.targets.embed_tokens", "embed_tokens" },
   };
-  static const guint row_first[] = { 0, 4, 8, 11 };
+  static const guint row_first[] = { 0, 4, 8, 11, 12 };
   GtkWidget *group, *row, *box;
 
   group = hr_form_new_group (page, _("Training"), NULL);
@@ -195,14 +196,17 @@ build_training (HrForm    *self,
   hr_form_field_row (self, group, "training.lora.rank");
 
   /* Rows of linked toggles: attention, MLP and head, a Mamba block's
-   * linears (in_proj; x_proj and out_proj in Jamba's, hr-validate-ssm.c). */
-  for (guint r = 0; r < 3; r++)
+   * linears (in_proj; x_proj and out_proj in Jamba's, hr-validate-ssm.c),
+   * the token table (PEFT's lora.Embedding). */
+  for (guint r = 0; r < 4; r++)
     {
       static const char * const paths[] = { "training.lora.targets", "training.lora.targets.mlp",
-                                             "training.lora.targets.ssm" };
+                                             "training.lora.targets.ssm",
+                                             "training.lora.targets.embeddings" };
 
       row = hr_form_action_row (r == 0 ? _("LoRA on attention") : r == 1 ? _("LoRA on MLP and head")
-                                : _("LoRA on SSM layers"), NULL);
+                                : r == 2 ? _("LoRA on SSM layers") : _("LoRA on token embeddings"),
+                                NULL);
       box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
       gtk_widget_add_css_class (box, "linked");
       gtk_widget_add_css_class (box, "lora-targets");
@@ -211,7 +215,8 @@ build_training (HrForm    *self,
         {
           GtkWidget *toggle = gtk_toggle_button_new_with_label (targets[i].label);
           /* TRANSLATORS: a toggle's name for screen readers: %s is a layer
-           * (q, k, v, o, gate, up, down, head, in_proj, x_proj, out_proj) */
+           * (q, k, v, o, gate, up, down, head, in_proj, x_proj, out_proj,
+           * embed_tokens) */
           g_autofree char *name = g_strdup_printf (_("LoRA adapter on %s"), targets[i].label);
 
           g_object_bind_property (self->model,
@@ -425,6 +430,7 @@ hr_form_update_sensitivity (HrForm *self)
   set_row_sensitive (self, "training.lora.targets", lora);
   set_row_sensitive (self, "training.lora.targets.mlp", lora);
   set_row_sensitive (self, "training.lora.targets.ssm", lora && sc->model.ssm != HR_SSM_NONE);
+  set_row_sensitive (self, "training.lora.targets.embeddings", lora && sc->model.vocab > 0);
 }
 
 /* Shows message on the row its path names (the closest registered parent

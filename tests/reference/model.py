@@ -213,6 +213,30 @@ class LoRALinear(nn.Module):
         return self.base(x) + self.lora_B(self.lora_A(xd)) * self.scaling
 
 
+class LoRAEmbedding(nn.Module):
+    """PEFT's lora.Embedding (peft/tuners/lora/layer.py, Embedding.forward):
+    base(x) + (F.embedding(x, A.T) @ B.T) * alpha / r, base frozen, no
+    dropout; A is r x V, B h x r."""
+
+    def __init__(self, base, rank):
+        super().__init__()
+        self.base = base
+        self.base.weight.requires_grad_(False)
+        self.lora_embedding_A = nn.Parameter(torch.zeros(rank, base.num_embeddings))
+        self.lora_embedding_B = nn.Parameter(torch.randn(base.embedding_dim, rank) * 0.02)
+        self.lora_embedding_A.is_adapter = True
+        self.lora_embedding_B.is_adapter = True
+        self.scaling = 2.0
+
+    @property
+    def weight(self):
+        return self.base.weight
+
+    def forward(self, x):
+        after_a = F.embedding(x, self.lora_embedding_A.T)
+        return self.base(x) + (after_a @ self.lora_embedding_B.T) * self.scaling
+
+
 class Norm(nn.Module):
     """Hugging Face's LlamaRMSNorm, or LayerNorm through F.layer_norm."""
 
@@ -820,6 +844,8 @@ def apply_lora(model, cfg):
                     wrap(mlp, t)
     if "lm_head" in targets and model.lm:
         wrap(model, "head")
+    if "embed_tokens" in targets:
+        model.embed = LoRAEmbedding(model.embed, rank)
 
 
 def build(cfg, device="cpu"):

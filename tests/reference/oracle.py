@@ -165,6 +165,11 @@ def random_config(rng, index):
             c["lora_targets"] = [t for t in c["lora_targets"] if t != "gate"] or ["up"]
         if c["head"] == "lm" and rng.random() < 0.1:
             c["lora_targets"].append("lm_head")
+        # (an adapter on the token table in every 7th configuration, by its
+        # number: no draw of its own, so that a seed's other configurations
+        # stay as they were)
+        if index % 7 == 3:
+            c["lora_targets"].append("embed_tokens")
         c["lora_dropout"] = rng.choice((0.0, 0.1))
     c["precision"] = rng.choice(("fp32", "bf16-true", "amp-bf16"))
     if c["method"] == "lora" and c["precision"] == "amp-bf16" and c["loss"] == "chunked":
@@ -359,7 +364,7 @@ def ssm_lora_config(rng, index):
     c["method"] = "lora"
     c["lora_rank"] = rng.choice((2, 4, 8))
     if c.get("attn_layer_period"):
-        names = LORA_ALL + ("in_proj", "x_proj", "out_proj")
+        names = LORA_ALL + ("in_proj", "x_proj", "out_proj", "embed_tokens")
         n = rng.randrange(1, len(names) + 1)
         c["lora_targets"] = sorted(rng.sample(names, n), key=names.index)
     else:
