@@ -1057,6 +1057,33 @@ test_ssm_lora_layers (void)
   g_assert_cmpfloat (la.total, ==, T * h * 2 + T * 16 * 2 + kernels);
 }
 
+/* Eager attention's backward (Llama 3.2 1B: h 2048, 32 heads of 64, 8 KV
+ * heads repeated to every head, bf16-true, one sequence of 1024): probs·V's
+ * backward and the softmax's hold the output's gradient, V's (repeated),
+ * and two a·s² gradients, 1024·64·64·2 + 2·32·1024²·2 = 142,606,336;
+ * Q·Kᵀ's, later, the scores' gradient and Q's, K's and V's, 1024·96·64·2 +
+ * 32·1024²·2 = 79,691,776; the larger, and the residual stream's gradient
+ * 1024·2048·2 beside it: 146,800,640 (all of them at once, as planned
+ * before: 155,189,248). */
+static void
+test_eager_attention_backward (void)
+{
+  HrScenario sc;
+  HrLayerActivations la;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-3.2-1b");
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  sc.training.attention = HR_ATTENTION_EAGER;
+  sc.training.micro_batch = 1;
+  sc.training.seq_len = 1024;
+  sc.parallel.tp = 1;
+  sc.parallel.sp = FALSE;
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpfloat (la.backward_attn_work, ==, 146800640.0);
+}
+
 /* An adapter on the token table (PEFT's lora.Embedding) makes the
  * embeddings' output need a gradient: the first layer of a LoRA model
  * without full checkpointing then keeps what every other layer keeps (its
@@ -1648,6 +1675,7 @@ main (int   argc,
   g_test_add_func ("/activations/state-space-lora", test_ssm_lora_layers);
   g_test_add_func ("/activations/jamba-lora", test_jamba_lora_layer);
   g_test_add_func ("/activations/embedding-lora", test_embedding_lora_first_layer);
+  g_test_add_func ("/activations/eager-attention-backward", test_eager_attention_backward);
   g_test_add_func ("/activations/attention-buffer", test_attention_buffer);
   g_test_add_func ("/activations/vision-tower", test_vision_tower);
   g_test_add_func ("/activations/llama-3.2-vision", test_mllama);

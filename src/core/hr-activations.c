@@ -297,13 +297,20 @@ add_backward_work (const LayerShape   *L,
                       + (moe ? T * h * ab / rep : 0.0);
     /* The attention's backward makes the gradients of Q, K and V (K and V
      * repeated to every head where the forward repeated them) while the
-     * gradient of its output exists; eager attention also holds two a·b·s²
-     * gradients at its softmax. */
+     * gradient of its output exists: at once in a fused kernel.  Eager
+     * attention runs its products' backwards one after the other: probs·V's
+     * makes the probabilities' gradient and V's from the output's, the
+     * softmax's its input's beside the former (two a·b·s² gradients); then,
+     * the output's gradient gone, Q·Kᵀ's makes Q's and K's beside the
+     * scores' and V's (the reference oracle's eager runs: all of them at
+     * once planned a LoRA-on-k layer's backward +11.5 % over, +6.5 % now). */
     double kk = tr->attention == HR_ATTENTION_FLASH || k >= a ? k : a;
-    double attn_work = (hr_model_mla (m) ? mla_attn_work : T * (2 * a + 2 * kk) * d * ab)
-                       + (tr->attention == HR_ATTENTION_EAGER
-                          ? 2.0 * a * b * (s / c) * s
-                            * (hr_activations_fp32_softmax (scenario) ? 4.0 : ab) : 0.0);
+    double scores = a * b * (s / c) * s * (hr_activations_fp32_softmax (scenario) ? 4.0 : ab);
+    double attn_work = hr_model_mla (m)
+                       ? mla_attn_work + (tr->attention == HR_ATTENTION_EAGER ? 2.0 * scores : 0.0)
+                       : tr->attention == HR_ATTENTION_EAGER
+                       ? MAX (T * (a + kk) * d * ab + 2.0 * scores, T * (a + 2 * kk) * d * ab + scores)
+                       : T * (2 * a + 2 * kk) * d * ab;
 
     /* RMSNorm's backward runs through its fp32 upcast: the gradients of
      * the normalised copy and of the fp32 input, the product its sum over
