@@ -13,6 +13,58 @@
 
 #include <glib/gi18n-lib.h>
 
+/* DoRA's weight norm (peft/tuners/lora/dora.py, DoraLinearLayer.forward
+ * and get_weight_norm): each adapted layer's forward builds
+ * x_eye = torch.eye(d_in) and lora_weight = lora_B(lora_A(x_eye)).T
+ * (d_in x r between them, kept by that product's graph until the forward
+ * returns), then weight + scaling * lora_weight: the scaled copy and the
+ * sum, d_out x d_in each, beside lora_weight; weight.to(x.dtype) copies
+ * the weight when its type is not the compute type, and a 4-bit base is
+ * dequantized first (dequantize_module_weight).  The norm is detached
+ * (§4.3 of the paper), so all of it is freed when the layer's forward
+ * returns: one layer at a time, the largest adapted matrix's, in the
+ * forward and again in a checkpointed layer's recomputation. */
+static void
+add_dora_temporaries (Ctx      *ctx,
+                      HrDevice *dev,
+                      guint64   n_ck)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrModelArch *m = &sc->model;
+  const HrParallel *p = &sc->parallel;
+  double h = (double) m->hidden;
+  double t_ = (double) MAX (p->tp, 1);
+  double d = (double) hr_model_head_dim (m);
+  double kv = p->tp > 1 ? (double) MAX (m->kv_heads / p->tp, 1) : (double) m->kv_heads;
+  double q_out = (double) m->heads / t_ * d;
+  double w = (double) (m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn) / t_;
+  double r = (double) t->lora_rank;
+  guint lt = t->lora_targets;
+  /* (d_in, d_out) of each target: Q, K, V, O, gate, up, down */
+  double shapes[7][2] = { { h, q_out }, { h, kv * d }, { h, kv * d }, { q_out, h },
+                          { h, w }, { h, w }, { w, h } };
+  guint bits[7] = { HR_LORA_Q, HR_LORA_K, HR_LORA_V, HR_LORA_O, HR_LORA_GATE, HR_LORA_UP,
+                    HR_LORA_DOWN };
+  double extra = (t->dtypes.weights != t->dtypes.activations ? 1.0 : 0.0)
+                 + (t->method == HR_METHOD_QLORA ? 1.0 : 0.0);
+  double most = 0;
+
+  for (guint i = 0; i < 7; i++)
+    if ((lt & bits[i]) && (i != 4 || hr_model_gated (m)))
+      {
+        double in = shapes[i][0], out = shapes[i][1];
+
+        most = MAX (most, in * in + in * r + (3.0 + extra) * in * out);
+      }
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+            HR_LIVE (HR_PHASE_FORWARD) | (n_ck > 0 ? HR_LIVE_BACKWARD : 0),
+            N_("DoRA weight norm temporaries (one layer at a time)"),
+            "(d_in² + d_in·r + 3·d_in·d_out)·bytes, largest adapted matrix",
+            N_("DoRA rebuilds each adapted weight with its update to take its norm, one layer at a time."),
+            most * ctx->act_bytes);
+}
+
 void
 hr_calc_add_activations (Ctx      *ctx,
                          HrDevice *dev,
@@ -271,50 +323,8 @@ hr_calc_add_activations (Ctx      *ctx,
               (double) (n_layers - n_ck) * la->matmul4_inputs
               + (last && t->quant_lm_head ? ctx->tokens * (double) m->hidden * ctx->act_bytes : 0.0));
 
-  /* DoRA's weight norm (peft/tuners/lora/dora.py, DoraLinearLayer.forward
-   * and get_weight_norm): each adapted layer's forward builds
-   * x_eye = torch.eye(d_in) and lora_weight = lora_B(lora_A(x_eye)).T
-   * (d_in x r between them, kept by that product's graph until the forward
-   * returns), then weight + scaling * lora_weight: the scaled copy and the
-   * sum, d_out x d_in each, beside lora_weight; weight.to(x.dtype) copies
-   * the weight when its type is not the compute type, and a 4-bit base is
-   * dequantized first (dequantize_module_weight).  The norm is detached
-   * (§4.3 of the paper), so all of it is freed when the layer's forward
-   * returns: one layer at a time, the largest adapted matrix's, in the
-   * forward and again in a checkpointed layer's recomputation. */
   if (ctx->lora && t->lora_dora)
-    {
-      const HrParallel *p = &sc->parallel;
-      double t_ = (double) MAX (p->tp, 1);
-      double d = (double) hr_model_head_dim (m);
-      double kv = p->tp > 1 ? (double) MAX (m->kv_heads / p->tp, 1) : (double) m->kv_heads;
-      double q_out = (double) m->heads / t_ * d;
-      double w = (double) (m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn) / t_;
-      double r = (double) t->lora_rank;
-      guint lt = t->lora_targets;
-      /* (d_in, d_out) of each target: Q, K, V, O, gate, up, down */
-      double shapes[7][2] = { { h, q_out }, { h, kv * d }, { h, kv * d }, { q_out, h },
-                              { h, w }, { h, w }, { w, h } };
-      guint bits[7] = { HR_LORA_Q, HR_LORA_K, HR_LORA_V, HR_LORA_O, HR_LORA_GATE, HR_LORA_UP,
-                        HR_LORA_DOWN };
-      double extra = (t->dtypes.weights != t->dtypes.activations ? 1.0 : 0.0)
-                     + (t->method == HR_METHOD_QLORA ? 1.0 : 0.0);
-      double most = 0;
-
-      for (guint i = 0; i < 7; i++)
-        if ((lt & bits[i]) && (i != 4 || hr_model_gated (m)))
-          {
-            double in = shapes[i][0], out = shapes[i][1];
-
-            most = MAX (most, in * in + in * r + (3.0 + extra) * in * out);
-          }
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE (HR_PHASE_FORWARD) | (n_ck > 0 ? HR_LIVE_BACKWARD : 0),
-                N_("DoRA weight norm temporaries (one layer at a time)"),
-                "(d_in² + d_in·r + 3·d_in·d_out)·bytes, largest adapted matrix",
-                N_("DoRA rebuilds each adapted weight with its update to take its norm, one layer at a time."),
-                most * ctx->act_bytes);
-    }
+    add_dora_temporaries (ctx, dev, n_ck);
 
   if (first && m->dropout && !first_differs)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
@@ -333,72 +343,8 @@ hr_calc_add_activations (Ctx      *ctx,
               N_("The token table's adapter keeps its first product for the second's gradient."),
               in_flight * T * (double) t->lora_rank * ctx->act_bytes);
 
-  /* A vision-language model's tower and projector (hr-activations-
-   * vision.c), on the first stage: their saved tensors wait for the end of
-   * the backward pass, which reaches them last. */
   if (first && m->vision != HR_VISION_NONE)
-    {
-      double layer_bytes;
-      double tower = hr_activations_vision_tower (sc, &layer_bytes);
-
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                HR_LIVE_FWD_BWD, N_("vision tower activations"),
-                m->vision == HR_VISION_MLLAMA
-                ? (t->checkpointing == HR_CHECKPOINTING_FULL
-                   ? "(local + global layers)·b·images·tiles·padded tokens·h_v·bytes"
-                   : "(local + global layers)·b·images·(one encoder layer's saved tensors over"
-                     " its tiles) + global·2·b·images·tiles·padded tokens·h_v·bytes")
-                : t->checkpointing == HR_CHECKPOINTING_FULL
-                ? "layers to the feature layer·b·images·each layer's input + the embeddings' (pixels' copy, pre-norm input)"
-                : "layers to the feature layer·b·images·(one encoder layer's saved tensors + quick-GELU's sigmoid) + the embeddings' (pixels' copy, pre-norm input)",
-                N_("What the image encoder's layers keep for its own backward pass."),
-                tower);
-      /* With full checkpointing the tower's layers are recomputed one at a
-       * time, at the very end of the backward pass, under autocast with
-       * their weights' 16-bit casts again (hr-calc-states.c, add_vision_
-       * casts); by then the language model's first layer has done its
-       * backward and freed what it held: the later of the two moments,
-       * the larger counts. */
-      if (t->checkpointing == HR_CHECKPOINTING_FULL && hr_activations_vision_trains (sc))
-        {
-          double casts = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32
-                         && sc->parallel.zero != 3 && m->vision_layers > 0
-                         ? (double) ctx->counts.vision_linear
-                           / (double) (m->vision_layers + m->vision_global_layers) * ctx->act_bytes
-                         : 0.0;
-
-          hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                    HR_LIVE (HR_PHASE_BACKWARD_END), N_("one vision layer recomputed for backward"),
-                    "b·images·one encoder layer's saved tensors (+ its weights' 16-bit casts) - the first layer's moment",
-                    N_("During the backward pass one image-encoder layer at a time is recomputed in full."),
-                    MAX (layer_bytes + casts - first_end, 0.0));
-        }
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                HR_LIVE_FWD_BWD, N_("projector activations"),
-                sc->model.projector == HR_PROJECTOR_MLP2X_GELU
-                ? "b·images·patches·(h_v + 2·h)·bytes (one image at full precision: (patches + 1)·h_v)"
-                : sc->model.projector == HR_PROJECTOR_LINEAR
-                ? "b·images·tiles·(patches + 1)·h_v·(1 + intermediate layers)·bytes"
-                : "b·images·patches·(h_v·norm bytes + 8 + 3·h_v·bytes)",
-                N_("What the layers carrying image features into the language model keep."),
-                hr_activations_projector (sc));
-      /* LLaVA's output keeps the image features it put in the image
-       * tokens' place, cast to the embeddings' type, the weights' (LlavaModel.
-       * forward: image_features.to(inputs_embeds.dtype), returned as
-       * image_hidden_states by LlavaForConditionalGeneration.forward), until
-       * the training loop drops the output after the loss; Qwen2-VL's
-       * output has no such field. */
-      if (sc->model.vision == HR_VISION_CLIP)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                  HR_LIVE (HR_PHASE_FORWARD), N_("image features (in the model's output)"),
-                  "b·images·image tokens·h·weight bytes",
-                  N_("The image features the model returns beside its logits, until the loss is computed."),
-                  (double) t->micro_batch * (double) t->images_per_sample
-                  * (double) hr_model_image_tokens (&sc->model) * (double) sc->model.hidden
-                  * hr_dtype_bytes (t->dtypes.weights));
-      if (m->vision == HR_VISION_MLLAMA)
-        hr_calc_add_mllama (ctx, dev);
-    }
+    hr_calc_add_vision (ctx, dev, first_end);
 
   /* BERT's embeddings end in a LayerNorm (BertEmbeddings.LayerNorm), which
    * keeps its input, the sum of the tables, when the tables train: in fp32

@@ -271,6 +271,12 @@ void hr_calc_add_mtp         (Ctx            *ctx,
 void hr_calc_seq2seq_layers  (Ctx        *ctx);
 void hr_calc_add_seq2seq     (Ctx        *ctx,
                               HrDevice   *dev);
+/* hr-calc-vision.c: a vision-language model's tower and projector, on
+ * the first stage; FIRST_END the language model's first layer's moment at
+ * the backward's end, which a recomputed tower layer follows. */
+void hr_calc_add_vision      (Ctx        *ctx,
+                              HrDevice   *dev,
+                              double      first_end);
 /* hr-calc-mllama.c: Llama 3.2 Vision's two kinds of layer, and what its
  * cross-attention layers and tiled tower keep besides them. */
 void hr_calc_mllama_layers   (Ctx        *ctx);
