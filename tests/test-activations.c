@@ -1087,8 +1087,8 @@ test_eager_attention_backward (void)
 /* An adapter on the token table (PEFT's lora.Embedding) makes the
  * embeddings' output need a gradient: the first layer of a LoRA model
  * without full checkpointing then keeps what every other layer keeps (its
- * norm's fp32 input, Q's and K's and V's inputs where their bases are
- * frozen not), where without it the first layer keeps less. */
+ * norms' fp32 inputs among them), where without it the first layer keeps
+ * less. */
 static void
 test_embedding_lora_first_layer (void)
 {
