@@ -16,6 +16,160 @@
 #include <string.h>
 #include "hr-optimizers.h"
 
+/* The step's temporaries: PyTorch's foreach path materialises one
+ * state-sized tensor for all parameters at once (torch.optim.adamw
+ * _multi_tensor_adamw: exp_avg_sq.sqrt()); fused kernels none; the
+ * per-parameter loop one parameter's worth.  With the step in the
+ * backward pass every parameter has its own optimizer (torchtune's
+ * recipes, _setup_optimizer: optim_dict = {p: instantiate
+ * (cfg_optimizer, [p])}, stepped by training/memory.py
+ * register_optim_in_bwd_hooks as its gradient is ready), so the
+ * foreach path's list is one tensor: one parameter's worth, during
+ * the backward pass. */
+static void
+add_step_scratch (Ctx                   *ctx,
+                  HrDevice              *dev,
+                  const HrOptimizerInfo *optimizer,
+                  double                 trainable_here)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  double temp = 0;
+  gboolean per_param = t->optimizer_in_backward;
+
+  if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH && !per_param)
+    temp = trainable_here * ctx->state_dtype_bytes;
+  else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP || optimizer->factored
+           || (per_param && t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH))
+    {
+      /* One tensor at a time, the largest trainable one: a weight
+       * matrix (a trained vision tower's and projector's among
+       * them), the vocabulary table, or an adapter's matrix.
+       * Adam's single-tensor step makes two at once (torch/optim/
+       * adamw.py, _single_tensor_adamw: denom = (exp_avg_sq.sqrt()
+       * / bias_correction2_sqrt).add_(eps)). */
+      const HrModelArch *m = &sc->model;
+      double largest = ctx->lora
+        ? (double) t->lora_rank * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
+                                                m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn)
+        : MAX (MAX ((double) ctx->counts.largest_linear,
+                    dev->stage == 0 ? (double) hr_params_vision_largest (m, !t->freeze_vision) : 0.0),
+               MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
+                    (double) (m->learned_positions * m->hidden)));
+
+      /* (_multi_tensor_adamw on one tensor: exp_avg_sq_sqrt,
+       * one tensor, divided and shifted in place.) */
+      temp = (optimizer->states == 2 && !optimizer->factored
+              && t->optimizer_impl != HR_OPTIMIZER_IMPL_FOREACH ? 2.0 : 1.0)
+             * largest * ctx->state_dtype_bytes;
+    }
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
+            per_param ? HR_LIVE_BACKWARD : HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
+            t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH && !per_param
+            ? "P_trainable·state bytes (foreach)" : "largest tensor·state bytes",
+            N_("Scratch space the optimizer needs while it updates the weights."),
+            MIN (temp, trainable_here * ctx->state_dtype_bytes));
+}
+
+/* GaLore's projection matrices (r x m for each m x n matrix, m <= n)
+ * are made from the gradient the optimizer steps on, in its type
+ * (get_orthogonal_matrix: B.type (original_type)): the fp32 master
+ * gradients under mixed precision.  Its step, a per-parameter loop
+ * (galore_torch/adamw.py), at its worst: every update_proj_gap steps
+ * torch.linalg.svd (full_matrices=False) of the largest matrix, in
+ * fp32 (a copy when the gradient is not), U m x m, S m, Vh m x n;
+ * every step project_back's m x n result and its scaled copy; and
+ * HF AdamW's denom and exp_avg / denom for the largest plain tensor,
+ * the embedding or the head.  The gap sets how often the SVD runs,
+ * not how much memory it takes. */
+static void
+add_galore_scratch (Ctx               *ctx,
+                    HrDevice          *dev,
+                    const StageParams *sp,
+                    double             trainable,
+                    double             trainable_here)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  const HrModelArch *m = &sc->model;
+  double share = trainable > 0 ? trainable_here / trainable : 0.0;
+  double grad_bytes = t->dtypes.master != HR_DTYPE_NONE ? ctx->master_bytes : ctx->grad_bytes;
+  double h = (double) MAX (m->hidden, 1);
+  double big = (double) ctx->counts.largest_linear;
+  double lo = MIN (h, big / h), hi = big / MAX (lo, 1.0);
+  double svd = (grad_bytes == 4.0 ? 0.0 : 4.0 * big) + 4.0 * (lo * lo + lo + lo * hi);
+  double back = 2.0 * big * grad_bytes;
+  double adam = sp->outside > 0
+                ? 2.0 * MIN (MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
+                                  (double) (m->learned_positions * m->hidden)),
+                             trainable_here) * ctx->state_dtype_bytes
+                : 0.0;
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR,
+            t->dtypes.master != HR_DTYPE_NONE ? t->dtypes.master : t->dtypes.grads,
+            HR_LIVE_ALWAYS, N_("GaLore projection matrices"), "r·m per m x n matrix (m <= n)",
+            N_("GaLore keeps one small matrix per weight matrix to project its gradient."),
+            sp->galore_projection * share * grad_bytes);
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
+            HR_LIVE (HR_PHASE_STEP), N_("GaLore step scratch (SVD, projection back)"),
+            "max(SVD of the largest matrix·4, 2·m·n·bytes, 2·embedding·state bytes)",
+            N_("GaLore's step refreshes its projections by an SVD and projects updates back."),
+            MAX (MAX (svd, back), adam));
+}
+
+/* Muon orthogonalises one matrix's update at a time, in bf16
+ * (KellerJordan/Muon muon.py, zeropower_via_newtonschulz5; Moonlight
+ * toy_train.py has the same): X = G.bfloat16() turned so that it is
+ * n x m with n <= m, normalised into a new X, then five times
+ * A = X @ X.mT (n x n), B = b*A + c*A@A (n x n), X = a*X + B@X.  At
+ * the last line the old X, a*X, B@X and their sum (n x m each) and
+ * A and B are alive: (4·n·m + 2·n²)·2 bytes for the largest matrix.
+ * Every hidden matrix of these models has the hidden size on one
+ * side, so n = min(h, elements / h); LoRA's adapters have the rank.
+ * Its AdamW part (adam_update) steps one tensor at a time too and
+ * holds buf1c, buf2c, buf2c.sqrt() + eps and their quotient at once:
+ * four of the largest such tensor, the embedding or the head, on the
+ * stages that hold them.  The two run one after the other. */
+static void
+add_muon_scratch (Ctx               *ctx,
+                  HrDevice          *dev,
+                  const StageParams *sp,
+                  double             trainable_here)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  const HrModelArch *m = &sc->model;
+  double h = (double) MAX (m->hidden, 1);
+  double big, n, other = 0;
+
+  if (ctx->lora)
+    {
+      n = (double) t->lora_rank;
+      big = n * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
+                              m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn);
+    }
+  else
+    {
+      big = (double) ctx->counts.largest_linear;
+      n = MIN (h, big / h);
+      if (sp->outside > 0)
+        other = MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
+                     (double) (m->learned_positions * m->hidden));
+    }
+  double ns = (4.0 * big + 2.0 * n * n) * 2.0;
+  double adam = 4.0 * MIN (other, trainable_here) * ctx->state_dtype_bytes;
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR,
+            ns >= adam ? HR_DTYPE_BF16 : t->dtypes.optimizer,
+            HR_LIVE (HR_PHASE_STEP), N_("Newton–Schulz scratch (Muon step)"),
+            "max((4·n·m + 2·n²)·2 of the largest matrix, 4·embedding·state bytes)",
+            N_("Muon orthogonalises each matrix's update in bf16, one matrix at a time."),
+            MAX (ns, adam));
+}
+
 /* The fp32 master copy (counted here, as in the ZeRO paper), the
  * optimizer's states and what its step makes, for TRAINABLE_HERE
  * parameters, or their bytes on the host when offloaded. */
@@ -97,137 +251,14 @@ hr_calc_add_optimizer (Ctx               *ctx,
                 N_("The optimizer's running statistics, e.g. Adam's two averages per weight."),
                 trainable_here * state_bytes);
 
-      /* The step's temporaries: PyTorch's foreach path materialises one
-       * state-sized tensor for all parameters at once (torch.optim.adamw
-       * _multi_tensor_adamw: exp_avg_sq.sqrt()); fused kernels none; the
-       * per-parameter loop one parameter's worth.  With the step in the
-       * backward pass every parameter has its own optimizer (torchtune's
-       * recipes, _setup_optimizer: optim_dict = {p: instantiate
-       * (cfg_optimizer, [p])}, stepped by training/memory.py
-       * register_optim_in_bwd_hooks as its gradient is ready), so the
-       * foreach path's list is one tensor: one parameter's worth, during
-       * the backward pass. */
       if (optimizer->step_scratch && !paged)
-        {
-          double temp = 0;
-          gboolean per_param = t->optimizer_in_backward;
+        add_step_scratch (ctx, dev, optimizer, trainable_here);
 
-          if (t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH && !per_param)
-            temp = trainable_here * ctx->state_dtype_bytes;
-          else if (t->optimizer_impl == HR_OPTIMIZER_IMPL_LOOP || optimizer->factored
-                   || (per_param && t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH))
-            {
-              /* One tensor at a time, the largest trainable one: a weight
-               * matrix (a trained vision tower's and projector's among
-               * them), the vocabulary table, or an adapter's matrix.
-               * Adam's single-tensor step makes two at once (torch/optim/
-               * adamw.py, _single_tensor_adamw: denom = (exp_avg_sq.sqrt()
-               * / bias_correction2_sqrt).add_(eps)). */
-              const HrModelArch *m = &sc->model;
-              double largest = ctx->lora
-                ? (double) t->lora_rank * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
-                                                        m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn)
-                : MAX (MAX ((double) ctx->counts.largest_linear,
-                            dev->stage == 0 ? (double) hr_params_vision_largest (m, !t->freeze_vision) : 0.0),
-                       MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
-                            (double) (m->learned_positions * m->hidden)));
-
-              /* (_multi_tensor_adamw on one tensor: exp_avg_sq_sqrt,
-               * one tensor, divided and shifted in place.) */
-              temp = (optimizer->states == 2 && !optimizer->factored
-                      && t->optimizer_impl != HR_OPTIMIZER_IMPL_FOREACH ? 2.0 : 1.0)
-                     * largest * ctx->state_dtype_bytes;
-            }
-          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.optimizer,
-                    per_param ? HR_LIVE_BACKWARD : HR_LIVE (HR_PHASE_STEP), N_("optimizer step temporaries"),
-                    t->optimizer_impl == HR_OPTIMIZER_IMPL_FOREACH && !per_param
-                    ? "P_trainable·state bytes (foreach)" : "largest tensor·state bytes",
-                    N_("Scratch space the optimizer needs while it updates the weights."),
-                    MIN (temp, trainable_here * ctx->state_dtype_bytes));
-        }
-
-      /* GaLore's projection matrices (r x m for each m x n matrix, m <= n)
-       * are made from the gradient the optimizer steps on, in its type
-       * (get_orthogonal_matrix: B.type (original_type)): the fp32 master
-       * gradients under mixed precision.  Its step, a per-parameter loop
-       * (galore_torch/adamw.py), at its worst: every update_proj_gap steps
-       * torch.linalg.svd (full_matrices=False) of the largest matrix, in
-       * fp32 (a copy when the gradient is not), U m x m, S m, Vh m x n;
-       * every step project_back's m x n result and its scaled copy; and
-       * HF AdamW's denom and exp_avg / denom for the largest plain tensor,
-       * the embedding or the head.  The gap sets how often the SVD runs,
-       * not how much memory it takes. */
       if (optimizer->projected)
-        {
-          const HrModelArch *m = &sc->model;
-          double share = trainable > 0 ? trainable_here / trainable : 0.0;
-          double grad_bytes = t->dtypes.master != HR_DTYPE_NONE ? ctx->master_bytes : ctx->grad_bytes;
-          double h = (double) MAX (m->hidden, 1);
-          double big = (double) ctx->counts.largest_linear;
-          double lo = MIN (h, big / h), hi = big / MAX (lo, 1.0);
-          double svd = (grad_bytes == 4.0 ? 0.0 : 4.0 * big) + 4.0 * (lo * lo + lo + lo * hi);
-          double back = 2.0 * big * grad_bytes;
-          double adam = sp->outside > 0
-                        ? 2.0 * MIN (MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
-                                          (double) (m->learned_positions * m->hidden)),
-                                     trainable_here) * ctx->state_dtype_bytes
-                        : 0.0;
+        add_galore_scratch (ctx, dev, sp, trainable, trainable_here);
 
-          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR,
-                    t->dtypes.master != HR_DTYPE_NONE ? t->dtypes.master : t->dtypes.grads,
-                    HR_LIVE_ALWAYS, N_("GaLore projection matrices"), "r·m per m x n matrix (m <= n)",
-                    N_("GaLore keeps one small matrix per weight matrix to project its gradient."),
-                    sp->galore_projection * share * grad_bytes);
-          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
-                    HR_LIVE (HR_PHASE_STEP), N_("GaLore step scratch (SVD, projection back)"),
-                    "max(SVD of the largest matrix·4, 2·m·n·bytes, 2·embedding·state bytes)",
-                    N_("GaLore's step refreshes its projections by an SVD and projects updates back."),
-                    MAX (MAX (svd, back), adam));
-        }
-
-      /* Muon orthogonalises one matrix's update at a time, in bf16
-       * (KellerJordan/Muon muon.py, zeropower_via_newtonschulz5; Moonlight
-       * toy_train.py has the same): X = G.bfloat16() turned so that it is
-       * n x m with n <= m, normalised into a new X, then five times
-       * A = X @ X.mT (n x n), B = b*A + c*A@A (n x n), X = a*X + B@X.  At
-       * the last line the old X, a*X, B@X and their sum (n x m each) and
-       * A and B are alive: (4·n·m + 2·n²)·2 bytes for the largest matrix.
-       * Every hidden matrix of these models has the hidden size on one
-       * side, so n = min(h, elements / h); LoRA's adapters have the rank.
-       * Its AdamW part (adam_update) steps one tensor at a time too and
-       * holds buf1c, buf2c, buf2c.sqrt() + eps and their quotient at once:
-       * four of the largest such tensor, the embedding or the head, on the
-       * stages that hold them.  The two run one after the other. */
       if (optimizer->newton_schulz)
-        {
-          const HrModelArch *m = &sc->model;
-          double h = (double) MAX (m->hidden, 1);
-          double big, n, other = 0;
-
-          if (ctx->lora)
-            {
-              n = (double) t->lora_rank;
-              big = n * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
-                                      m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn);
-            }
-          else
-            {
-              big = (double) ctx->counts.largest_linear;
-              n = MIN (h, big / h);
-              if (sp->outside > 0)
-                other = MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
-                             (double) (m->learned_positions * m->hidden));
-            }
-          double ns = (4.0 * big + 2.0 * n * n) * 2.0;
-          double adam = 4.0 * MIN (other, trainable_here) * ctx->state_dtype_bytes;
-
-          hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR,
-                    ns >= adam ? HR_DTYPE_BF16 : t->dtypes.optimizer,
-                    HR_LIVE (HR_PHASE_STEP), N_("Newton–Schulz scratch (Muon step)"),
-                    "max((4·n·m + 2·n²)·2 of the largest matrix, 4·embedding·state bytes)",
-                    N_("Muon orthogonalises each matrix's update in bf16, one matrix at a time."),
-                    MAX (ns, adam));
-        }
+        add_muon_scratch (ctx, dev, sp, trainable_here);
 
       /* Mixed precision steps on fp32 gradients: DeepSpeed converts its
        * 16-bit gradient partition to fp32 for the step.  It first
