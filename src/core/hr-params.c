@@ -362,6 +362,67 @@ count_layers (const HrModelArch *m,
   out->mixed = hr_model_mixed_layers (m);
 }
 
+/* LoRA (Hu et al. 2021 §4.1): r·(d_in + d_out) per adapted matrix.
+ * DeepSeek's latent attention has its own matrices (hr-params-mla.c), its
+ * MoE layers one shared MLP beside the routed experts, its dense first
+ * layers the dense MLP: PEFT adapts every one the targets name.
+ *
+ * Sets one layer's adapters (out->layer_lora) and a dense first layer's
+ * (out->dense_first_lora) as this rank holds them, *OUT_LAYER a layer's
+ * on all ranks; returns one attention's, which a hybrid's layer kinds
+ * count again (count_layers). */
+static guint64
+count_layer_lora (const HrModelArch *m,
+                  const Shape       *sp,
+                  const HrTraining  *training,
+                  guint64            t,
+                  guint64           *out_layer,
+                  HrParamCounts     *out)
+{
+  Shape s = *sp;
+  gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
+  guint targets = lora ? training->lora_targets : 0;
+  guint64 r = lora ? training->lora_rank : 0;
+  guint64 lora_attn = 0, lora_layer = 0;
+
+  if (hr_model_mla (m))
+    lora_attn = hr_params_mla_lora (m, targets, r);
+  else
+    {
+      if (targets & HR_LORA_Q)
+        lora_attn += r * (s.h + s.a * s.d);
+      if (targets & HR_LORA_K)
+        lora_attn += r * (s.h + s.k * s.d);
+      if (targets & HR_LORA_V)
+        lora_attn += r * (s.h + s.k * s.d);
+      if (targets & HR_LORA_O)
+        lora_attn += r * (s.a * s.d + s.h);
+    }
+  lora_layer = lora_attn + s.E * lora_mlp (&s, targets, r,
+                                            s.E > 1 ? s.ef : s.f)
+               + (s.E > 1 && m->shared_experts > 0
+                  ? lora_mlp (&s, targets, r, m->shared_experts * s.ef) : 0);
+  if (dense_first_layers (m, &s) > 0)
+    out->dense_first_lora = (lora_attn + lora_mlp (&s, targets, r, s.f)) / t;
+  /* DoRA (Liu et al. 2024 §4.1; peft/tuners/lora/dora.py,
+   * DoraLinearLayer.update_layer: nn.Parameter of the weight's norm along
+   * its input dimension) trains one magnitude per output of each adapted
+   * matrix. */
+  if (lora && training->lora_dora)
+    {
+      guint64 width = s.E > 1 ? s.ef : s.f;
+
+      lora_layer += ((targets & HR_LORA_Q) ? s.a * s.d : 0) + ((targets & HR_LORA_K) ? s.k * s.d : 0)
+                    + ((targets & HR_LORA_V) ? s.k * s.d : 0) + ((targets & HR_LORA_O) ? s.h : 0)
+                    + s.E * ((s.gated && (targets & HR_LORA_GATE) ? width : 0)
+                             + ((targets & HR_LORA_UP) ? width : 0)
+                             + ((targets & HR_LORA_DOWN) ? s.h : 0));
+    }
+  out->layer_lora = lora_layer / t;
+  *out_layer = lora_layer;
+  return lora_attn;
+}
+
 void
 hr_params_count (const HrModelArch *m,
                  const HrTraining  *training,
@@ -373,7 +434,7 @@ hr_params_count (const HrModelArch *m,
   guint64 t = MAX (tp, 1);
   guint64 e = MAX (ep, 1);
   guint64 attn, attn_linear, attn_adafactor, experts_here, norms, outside;
-  guint64 lora_attn = 0, lora_layer = 0;
+  guint64 lora_attn, lora_layer;
   gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
   guint targets = lora ? training->lora_targets : 0;
   guint64 r = lora ? training->lora_rank : 0;
@@ -431,44 +492,7 @@ hr_params_count (const HrModelArch *m,
       out->mtp_extra = out->mtp_extra_linear + 3 * s.norm;
     }
 
-  /* LoRA (Hu et al. 2021 §4.1): r·(d_in + d_out) per adapted matrix.
-   * DeepSeek's latent attention has its own matrices (hr-params-mla.c), its
-   * MoE layers one shared MLP beside the routed experts, its dense first
-   * layers the dense MLP: PEFT adapts every one the targets name. */
-  if (hr_model_mla (m))
-    lora_attn = hr_params_mla_lora (m, targets, r);
-  else
-    {
-      if (targets & HR_LORA_Q)
-        lora_attn += r * (s.h + s.a * s.d);
-      if (targets & HR_LORA_K)
-        lora_attn += r * (s.h + s.k * s.d);
-      if (targets & HR_LORA_V)
-        lora_attn += r * (s.h + s.k * s.d);
-      if (targets & HR_LORA_O)
-        lora_attn += r * (s.a * s.d + s.h);
-    }
-  lora_layer = lora_attn + s.E * lora_mlp (&s, targets, r,
-                                            s.E > 1 ? s.ef : s.f)
-               + (s.E > 1 && m->shared_experts > 0
-                  ? lora_mlp (&s, targets, r, m->shared_experts * s.ef) : 0);
-  if (dense_first_layers (m, &s) > 0)
-    out->dense_first_lora = (lora_attn + lora_mlp (&s, targets, r, s.f)) / t;
-  /* DoRA (Liu et al. 2024 §4.1; peft/tuners/lora/dora.py,
-   * DoraLinearLayer.update_layer: nn.Parameter of the weight's norm along
-   * its input dimension) trains one magnitude per output of each adapted
-   * matrix. */
-  if (lora && training->lora_dora)
-    {
-      guint64 width = s.E > 1 ? s.ef : s.f;
-
-      lora_layer += ((targets & HR_LORA_Q) ? s.a * s.d : 0) + ((targets & HR_LORA_K) ? s.k * s.d : 0)
-                    + ((targets & HR_LORA_V) ? s.k * s.d : 0) + ((targets & HR_LORA_O) ? s.h : 0)
-                    + s.E * ((s.gated && (targets & HR_LORA_GATE) ? width : 0)
-                             + ((targets & HR_LORA_UP) ? width : 0)
-                             + ((targets & HR_LORA_DOWN) ? s.h : 0));
-    }
-  out->layer_lora = lora_layer / t;
+  lora_attn = count_layer_lora (m, &s, training, t, &lora_layer, out);
 
   /* An encoder-decoder's decoder layer: a cross-attention (Q, K, V, O as
    * the self-attention's) and its norm. */
