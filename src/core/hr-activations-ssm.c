@@ -165,12 +165,12 @@ ssm_layer (const HrScenario   *sc,
         {
           /* Hugging Face's unfused path: the convolution's output, delta,
            * the norms' fp32 inputs and normalised copies, dt_proj's input
-           * and out_proj's (the gated output). */
-          /* Under LoRA the frozen dt_proj (its weight read directly:
-           * dt_proj.weight @ time_step) and norm weights keep no input
-           * and no normalised copy, a frozen out_proj not the gated
-           * output; the norms' fp32 inputs and statistics stay, as the
-           * scan needs Δ's, B's and C's gradients. */
+           * and out_proj's (the gated output).  Under LoRA the frozen
+           * dt_proj (its weight read directly: dt_proj.weight @ time_step)
+           * and norm weights keep no input and no normalised copy, a
+           * frozen out_proj not the gated output; the norms' fp32 inputs
+           * and statistics stay, as the scan needs Δ's, B's and C's
+           * gradients. */
           gboolean keeps_gated = full || ((lt & HR_LORA_OUT_PROJ) && !dropout);
 
           hr_activations_add (out, N_("SSM convolution output, Δ and gated output"),

@@ -16,6 +16,27 @@
 #include <string.h>
 #include "hr-optimizers.h"
 
+/* The widest input or output of a LoRA adapter, whose r x that matrix is
+ * the largest trainable tensor: the hidden size, the query heads' width or
+ * the MLP's (an expert's). */
+static double
+widest_adapted_side (const HrModelArch *m)
+{
+  return (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
+                       m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn);
+}
+
+/* The largest table outside the layers, as one rank holds it: the
+ * vocabulary (split by tensor parallelism) or learned positions. */
+static double
+largest_table (const HrScenario *sc)
+{
+  const HrModelArch *m = &sc->model;
+
+  return MAX ((double) (m->vocab * m->hidden / MAX (sc->parallel.tp, 1)),
+              (double) (m->learned_positions * m->hidden));
+}
+
 /* The step's temporaries: PyTorch's foreach path materialises one
  * state-sized tensor for all parameters at once (torch.optim.adamw
  * _multi_tensor_adamw: exp_avg_sq.sqrt()); fused kernels none; the
@@ -34,7 +55,6 @@ add_step_scratch (Ctx                   *ctx,
 {
   const HrScenario *sc = ctx->sc;
   const HrTraining *t = &sc->training;
-  const HrParallel *p = &sc->parallel;
   double temp = 0;
   gboolean per_param = t->optimizer_in_backward;
 
@@ -51,12 +71,10 @@ add_step_scratch (Ctx                   *ctx,
        * / bias_correction2_sqrt).add_(eps)). */
       const HrModelArch *m = &sc->model;
       double largest = ctx->lora
-        ? (double) t->lora_rank * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
-                                                m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn)
+        ? (double) t->lora_rank * widest_adapted_side (m)
         : MAX (MAX ((double) ctx->counts.largest_linear,
                     dev->stage == 0 ? (double) hr_params_vision_largest (m, !t->freeze_vision) : 0.0),
-               MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
-                    (double) (m->learned_positions * m->hidden)));
+               largest_table (sc));
 
       /* (_multi_tensor_adamw on one tensor: exp_avg_sq_sqrt,
        * one tensor, divided and shifted in place.) */
@@ -92,7 +110,6 @@ add_galore_scratch (Ctx               *ctx,
 {
   const HrScenario *sc = ctx->sc;
   const HrTraining *t = &sc->training;
-  const HrParallel *p = &sc->parallel;
   const HrModelArch *m = &sc->model;
   double share = trainable > 0 ? trainable_here / trainable : 0.0;
   double grad_bytes = t->dtypes.master != HR_DTYPE_NONE ? ctx->master_bytes : ctx->grad_bytes;
@@ -102,9 +119,7 @@ add_galore_scratch (Ctx               *ctx,
   double svd = (grad_bytes == 4.0 ? 0.0 : 4.0 * big) + 4.0 * (lo * lo + lo + lo * hi);
   double back = 2.0 * big * grad_bytes;
   double adam = sp->outside > 0
-                ? 2.0 * MIN (MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
-                                  (double) (m->learned_positions * m->hidden)),
-                             trainable_here) * ctx->state_dtype_bytes
+                ? 2.0 * MIN (largest_table (sc), trainable_here) * ctx->state_dtype_bytes
                 : 0.0;
 
   hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR,
@@ -140,7 +155,6 @@ add_muon_scratch (Ctx               *ctx,
 {
   const HrScenario *sc = ctx->sc;
   const HrTraining *t = &sc->training;
-  const HrParallel *p = &sc->parallel;
   const HrModelArch *m = &sc->model;
   double h = (double) MAX (m->hidden, 1);
   double big, n, other = 0;
@@ -148,16 +162,14 @@ add_muon_scratch (Ctx               *ctx,
   if (ctx->lora)
     {
       n = (double) t->lora_rank;
-      big = n * (double) MAX (MAX (m->hidden, m->heads * hr_model_head_dim (m)),
-                              m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn);
+      big = n * widest_adapted_side (m);
     }
   else
     {
       big = (double) ctx->counts.largest_linear;
       n = MIN (h, big / h);
       if (sp->outside > 0)
-        other = MAX ((double) (m->vocab * m->hidden / MAX (p->tp, 1)),
-                     (double) (m->learned_positions * m->hidden));
+        other = largest_table (sc);
     }
   double ns = (4.0 * big + 2.0 * n * n) * 2.0;
   double adam = 4.0 * MIN (other, trainable_here) * ctx->state_dtype_bytes;

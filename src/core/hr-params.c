@@ -373,13 +373,12 @@ count_layers (const HrModelArch *m,
  * count again (count_layers). */
 static guint64
 count_layer_lora (const HrModelArch *m,
-                  const Shape       *sp,
+                  const Shape       *s,
                   const HrTraining  *training,
                   guint64            t,
                   guint64           *out_layer,
                   HrParamCounts     *out)
 {
-  Shape s = *sp;
   gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
   guint targets = lora ? training->lora_targets : 0;
   guint64 r = lora ? training->lora_rank : 0;
@@ -390,33 +389,32 @@ count_layer_lora (const HrModelArch *m,
   else
     {
       if (targets & HR_LORA_Q)
-        lora_attn += r * (s.h + s.a * s.d);
+        lora_attn += r * (s->h + s->a * s->d);
       if (targets & HR_LORA_K)
-        lora_attn += r * (s.h + s.k * s.d);
+        lora_attn += r * (s->h + s->k * s->d);
       if (targets & HR_LORA_V)
-        lora_attn += r * (s.h + s.k * s.d);
+        lora_attn += r * (s->h + s->k * s->d);
       if (targets & HR_LORA_O)
-        lora_attn += r * (s.a * s.d + s.h);
+        lora_attn += r * (s->a * s->d + s->h);
     }
-  lora_layer = lora_attn + s.E * lora_mlp (&s, targets, r,
-                                            s.E > 1 ? s.ef : s.f)
-               + (s.E > 1 && m->shared_experts > 0
-                  ? lora_mlp (&s, targets, r, m->shared_experts * s.ef) : 0);
-  if (dense_first_layers (m, &s) > 0)
-    out->dense_first_lora = (lora_attn + lora_mlp (&s, targets, r, s.f)) / t;
+  lora_layer = lora_attn + s->E * lora_mlp (s, targets, r, s->E > 1 ? s->ef : s->f)
+               + (s->E > 1 && m->shared_experts > 0
+                  ? lora_mlp (s, targets, r, m->shared_experts * s->ef) : 0);
+  if (dense_first_layers (m, s) > 0)
+    out->dense_first_lora = (lora_attn + lora_mlp (s, targets, r, s->f)) / t;
   /* DoRA (Liu et al. 2024 §4.1; peft/tuners/lora/dora.py,
    * DoraLinearLayer.update_layer: nn.Parameter of the weight's norm along
    * its input dimension) trains one magnitude per output of each adapted
    * matrix. */
   if (lora && training->lora_dora)
     {
-      guint64 width = s.E > 1 ? s.ef : s.f;
+      guint64 width = s->E > 1 ? s->ef : s->f;
 
-      lora_layer += ((targets & HR_LORA_Q) ? s.a * s.d : 0) + ((targets & HR_LORA_K) ? s.k * s.d : 0)
-                    + ((targets & HR_LORA_V) ? s.k * s.d : 0) + ((targets & HR_LORA_O) ? s.h : 0)
-                    + s.E * ((s.gated && (targets & HR_LORA_GATE) ? width : 0)
+      lora_layer += ((targets & HR_LORA_Q) ? s->a * s->d : 0) + ((targets & HR_LORA_K) ? s->k * s->d : 0)
+                    + ((targets & HR_LORA_V) ? s->k * s->d : 0) + ((targets & HR_LORA_O) ? s->h : 0)
+                    + s->E * ((s->gated && (targets & HR_LORA_GATE) ? width : 0)
                              + ((targets & HR_LORA_UP) ? width : 0)
-                             + ((targets & HR_LORA_DOWN) ? s.h : 0));
+                             + ((targets & HR_LORA_DOWN) ? s->h : 0));
     }
   out->layer_lora = lora_layer / t;
   *out_layer = lora_layer;
