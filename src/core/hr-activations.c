@@ -342,6 +342,30 @@ add_backward_work (const LayerShape   *L,
                       * (hr_model_gated (m) ? 3.0 : 2.0) * h * w
                       + (moe ? h * (double) m->experts : 0.0);
     out->mlp_weights = tr->method != HR_METHOD_FULL ? 0.0 : out->mlp_linear;
+    /* The output projection's backward comes next, before the attention's:
+     * its weight gradient is made by then too. */
+    out->attn_out_weights = tr->method != HR_METHOD_FULL ? 0.0
+                            : a * (hr_model_mla (m) ? (double) m->v_head_dim : d) * h;
+    /* Q, K and V's backwards come last (a pre-norm block whose attention
+     * follows its MLP's backward; DeepSeek's latent attention and parallel
+     * blocks order theirs otherwise): at the last one's weight gradient the
+     * layer holds the norm's saved input, its output (the projections'
+     * input), the residual stream's gradient, the gradient of the
+     * projection's output, its input gradient and, for three linears, the
+     * other two's, summed in autograd's input buffer (the oracle's
+     * one-layer models hold these six T x h tensors there). */
+    if (tr->method == HR_METHOD_FULL && !hr_model_mla (m) && !m->parallel_block
+        && m->kind != HR_KIND_ENCODER)
+      {
+        gboolean fused = tr->lora_fused_qkv;
+
+        out->qkv_weights = h * (a + 2 * k) * d;
+        /* (the last is Q's, the first in the forward, or the fused one) */
+        out->qkv_done_linear = out->mlp_linear + a * d * h + (fused ? 0.0 : h * 2 * k * d);
+        out->qkv_work = T * h / rep * (hr_activations_norm_bytes (L->scenario)
+                                       + (fused ? 3.0 : 4.0) * ab)
+                        + T * (fused ? a + 2 * k : a) * d * ab;
+      }
   }
 }
 

@@ -38,6 +38,16 @@ typedef struct
   double        mlp_saved;      /* of total, what its MLP keeps */
   guint         mlp_first;      /* saved[mlp_first] on: the MLP's and the adapters' */
   double        mlp_weights;    /* elements of the MLP's weights that train */
+  double        attn_out_weights; /* ... of the attention's output projection:
+                                   * its gradient, too, exists when the
+                                   * attention's own backward runs */
+  double        qkv_weights;    /* ... of Q, K and V (0 where not plain linears) */
+  double        qkv_done_linear; /* elements of the linear weights whose
+                                  * backward is done by the last of Q, K and
+                                  * V's: autocast's casts of them are freed */
+  double        qkv_work;       /* what the layer holds when Q, K and V's
+                                 * weight gradients are made: the attention's
+                                 * input and the gradients flowing into it */
   double        mlp_linear;     /* elements of the MLP's linear weights */
   double        backward_weight; /* elements of the weight whose gradient it makes
                                   * first (the MLP's down projection), 0 if frozen */

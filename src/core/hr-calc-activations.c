@@ -65,6 +65,35 @@ add_dora_temporaries (Ctx      *ctx,
             most * ctx->act_bytes);
 }
 
+/* A layer's largest backward moment, beyond the saved tensors of the whole
+ * layer (LA->total, counted apart): at its MLP; or, once the MLP's and the
+ * output projection's weight gradients outweigh what the MLP saved (and,
+ * with DROP_CASTS, autocast's casts of its weights), at its attention; or,
+ * once Q, K and V's weight gradients are made too, at those projections,
+ * where only the attention's input and its gradients are left
+ * (LA->qkv_work).  Weight gradients count here where nothing else counts
+ * them yet: PLAIN_GRADS (one step after the pass) and FRESH_GRADS (none
+ * before it). */
+static double
+layer_backward_moment (const Ctx                *ctx,
+                       const HrLayerActivations *la,
+                       gboolean                  plain_grads,
+                       gboolean                  fresh_grads,
+                       gboolean                  drop_casts)
+{
+  double g = ctx->grad_bytes;
+  double after_mlp = fresh_grads ? (la->mlp_weights + la->attn_out_weights) * g : 0.0;
+  double mlp_casts = drop_casts ? la->mlp_linear * ctx->act_bytes : 0.0;
+  double at_mlp = la->backward_work + (plain_grads ? la->backward_weight * g : 0.0);
+  double at_attention = after_mlp - la->mlp_saved - mlp_casts + la->backward_attn_work;
+  double at_qkv = fresh_grads && la->qkv_weights > 0
+                  ? after_mlp + la->qkv_weights * g - la->total + la->qkv_work
+                    - (drop_casts ? la->qkv_done_linear * ctx->act_bytes : 0.0)
+                  : at_mlp;
+
+  return MAX (MAX (at_mlp, at_attention), at_qkv);
+}
+
 void
 hr_calc_add_activations (Ctx      *ctx,
                          HrDevice *dev,
@@ -150,23 +179,14 @@ hr_calc_add_activations (Ctx      *ctx,
     const HrParallel *p = &sc->parallel;
     gboolean plain_grads = p->zero < 2 && !t->optimizer_in_backward && !p->offload_optimizer;
     gboolean fresh_grads = plain_grads && !ctx->accumulating && t->zero_grad_to_none;
-    /* The layer's largest moment: at its MLP, or, once the MLP's weight
-     * gradients outweigh its saved tensors (and, under autocast, its weight
-     * casts), at its attention. */
     gboolean autocast = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
-    double work = MAX (la->backward_work + (plain_grads ? la->backward_weight * ctx->grad_bytes : 0.0),
-                       (fresh_grads ? la->mlp_weights * ctx->grad_bytes : 0.0) - la->mlp_saved
-                       - (autocast && p->zero != 3 ? la->mlp_linear * ctx->act_bytes : 0.0)
-                       + la->backward_attn_work);
+    gboolean drop_casts = autocast && p->zero != 3;
+    double work = layer_backward_moment (ctx, la, plain_grads, fresh_grads, drop_casts);
     /* The stage's first layer, whose moment ends the backward pass: a layer
      * like the others, or DeepSeek's dense first layer (hr-calc-deepseek.c),
      * with its own working set, weights and casts. */
     const HrLayerActivations *fa = ctx->first_act != NULL ? ctx->first_act : la;
-    double first_work = fa == la ? work
-                        : MAX (fa->backward_work + (plain_grads ? fa->backward_weight * ctx->grad_bytes : 0.0),
-                               (fresh_grads ? fa->mlp_weights * ctx->grad_bytes : 0.0) - fa->mlp_saved
-                               - (autocast && p->zero != 3 ? fa->mlp_linear * ctx->act_bytes : 0.0)
-                               + fa->backward_attn_work);
+    double first_work = fa == la ? work : layer_backward_moment (ctx, fa, plain_grads, fresh_grads, drop_casts);
     double first_params = fa == la ? (double) (ctx->counts.layer_dense + ctx->counts.layer_experts)
                                    : (double) ctx->counts.dense_first;
     double first_linear = fa == la ? (double) ctx->counts.layer_linear : (double) ctx->counts.dense_first_linear;
