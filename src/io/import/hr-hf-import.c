@@ -135,6 +135,222 @@ finish_model (HrModelArch *m,
   return TRUE;
 }
 
+/* The architectures with an importer of their own (hr-hf-import-*.c):
+ * TRUE with *HANDLED set when TYPE is one of them and it read the config,
+ * FALSE with ERROR when it could not. */
+static gboolean
+import_family (HrHfReader   *r,
+               const char   *type,
+               HrModelArch  *out,
+               GPtrArray    *unmapped,
+               gboolean     *handled,
+               GError      **error)
+{
+  *handled = TRUE;
+  if (strcmp (type, "t5") == 0 || strcmp (type, "mt5") == 0 || strcmp (type, "bart") == 0)
+    return hr_hf_import_seq2seq (r, type, out, unmapped, error);
+  if (strcmp (type, "llava") == 0 || strcmp (type, "qwen2_vl") == 0)
+    return hr_hf_import_vlm (r, type, out, unmapped, error);
+  if (strcmp (type, "mllama") == 0)
+    return hr_hf_import_mllama (r, out, unmapped, error);
+  if (strcmp (type, "whisper") == 0)
+    return hr_hf_import_whisper (r, out, unmapped, error);
+  if (strcmp (type, "mamba") == 0 || strcmp (type, "mamba2") == 0)
+    return hr_hf_import_mamba (r, type, out, unmapped, error);
+  *handled = FALSE;
+  return TRUE;
+}
+
+/* A transformer's sizes: layers, width and heads (required), K/V heads,
+ * head width, MLP width and vocabulary, under each family's names. */
+static gboolean
+read_transformer_shape (HrHfReader   *r,
+                        HrModelArch  *out,
+                        GError      **error)
+{
+  static const char * const layer_keys[] = { "num_hidden_layers", "n_layer", "num_layers", NULL };
+  static const char * const hidden_keys[] = { "hidden_size", "n_embd", "d_model", "dim", NULL };
+  static const char * const head_keys[] = { "num_attention_heads", "n_head", "num_heads", NULL };
+  static const char * const ffn_keys[] = { "intermediate_size", "n_inner", "ffn_dim", NULL };
+  guint64 v;
+
+  if (!hr_hf_get_uint_any (r, layer_keys, 1, HR_MAX_LAYERS, &out->layers)
+      || !hr_hf_get_uint_any (r, hidden_keys, 1, HR_MAX_HIDDEN, &out->hidden)
+      || !hr_hf_get_uint_any (r, head_keys, 1, HR_MAX_HEADS, &out->heads))
+    {
+      if (r->error != NULL)
+        {
+          g_propagate_error (error, r->error);
+          r->error = NULL;
+          return FALSE;
+        }
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: the layer count, hidden size "
+                   "and head count are required; allowed: a transformers config.json "
+                   "with num_hidden_layers, hidden_size and num_attention_heads"), r->origin);
+      return FALSE;
+    }
+  out->kv_heads = out->heads;
+  hr_hf_get_uint (r, "num_key_value_heads", 1, HR_MAX_HEADS, &out->kv_heads);
+  if (hr_hf_get_bool (r->obj, "multi_query", FALSE))
+    out->kv_heads = 1;
+  if (hr_hf_get_bool (r->obj, "new_decoder_architecture", FALSE)
+      && hr_hf_get_uint (r, "num_kv_heads", 1, HR_MAX_HEADS, &v))
+    out->kv_heads = v;
+  hr_hf_get_uint (r, "head_dim", 1, HR_MAX_HIDDEN, &out->head_dim);
+  if (out->heads > 0 && out->head_dim == out->hidden / out->heads)
+    out->head_dim = 0;
+  if (!hr_hf_get_uint_any (r, ffn_keys, 0, HR_MAX_FFN, &out->ffn) || out->ffn == 0)
+    out->ffn = 4 * out->hidden;
+  hr_hf_get_uint (r, "vocab_size", 1, HR_MAX_VOCAB, &out->vocab);
+  return TRUE;
+}
+
+/* The MLP's activation, the norms and the biases, by family where the
+ * config does not say. */
+static void
+read_mlp_norm_bias (HrHfReader  *r,
+                    const char  *type,
+                    HrModelArch *out)
+{
+  static const char * const gated_acts[] = { "silu", "swish", "swiglu", NULL };
+  JsonObject *obj = r->obj;
+  const char *act;
+  gboolean gated_family;
+
+  /* MLP: gated when the family gates (Llama and kin: SiLU; Gemma: GeGLU). */
+  act = hr_hf_get_string (obj, "hidden_act");
+  if (act == NULL)
+    act = hr_hf_get_string (obj, "activation_function");
+  gated_family = type != NULL && (g_str_has_prefix (type, "llama") || g_str_has_prefix (type, "mistral")
+                                  || g_str_has_prefix (type, "mixtral") || g_str_has_prefix (type, "qwen")
+                                  || g_str_has_prefix (type, "gemma") || g_str_has_prefix (type, "phi3")
+                                  || g_str_has_prefix (type, "olmo") || strcmp (type, "stablelm") == 0
+                                  || g_str_has_prefix (type, "deepseek"));
+  if (type != NULL && g_str_has_prefix (type, "gemma"))
+    out->mlp = HR_MLP_GEGLU;
+  else if (gated_family || in_list (act, gated_acts))
+    out->mlp = HR_MLP_SWIGLU;
+  else if (act != NULL && strcmp (act, "relu") == 0)
+    out->mlp = HR_MLP_RELU;
+  else
+    out->mlp = HR_MLP_GELU;
+
+  /* Norms: an RMSNorm epsilon says RMSNorm. */
+  out->norm = json_object_has_member (obj, "rms_norm_eps") ? HR_NORM_RMSNORM : HR_NORM_LAYERNORM;
+  if (type != NULL && strcmp (type, "stablelm") == 0)
+    out->norm = HR_NORM_LAYERNORM;
+
+  /* Biases. */
+  if (type != NULL && (strcmp (type, "gpt2") == 0 || strcmp (type, "phi") == 0
+                       || out->kind == HR_KIND_ENCODER))
+    out->bias = HR_BIAS_ALL;
+  else if (type != NULL && (strcmp (type, "qwen2") == 0 || strcmp (type, "qwen2_moe") == 0))
+    out->bias = HR_BIAS_QKV;
+  else if (hr_hf_get_bool (obj, "attention_bias", FALSE)
+           || hr_hf_get_bool (obj, "use_qkv_bias", FALSE)
+           || hr_hf_get_bool (obj, "qkv_bias", FALSE))
+    out->bias = hr_hf_get_bool (obj, "bias", FALSE) ? HR_BIAS_ALL : HR_BIAS_QKV;
+  else if (hr_hf_get_bool (obj, "bias", FALSE))
+    out->bias = HR_BIAS_ALL;
+  out->lm_head_bias = type != NULL && strcmp (type, "phi") == 0;
+}
+
+/* How the blocks are laid out: tied tables, parallel blocks, extra norms,
+ * Q/K norms, learned positions and dropout. */
+static void
+read_block_layout (HrHfReader  *r,
+                   const char  *type,
+                   HrModelArch *out)
+{
+  static const char * const untied[] = { "llama", "mistral", "mixtral", "qwen2", "qwen2_moe",
+                                         "qwen3", "qwen3_moe", "phi", "phi3", "olmo2",
+                                         "stablelm", "gpt_neox", "deepseek_v2", "deepseek_v3",
+                                         "jamba", NULL };
+  JsonObject *obj = r->obj;
+
+  out->tied_embeddings = hr_hf_get_bool (obj, "tie_word_embeddings", !in_list (type, untied));
+  out->parallel_block = hr_hf_get_bool (obj, "parallel_attn", FALSE)
+                        || hr_hf_get_bool (obj, "use_parallel_residual", FALSE)
+                        || (type != NULL && strcmp (type, "phi") == 0);
+  if (hr_hf_get_bool (obj, "new_decoder_architecture", FALSE))
+    {
+      out->parallel_block = TRUE;
+      out->norms_per_layer = 2;
+    }
+  if (type != NULL && strcmp (type, "gemma2") == 0)
+    out->norms_per_layer = 4;
+  if (type != NULL && g_str_has_prefix (type, "qwen3"))
+    out->qk_norm = HR_QK_NORM_HEAD;
+  if (type != NULL && strcmp (type, "olmo2") == 0)
+    out->qk_norm = HR_QK_NORM_FULL;
+
+  /* Positions: learned tables in GPT-2 and the encoders. */
+  if (type != NULL && strcmp (type, "gpt2") == 0)
+    hr_hf_get_uint (r, "n_positions", 0, HR_MAX_SEQ_LEN, &out->learned_positions);
+  if (out->kind == HR_KIND_ENCODER)
+    {
+      hr_hf_get_uint (r, "max_position_embeddings", 0, HR_MAX_SEQ_LEN, &out->learned_positions);
+      if (!hr_hf_get_uint (r, "type_vocab_size", 0, 1024, &out->token_types))
+        out->token_types = 0;
+      out->pooler = TRUE;
+      out->dropout = TRUE;
+    }
+  if (type != NULL && strcmp (type, "gpt2") == 0)
+    out->dropout = TRUE;
+}
+
+/* Mixture of experts: the experts, how many a token takes, their width. */
+static void
+read_experts (HrHfReader  *r,
+              HrModelArch *out)
+{
+  static const char * const expert_keys[] = { "num_local_experts", "num_experts", "n_routed_experts", NULL };
+  guint64 v;
+
+  if (hr_hf_get_uint_any (r, expert_keys, 0, HR_MAX_EXPERTS, &v) && v > 1)
+    {
+      out->experts = v;
+      if (!hr_hf_get_uint (r, "num_experts_per_tok", 1, HR_MAX_EXPERTS, &out->experts_active))
+        out->experts_active = 2;
+      if (hr_hf_get_uint (r, "moe_intermediate_size", 1, HR_MAX_FFN, &v))
+        out->expert_ffn = v;
+    }
+}
+
+/* What the config says that the plan leaves out, in UNMAPPED. */
+static void
+note_unmapped (JsonObject        *obj,
+               const HrModelArch *out,
+               GPtrArray         *unmapped)
+{
+  /* Megatron trains the MTP modules (mtp_num_layers); transformers'
+   * DeepseekV3ForCausalLM builds none (_keys_to_ignore_on_load_unexpected:
+   * model.layers.61): the plan follows the config, and says so. */
+  if (out->mtp_modules > 0)
+    g_ptr_array_add (unmapped, g_strdup_printf ("num_nextn_predict_layers: %" G_GUINT64_FORMAT
+                                                " multi-token-prediction module(s) planned as Megatron "
+                                                "trains them; transformers' model loads none (set "
+                                                "model.mtp_modules to 0 to plan that)",
+                                                out->mtp_modules));
+  if (json_object_has_member (obj, "sliding_window")
+      && !JSON_NODE_HOLDS_NULL (json_object_get_member (obj, "sliding_window")))
+    g_ptr_array_add (unmapped, g_strdup ("sliding_window: attention windows are not "
+                                         "modelled (FlashAttention's memory does not "
+                                         "depend on them)"));
+  if (json_object_has_member (obj, "kv_lora_rank") && !hr_model_mla (out))
+    g_ptr_array_add (unmapped, g_strdup ("kv_lora_rank: multi-head latent attention "
+                                         "(DeepSeek) is counted as plain attention"));
+  if (json_object_has_member (obj, "shared_expert_intermediate_size")
+      || (json_object_has_member (obj, "n_shared_experts") && !hr_model_mla (out)))
+    g_ptr_array_add (unmapped, g_strdup ("shared experts are not counted"));
+  if (json_object_has_member (obj, "first_k_dense_replace") && !hr_model_mla (out))
+    g_ptr_array_add (unmapped, g_strdup ("first_k_dense_replace: every layer is "
+                                         "counted as MoE"));
+  if (json_object_has_member (obj, "quantization_config"))
+    g_ptr_array_add (unmapped, g_strdup ("quantization_config: choose the quantization "
+                                         "under Training"));
+}
+
 gboolean
 hr_hf_import_node (HrModelArch  *m,
                    JsonNode     *root,
@@ -142,23 +358,12 @@ hr_hf_import_node (HrModelArch  *m,
                    GPtrArray    *unmapped,
                    GError      **error)
 {
-  static const char * const layer_keys[] = { "num_hidden_layers", "n_layer", "num_layers", NULL };
-  static const char * const hidden_keys[] = { "hidden_size", "n_embd", "d_model", "dim", NULL };
-  static const char * const head_keys[] = { "num_attention_heads", "n_head", "num_heads", NULL };
-  static const char * const ffn_keys[] = { "intermediate_size", "n_inner", "ffn_dim", NULL };
-  static const char * const expert_keys[] = { "num_local_experts", "num_experts", "n_routed_experts", NULL };
-  static const char * const gated_acts[] = { "silu", "swish", "swiglu", NULL };
   static const char * const encoders[] = { "bert", "roberta", "deberta", "deberta-v2", "electra",
                                            "distilbert", "vit", "xlm-roberta", NULL };
-  static const char * const untied[] = { "llama", "mistral", "mixtral", "qwen2", "qwen2_moe",
-                                         "qwen3", "qwen3_moe", "phi", "phi3", "olmo2",
-                                         "stablelm", "gpt_neox", "deepseek_v2", "deepseek_v3",
-                                         "jamba", NULL };
   JsonObject *obj;
-  const char *type, *act;
+  const char *type;
   HrModelArch out;
-  gboolean gated_family;
-  guint64 v;
+  gboolean handled = FALSE;
   HrHfReader r = { NULL, origin, NULL };
 
   if (!JSON_NODE_HOLDS_OBJECT (root))
@@ -176,182 +381,28 @@ hr_hf_import_node (HrModelArch  *m,
                                          "transformer"));
 
   memset (&out, 0, sizeof out);
-  if (type != NULL && (strcmp (type, "t5") == 0 || strcmp (type, "mt5") == 0
-                       || strcmp (type, "bart") == 0))
-    {
-      if (!hr_hf_import_seq2seq (&r, type, &out, unmapped, error))
-        return FALSE;
-      return finish_model (m, &out, obj, type, origin, &r, error);
-    }
-  if (type != NULL && (strcmp (type, "llava") == 0 || strcmp (type, "qwen2_vl") == 0))
-    {
-      if (!hr_hf_import_vlm (&r, type, &out, unmapped, error))
-        return FALSE;
-      return finish_model (m, &out, obj, type, origin, &r, error);
-    }
-  if (type != NULL && strcmp (type, "mllama") == 0)
-    {
-      if (!hr_hf_import_mllama (&r, &out, unmapped, error))
-        return FALSE;
-      return finish_model (m, &out, obj, type, origin, &r, error);
-    }
-  if (type != NULL && strcmp (type, "whisper") == 0)
-    {
-      if (!hr_hf_import_whisper (&r, &out, unmapped, error))
-        return FALSE;
-      return finish_model (m, &out, obj, type, origin, &r, error);
-    }
-  if (type != NULL && (strcmp (type, "mamba") == 0 || strcmp (type, "mamba2") == 0))
-    {
-      if (!hr_hf_import_mamba (&r, type, &out, unmapped, error))
-        return FALSE;
-      return finish_model (m, &out, obj, type, origin, &r, error);
-    }
+  if (type != NULL && !import_family (&r, type, &out, unmapped, &handled, error))
+    return FALSE;
+  if (handled)
+    return finish_model (m, &out, obj, type, origin, &r, error);
+
+  /* A transformer: decoder-only, or an encoder. */
   out.kind = in_list (type, encoders) ? HR_KIND_ENCODER : HR_KIND_DECODER;
   out.experts = out.experts_active = 1;
   out.head = HR_HEAD_LM;
-
-  if (!hr_hf_get_uint_any (&r, layer_keys, 1, HR_MAX_LAYERS, &out.layers)
-      || !hr_hf_get_uint_any (&r, hidden_keys, 1, HR_MAX_HIDDEN, &out.hidden)
-      || !hr_hf_get_uint_any (&r, head_keys, 1, HR_MAX_HEADS, &out.heads))
-    {
-      if (r.error != NULL)
-        {
-          g_propagate_error (error, r.error);
-          return FALSE;
-        }
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: the layer count, hidden size "
-                   "and head count are required; allowed: a transformers config.json "
-                   "with num_hidden_layers, hidden_size and num_attention_heads"), origin);
-      return FALSE;
-    }
-  out.kv_heads = out.heads;
-  hr_hf_get_uint (&r, "num_key_value_heads", 1, HR_MAX_HEADS, &out.kv_heads);
-  if (hr_hf_get_bool (obj, "multi_query", FALSE))
-    out.kv_heads = 1;
-  if (hr_hf_get_bool (obj, "new_decoder_architecture", FALSE)
-      && hr_hf_get_uint (&r, "num_kv_heads", 1, HR_MAX_HEADS, &v))
-    out.kv_heads = v;
-  hr_hf_get_uint (&r, "head_dim", 1, HR_MAX_HIDDEN, &out.head_dim);
-  if (out.heads > 0 && out.head_dim == out.hidden / out.heads)
-    out.head_dim = 0;
-  if (!hr_hf_get_uint_any (&r, ffn_keys, 0, HR_MAX_FFN, &out.ffn) || out.ffn == 0)
-    out.ffn = 4 * out.hidden;
-  hr_hf_get_uint (&r, "vocab_size", 1, HR_MAX_VOCAB, &out.vocab);
-
-  /* MLP: gated when the family gates (Llama and kin: SiLU; Gemma: GeGLU). */
-  act = hr_hf_get_string (obj, "hidden_act");
-  if (act == NULL)
-    act = hr_hf_get_string (obj, "activation_function");
-  gated_family = type != NULL && (g_str_has_prefix (type, "llama") || g_str_has_prefix (type, "mistral")
-                                  || g_str_has_prefix (type, "mixtral") || g_str_has_prefix (type, "qwen")
-                                  || g_str_has_prefix (type, "gemma") || g_str_has_prefix (type, "phi3")
-                                  || g_str_has_prefix (type, "olmo") || strcmp (type, "stablelm") == 0
-                                  || g_str_has_prefix (type, "deepseek"));
-  if (type != NULL && g_str_has_prefix (type, "gemma"))
-    out.mlp = HR_MLP_GEGLU;
-  else if (gated_family || in_list (act, gated_acts))
-    out.mlp = HR_MLP_SWIGLU;
-  else if (act != NULL && strcmp (act, "relu") == 0)
-    out.mlp = HR_MLP_RELU;
-  else
-    out.mlp = HR_MLP_GELU;
-
-  /* Norms: an RMSNorm epsilon says RMSNorm. */
-  out.norm = json_object_has_member (obj, "rms_norm_eps") ? HR_NORM_RMSNORM : HR_NORM_LAYERNORM;
-  if (type != NULL && strcmp (type, "stablelm") == 0)
-    out.norm = HR_NORM_LAYERNORM;
-
-  /* Biases. */
-  if (type != NULL && (strcmp (type, "gpt2") == 0 || strcmp (type, "phi") == 0
-                       || out.kind == HR_KIND_ENCODER))
-    out.bias = HR_BIAS_ALL;
-  else if (type != NULL && (strcmp (type, "qwen2") == 0 || strcmp (type, "qwen2_moe") == 0))
-    out.bias = HR_BIAS_QKV;
-  else if (hr_hf_get_bool (obj, "attention_bias", FALSE)
-           || hr_hf_get_bool (obj, "use_qkv_bias", FALSE)
-           || hr_hf_get_bool (obj, "qkv_bias", FALSE))
-    out.bias = hr_hf_get_bool (obj, "bias", FALSE) ? HR_BIAS_ALL : HR_BIAS_QKV;
-  else if (hr_hf_get_bool (obj, "bias", FALSE))
-    out.bias = HR_BIAS_ALL;
-  out.lm_head_bias = type != NULL && strcmp (type, "phi") == 0;
-
-  out.tied_embeddings = hr_hf_get_bool (obj, "tie_word_embeddings", !in_list (type, untied));
-  out.parallel_block = hr_hf_get_bool (obj, "parallel_attn", FALSE)
-                       || hr_hf_get_bool (obj, "use_parallel_residual", FALSE)
-                       || (type != NULL && strcmp (type, "phi") == 0);
-  if (hr_hf_get_bool (obj, "new_decoder_architecture", FALSE))
-    {
-      out.parallel_block = TRUE;
-      out.norms_per_layer = 2;
-    }
-  if (type != NULL && strcmp (type, "gemma2") == 0)
-    out.norms_per_layer = 4;
-  if (type != NULL && g_str_has_prefix (type, "qwen3"))
-    out.qk_norm = HR_QK_NORM_HEAD;
-  if (type != NULL && strcmp (type, "olmo2") == 0)
-    out.qk_norm = HR_QK_NORM_FULL;
-
-  /* Positions: learned tables in GPT-2 and the encoders. */
-  if (type != NULL && strcmp (type, "gpt2") == 0)
-    hr_hf_get_uint (&r, "n_positions", 0, HR_MAX_SEQ_LEN, &out.learned_positions);
-  if (out.kind == HR_KIND_ENCODER)
-    {
-      hr_hf_get_uint (&r, "max_position_embeddings", 0, HR_MAX_SEQ_LEN, &out.learned_positions);
-      if (!hr_hf_get_uint (&r, "type_vocab_size", 0, 1024, &out.token_types))
-        out.token_types = 0;
-      out.pooler = TRUE;
-      out.dropout = TRUE;
-    }
-  if (type != NULL && strcmp (type, "gpt2") == 0)
-    out.dropout = TRUE;
-
-  /* Mixture of experts. */
-  if (hr_hf_get_uint_any (&r, expert_keys, 0, HR_MAX_EXPERTS, &v) && v > 1)
-    {
-      out.experts = v;
-      if (!hr_hf_get_uint (&r, "num_experts_per_tok", 1, HR_MAX_EXPERTS, &out.experts_active))
-        out.experts_active = 2;
-      if (hr_hf_get_uint (&r, "moe_intermediate_size", 1, HR_MAX_FFN, &v))
-        out.expert_ffn = v;
-    }
-
+  if (!read_transformer_shape (&r, &out, error))
+    return FALSE;
+  read_mlp_norm_bias (&r, type, &out);
+  read_block_layout (&r, type, &out);
+  read_experts (&r, &out);
   if (type != NULL && (strcmp (type, "deepseek_v2") == 0 || strcmp (type, "deepseek_v3") == 0)
       && !hr_hf_import_deepseek (&r, type, &out, error))
     return FALSE;
   if (type != NULL && strcmp (type, "jamba") == 0
       && !hr_hf_import_jamba (&r, &out, unmapped, error))
     return FALSE;
-  /* Megatron trains the MTP modules (mtp_num_layers); transformers'
-   * DeepseekV3ForCausalLM builds none (_keys_to_ignore_on_load_unexpected:
-   * model.layers.61): the plan follows the config, and says so. */
-  if (out.mtp_modules > 0 && unmapped != NULL)
-    g_ptr_array_add (unmapped, g_strdup_printf ("num_nextn_predict_layers: %" G_GUINT64_FORMAT
-                                                " multi-token-prediction module(s) planned as Megatron "
-                                                "trains them; transformers' model loads none (set "
-                                                "model.mtp_modules to 0 to plan that)",
-                                                out.mtp_modules));
-
   if (unmapped != NULL)
-    {
-      if (json_object_has_member (obj, "sliding_window")
-          && !JSON_NODE_HOLDS_NULL (json_object_get_member (obj, "sliding_window")))
-        g_ptr_array_add (unmapped, g_strdup ("sliding_window: attention windows are not "
-                                             "modelled (FlashAttention's memory does not "
-                                             "depend on them)"));
-      if (json_object_has_member (obj, "kv_lora_rank") && !hr_model_mla (&out))
-        g_ptr_array_add (unmapped, g_strdup ("kv_lora_rank: multi-head latent attention "
-                                             "(DeepSeek) is counted as plain attention"));
-      if (json_object_has_member (obj, "shared_expert_intermediate_size")
-          || (json_object_has_member (obj, "n_shared_experts") && !hr_model_mla (&out)))
-        g_ptr_array_add (unmapped, g_strdup ("shared experts are not counted"));
-      if (json_object_has_member (obj, "first_k_dense_replace") && !hr_model_mla (&out))
-        g_ptr_array_add (unmapped, g_strdup ("first_k_dense_replace: every layer is "
-                                             "counted as MoE"));
-      if (json_object_has_member (obj, "quantization_config"))
-        g_ptr_array_add (unmapped, g_strdup ("quantization_config: choose the quantization "
-                                             "under Training"));
-    }
+    note_unmapped (obj, &out, unmapped);
 
   return finish_model (m, &out, obj, type, origin, &r, error);
 }
