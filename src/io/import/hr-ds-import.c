@@ -247,139 +247,133 @@ uint_text (guint64 v)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, v);
 }
 
-gboolean
-hr_ds_import_node (HrScenario  *scenario,
-                   JsonNode    *root,
-                   const char  *origin,
-                   GPtrArray   *unmapped,
-                   GError     **error)
+/* zero_optimization: the stage and the offloads; the bucket sizes are
+ * DeepSpeed's defaults, named in UNMAPPED where the file sets them. */
+static gboolean
+read_zero (JsonObject  *zero,
+           const char  *origin,
+           HrScenario  *sc,
+           GPtrArray   *unmapped,
+           GError     **error)
 {
-  HrScenario sc = *scenario;
-  JsonObject *obj, *zero, *optimizer, *checkpointing;
-  Switch bf16, fp16;
+  g_autofree char *stage = uint_text (sc->parallel.zero);
+  HrOffloadDevice device;
+  gboolean offload;
   gint64 v;
-  g_autoptr(GError) local = NULL;
 
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: not a DeepSpeed config object"), origin);
-      return FALSE;
-    }
-  obj = json_node_get_object (root);
-  if (!get_section (obj, "zero_optimization", origin, "zero_optimization",
-                    "{\"stage\": 3}", &zero, error))
+  if (!get_whole (zero, "stage", "zero_optimization.stage", 0, 3, "ZeRO stage", stage,
+                  origin, unmapped, &v, error))
     return FALSE;
-  if (zero == NULL && !json_object_has_member (obj, "train_micro_batch_size_per_gpu")
-      && !json_object_has_member (obj, "train_batch_size"))
+  if (v >= 0)
+    sc->parallel.zero = (guint64) v;
+  if (!get_offload (zero, "offload_optimizer", origin, unmapped,
+                    sc->parallel.offload_optimizer, sc->parallel.offload_optimizer_device,
+                    &offload, &device, error))
+    return FALSE;
+  sc->parallel.offload_optimizer = offload;
+  sc->parallel.offload_optimizer_device = device;
+  if (!get_offload (zero, "offload_param", origin, unmapped,
+                    sc->parallel.offload_params, sc->parallel.offload_params_device,
+                    &offload, &device, error))
+    return FALSE;
+  sc->parallel.offload_params = offload;
+  sc->parallel.offload_params_device = device;
+  /* "NVMe offloading is available only with ZeRO stage 3" (DeepSpeed's
+   * config reference, offload_optimizer). */
+  if (sc->parallel.offload_optimizer && sc->parallel.zero != 3
+      && sc->parallel.offload_optimizer_device == HR_OFFLOAD_DEVICE_NVME)
     {
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: no zero_optimization and no "
-                   "batch size; allowed: a DeepSpeed config JSON"), origin);
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: zero_optimization."
+                   "offload_optimizer.device: \"nvme\" needs zero_optimization.stage 3 "
+                   "(ZeRO-Infinity); allowed: none or cpu with stage %" PRIu64),
+                   origin, sc->parallel.zero);
       return FALSE;
     }
-
-  if (zero != NULL)
+  /* DeepSpeed offloads parameters only under ZeRO-3. */
+  if (sc->parallel.offload_params && sc->parallel.zero != 3)
     {
-      g_autofree char *stage = uint_text (sc.parallel.zero);
-      HrOffloadDevice device;
-      gboolean offload;
-
-      if (!get_whole (zero, "stage", "zero_optimization.stage", 0, 3, "ZeRO stage", stage,
-                      origin, unmapped, &v, error))
-        return FALSE;
-      if (v >= 0)
-        sc.parallel.zero = (guint64) v;
-      if (!get_offload (zero, "offload_optimizer", origin, unmapped,
-                        sc.parallel.offload_optimizer, sc.parallel.offload_optimizer_device,
-                        &offload, &device, error))
-        return FALSE;
-      sc.parallel.offload_optimizer = offload;
-      sc.parallel.offload_optimizer_device = device;
-      if (!get_offload (zero, "offload_param", origin, unmapped,
-                        sc.parallel.offload_params, sc.parallel.offload_params_device,
-                        &offload, &device, error))
-        return FALSE;
-      sc.parallel.offload_params = offload;
-      sc.parallel.offload_params_device = device;
-      /* "NVMe offloading is available only with ZeRO stage 3" (DeepSpeed's
-       * config reference, offload_optimizer). */
-      if (sc.parallel.offload_optimizer && sc.parallel.zero != 3
-          && sc.parallel.offload_optimizer_device == HR_OFFLOAD_DEVICE_NVME)
-        {
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: zero_optimization."
-                       "offload_optimizer.device: \"nvme\" needs zero_optimization.stage 3 "
-                       "(ZeRO-Infinity); allowed: none or cpu with stage %" PRIu64),
-                       origin, sc.parallel.zero);
-          return FALSE;
-        }
-      /* DeepSpeed offloads parameters only under ZeRO-3. */
-      if (sc.parallel.offload_params && sc.parallel.zero != 3)
-        {
-          sc.parallel.offload_params = FALSE;
-          sc.parallel.offload_params_device = HR_OFFLOAD_DEVICE_CPU;
-          if (unmapped != NULL)
-            g_ptr_array_add (unmapped, g_strdup_printf ("zero_optimization.offload_param: "
-                                                        "only ZeRO-3 offloads parameters; with "
-                                                        "stage %" G_GUINT64_FORMAT " they stay "
-                                                        "on the GPU", sc.parallel.zero));
-        }
+      sc->parallel.offload_params = FALSE;
+      sc->parallel.offload_params_device = HR_OFFLOAD_DEVICE_CPU;
       if (unmapped != NULL)
-        {
-          static const char * const buckets[] = {
-            "reduce_bucket_size", "allgather_bucket_size", "overlap_comm",
-            "contiguous_gradients", "sub_group_size", "stage3_prefetch_bucket_size",
-            "stage3_max_live_parameters", "stage3_max_reuse_distance",
-            "stage3_param_persistence_threshold",
-          };
-
-          for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
-            if (json_object_has_member (zero, buckets[i]))
-              g_ptr_array_add (unmapped, g_strdup_printf ("zero_optimization.%s: the plan "
-                                                          "counts DeepSpeed's default",
-                                                          buckets[i]));
-        }
+        g_ptr_array_add (unmapped, g_strdup_printf ("zero_optimization.offload_param: "
+                                                    "only ZeRO-3 offloads parameters; with "
+                                                    "stage %" G_GUINT64_FORMAT " they stay "
+                                                    "on the GPU", sc->parallel.zero));
     }
-  /* What DeepSpeed's engine allocates (hr-calc.c: its gradient partition
-   * and buckets). */
-  sc.parallel.deepspeed = TRUE;
+  if (unmapped != NULL)
+    {
+      static const char * const buckets[] = {
+        "reduce_bucket_size", "allgather_bucket_size", "overlap_comm",
+        "contiguous_gradients", "sub_group_size", "stage3_prefetch_bucket_size",
+        "stage3_max_live_parameters", "stage3_max_reuse_distance",
+        "stage3_param_persistence_threshold",
+      };
 
-  {
-    g_autofree char *micro = uint_text (sc.training.micro_batch);
-    g_autofree char *accum = uint_text (sc.training.grad_accum);
-    JsonNode *node;
-    gint64 total;
+      for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
+        if (json_object_has_member (zero, buckets[i]))
+          g_ptr_array_add (unmapped, g_strdup_printf ("zero_optimization.%s: the plan "
+                                                      "counts DeepSpeed's default",
+                                                      buckets[i]));
+    }
+  return TRUE;
+}
 
-    if (!get_whole (obj, "train_micro_batch_size_per_gpu", "train_micro_batch_size_per_gpu",
-                    1, HR_MAX_MICRO_BATCH, "micro-batch", micro, origin, unmapped, &v, error))
-      return FALSE;
-    if (v > 0)
-      sc.training.micro_batch = (guint64) v;
-    /* An "auto" global batch says nothing the micro-batch does not. */
-    if (!get_whole (obj, "train_batch_size", "train_batch_size", 1, G_MAXINT32,
-                    "micro-batch", micro, origin, NULL, &total, error))
-      return FALSE;
-    /* DeepSpeed derives the micro-batch from the global batch and the
-     * world size, which the scenario's GPUs may not be. */
-    node = json_object_get_member (obj, "train_batch_size");
-    if (unmapped != NULL && (total > 0 || is_auto (node))
-        && !json_object_has_member (obj, "train_micro_batch_size_per_gpu"))
-      {
-        g_autofree char *value = hr_fields_describe_node (node);
+/* The micro-batch and the accumulation steps (the global batch alone
+ * says nothing without the world size). */
+static gboolean
+read_batch (JsonObject  *obj,
+            const char  *origin,
+            HrScenario  *sc,
+            GPtrArray   *unmapped,
+            GError     **error)
+{
+  g_autofree char *micro = uint_text (sc->training.micro_batch);
+  g_autofree char *accum = uint_text (sc->training.grad_accum);
+  JsonNode *node;
+  gint64 v, total;
 
-        g_ptr_array_add (unmapped, g_strdup_printf ("train_batch_size: %s without "
-                                                    "train_micro_batch_size_per_gpu; the "
-                                                    "micro-batch is left as the scenario's %s",
-                                                    value, micro));
-      }
-    if (!get_whole (obj, "gradient_accumulation_steps", "gradient_accumulation_steps",
-                    1, HR_MAX_MICRO_BATCH, "gradient accumulation", accum, origin, unmapped,
-                    &v, error))
-      return FALSE;
-    if (v > 0)
-      sc.training.grad_accum = (guint64) v;
-  }
+  if (!get_whole (obj, "train_micro_batch_size_per_gpu", "train_micro_batch_size_per_gpu",
+                  1, HR_MAX_MICRO_BATCH, "micro-batch", micro, origin, unmapped, &v, error))
+    return FALSE;
+  if (v > 0)
+    sc->training.micro_batch = (guint64) v;
+  /* An "auto" global batch says nothing the micro-batch does not. */
+  if (!get_whole (obj, "train_batch_size", "train_batch_size", 1, G_MAXINT32,
+                  "micro-batch", micro, origin, NULL, &total, error))
+    return FALSE;
+  /* DeepSpeed derives the micro-batch from the global batch and the
+   * world size, which the scenario's GPUs may not be. */
+  node = json_object_get_member (obj, "train_batch_size");
+  if (unmapped != NULL && (total > 0 || is_auto (node))
+      && !json_object_has_member (obj, "train_micro_batch_size_per_gpu"))
+    {
+      g_autofree char *value = hr_fields_describe_node (node);
 
-  /* DeepSpeed's bf16 and fp16 keep fp32 master weights and states; it
-   * reads "bfloat16" only without "bf16". */
+      g_ptr_array_add (unmapped, g_strdup_printf ("train_batch_size: %s without "
+                                                  "train_micro_batch_size_per_gpu; the "
+                                                  "micro-batch is left as the scenario's %s",
+                                                  value, micro));
+    }
+  if (!get_whole (obj, "gradient_accumulation_steps", "gradient_accumulation_steps",
+                  1, HR_MAX_MICRO_BATCH, "gradient accumulation", accum, origin, unmapped,
+                  &v, error))
+    return FALSE;
+  if (v > 0)
+    sc->training.grad_accum = (guint64) v;
+  return TRUE;
+}
+
+/* DeepSpeed's bf16 and fp16 keep fp32 master weights and states; it
+ * reads "bfloat16" only without "bf16". */
+static gboolean
+read_precision (JsonObject  *obj,
+                const char  *origin,
+                HrScenario  *sc,
+                GPtrArray   *unmapped,
+                GError     **error)
+{
+  Switch bf16, fp16;
+
   if (!get_switch (obj, json_object_has_member (obj, "bf16") ? "bf16" : "bfloat16", origin,
                    &bf16, error)
       || !get_switch (obj, "fp16", origin, &fp16, error))
@@ -392,15 +386,15 @@ hr_ds_import_node (HrScenario  *scenario,
     }
   if (bf16 == SWITCH_ON || fp16 == SWITCH_ON || (bf16 != SWITCH_AUTO && fp16 != SWITCH_AUTO))
     {
-      sc.training.precision = bf16 == SWITCH_ON ? HR_PRECISION_BF16_MIXED
-                              : fp16 == SWITCH_ON ? HR_PRECISION_FP16_MIXED
-                              : HR_PRECISION_FP32;
-      sc.training.dtypes_set = 0;
-      hr_training_apply_precision (&sc.training);
+      sc->training.precision = bf16 == SWITCH_ON ? HR_PRECISION_BF16_MIXED
+                               : fp16 == SWITCH_ON ? HR_PRECISION_FP16_MIXED
+                               : HR_PRECISION_FP32;
+      sc->training.dtypes_set = 0;
+      hr_training_apply_precision (&sc->training);
     }
   else
     {
-      const char *precision = hr_enum_name (&hr_precision_names, sc.training.precision);
+      const char *precision = hr_enum_name (&hr_precision_names, sc->training.precision);
 
       if (bf16 == SWITCH_AUTO)
         note_auto (unmapped, json_object_has_member (obj, "bf16") ? "bf16.enabled"
@@ -409,6 +403,18 @@ hr_ds_import_node (HrScenario  *scenario,
       if (fp16 == SWITCH_AUTO)
         note_auto (unmapped, "fp16.enabled", "precision", precision);
     }
+  return TRUE;
+}
+
+/* optimizer.type, by its name's family; DeepSpeed's kernels are fused. */
+static gboolean
+read_optimizer (JsonObject  *obj,
+                const char  *origin,
+                HrScenario  *sc,
+                GPtrArray   *unmapped,
+                GError     **error)
+{
+  JsonObject *optimizer;
 
   if (!get_section (obj, "optimizer", origin, "optimizer", "{\"type\": \"AdamW\"}",
                     &optimizer, error))
@@ -429,28 +435,80 @@ hr_ds_import_node (HrScenario  *scenario,
           return FALSE;
         }
       if (strstr (name, "adam") != NULL)
-        sc.training.optimizer = strstr (name, "w") != NULL ? HR_OPTIMIZER_ADAMW : HR_OPTIMIZER_ADAM;
+        sc->training.optimizer = strstr (name, "w") != NULL ? HR_OPTIMIZER_ADAMW : HR_OPTIMIZER_ADAM;
       else if (strstr (name, "lion") != NULL)
-        sc.training.optimizer = HR_OPTIMIZER_LION;
+        sc->training.optimizer = HR_OPTIMIZER_LION;
       else if (strstr (name, "sgd") != NULL)
-        sc.training.optimizer = HR_OPTIMIZER_SGD_MOMENTUM;
+        sc->training.optimizer = HR_OPTIMIZER_SGD_MOMENTUM;
       else if (unmapped != NULL)
         g_ptr_array_add (unmapped, g_strdup_printf ("optimizer.type \"%s\" is not one Headroom "
                                                     "knows; the optimizer is unchanged", name));
       /* DeepSpeed's own Adam kernels are fused. */
-      sc.training.optimizer_impl = HR_OPTIMIZER_IMPL_FUSED;
+      sc->training.optimizer_impl = HR_OPTIMIZER_IMPL_FUSED;
     }
+  return TRUE;
+}
+
+/* activation_checkpointing: any section says full checkpointing. */
+static gboolean
+read_checkpointing (JsonObject  *obj,
+                    const char  *origin,
+                    HrScenario  *sc,
+                    GPtrArray   *unmapped,
+                    GError     **error)
+{
+  JsonObject *checkpointing;
 
   if (!get_section (obj, "activation_checkpointing", origin, "activation_checkpointing",
                     "{\"partition_activations\": true}", &checkpointing, error))
     return FALSE;
   if (checkpointing != NULL)
     {
-      sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+      sc->training.checkpointing = HR_CHECKPOINTING_FULL;
       if (unmapped != NULL && hr_json_member_true (checkpointing, "cpu_checkpointing"))
         g_ptr_array_add (unmapped, g_strdup ("activation_checkpointing.cpu_checkpointing: "
                                              "checkpoints on the CPU are counted on the GPU"));
     }
+  return TRUE;
+}
+
+gboolean
+hr_ds_import_node (HrScenario  *scenario,
+                   JsonNode    *root,
+                   const char  *origin,
+                   GPtrArray   *unmapped,
+                   GError     **error)
+{
+  HrScenario sc = *scenario;
+  JsonObject *obj, *zero;
+  g_autoptr(GError) local = NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: not a DeepSpeed config object"), origin);
+      return FALSE;
+    }
+  obj = json_node_get_object (root);
+  if (!get_section (obj, "zero_optimization", origin, "zero_optimization",
+                    "{\"stage\": 3}", &zero, error))
+    return FALSE;
+  if (zero == NULL && !json_object_has_member (obj, "train_micro_batch_size_per_gpu")
+      && !json_object_has_member (obj, "train_batch_size"))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: no zero_optimization and no "
+                   "batch size; allowed: a DeepSpeed config JSON"), origin);
+      return FALSE;
+    }
+  if (zero != NULL && !read_zero (zero, origin, &sc, unmapped, error))
+    return FALSE;
+  /* What DeepSpeed's engine allocates (hr-calc.c: its gradient partition
+   * and buckets). */
+  sc.parallel.deepspeed = TRUE;
+  if (!read_batch (obj, origin, &sc, unmapped, error)
+      || !read_precision (obj, origin, &sc, unmapped, error)
+      || !read_optimizer (obj, origin, &sc, unmapped, error)
+      || !read_checkpointing (obj, origin, &sc, unmapped, error))
+    return FALSE;
 
   if (!hr_scenario_validate (&sc, &local))
     {
