@@ -421,6 +421,236 @@ count_layer_lora (const HrModelArch *m,
   return lora_attn;
 }
 
+/* One layer on a rank of TP x EP: its attention, norms and MLP or experts,
+ * what of it is nn.Linear and Adafactor's size; DeepSeek's dense first
+ * layers and multi-token-prediction extras.  Returns the attention's
+ * parameters (ATTN_LINEAR of them linear). */
+static guint64
+count_layer (const HrModelArch *m,
+             const Shape       *s,
+             guint64            t,
+             guint64            e,
+             guint64           *attn_linear,
+             HrParamCounts     *out)
+{
+  guint64 attn = attention_params (m, s, t, attn_linear);
+  guint64 norms = hr_model_norms_per_layer (m) * s->norm;
+  guint64 attn_adafactor;
+
+  /* MLP: dense, or E experts of which this rank holds E/ep, plus a router. */
+  if (s->E > 1)
+    {
+      guint64 shared_width = m->shared_experts * s->ef;
+      guint64 experts_here = (s->E + e - 1) / e;
+
+      out->layer_experts = experts_here * mlp_params (m, s, s->ef, t);
+      out->layer_shared = shared_mlp_params (m, s, t);
+      out->layer_dense = attn + norms + router_params (m, s) + out->layer_shared;
+      out->layer_linear = *attn_linear + s->h * s->E
+                          + experts_here * (s->gated ? 3 : 2) * s->h * s->ef / t
+                          + (s->gated ? 3 : 2) * s->h * shared_width / t;
+      out->layer_adafactor = (s->h + s->E) + (m->router_bias ? s->E : 0)
+                             + experts_here * mlp_adafactor (s, s->ef) / t
+                             + (shared_width > 0 ? mlp_adafactor (s, shared_width) / t : 0);
+    }
+  else
+    {
+      out->layer_dense = attn + norms + mlp_params (m, s, s->f, t);
+      out->layer_linear = *attn_linear + (s->gated ? 3 : 2) * s->h * s->f / t;
+      out->layer_adafactor = mlp_adafactor (s, s->f) / t;
+    }
+
+  /* Adafactor keeps r + c values per r x c matrix, whole vectors for the
+   * rest (Shazeer & Stern 2018). */
+  if (hr_model_mla (m))
+    hr_params_mla_attention (m, t, NULL, &attn_adafactor);
+  else
+    attn_adafactor = ((s->h + s->a * s->d) * 2 + (s->h + s->k * s->d) * 2) / t + (attn - *attn_linear);
+  out->layer_adafactor += attn_adafactor + norms;
+
+  /* DeepSeek's dense first layers, and its multi-token-prediction modules'
+   * parts beyond their MoE layer: enorm, hnorm, the head's norm (h each)
+   * and eh_proj, column-parallel as Megatron builds it
+   * (multi_token_prediction.py, MultiTokenPredictionLayer: eh_proj). */
+  if (dense_first_layers (m, s) > 0)
+    {
+      out->dense_first = attn + norms + mlp_params (m, s, s->f, t);
+      out->dense_first_linear = *attn_linear + (s->gated ? 3 : 2) * s->h * s->f / t;
+      out->dense_first_adafactor = attn_adafactor + norms + mlp_adafactor (s, s->f) / t;
+    }
+  if (m->mtp_modules > 0)
+    {
+      out->mtp_extra_linear = 2 * s->h * s->h / t;
+      out->mtp_extra = out->mtp_extra_linear + 3 * s->norm;
+    }
+  return attn;
+}
+
+/* Outside the layers, on a rank of TP: the embeddings, the head (and its
+ * LoRA adapter), the final norms and Adafactor's size of all of them. */
+static void
+count_outside (const HrModelArch *m,
+               const Shape       *s,
+               const HrTraining  *training,
+               guint64            t,
+               HrParamCounts     *out)
+{
+  gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
+  guint targets = lora ? training->lora_targets : 0;
+  guint64 r = lora ? training->lora_rank : 0;
+
+  /* Embeddings: token table (vocab-parallel), learned positions, BERT's
+   * segment table and embedding norm, a vision patch projection + CLS;
+   * an encoder-decoder's stacks each have their own position table,
+   * relative bias and (post-norm) embedding norm. */
+  out->embedding = s->V * s->h / t + position_rows (m) * s->h
+                   + m->token_types * s->h + relative_bias (m) + audio_stem (m);
+  out->frozen = frozen_rows (m) * s->h;
+  if (m->kind == HR_KIND_ENCODER
+      || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm))
+    out->embedding += stacks (m) * s->norm;
+  if (m->patch_dim > 0)
+    out->embedding += m->patch_dim * s->h + s->h + s->h;
+
+  /* Head: an untied LM head, or a pooler and a classifier. */
+  if (m->head == HR_HEAD_LM)
+    {
+      if (!m->tied_embeddings)
+        {
+          out->head = s->V * s->h / t;
+          out->head_linear = out->head;
+        }
+      if (m->lm_head_bias)
+        out->head += s->V / t;
+      if (targets & HR_LORA_LM_HEAD)
+        out->head_lora = (r * (s->h + s->V) + (training->lora_dora ? s->V : 0)) / t;
+    }
+  else
+    {
+      out->head = s->h * m->classes + m->classes;
+      out->head_linear = s->h * m->classes;
+    }
+  if (m->pooler)
+    out->head += s->h * s->h + s->h;
+
+  /* Post-norm encoders (BERT, BART) have no final norm; their embedding
+   * norm is counted above.  T5 closes each stack with one. */
+  out->final_norm = m->kind == HR_KIND_ENCODER
+                    || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm)
+                    ? 0 : stacks (m) * s->norm;
+  out->outside_adafactor = (s->V + s->h) * (m->tied_embeddings ? 1 : 2) / t
+                           + (position_rows (m) - frozen_rows (m)) * s->h + out->final_norm
+                           + audio_stem_adafactor (m);
+}
+
+/* The largest nn.Linear weight on a rank of TP.  Every layer of a MoE
+ * model has experts: no dense MLP of width ffn is there to be the largest
+ * matrix (the reference oracle's case 230 of seed 294901, where ffn =
+ * 2·expert_ffn). */
+static guint64
+largest_linear (const HrModelArch *m,
+                const Shape       *s,
+                guint64            t)
+{
+  guint64 largest = MAX (s->h * s->a * s->d, s->h * (s->E > 1 ? s->ef : s->f)) / t;
+
+  if (hr_model_mla (m))
+    largest = MAX (hr_params_mla_largest (m, t), s->h * (s->E > 1 ? s->ef : s->f) / t);
+  if (s->E > 1)
+    largest = MAX (largest, s->h * MAX (m->shared_experts * s->ef,
+                                        dense_first_layers (m, s) > 0 ? s->f : 0) / t);
+  return largest;
+}
+
+/* The whole model outside its layers, unsharded (count_outside with t = 1,
+ * FINAL_NORM its final norms). */
+static guint64
+whole_outside (const HrModelArch *m,
+               const Shape       *s,
+               guint64            final_norm)
+{
+  guint64 outside = s->V * s->h + position_rows (m) * s->h + m->token_types * s->h
+                    + relative_bias (m) + audio_stem (m)
+                    + (m->kind == HR_KIND_ENCODER
+                       || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm) ? stacks (m) * s->norm : 0)
+                    + (m->patch_dim > 0 ? m->patch_dim * s->h + 2 * s->h : 0)
+                    + final_norm;
+
+  if (m->head == HR_HEAD_LM)
+    outside += (m->tied_embeddings ? 0 : s->V * s->h)
+               + (m->lm_head_bias ? s->V : 0);
+  else
+    outside += s->h * m->classes + m->classes;
+  if (m->pooler)
+    outside += s->h * s->h + s->h;
+  return outside;
+}
+
+/* The whole model's parameters, unsharded, and those a token uses (MoE:
+ * top-k experts instead of all), with OUTSIDE those beyond the layers. */
+static void
+count_whole (const HrModelArch *m,
+             const Shape       *s,
+             guint64            outside,
+             HrParamCounts     *out)
+{
+  guint64 attn = attention_params (m, s, 1, NULL);
+  guint64 norms = hr_model_norms_per_layer (m) * s->norm;
+  guint64 decoder = decoder_layers (m);
+  guint64 cross = decoder > 0 ? attn + s->norm : 0;
+  guint64 dense = dense_first_layers (m, s);
+  guint64 moe = m->layers - dense + m->mtp_modules;
+  /* (every dense first layer's MLP is the dense one; each
+   * multi-token-prediction module is one more MoE layer and its extras) */
+  guint64 dense_mlp = dense > 0 ? dense * mlp_params (m, s, s->f, 1) : 0;
+  guint64 mtp = m->mtp_modules * (2 * s->h * s->h + 3 * s->norm);
+
+  out->total = m->layers * (attn + norms) + moe * layer_mlp_params (m, s, s->E) + dense_mlp
+               + m->mtp_modules * (attn + norms) + mtp
+               + decoder * (attn + norms + layer_mlp_params (m, s, s->E) + cross)
+               + outside;
+  out->active = m->layers * (attn + norms) + moe * layer_mlp_params (m, s, s->K) + dense_mlp
+                + m->mtp_modules * (attn + norms) + mtp
+                + decoder * (attn + norms + layer_mlp_params (m, s, s->K) + cross)
+                + outside;
+}
+
+/* A vision-language model's tower and projector (hr-params-vision.c):
+ * outside the language model's layers, on its first stage; Llama 3.2
+ * Vision's cross-attention extras and image rows. */
+static void
+count_vision (const HrModelArch *m,
+              const Shape       *s,
+              HrParamCounts     *out)
+{
+  out->vision = hr_params_vision_tower (m, &out->vision_linear);
+  out->projector = hr_params_projector (m, &out->projector_linear);
+  out->vision_unreached = hr_params_vision_unreached (m);
+  out->total += out->vision + out->projector;
+  out->active += out->vision + out->projector;
+
+  /* Llama 3.2 Vision's language model (modeling_mllama.py): its cross-
+   * attention layers (MllamaCrossAttentionDecoderLayer: cross_attn, a
+   * MllamaTextCrossAttention with q/k/v/o_proj shaped as the self-
+   * attention's, K and V reading the projector's H-wide output, and q_norm,
+   * k_norm, MllamaTextRMSNorm(head_dim); cross_attn_attn_gate and
+   * cross_attn_mlp_gate, one value each; input_ and
+   * post_attention_layernorm; mlp) and its token table of vocab_size + 8
+   * rows (MllamaTextModel.__init__: nn.Embedding(config.vocab_size + 8,
+   * ...): the image token and the rows after it) against an LM head of
+   * vocab_size (MllamaForCausalLM.lm_head).  (Validation keeps t = 1.) */
+  if (m->vision == HR_VISION_MLLAMA)
+    {
+      out->cross_layers = hr_model_cross_layers (m, 0, m->layers);
+      out->cross_extra = 2 * s->d + 2;
+      out->image_rows = HR_MLLAMA_EXTRA_TOKEN_ROWS;
+      out->embedding += out->image_rows * s->h;
+      out->total += out->cross_layers * out->cross_extra + out->image_rows * s->h;
+      out->active += out->cross_layers * out->cross_extra + out->image_rows * s->h;
+      out->outside_adafactor += out->image_rows;   /* a factored (V + 8) x h table */
+    }
+}
+
 void
 hr_params_count (const HrModelArch *m,
                  const HrTraining  *training,
@@ -431,7 +661,7 @@ hr_params_count (const HrModelArch *m,
   Shape s;
   guint64 t = MAX (tp, 1);
   guint64 e = MAX (ep, 1);
-  guint64 attn, attn_linear, attn_adafactor, experts_here, norms, outside;
+  guint64 attn_linear, outside;
   guint64 lora_attn, lora_layer;
   gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
   guint targets = lora ? training->lora_targets : 0;
@@ -440,56 +670,7 @@ hr_params_count (const HrModelArch *m,
   shape_from_model (m, &s);
   *out = (HrParamCounts) { 0 };
 
-  attn = attention_params (m, &s, t, &attn_linear);
-  norms = hr_model_norms_per_layer (m) * s.norm;
-
-  /* MLP: dense, or E experts of which this rank holds E/ep, plus a router. */
-  if (s.E > 1)
-    {
-      guint64 shared_width = m->shared_experts * s.ef;
-
-      experts_here = (s.E + e - 1) / e;
-      out->layer_experts = experts_here * mlp_params (m, &s, s.ef, t);
-      out->layer_shared = shared_mlp_params (m, &s, t);
-      out->layer_dense = attn + norms + router_params (m, &s) + out->layer_shared;
-      out->layer_linear = attn_linear + s.h * s.E
-                          + experts_here * (s.gated ? 3 : 2) * s.h * s.ef / t
-                          + (s.gated ? 3 : 2) * s.h * shared_width / t;
-      out->layer_adafactor = (s.h + s.E) + (m->router_bias ? s.E : 0)
-                             + experts_here * mlp_adafactor (&s, s.ef) / t
-                             + (shared_width > 0 ? mlp_adafactor (&s, shared_width) / t : 0);
-    }
-  else
-    {
-      out->layer_dense = attn + norms + mlp_params (m, &s, s.f, t);
-      out->layer_linear = attn_linear + (s.gated ? 3 : 2) * s.h * s.f / t;
-      out->layer_adafactor = mlp_adafactor (&s, s.f) / t;
-    }
-
-  /* Adafactor keeps r + c values per r x c matrix, whole vectors for the
-   * rest (Shazeer & Stern 2018). */
-  if (hr_model_mla (m))
-    hr_params_mla_attention (m, t, NULL, &attn_adafactor);
-  else
-    attn_adafactor = ((s.h + s.a * s.d) * 2 + (s.h + s.k * s.d) * 2) / t + (attn - attn_linear);
-  out->layer_adafactor += attn_adafactor + norms;
-
-  /* DeepSeek's dense first layers, and its multi-token-prediction modules'
-   * parts beyond their MoE layer: enorm, hnorm, the head's norm (h each)
-   * and eh_proj, column-parallel as Megatron builds it
-   * (multi_token_prediction.py, MultiTokenPredictionLayer: eh_proj). */
-  if (dense_first_layers (m, &s) > 0)
-    {
-      out->dense_first = attn + norms + mlp_params (m, &s, s.f, t);
-      out->dense_first_linear = attn_linear + (s.gated ? 3 : 2) * s.h * s.f / t;
-      out->dense_first_adafactor = attn_adafactor + norms + mlp_adafactor (&s, s.f) / t;
-    }
-  if (m->mtp_modules > 0)
-    {
-      out->mtp_extra_linear = 2 * s.h * s.h / t;
-      out->mtp_extra = out->mtp_extra_linear + 3 * s.norm;
-    }
-
+  count_layer (m, &s, t, e, &attn_linear, out);
   lora_attn = count_layer_lora (m, &s, training, t, &lora_layer, out);
 
   /* An encoder-decoder's decoder layer: a cross-attention (Q, K, V, O as
@@ -505,96 +686,11 @@ hr_params_count (const HrModelArch *m,
                                      + (cross - cross_linear) + s.norm;
     }
 
-  /* Embeddings: token table (vocab-parallel), learned positions, BERT's
-   * segment table and embedding norm, a vision patch projection + CLS;
-   * an encoder-decoder's stacks each have their own position table,
-   * relative bias and (post-norm) embedding norm. */
-  out->embedding = s.V * s.h / t + position_rows (m) * s.h
-                   + m->token_types * s.h + relative_bias (m) + audio_stem (m);
-  out->frozen = frozen_rows (m) * s.h;
-  if (m->kind == HR_KIND_ENCODER
-      || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm))
-    out->embedding += stacks (m) * s.norm;
-  if (m->patch_dim > 0)
-    out->embedding += m->patch_dim * s.h + s.h + s.h;
+  count_outside (m, &s, training, t, out);
+  out->largest_linear = largest_linear (m, &s, t);
+  outside = whole_outside (m, &s, out->final_norm);
+  count_whole (m, &s, outside, out);
 
-  /* Head: an untied LM head, or a pooler and a classifier. */
-  if (m->head == HR_HEAD_LM)
-    {
-      if (!m->tied_embeddings)
-        {
-          out->head = s.V * s.h / t;
-          out->head_linear = out->head;
-        }
-      if (m->lm_head_bias)
-        out->head += s.V / t;
-      if (targets & HR_LORA_LM_HEAD)
-        out->head_lora = (r * (s.h + s.V) + (training->lora_dora ? s.V : 0)) / t;
-    }
-  else
-    {
-      out->head = s.h * m->classes + m->classes;
-      out->head_linear = s.h * m->classes;
-    }
-  if (m->pooler)
-    out->head += s.h * s.h + s.h;
-
-  /* Post-norm encoders (BERT, BART) have no final norm; their embedding
-   * norm is counted above.  T5 closes each stack with one. */
-  out->final_norm = m->kind == HR_KIND_ENCODER
-                    || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm)
-                    ? 0 : stacks (m) * s.norm;
-  out->outside_adafactor = (s.V + s.h) * (m->tied_embeddings ? 1 : 2) / t
-                           + (position_rows (m) - frozen_rows (m)) * s.h + out->final_norm
-                           + audio_stem_adafactor (m);
-
-  /* Every layer of a MoE model has experts: no dense MLP of width ffn is
-   * there to be the largest matrix (the reference oracle's case 230 of seed
-   * 294901, where ffn = 2·expert_ffn). */
-  out->largest_linear = MAX (s.h * s.a * s.d, s.h * (s.E > 1 ? s.ef : s.f)) / t;
-  if (hr_model_mla (m))
-    out->largest_linear = MAX (hr_params_mla_largest (m, t), s.h * (s.E > 1 ? s.ef : s.f) / t);
-  if (s.E > 1)
-    out->largest_linear = MAX (out->largest_linear,
-                               s.h * MAX (m->shared_experts * s.ef,
-                                          dense_first_layers (m, &s) > 0 ? s.f : 0) / t);
-
-  /* Whole model, unsharded: the same pieces with t = e = 1. */
-  attn = attention_params (m, &s, 1, NULL);
-  outside = s.V * s.h + position_rows (m) * s.h + m->token_types * s.h
-            + relative_bias (m) + audio_stem (m)
-            + (m->kind == HR_KIND_ENCODER
-               || (m->kind == HR_KIND_ENCODER_DECODER && m->post_norm) ? stacks (m) * s.norm : 0)
-            + (m->patch_dim > 0 ? m->patch_dim * s.h + 2 * s.h : 0)
-            + out->final_norm;
-  if (m->head == HR_HEAD_LM)
-    outside += (m->tied_embeddings ? 0 : s.V * s.h)
-               + (m->lm_head_bias ? s.V : 0);
-  else
-    outside += s.h * m->classes + m->classes;
-  if (m->pooler)
-    outside += s.h * s.h + s.h;
-
-  {
-    guint64 decoder = decoder_layers (m);
-    guint64 cross = decoder > 0 ? attn + s.norm : 0;
-
-    guint64 dense = dense_first_layers (m, &s);
-    guint64 moe = m->layers - dense + m->mtp_modules;
-    /* (every dense first layer's MLP is the dense one; each
-     * multi-token-prediction module is one more MoE layer and its extras) */
-    guint64 dense_mlp = dense > 0 ? dense * mlp_params (m, &s, s.f, 1) : 0;
-    guint64 mtp = m->mtp_modules * (2 * s.h * s.h + 3 * s.norm);
-
-    out->total = m->layers * (attn + norms) + moe * layer_mlp_params (m, &s, s.E) + dense_mlp
-                 + m->mtp_modules * (attn + norms) + mtp
-                 + decoder * (attn + norms + layer_mlp_params (m, &s, s.E) + cross)
-                 + outside;
-    out->active = m->layers * (attn + norms) + moe * layer_mlp_params (m, &s, s.K) + dense_mlp
-                  + m->mtp_modules * (attn + norms) + mtp
-                  + decoder * (attn + norms + layer_mlp_params (m, &s, s.K) + cross)
-                  + outside;
-  }
   /* PEFT's lora.Embedding (peft/tuners/lora/layer.py, Embedding.update_
    * layer): lora_embedding_A r x V and lora_embedding_B h x r. */
   if (targets & HR_LORA_EMBED)
@@ -612,37 +708,8 @@ hr_params_count (const HrModelArch *m,
     count_layers (m, &s, t, e, outside, targets, r, lora_attn,
                   (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0) + out->embedding_lora, out);
 
-  /* A vision-language model's vision tower and projector (hr-params-
-   * vision.c): outside the language model's layers, on its first stage. */
   if (m->vision != HR_VISION_NONE)
-    {
-      out->vision = hr_params_vision_tower (m, &out->vision_linear);
-      out->projector = hr_params_projector (m, &out->projector_linear);
-      out->vision_unreached = hr_params_vision_unreached (m);
-      out->total += out->vision + out->projector;
-      out->active += out->vision + out->projector;
-    }
-
-  /* Llama 3.2 Vision's language model (modeling_mllama.py): its cross-
-   * attention layers (MllamaCrossAttentionDecoderLayer: cross_attn, a
-   * MllamaTextCrossAttention with q/k/v/o_proj shaped as the self-
-   * attention's, K and V reading the projector's H-wide output, and q_norm,
-   * k_norm, MllamaTextRMSNorm(head_dim); cross_attn_attn_gate and
-   * cross_attn_mlp_gate, one value each; input_ and
-   * post_attention_layernorm; mlp) and its token table of vocab_size + 8
-   * rows (MllamaTextModel.__init__: nn.Embedding(config.vocab_size + 8,
-   * ...): the image token and the rows after it) against an LM head of
-   * vocab_size (MllamaForCausalLM.lm_head).  (Validation keeps t = 1.) */
-  if (m->vision == HR_VISION_MLLAMA)
-    {
-      out->cross_layers = hr_model_cross_layers (m, 0, m->layers);
-      out->cross_extra = 2 * s.d + 2;
-      out->image_rows = HR_MLLAMA_EXTRA_TOKEN_ROWS;
-      out->embedding += out->image_rows * s.h;
-      out->total += out->cross_layers * out->cross_extra + out->image_rows * s.h;
-      out->active += out->cross_layers * out->cross_extra + out->image_rows * s.h;
-      out->outside_adafactor += out->image_rows;   /* a factored (V + 8) x h table */
-    }
+    count_vision (m, &s, out);
 }
 
 guint64
