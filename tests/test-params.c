@@ -602,6 +602,60 @@ test_ssm_lora_counts (void)
   }
 }
 
+/* QLoRA on Jamba Mini as transformers' Jamba documentation quantizes it
+ * (llm_int8_skip_modules=["mamba"]): the attention's, the MLPs', the
+ * experts' and the routers' linears in 4 bits, every Mamba mixer's in 16.
+ * Attention q and o 4096·4096 each, k and v 4096·1024 each: 41,943,040; a
+ * dense MLP 3·4096·14336 = 176,160,768; an expert layer's router 4096·16
+ * and 16 MLPs: 2,818,637,824.  Layers: 4 attention ones with the dense
+ * MLP, 12 Mamba ones with it, 16 with the experts: 48,084,549,632
+ * quantized.  A mixer's linears (in_proj 4096·16384, x_proj 8192·288,
+ * dt_proj 256·8192, out_proj 8192·4096: 105,119,744) stay out of them;
+ * under LoRA they are linears as before. */
+static void
+test_jamba_qlora_counts (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const guint64 attn = 2ull * 4096 * 4096 + 2ull * 4096 * 1024;
+  const guint64 mlp = 3ull * 4096 * 14336;
+  const guint64 moe = 4096ull * 16 + 16 * mlp;
+  const guint64 mixer = 4096ull * 16384 + 8192ull * 288 + 256ull * 8192 + 8192ull * 4096;
+  HrScenario sc;
+  HrParamCounts lora, qlora;
+
+  G_STATIC_ASSERT (4 * (2ull * 4096 * 4096 + 2ull * 4096 * 1024 + 3ull * 4096 * 14336)
+                   + 12 * 3ull * 4096 * 14336 + 16 * (4096ull * 16 + 16 * 3ull * 4096 * 14336)
+                   == 48084549632ull);
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "jamba-mini");
+  sc.training.method = HR_METHOD_LORA;
+  hr_params_count (&sc.model, &sc.training, 1, 1, &lora);
+  sc.training.method = HR_METHOD_QLORA;
+  hr_params_count (&sc.model, &sc.training, 1, 1, &qlora);
+  g_assert_cmpuint (qlora.kind_linear[1][0], ==, attn + mlp);
+  g_assert_cmpuint (qlora.kind_linear[0][0], ==, mlp);
+  g_assert_cmpuint (qlora.kind_linear[0][1], ==, moe);
+  g_assert_cmpuint (lora.kind_linear[0][0], ==, mixer + mlp);
+  g_assert_cmpuint (lora.kind_linear[0][1], ==, mixer + moe);
+  g_assert_cmpuint (qlora.total, ==, lora.total);
+  /* the largest quantized matrix, dequantized one at a time: an MLP's,
+   * not in_proj's 4096 x 16384 */
+  g_assert_cmpuint (qlora.largest_linear, ==, 4096ull * 14336);
+
+  /* One GPU: the 4-bit bytes, and the other weights in bf16 (the mixers,
+   * the token table, the untied head, the norms, the convolutions) */
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.training.quant = HR_QUANT_NF4;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "frozen base, quantized linears"), ==,
+                    (guint64) (48084549632.0 * (0.5 + 4.0 / 64.0)));
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "frozen base, other weights"), ==,
+                    (51570323328ull - 48084549632ull) * 2);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "dequantized weight (one at a time)"), ==,
+                    4096ull * 14336 * 2);
+}
+
 /* Every model preset's notes carry the count computed from its config
  * fields (data/facts/models.json); Headroom must agree with each. */
 static void
@@ -1061,6 +1115,7 @@ main (int   argc,
   g_test_add_func ("/params/presets-match-reference", test_presets_match_reference);
   g_test_add_func ("/params/every-preset", test_every_preset_count);
   g_test_add_func ("/params/lora", test_lora_count);
+  g_test_add_func ("/params/jamba-qlora", test_jamba_qlora_counts);
   g_test_add_func ("/params/tensor-parallel", test_tensor_parallel_split);
   return g_test_run ();
 }

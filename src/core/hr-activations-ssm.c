@@ -103,8 +103,9 @@ ssm_layer (const HrScenario   *sc,
    * layer's input or from an adapter before the scan (in_proj's, x_proj's);
    * where none does (a first layer adapting out_proj alone) the kernels
    * keep nothing, as autograd makes no node for them.  The MLP's input needs
-   * one from the mixer, or from out_proj's adapter. */
-  gboolean lora = tr->method == HR_METHOD_LORA;
+   * one from the mixer, or from out_proj's adapter.  QLoRA leaves the
+   * mixers in 16 bits (hr-params-kinds.c): their adapters are LoRA's. */
+  gboolean lora = tr->method != HR_METHOD_FULL;
   gboolean full = tr->method == HR_METHOD_FULL;
   gboolean dropout = lora && tr->lora_dropout > 0;
   guint lt = lora ? tr->lora_targets : 0;
@@ -211,6 +212,12 @@ ssm_layer (const HrScenario   *sc,
       for (guint i = ffn.mlp_first; i < ffn.n; i++)
         hr_activations_add (out, ffn.saved[i].name, ffn.saved[i].formula, ffn.saved[i].bytes);
       out->mlp_saved = ffn.mlp_saved;
+      /* (of a transformer layer's 4-bit inputs, the MLP's and the down
+       * projection's: no attention here; tp is 1 with adapters) */
+      out->matmul4_inputs = ffn.matmul4_inputs > 0
+                            ? ffn.matmul4_inputs - T * h * ab / rep
+                              - T * (double) m->heads * (double) hr_model_head_dim (m) * ab
+                            : 0.0;
       mlp_work = ffn.backward_work;
       out->mlp_weights = ffn.mlp_weights;
       out->mlp_linear = ffn.mlp_linear;

@@ -13,7 +13,9 @@
 
 /* A state-space model's layers, or a model whose layers differ: counted
  * type by type (attention or SSM mixer, experts or dense MLP), with the
- * largest layer standing for "one layer" and the stack's sums beside it. */
+ * largest layer standing for "one layer" and the stack's sums beside it.
+ * With 16-bit MIXERS (QLoRA) the Mamba mixers' linears are no linears
+ * to quantize: they count among the other weights. */
 void
 hr_params_count_kinds (const HrModelArch *m,
                        const Shape       *s,
@@ -24,6 +26,7 @@ hr_params_count_kinds (const HrModelArch *m,
                        guint64            lora_rank,
                        guint64            lora_attn,
                        guint64            lora_outside,
+                       gboolean           mixers_16bit,
                        HrParamCounts     *out)
 {
   HrSsmMixerParams ssm = { 0 };
@@ -54,6 +57,7 @@ hr_params_count_kinds (const HrModelArch *m,
    * every tensor of the block is a t-th (hr-validate.c: t divides the
    * heads and the groups). */
   guint64 ssm_rank = ssm.total / t, ssm_linear = ssm.linear / t, ssm_ada = ssm.adafactor / t;
+  guint64 ssm_quantized = mixers_16bit ? 0 : ssm_linear;
 
   for (guint64 i = 0; i < m->layers; i++)
     count[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)]++;
@@ -65,7 +69,7 @@ hr_params_count_kinds (const HrModelArch *m,
   out->lora_total = lora_outside;   /* the head's and the token table's */
   out->attention_layers = count[1][0] + count[1][1];
   out->expert_layers = count[0][1] + count[1][1];
-  out->largest_linear = ssm.largest / t;
+  out->largest_linear = mixers_16bit ? 0 : ssm.largest / t;
   for (guint a = 0; a < 2; a++)
     for (guint x = 0; x < 2; x++)
       {
@@ -82,7 +86,7 @@ hr_params_count_kinds (const HrModelArch *m,
           {
             dense = mixer + norms + s->h * s->E;
             experts = experts_here * mlp_params (m, s, s->ef, t);
-            linear = (a ? attn_linear : ssm_linear) + s->h * s->E
+            linear = (a ? attn_linear : ssm_quantized) + s->h * s->E
                      + experts_here * n_mat * s->h * s->ef / t;
             ada = (a ? attn_ada : ssm_ada) + norms + (s->h + s->E)
                   + experts_here * mlp_adafactor (s, s->ef) / t;
@@ -96,7 +100,7 @@ hr_params_count_kinds (const HrModelArch *m,
 
             dense = mixer + norms + mlp_p;
             experts = 0;
-            linear = (a ? attn_linear : ssm_linear) + (m->ffn > 0 ? n_mat * s->h * s->f / t : 0);
+            linear = (a ? attn_linear : ssm_quantized) + (m->ffn > 0 ? n_mat * s->h * s->f / t : 0);
             ada = (a ? attn_ada : ssm_ada) + norms
                   + (m->ffn > 0 ? mlp_adafactor (s, s->f) / t : 0);
             whole = (a ? attn_whole : ssm.total) + norms

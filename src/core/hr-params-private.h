@@ -158,4 +158,5 @@ void hr_params_count_kinds (const HrModelArch *m,
                             guint64            lora_rank,
                             guint64            lora_attn,
                             guint64            lora_outside,
+                            gboolean           mixers_16bit,
                             HrParamCounts     *out);

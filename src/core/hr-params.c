@@ -469,10 +469,14 @@ hr_params_count (const HrModelArch *m,
   out->expert_layers = s.E > 1 ? m->layers : 0;
 
   /* (Adapters by layer kind too: a Mamba block's, the attention's and the
-   * MLPs' that hr-validate-ssm.c allows.) */
+   * MLPs' that hr-validate-ssm.c allows.  QLoRA leaves the Mamba mixers
+   * in 16 bits: transformers' Jamba documentation quantizes with
+   * llm_int8_skip_modules=["mamba"], which keeps every module whose name
+   * holds "mamba", its mixers', as they were.) */
   if (m->ssm != HR_SSM_NONE || hr_model_mixed_layers (m))
     hr_params_count_kinds (m, &s, t, e, outside, targets, r, lora_attn,
-                  (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0) + out->embedding_lora, out);
+                           (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) : 0) + out->embedding_lora,
+                           training != NULL && training->method == HR_METHOD_QLORA, out);
 
   if (m->vision != HR_VISION_NONE)
     count_vision (m, &s, out);

@@ -145,13 +145,20 @@ hr_validate_ssm (const HrScenario  *sc,
    * dt_proj's weight alone directly; AI21's model card fine-tunes those
    * three and embed_tokens.  A pattern's attention layers and every MLP take q, k, v, o,
    * gate, up and down as a transformer's do.  QLoRA's 4-bit weights cannot
-   * go to the kernels. */
-  if (t->method == HR_METHOD_QLORA
+   * go to the kernels: transformers' Jamba documentation quantizes with
+   * llm_int8_skip_modules=["mamba"], which keeps Jamba's mixers (modules
+   * named mamba) in 16 bits and quantizes the attention, the MLPs, the
+   * experts and their routers (hr-params-kinds.c); other mixers' names
+   * differ, so QLoRA is planned on a Jamba-style hybrid alone. */
+  gboolean adapters = t->method != HR_METHOD_FULL;
+
+  if ((t->method == HR_METHOD_QLORA && !(hr_model_mixed_layers (m) && m->ssm_bc_norm))
       || (t->method == HR_METHOD_LORA && !hr_model_mixed_layers (m) && m->ffn > 0))
-    FAIL ("training.method", _("%s is not planned with SSM layers or a layer pattern yet; "
-          "allowed: full, or lora (with a layer pattern, or on a Mamba or Mamba-2 model "
-          "without an MLP)"), hr_enum_name (&hr_method_names, t->method));
-  if (t->method == HR_METHOD_LORA)
+    FAIL ("training.method", _("%s is not planned with these SSM layers yet; allowed: full; "
+          "lora with a layer pattern, or on a Mamba or Mamba-2 model without an MLP; qlora "
+          "on a Jamba-style hybrid (a layer pattern and model.ssm_bc_norm), its Mamba "
+          "mixers left in 16 bits"), hr_enum_name (&hr_method_names, t->method));
+  if (adapters)
     {
       guint ssm_targets = m->ssm == HR_SSM_MAMBA && m->ssm_bc_norm ? HR_LORA_SSM : HR_LORA_IN_PROJ;
       guint layer_targets = hr_model_mixed_layers (m) ? HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD : 0;
@@ -165,10 +172,10 @@ hr_validate_ssm (const HrScenario  *sc,
               "layers only (model.ssm_bc_norm true); elsewhere the fused kernels read their "
               "weights directly, so adapters there get no gradient; allowed: in_proj"));
     }
-  if (t->method == HR_METHOD_LORA && (t->lora_dora || t->lora_fused_qkv))
+  if (adapters && (t->lora_dora || t->lora_fused_qkv))
     FAIL (t->lora_dora ? "training.lora.dora" : "training.lora.fused_qkv",
           _("is not planned with SSM layers; allowed: false"));
-  if (t->method == HR_METHOD_LORA && p->tp > 1)
+  if (adapters && p->tp > 1)
     FAIL ("parallel.tp", _("%" PRIu64 " is not planned with LoRA on SSM layers (PEFT's "
           "adapters on Hugging Face's Mamba); allowed: 1"), p->tp);
   if (t->checkpointing == HR_CHECKPOINTING_OP || t->compile)
