@@ -72,12 +72,16 @@ transformer_layer (const HrScenario   *sc,
 
 /* One SSM layer: its norm, the mixer, and the MLP or experts after it;
  * INPUT_GRAD whether its input needs a gradient (not in a LoRA model's
- * first layer, whose embeddings are frozen). */
+ * first layer, whose embeddings are frozen).  SAME_MLP, where not NULL, is
+ * an attention layer with the same MLP whose input needs a gradient: in
+ * full training its MLP part is this layer's (under LoRA its list joins
+ * the attention's adapters to the MLP's). */
 static void
-ssm_layer (const HrScenario   *sc,
-           gboolean            experts,
-           gboolean            input_grad,
-           HrLayerActivations *out)
+ssm_layer (const HrScenario         *sc,
+           gboolean                  experts,
+           gboolean                  input_grad,
+           const HrLayerActivations *same_mlp,
+           HrLayerActivations       *out)
 {
   const HrModelArch *m = &sc->model;
   const HrTraining *tr = &sc->training;
@@ -208,20 +212,25 @@ ssm_layer (const HrScenario   *sc,
       /* The MLP's own tensors and its adapters': the transformer layer's
        * from its MLP's input on (no parallel block here, hr-validate.c),
        * that input needing a gradient as this layer's does. */
-      transformer_layer (sc, experts, HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN, mlp_in_grad, &ffn);
-      for (guint i = ffn.mlp_first; i < ffn.n; i++)
-        hr_activations_add (out, ffn.saved[i].name, ffn.saved[i].formula, ffn.saved[i].bytes);
-      out->mlp_saved = ffn.mlp_saved;
+      const HrLayerActivations *f = &ffn;
+
+      if (same_mlp != NULL && full)
+        f = same_mlp;
+      else
+        transformer_layer (sc, experts, HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN, mlp_in_grad, &ffn);
+      for (guint i = f->mlp_first; i < f->n; i++)
+        hr_activations_add (out, f->saved[i].name, f->saved[i].formula, f->saved[i].bytes);
+      out->mlp_saved = f->mlp_saved;
       /* (of a transformer layer's 4-bit inputs, the MLP's and the down
        * projection's: no attention here; tp is 1 with adapters) */
-      out->matmul4_inputs = ffn.matmul4_inputs > 0
-                            ? ffn.matmul4_inputs - T * h * ab / rep
+      out->matmul4_inputs = f->matmul4_inputs > 0
+                            ? f->matmul4_inputs - T * h * ab / rep
                               - T * (double) m->heads * (double) hr_model_head_dim (m) * ab
                             : 0.0;
-      mlp_work = ffn.backward_work;
-      out->mlp_weights = ffn.mlp_weights;
-      out->mlp_linear = ffn.mlp_linear;
-      out->backward_weight = ffn.backward_weight;
+      mlp_work = f->backward_work;
+      out->mlp_weights = f->mlp_weights;
+      out->mlp_linear = f->mlp_linear;
+      out->backward_weight = f->backward_weight;
     }
   else
     /* The first weight gradient the backward makes: out_proj's. */
@@ -269,7 +278,7 @@ hr_activations_pattern_kinds (const HrScenario *sc,
       if (out->has[1][x])
         transformer_layer (sc, x, ~(guint) HR_LORA_SSM, TRUE, &out->kind[1][x]);
       if (out->has[0][x])
-        ssm_layer (sc, x, TRUE, &out->kind[0][x]);
+        ssm_layer (sc, x, TRUE, out->has[1][x] ? &out->kind[1][x] : NULL, &out->kind[0][x]);
     }
 }
 
@@ -284,7 +293,7 @@ hr_activations_pattern_first_layer (const HrScenario   *sc,
   if (hr_model_layer_attends (m, 0))
     transformer_layer (sc, experts, ~(guint) HR_LORA_SSM, input_grad, out);
   else
-    ssm_layer (sc, experts, input_grad, out);
+    ssm_layer (sc, experts, input_grad, NULL, out);
 }
 
 /* The last layer's kind last: the values the average takes from its
