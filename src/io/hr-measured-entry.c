@@ -610,7 +610,9 @@ hr_measured_root_kind (JsonNode          *root,
                  : g_str_equal (method, "lora") ? HR_METHOD_LORA : HR_METHOD_FULL;
   kind->layout = hr_layout_of (hr_measured_member_int (par, "gpus", 8), hr_measured_member_int (par, "tp", 1),
                                hr_measured_member_int (par, "pp", 1), hr_measured_member_int (par, "cp", 1),
-                               hr_measured_member_int (par, "ep", 1), zero);
+                               hr_measured_member_int (par, "ep", 1), zero,
+                               hr_json_member_true (par, "offload_params")
+                               || hr_json_member_true (par, "offload_optimizer"));
   if (hr_json_member_true (par, "deepspeed") && zero >= 1)
     hr_copy_string (kind->framework, sizeof kind->framework, "deepspeed");
   else if (framework != NULL)

@@ -94,6 +94,7 @@ HrLayout    hr_layout_of              (guint64       gpus,
                                        guint64       pp,
                                        guint64       cp,
                                        guint64       ep,
-                                       guint64       zero);
+                                       guint64       zero,
+                                       gboolean      offload);
 
 G_END_DECLS

@@ -28,6 +28,8 @@ typedef enum
   HR_LAYOUT_DATA,      /* data parallel, every GPU holding all model states */
   HR_LAYOUT_SHARDED,   /* data parallel with ZeRO / FSDP sharding */
   HR_LAYOUT_MODEL,     /* tensor, pipeline, context or expert parallel */
+  HR_LAYOUT_OFFLOAD,   /* data parallel or one GPU, parameters or optimizer
+                        * states offloaded to the host or NVMe */
   HR_N_LAYOUTS
 } HrLayout;
 
