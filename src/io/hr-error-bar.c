@@ -98,6 +98,7 @@ kind_distance (const HrRunKind *a,
 
 static const char * const layout_ids[] = { "single-gpu", "data-parallel", "sharded", "model-parallel",
                                             "offload" };
+G_STATIC_ASSERT (G_N_ELEMENTS (layout_ids) == HR_N_LAYOUTS);
 
 const char *
 hr_layout_id (HrLayout layout)
