@@ -320,17 +320,175 @@ add_mirror_stage (const Ctx   *ctx,
   sp->galore_projection += m.galore_projection;
 }
 
+/* What every stage's plan reads: the scenario's counts per rank, one
+ * layer's activations (or, for a hybrid, each kind's in PATTERN), the
+ * sizes of its data types, GaLore's projected states. */
+static void
+ctx_init (const HrScenario *sc,
+          Ctx              *ctx,
+          HrPatternKinds   *pattern)
+{
+  const HrParallel *p = &sc->parallel;
+  const HrTraining *t = &sc->training;
+
+  ctx->sc = sc;
+  hr_params_count (&sc->model, t, p->tp, p->ep, &ctx->counts);
+  /* A state-space or hybrid model: the layer the plan multiplies stands
+   * for its kinds' average, each stage's own (hybrid_stage_layers); the
+   * backward starts at the last layer and ends at the first. */
+  if (sc->model.ssm != HR_SSM_NONE || hr_model_mixed_layers (&sc->model))
+    {
+      /* (each stage's layer: hybrid_stage_layers, below) */
+      hr_activations_pattern_kinds (sc, pattern);
+      ctx->pattern = pattern;
+    }
+  else
+    {
+      hr_activations_layer (sc, &ctx->layer_act);
+      ctx->first_total = ctx->layer_act.total;
+      ctx->last_recompute = ctx->layer_act.total - ctx->layer_act.checkpoint;
+    }
+  ctx->shard = (double) hr_parallel_shard_degree (p);
+  ctx->shard_expert = MAX (ctx->shard / (double) p->ep, 1.0);
+  ctx->weight_bytes = hr_dtype_bytes (t->dtypes.weights);
+  ctx->grad_bytes = hr_dtype_bytes (t->dtypes.grads);
+  ctx->master_bytes = hr_dtype_bytes (t->dtypes.master);
+  ctx->state_dtype_bytes = hr_dtype_bytes (t->dtypes.optimizer);
+  ctx->act_bytes = hr_dtype_bytes (t->dtypes.activations);
+  ctx->quant_bytes = quant_bytes_per_param (t->quant);
+  ctx->tokens = (double) t->micro_batch * (double) t->seq_len / (double) p->cp;
+  if (sc->model.kind == HR_KIND_ENCODER_DECODER)
+    hr_calc_seq2seq_layers (ctx);
+  if (sc->model.vision == HR_VISION_MLLAMA)
+    hr_calc_mllama_layers (ctx);
+  ctx->lora = t->method != HR_METHOD_FULL;
+  if (hr_optimizer_info (t->optimizer)->projected)
+    {
+      guint64 states, projection;
+
+      hr_params_galore_layer (&sc->model, p->tp, p->ep, t->galore_rank, &states, &projection);
+      ctx->galore_states = (double) states;
+      ctx->galore_projection = (double) projection;
+      hr_params_galore_dense (&sc->model, p->tp, t->galore_rank, &states, &projection);
+      ctx->galore_dense_states = (double) states;
+      ctx->galore_dense_projection = (double) projection;
+      hr_params_galore_cross (&sc->model, p->tp, t->galore_rank, &states, &projection);
+      ctx->galore_cross_states = (double) states;
+      ctx->galore_cross_projection = (double) projection;
+    }
+  ctx->accumulating = t->grad_accum > 1;
+}
+
+/* Pipeline stage STAGE on its device: its layers (BASE_LAYERS each, one
+ * more for the first EXTRA_LAYERS stages, or parallel.stage_layers), its
+ * model states, activations and overheads. */
+static void
+plan_stage (Ctx     *ctx,
+            HrPlan  *plan,
+            guint64  stage,
+            guint64  base_layers,
+            guint64  extra_layers)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrParallel *p = &sc->parallel;
+  HrDevice *dev = &plan->devices[stage];
+  StageParams sp;
+
+  dev->n_items = 0;
+  dev->stage = stage;
+  dev->ranks = p->gpus / p->pp;
+  if (p->n_stage_layers > 0)
+    stage_layers_of (p, stage, &dev->first_layer, &dev->n_layers);
+  else
+    {
+      dev->n_layers = base_layers + (stage < extra_layers ? 1 : 0);
+      dev->first_layer = stage * base_layers + MIN (stage, extra_layers);
+    }
+  label_device (sc, dev);
+
+  hr_calc_stage_params (ctx, dev, &sp);
+  /* DualPipe: GPU i also holds stage pp - 1 - i, the reverse
+   * direction's ("Parameter 2x", DeepSeek-V3 report Table 2;
+   * deepseek-ai/DualPipe example_dualpipe.py builds each rank's
+   * modules from full_modules[rank] and full_modules[num_ranks - 1 -
+   * rank]), and steps both: two stages' weights, gradients and states. */
+  if (p->schedule == HR_SCHEDULE_DUALPIPE && p->pp > 1)
+    add_mirror_stage (ctx, dev, base_layers, extra_layers, &sp);
+  dev->params = (guint64) (sp.dense + sp.experts);
+  hr_calc_add_model_states (ctx, dev, &sp);
+  if (ctx->pattern != NULL)
+    hybrid_stage_layers (ctx, dev);
+  /* (DeepSeek: the stage's own mix of dense and MoE layers) */
+  if (sc->model.dense_layers > 0 || sc->model.mtp_modules > 0)
+    hr_calc_deepseek_layers (ctx, dev);
+  hr_calc_add_activations (ctx, dev, stage);
+  if (sc->model.kind == HR_KIND_ENCODER_DECODER)
+    hr_calc_add_seq2seq (ctx, dev);
+  hr_calc_add_mtp (ctx, dev);
+  finish_device (ctx, dev, plan);
+}
+
+/* After the stages: a plan too large to hold exactly is refused; the
+ * verdict's warnings and the host memory per node of what is offloaded
+ * (EXTRA_LAYERS: the stages hold uneven layers). */
+static gboolean
+plan_finish (Ctx      *ctx,
+             HrPlan   *plan,
+             guint64   extra_layers,
+             GError  **error)
+{
+  const HrParallel *p = &ctx->sc->parallel;
+  const HrTraining *t = &ctx->sc->training;
+  double host;
+
+  if (ctx->too_big >= MAX_DEVICE_BYTES)
+    {
+      hr_error_set_field (error, HR_ERROR_INVALID, "training",
+                          _("this plan needs about %.3g bytes on one GPU, more than Headroom "
+                            "can represent exactly; allowed: plans under 1 PiB per GPU (lower "
+                            "training.micro_batch or training.seq_len)"), ctx->too_big);
+      return FALSE;
+    }
+
+  plan->fits = plan->status != HR_STATUS_OOM;
+  if (plan->status == HR_STATUS_OOM)
+    add_warning (plan, HR_WARNING_OOM, plan->binding_device);
+  else if (plan->status == HR_STATUS_TIGHT)
+    add_warning (plan, HR_WARNING_TIGHT, plan->binding_device);
+  if (hr_optimizer_info (t->optimizer)->paged)
+    add_warning (plan, HR_WARNING_PAGED, 0);
+
+  /* Offloaded bytes per rank, averaged over the stages, times the ranks
+   * of a node; DeepSpeed's estimators add a 1.5x buffer factor
+   * (estimate_zero3_model_states_mem_needs, additional_buffer_factor). */
+  host = ctx->host_bytes / (double) p->pp * (double) MIN (p->gpus_per_node, p->gpus) * 1.5;
+  if (!(host < MAX_DEVICE_BYTES * 64))
+    {
+      /* Converting a larger double to guint64 is undefined behaviour, and
+       * 6e21 once came out as 0, hiding the host-RAM warning. */
+      hr_error_set_field (error, HR_ERROR_INVALID, "parallel.offload_optimizer",
+                          _("the offloaded states need about %.3g bytes of host memory per "
+                            "node, more than Headroom can represent exactly; allowed: under "
+                            "64 PiB per node (use more nodes, or offload less)"), host);
+      return FALSE;
+    }
+  plan->host_bytes_per_node = (guint64) host;
+  if (plan->host_bytes_per_node > 0)
+    add_warning (plan, HR_WARNING_HOST_RAM, 0);
+  if (extra_layers != 0)
+    add_warning (plan, HR_WARNING_UNEVEN_LAYERS, 0);
+  return TRUE;
+}
+
 gboolean
 hr_calc_plan (const HrScenario  *sc,
               HrPlan            *plan,
               GError           **error)
 {
   const HrParallel *p = &sc->parallel;
-  const HrTraining *t = &sc->training;
   Ctx ctx = { 0 };
   HrPatternKinds pattern;
   guint64 base_layers, extra_layers;
-  double host;
   gint64 least_free = G_MAXINT64;
 
   g_return_val_if_fail (sc != NULL, FALSE);
@@ -339,53 +497,7 @@ hr_calc_plan (const HrScenario  *sc,
   if (!hr_scenario_validate (sc, error))
     return FALSE;
 
-  ctx.sc = sc;
-  hr_params_count (&sc->model, t, p->tp, p->ep, &ctx.counts);
-  /* A state-space or hybrid model: the layer the plan multiplies stands
-   * for its kinds' average, each stage's own (hybrid_stage_layers); the
-   * backward starts at the last layer and ends at the first. */
-  if (sc->model.ssm != HR_SSM_NONE || hr_model_mixed_layers (&sc->model))
-    {
-      /* (each stage's layer: hybrid_stage_layers, below) */
-      hr_activations_pattern_kinds (sc, &pattern);
-      ctx.pattern = &pattern;
-    }
-  else
-    {
-      hr_activations_layer (sc, &ctx.layer_act);
-      ctx.first_total = ctx.layer_act.total;
-      ctx.last_recompute = ctx.layer_act.total - ctx.layer_act.checkpoint;
-    }
-  ctx.shard = (double) hr_parallel_shard_degree (p);
-  ctx.shard_expert = MAX (ctx.shard / (double) p->ep, 1.0);
-  ctx.weight_bytes = hr_dtype_bytes (t->dtypes.weights);
-  ctx.grad_bytes = hr_dtype_bytes (t->dtypes.grads);
-  ctx.master_bytes = hr_dtype_bytes (t->dtypes.master);
-  ctx.state_dtype_bytes = hr_dtype_bytes (t->dtypes.optimizer);
-  ctx.act_bytes = hr_dtype_bytes (t->dtypes.activations);
-  ctx.quant_bytes = quant_bytes_per_param (t->quant);
-  ctx.tokens = (double) t->micro_batch * (double) t->seq_len / (double) p->cp;
-  if (sc->model.kind == HR_KIND_ENCODER_DECODER)
-    hr_calc_seq2seq_layers (&ctx);
-  if (sc->model.vision == HR_VISION_MLLAMA)
-    hr_calc_mllama_layers (&ctx);
-  ctx.lora = t->method != HR_METHOD_FULL;
-  if (hr_optimizer_info (t->optimizer)->projected)
-    {
-      guint64 states, projection;
-
-      hr_params_galore_layer (&sc->model, p->tp, p->ep, t->galore_rank, &states, &projection);
-      ctx.galore_states = (double) states;
-      ctx.galore_projection = (double) projection;
-      hr_params_galore_dense (&sc->model, p->tp, t->galore_rank, &states, &projection);
-      ctx.galore_dense_states = (double) states;
-      ctx.galore_dense_projection = (double) projection;
-      hr_params_galore_cross (&sc->model, p->tp, t->galore_rank, &states, &projection);
-      ctx.galore_cross_states = (double) states;
-      ctx.galore_cross_projection = (double) projection;
-    }
-  ctx.accumulating = t->grad_accum > 1;
-
+  ctx_init (sc, &ctx, &pattern);
   plan->params = ctx.counts.total;
   plan->active_params = ctx.counts.active;
   /* (A frozen vision tower and Whisper's sinusoidal encoder positions are
@@ -406,42 +518,9 @@ hr_calc_plan (const HrScenario  *sc,
 
   for (guint64 stage = 0; stage < p->pp; stage++)
     {
-      HrDevice *dev = &plan->devices[stage];
-      StageParams sp;
+      const HrDevice *dev = &plan->devices[stage];
 
-      dev->n_items = 0;
-      dev->stage = stage;
-      dev->ranks = p->gpus / p->pp;
-      if (p->n_stage_layers > 0)
-        stage_layers_of (p, stage, &dev->first_layer, &dev->n_layers);
-      else
-        {
-          dev->n_layers = base_layers + (stage < extra_layers ? 1 : 0);
-          dev->first_layer = stage * base_layers + MIN (stage, extra_layers);
-        }
-      label_device (sc, dev);
-
-      hr_calc_stage_params (&ctx, dev, &sp);
-      /* DualPipe: GPU i also holds stage pp - 1 - i, the reverse
-       * direction's ("Parameter 2x", DeepSeek-V3 report Table 2;
-       * deepseek-ai/DualPipe example_dualpipe.py builds each rank's
-       * modules from full_modules[rank] and full_modules[num_ranks - 1 -
-       * rank]), and steps both: two stages' weights, gradients and states. */
-      if (p->schedule == HR_SCHEDULE_DUALPIPE && p->pp > 1)
-        add_mirror_stage (&ctx, dev, base_layers, extra_layers, &sp);
-      dev->params = (guint64) (sp.dense + sp.experts);
-      hr_calc_add_model_states (&ctx, dev, &sp);
-      if (ctx.pattern != NULL)
-        hybrid_stage_layers (&ctx, dev);
-      /* (DeepSeek: the stage's own mix of dense and MoE layers) */
-      if (sc->model.dense_layers > 0 || sc->model.mtp_modules > 0)
-        hr_calc_deepseek_layers (&ctx, dev);
-      hr_calc_add_activations (&ctx, dev, stage);
-      if (sc->model.kind == HR_KIND_ENCODER_DECODER)
-        hr_calc_add_seq2seq (&ctx, dev);
-      hr_calc_add_mtp (&ctx, dev);
-      finish_device (&ctx, dev, plan);
-
+      plan_stage (&ctx, plan, stage, base_layers, extra_layers);
       if (dev->free_bytes < least_free)
         {
           least_free = dev->free_bytes;
@@ -451,42 +530,5 @@ hr_calc_plan (const HrScenario  *sc,
         plan->status = dev->status;
     }
 
-  if (ctx.too_big >= MAX_DEVICE_BYTES)
-    {
-      hr_error_set_field (error, HR_ERROR_INVALID, "training",
-                          _("this plan needs about %.3g bytes on one GPU, more than Headroom "
-                            "can represent exactly; allowed: plans under 1 PiB per GPU (lower "
-                            "training.micro_batch or training.seq_len)"), ctx.too_big);
-      return FALSE;
-    }
-
-  plan->fits = plan->status != HR_STATUS_OOM;
-  if (plan->status == HR_STATUS_OOM)
-    add_warning (plan, HR_WARNING_OOM, plan->binding_device);
-  else if (plan->status == HR_STATUS_TIGHT)
-    add_warning (plan, HR_WARNING_TIGHT, plan->binding_device);
-  if (hr_optimizer_info (t->optimizer)->paged)
-    add_warning (plan, HR_WARNING_PAGED, 0);
-
-  /* Offloaded bytes per rank, averaged over the stages, times the ranks
-   * of a node; DeepSpeed's estimators add a 1.5x buffer factor
-   * (estimate_zero3_model_states_mem_needs, additional_buffer_factor). */
-  host = ctx.host_bytes / (double) p->pp * (double) MIN (p->gpus_per_node, p->gpus) * 1.5;
-  if (!(host < MAX_DEVICE_BYTES * 64))
-    {
-      /* Converting a larger double to guint64 is undefined behaviour, and
-       * 6e21 once came out as 0, hiding the host-RAM warning. */
-      hr_error_set_field (error, HR_ERROR_INVALID, "parallel.offload_optimizer",
-                          _("the offloaded states need about %.3g bytes of host memory per "
-                            "node, more than Headroom can represent exactly; allowed: under "
-                            "64 PiB per node (use more nodes, or offload less)"), host);
-      return FALSE;
-    }
-  plan->host_bytes_per_node = (guint64) host;
-  if (plan->host_bytes_per_node > 0)
-    add_warning (plan, HR_WARNING_HOST_RAM, 0);
-  if (extra_layers != 0)
-    add_warning (plan, HR_WARNING_UNEVEN_LAYERS, 0);
-
-  return TRUE;
+  return plan_finish (&ctx, plan, extra_layers, error);
 }
