@@ -39,35 +39,14 @@ check_pattern (const char  *period_path,
   return TRUE;
 }
 
-/* What a state-space or hybrid plan covers: Mamba, Mamba-2 and Jamba as
- * mamba_ssm and Hugging Face write them (a decoder with an LM head, no
- * biases, every layer's mixer followed by the MLP, its experts or
- * nothing), trained in full without context parallelism, and with tensor
- * parallelism only where Megatron splits the block (Mamba-2).  The rest is
- * refused rather than planned as something it is not. */
-gboolean
-hr_validate_ssm (const HrScenario  *sc,
-                 GError           **error)
+/* The SSM blocks' sizes: each must agree with the others, and the whole
+ * count stay within what Headroom plans. */
+static gboolean
+validate_ssm_sizes (const HrScenario  *sc,
+                    GError           **error)
 {
   const HrModelArch *m = &sc->model;
-  const HrTraining *t = &sc->training;
-  const HrParallel *p = &sc->parallel;
   gboolean ssm = m->ssm != HR_SSM_NONE;
-
-  /* (The sizes' own ranges are their rows'.) */
-  if (!check_pattern ("model.attn_layer_period", "model.attn_layer_offset",
-                         m->attn_layer_period, m->attn_layer_offset, m->layers, error)
-      || !check_pattern ("model.expert_layer_period", "model.expert_layer_offset",
-                         m->expert_layer_period, m->expert_layer_offset, m->layers, error))
-    return FALSE;
-  if (!ssm && m->attn_layer_period > 0)
-    FAIL ("model.attn_layer_period", _("%" PRIu64 " needs SSM layers between the "
-          "attention layers; allowed with model.ssm = none: 0"), m->attn_layer_period);
-  if (m->experts <= 1 && m->expert_layer_period > 0)
-    FAIL ("model.expert_layer_period", _("%" PRIu64 " needs model.experts > 1; "
-          "allowed with model.experts = 1: 0"), m->expert_layer_period);
-  if (!ssm && !hr_model_mixed_layers (m))
-    return TRUE;
 
   if (ssm && m->ffn == 0 && m->experts > 1 && m->expert_layer_period > 1)
     FAIL ("model.ffn", _("0 leaves the layers without experts with no MLP; allowed with "
@@ -105,6 +84,17 @@ hr_validate_ssm (const HrScenario  *sc,
       FAIL ("model", _("about %.3g parameters is more than Headroom plans; "
             "allowed: up to 10^15"), (double) m->layers * mixer);
   }
+  return TRUE;
+}
+
+/* The rest of the model: a decoder with an LM head, no biases, parallel
+ * block, Q/K norm, learned positions, patches or token types, none of
+ * DeepSeek's parts. */
+static gboolean
+validate_ssm_model (const HrScenario  *sc,
+                    GError           **error)
+{
+  const HrModelArch *m = &sc->model;
 
   if (m->kind != HR_KIND_DECODER)
     FAIL ("model.kind", _("%s is not planned with SSM layers or a layer pattern; allowed: decoder"),
@@ -133,23 +123,33 @@ hr_validate_ssm (const HrScenario  *sc,
           _("is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
           "attention_kind standard, shared_experts 0, dense_layers 0 (say it with "
           "expert_layer_period), router_bias false, mtp_modules 0"));
-  /* LoRA.  PEFT wraps modules, so an adapter trains only where the model
-   * calls its linear as a module.  In training Hugging Face's MambaMixer
-   * and Mamba2Mixer hand x_proj's, dt_proj's and out_proj's weights
-   * straight to the fused kernels (mamba_inner_fn,
-   * mamba_split_conv1d_scan_combined): adapters there get no gradient
-   * (huggingface/peft#2274, state-spaces/mamba#279); in_proj is called as
-   * a module.  Jamba's JambaMambaMixer cannot use mamba_inner_fn (its dt,
-   * B and C norms, model.ssm_bc_norm) and calls in_proj, x_proj and
-   * out_proj as modules (modeling_jamba.py, cuda_kernels_forward), reading
-   * dt_proj's weight alone directly; AI21's model card fine-tunes those
-   * three and embed_tokens.  A pattern's attention layers and every MLP take q, k, v, o,
-   * gate, up and down as a transformer's do.  QLoRA's 4-bit weights cannot
-   * go to the kernels: transformers' Jamba documentation quantizes with
-   * llm_int8_skip_modules=["mamba"], which keeps Jamba's mixers (modules
-   * named mamba) in 16 bits and quantizes the attention, the MLPs, the
-   * experts and their routers (hr-params-kinds.c); other mixers' names
-   * differ, so QLoRA is planned on a Jamba-style hybrid alone. */
+  return TRUE;
+}
+
+/* LoRA and QLoRA.  PEFT wraps modules, so an adapter trains only where the model
+ * calls its linear as a module.  In training Hugging Face's MambaMixer
+ * and Mamba2Mixer hand x_proj's, dt_proj's and out_proj's weights
+ * straight to the fused kernels (mamba_inner_fn,
+ * mamba_split_conv1d_scan_combined): adapters there get no gradient
+ * (huggingface/peft#2274, state-spaces/mamba#279); in_proj is called as
+ * a module.  Jamba's JambaMambaMixer cannot use mamba_inner_fn (its dt,
+ * B and C norms, model.ssm_bc_norm) and calls in_proj, x_proj and
+ * out_proj as modules (modeling_jamba.py, cuda_kernels_forward), reading
+ * dt_proj's weight alone directly; AI21's model card fine-tunes those
+ * three and embed_tokens.  A pattern's attention layers and every MLP take q, k, v, o,
+ * gate, up and down as a transformer's do.  QLoRA's 4-bit weights cannot
+ * go to the kernels: transformers' Jamba documentation quantizes with
+ * llm_int8_skip_modules=["mamba"], which keeps Jamba's mixers (modules
+ * named mamba) in 16 bits and quantizes the attention, the MLPs, the
+ * experts and their routers (hr-params-kinds.c); other mixers' names
+ * differ, so QLoRA is planned on a Jamba-style hybrid alone. */
+static gboolean
+validate_ssm_adapters (const HrScenario  *sc,
+                       GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
   gboolean adapters = t->method != HR_METHOD_FULL;
 
   if ((t->method == HR_METHOD_QLORA && !(hr_model_mixed_layers (m) && m->ssm_bc_norm))
@@ -178,6 +178,18 @@ hr_validate_ssm (const HrScenario  *sc,
   if (adapters && p->tp > 1)
     FAIL ("parallel.tp", _("%" PRIu64 " is not planned with LoRA on SSM layers (PEFT's "
           "adapters on Hugging Face's Mamba); allowed: 1"), p->tp);
+  return TRUE;
+}
+
+/* Checkpointing, compile and the parallel layouts the scan kernels have. */
+static gboolean
+validate_ssm_layout (const HrScenario  *sc,
+                     GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+
   if (t->checkpointing == HR_CHECKPOINTING_OP || t->compile)
     FAIL (t->compile ? "training.compile" : "training.checkpointing",
           _("is not planned with SSM layers or a layer pattern (the fused scan kernels are "
@@ -208,4 +220,38 @@ hr_validate_ssm (const HrScenario  *sc,
               H % p->tp != 0 ? H : G, p->tp, p->tp);
     }
   return TRUE;
+}
+
+/* What a state-space or hybrid plan covers: Mamba, Mamba-2 and Jamba as
+ * mamba_ssm and Hugging Face write them (a decoder with an LM head, no
+ * biases, every layer's mixer followed by the MLP, its experts or
+ * nothing), trained in full, with LoRA where the model calls its linears
+ * as modules or with QLoRA on a Jamba-style hybrid, without context
+ * parallelism, and with tensor parallelism only where Megatron splits the
+ * block (Mamba-2).  The rest is refused rather than planned as something
+ * it is not. */
+gboolean
+hr_validate_ssm (const HrScenario  *sc,
+                 GError           **error)
+{
+  const HrModelArch *m = &sc->model;
+  gboolean ssm = m->ssm != HR_SSM_NONE;
+
+  /* (The sizes' own ranges are their rows'.) */
+  if (!check_pattern ("model.attn_layer_period", "model.attn_layer_offset",
+                         m->attn_layer_period, m->attn_layer_offset, m->layers, error)
+      || !check_pattern ("model.expert_layer_period", "model.expert_layer_offset",
+                         m->expert_layer_period, m->expert_layer_offset, m->layers, error))
+    return FALSE;
+  if (!ssm && m->attn_layer_period > 0)
+    FAIL ("model.attn_layer_period", _("%" PRIu64 " needs SSM layers between the "
+          "attention layers; allowed with model.ssm = none: 0"), m->attn_layer_period);
+  if (m->experts <= 1 && m->expert_layer_period > 0)
+    FAIL ("model.expert_layer_period", _("%" PRIu64 " needs model.experts > 1; "
+          "allowed with model.experts = 1: 0"), m->expert_layer_period);
+  if (!ssm && !hr_model_mixed_layers (m))
+    return TRUE;
+
+  return validate_ssm_sizes (sc, error) && validate_ssm_model (sc, error)
+         && validate_ssm_adapters (sc, error) && validate_ssm_layout (sc, error);
 }
