@@ -69,6 +69,186 @@ hr_sweep_ticks (const HrSweep      *sweep,
   out->y_step = out->n_y > 1 ? out->y[1] - out->y[0] : 1;
 }
 
+/* The plot's area and the values at its edges. */
+typedef struct
+{
+  double left, right, top, bottom;
+  double xmin, xmax, ymax;
+} Frame;
+
+static double
+frame_x (const Frame *f,
+         double       value)
+{
+  return f->left + (value - f->xmin) / MAX (f->xmax - f->xmin, 1) * (f->right - f->left);
+}
+
+static double
+frame_y (const Frame *f,
+         double       bytes)
+{
+  return f->bottom - bytes / f->ymax * (f->bottom - f->top);
+}
+
+/* The title, and the categories' legend below it. */
+static void
+draw_title (cairo_t            *cr,
+            PangoLayout        *layout,
+            const HrChartStyle *style,
+            const char         *axis_name)
+{
+  double fs = MAX (style->font_scale, 0.25), m = 16 * fs;
+  g_autofree char *title = g_strdup_printf (_("Memory of the fullest GPU against %s"), axis_name);
+  double x = m;
+
+  hr_chart_draw_text (cr, layout, style, title, m, m + 8 * fs, 14 * fs, TRUE, style->foreground, 0);
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    {
+      HrRgb col = hr_chart_category_colour (c, style->dark);
+      int w, h;
+
+      cairo_set_source_rgb (cr, col.r, col.g, col.b);
+      cairo_rectangle (cr, x, m + 24 * fs, 12 * fs, 12 * fs);
+      cairo_fill (cr);
+      hr_chart_draw_text (cr, layout, style, hr_category_label (c), x + 16 * fs, m + 30 * fs, 11 * fs,
+                          FALSE, style->foreground, 0);
+      pango_layout_get_pixel_size (layout, &w, &h);
+      x += 16 * fs + w + 16 * fs;
+    }
+}
+
+/* The categories as stacked areas, the last one drawn first. */
+static void
+draw_areas (cairo_t            *cr,
+            const HrChartStyle *style,
+            const Frame        *f,
+            const HrSweep      *sweep)
+{
+  for (guint c = HR_N_CATEGORIES; c-- > 0;)
+    {
+      HrRgb col = hr_chart_category_colour (c, style->dark);
+
+      cairo_move_to (cr, frame_x (f, (double) sweep->points[0].value), frame_y (f, 0));
+      for (guint i = 0; i < sweep->n_points; i++)
+        {
+          guint64 stack = 0;
+
+          for (guint k = 0; k <= c; k++)
+            stack += sweep->points[i].category_bytes[k];
+          cairo_line_to (cr, frame_x (f, (double) sweep->points[i].value), frame_y (f, (double) stack));
+        }
+      cairo_line_to (cr, frame_x (f, (double) sweep->points[sweep->n_points - 1].value), frame_y (f, 0));
+      cairo_close_path (cr);
+      cairo_set_source_rgb (cr, col.r, col.g, col.b);
+      cairo_fill (cr);
+    }
+}
+
+/* The headroom band and the capacity line. */
+static void
+draw_capacity (cairo_t            *cr,
+               PangoLayout        *layout,
+               const HrChartStyle *style,
+               const Frame        *f,
+               const HrSweep      *sweep)
+{
+  double fs = MAX (style->font_scale, 0.25);
+  HrRgb fg = style->foreground;
+  HrRgb amber = hr_chart_status_colour (HR_STATUS_TIGHT, style->dark);
+  double yc = frame_y (f, (double) sweep->capacity_bytes);
+  double yh = frame_y (f, (double) (sweep->capacity_bytes * (1 - sweep->headroom)));
+  g_autofree char *cap = hr_format_bytes ((double) sweep->capacity_bytes, style->units);
+  g_autofree char *label = g_strdup_printf (_("capacity %s"), cap);
+
+  cairo_set_source_rgba (cr, amber.r, amber.g, amber.b, 0.25);
+  cairo_rectangle (cr, f->left, yc, f->right - f->left, yh - yc);
+  cairo_fill (cr);
+  cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
+  cairo_set_line_width (cr, 2 * fs);
+  cairo_move_to (cr, f->left, yc);
+  cairo_line_to (cr, f->right, yc);
+  cairo_stroke (cr);
+  hr_chart_draw_text (cr, layout, style, label, f->right, yc - 9 * fs, 10 * fs, TRUE, fg, 1);
+}
+
+/* Where the plan stops fitting, and the scenario's own value. */
+static void
+draw_markers (cairo_t            *cr,
+              PangoLayout        *layout,
+              const HrChartStyle *style,
+              const Frame        *f,
+              const HrSweep      *sweep)
+{
+  double fs = MAX (style->font_scale, 0.25);
+  HrRgb fg = style->foreground;
+  double x = frame_x (f, (double) sweep->current);
+  g_autofree char *now = g_strdup_printf (_("now: %llu"), (unsigned long long) sweep->current);
+
+  if (sweep->last_fitting > 0 && (double) sweep->last_fitting <= f->xmax)
+    {
+      HrRgb green = hr_chart_status_colour (HR_STATUS_OK, style->dark);
+      g_autofree char *label = g_strdup_printf (_("fits up to %llu"),
+                                                (unsigned long long) sweep->last_fitting);
+      double xf = frame_x (f, (double) sweep->last_fitting);
+
+      cairo_set_source_rgb (cr, green.r, green.g, green.b);
+      cairo_set_line_width (cr, 2 * fs);
+      cairo_set_dash (cr, (double[]) { 6 * fs, 4 * fs }, 2, 0);
+      cairo_move_to (cr, xf, f->top);
+      cairo_line_to (cr, xf, f->bottom);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+      hr_chart_draw_text (cr, layout, style, label, xf + 4 * fs, f->top + 8 * fs, 11 * fs, TRUE, green, 0);
+    }
+  if (x >= f->left && x <= f->right)
+    {
+      cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
+      cairo_set_line_width (cr, 1.5 * fs);
+      cairo_move_to (cr, x, f->top + 18 * fs);
+      cairo_line_to (cr, x, f->bottom);
+      cairo_stroke (cr);
+      hr_chart_draw_text (cr, layout, style, now, x + 4 * fs, f->top + 26 * fs, 11 * fs, FALSE, fg, 0);
+    }
+}
+
+/* The axes: the swept values below, the sizes on the left. */
+static void
+draw_axes (cairo_t            *cr,
+           PangoLayout        *layout,
+           const HrChartStyle *style,
+           const Frame        *f,
+           const HrSweepTicks *ticks,
+           const char         *axis_name)
+{
+  double fs = MAX (style->font_scale, 0.25);
+  double unit = style->units == HR_UNITS_DECIMAL ? 1e9 : HR_GIB;
+  HrRgb fg = style->foreground;
+
+  cairo_set_source_rgba (cr, fg.r, fg.g, fg.b, 0.6);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, f->left, f->bottom + 0.5);
+  cairo_line_to (cr, f->right, f->bottom + 0.5);
+  cairo_stroke (cr);
+  for (guint i = 0; i < ticks->n_x; i++)
+    {
+      g_autofree char *xs = g_strdup_printf ("%.0f", ticks->x[i]);
+
+      hr_chart_draw_text (cr, layout, style, xs, frame_x (f, ticks->x[i]), f->bottom + 10 * fs, 10 * fs,
+                          FALSE, fg, 0.5);
+    }
+  for (guint i = 0; i < ticks->n_y; i++)
+    {
+      g_autofree char *ys = hr_format_double (ticks->y[i], ticks->y_step < 1 ? 1 : 0);
+
+      hr_chart_draw_text (cr, layout, style, ys, f->left - 6 * fs, frame_y (f, ticks->y[i] * unit),
+                          10 * fs, FALSE, fg, 1);
+    }
+  hr_chart_draw_text (cr, layout, style, axis_name, (f->left + f->right) / 2, f->bottom + 26 * fs,
+                      11 * fs, TRUE, fg, 0.5);
+  hr_chart_draw_text (cr, layout, style, style->units == HR_UNITS_DECIMAL ? "GB" : "GiB",
+                      f->left - 6 * fs, (f->top + frame_y (f, f->ymax * 0.8)) / 2, 10 * fs, TRUE, fg, 1);
+}
+
 void
 hr_sweep_draw (cairo_t            *cr,
                double              width,
@@ -77,22 +257,20 @@ hr_sweep_draw (cairo_t            *cr,
                const HrSweep      *sweep,
                const HrChartStyle *style)
 {
-  double fs = MAX (style->font_scale, 0.25), m = 16 * fs;
-  double unit = style->units == HR_UNITS_DECIMAL ? 1e9 : HR_GIB;
-  double left, right, top, bottom, ymax, xmin, xmax;
+  double fs = MAX (style->font_scale, 0.25);
+  Frame f;
   HrSweepTicks ticks;
   PangoLayout *layout;
-  HrRgb fg = style->foreground;
   const char *axis_name = sweep->axis == HR_SWEEP_MICRO_BATCH ? _("Micro-batch")
                                                               : _("Sequence length");
 
-  plot_edges (width, height, fs, &left, &right, &top, &bottom);
-  if (sweep->n_points < 2 || right - left < 60 || bottom - top < 40)
+  plot_edges (width, height, fs, &f.left, &f.right, &f.top, &f.bottom);
+  if (sweep->n_points < 2 || f.right - f.left < 60 || f.bottom - f.top < 40)
     return;
   hr_sweep_ticks (sweep, style, width, height, &ticks);
-  ymax = ticks.ymax;
-  xmin = ticks.xmin;
-  xmax = ticks.xmax;
+  f.ymax = ticks.ymax;
+  f.xmin = ticks.xmin;
+  f.xmax = ticks.xmax;
 
   cairo_save (cr);
   layout = pango_cairo_create_layout (cr);
@@ -101,126 +279,11 @@ hr_sweep_draw (cairo_t            *cr,
       cairo_set_source_rgb (cr, style->background.r, style->background.g, style->background.b);
       cairo_paint (cr);
     }
-
-#define X(v) (left + ((double) (v) - xmin) / MAX (xmax - xmin, 1) * (right - left))
-#define Y(b) (bottom - (double) (b) / ymax * (bottom - top))
-
-  /* Title and legend. */
-  {
-    g_autofree char *title = g_strdup_printf (_("Memory of the fullest GPU against %s"), axis_name);
-    double x = m;
-
-    hr_chart_draw_text (cr, layout, style, title, m, m + 8 * fs, 14 * fs, TRUE, fg, 0);
-    for (guint c = 0; c < HR_N_CATEGORIES; c++)
-      {
-        HrRgb col = hr_chart_category_colour (c, style->dark);
-        int w, h;
-
-        cairo_set_source_rgb (cr, col.r, col.g, col.b);
-        cairo_rectangle (cr, x, m + 24 * fs, 12 * fs, 12 * fs);
-        cairo_fill (cr);
-        hr_chart_draw_text (cr, layout, style, hr_category_label (c), x + 16 * fs, m + 30 * fs, 11 * fs, FALSE, fg, 0);
-        pango_layout_get_pixel_size (layout, &w, &h);
-        x += 16 * fs + w + 16 * fs;
-      }
-  }
-
-  /* Stacked areas, category by category. */
-  for (guint c = HR_N_CATEGORIES; c-- > 0;)
-    {
-      HrRgb col = hr_chart_category_colour (c, style->dark);
-
-      cairo_move_to (cr, X (sweep->points[0].value), Y (0));
-      for (guint i = 0; i < sweep->n_points; i++)
-        {
-          guint64 stack = 0;
-
-          for (guint k = 0; k <= c; k++)
-            stack += sweep->points[i].category_bytes[k];
-          cairo_line_to (cr, X (sweep->points[i].value), Y (stack));
-        }
-      cairo_line_to (cr, X (sweep->points[sweep->n_points - 1].value), Y (0));
-      cairo_close_path (cr);
-      cairo_set_source_rgb (cr, col.r, col.g, col.b);
-      cairo_fill (cr);
-    }
-
-  /* The headroom band and the capacity. */
-  {
-    HrRgb amber = hr_chart_status_colour (HR_STATUS_TIGHT, style->dark);
-    double yc = Y (sweep->capacity_bytes), yh = Y (sweep->capacity_bytes * (1 - sweep->headroom));
-    g_autofree char *cap = hr_format_bytes ((double) sweep->capacity_bytes, style->units);
-    g_autofree char *label = g_strdup_printf (_("capacity %s"), cap);
-
-    cairo_set_source_rgba (cr, amber.r, amber.g, amber.b, 0.25);
-    cairo_rectangle (cr, left, yc, right - left, yh - yc);
-    cairo_fill (cr);
-    cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
-    cairo_set_line_width (cr, 2 * fs);
-    cairo_move_to (cr, left, yc);
-    cairo_line_to (cr, right, yc);
-    cairo_stroke (cr);
-    hr_chart_draw_text (cr, layout, style, label, right, yc - 9 * fs, 10 * fs, TRUE, fg, 1);
-  }
-
-  /* Where it stops fitting, and the scenario's own value. */
-  if (sweep->last_fitting > 0 && (double) sweep->last_fitting <= xmax)
-    {
-      HrRgb green = hr_chart_status_colour (HR_STATUS_OK, style->dark);
-      g_autofree char *label = g_strdup_printf (_("fits up to %llu"),
-                                                (unsigned long long) sweep->last_fitting);
-      double x = X (sweep->last_fitting);
-
-      cairo_set_source_rgb (cr, green.r, green.g, green.b);
-      cairo_set_line_width (cr, 2 * fs);
-      cairo_set_dash (cr, (double[]) { 6 * fs, 4 * fs }, 2, 0);
-      cairo_move_to (cr, x, top);
-      cairo_line_to (cr, x, bottom);
-      cairo_stroke (cr);
-      cairo_set_dash (cr, NULL, 0, 0);
-      hr_chart_draw_text (cr, layout, style, label, x + 4 * fs, top + 8 * fs, 11 * fs, TRUE, green, 0);
-    }
-  {
-    double x = X (sweep->current);
-    g_autofree char *label = g_strdup_printf (_("now: %llu"), (unsigned long long) sweep->current);
-
-    if (x >= left && x <= right)
-      {
-        cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
-        cairo_set_line_width (cr, 1.5 * fs);
-        cairo_move_to (cr, x, top + 18 * fs);
-        cairo_line_to (cr, x, bottom);
-        cairo_stroke (cr);
-        hr_chart_draw_text (cr, layout, style, label, x + 4 * fs, top + 26 * fs, 11 * fs, FALSE, fg, 0);
-      }
-  }
-
-  /* Axes: values below, sizes on the left. */
-  cairo_set_source_rgba (cr, fg.r, fg.g, fg.b, 0.6);
-  cairo_set_line_width (cr, 1);
-  cairo_move_to (cr, left, bottom + 0.5);
-  cairo_line_to (cr, right, bottom + 0.5);
-  cairo_stroke (cr);
-  for (guint i = 0; i < ticks.n_x; i++)
-    {
-      g_autofree char *xs = g_strdup_printf ("%.0f", ticks.x[i]);
-
-      hr_chart_draw_text (cr, layout, style, xs, X (ticks.x[i]), bottom + 10 * fs, 10 * fs, FALSE,
-                          fg, 0.5);
-    }
-  for (guint i = 0; i < ticks.n_y; i++)
-    {
-      g_autofree char *ys = hr_format_double (ticks.y[i], ticks.y_step < 1 ? 1 : 0);
-
-      hr_chart_draw_text (cr, layout, style, ys, left - 6 * fs, Y (ticks.y[i] * unit), 10 * fs,
-                          FALSE, fg, 1);
-    }
-  hr_chart_draw_text (cr, layout, style, axis_name, (left + right) / 2, bottom + 26 * fs, 11 * fs, TRUE, fg, 0.5);
-  hr_chart_draw_text (cr, layout, style, style->units == HR_UNITS_DECIMAL ? "GB" : "GiB", left - 6 * fs, (top + Y (ymax * 0.8)) / 2,
-           10 * fs, TRUE, fg, 1);
-#undef X
-#undef Y
-
+  draw_title (cr, layout, style, axis_name);
+  draw_areas (cr, style, &f, sweep);
+  draw_capacity (cr, layout, style, &f, sweep);
+  draw_markers (cr, layout, style, &f, sweep);
+  draw_axes (cr, layout, style, &f, &ticks, axis_name);
   g_object_unref (layout);
   cairo_restore (cr);
   (void) sc;
