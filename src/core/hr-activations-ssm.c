@@ -70,6 +70,132 @@ transformer_layer (const HrScenario   *sc,
   hr_activations_layer_with_input (&plain, input_grad, out);
 }
 
+/* Mamba's selective scan (mamba_ssm's MambaInnerFn, or Jamba's unfused
+ * path with its dt, B and C norms) when the scan's inputs need a
+ * gradient: what it keeps, and its backward's working set. */
+static void
+add_mamba_scan (const HrScenario   *sc,
+                double              T,
+                double              ab,
+                gboolean            full,
+                gboolean            dropout,
+                guint               lt,
+                HrLayerActivations *out)
+{
+  const HrModelArch *m = &sc->model;
+  const HrTraining *tr = &sc->training;
+  double b = (double) tr->micro_batch;
+  double h = (double) m->hidden;
+  double di = (double) hr_model_ssm_inner (m);
+  double N = (double) hr_model_ssm_state (m);
+  double R = (double) hr_model_ssm_dt_rank (m);
+  double chunks = (double) ((tr->seq_len + 2047) / 2048);
+
+  hr_activations_add (out, N_("SSM in_proj output (x, z)"), "b·s·2·d_inner·bytes", T * 2.0 * di * ab);
+  /* (x_dbl is MambaInnerFn's; Jamba's path normalises copies of its
+   * parts instead, below.) */
+  if (m->ssm_bc_norm)
+    hr_activations_add (out, N_("SSM scan output"), "b·s·d_inner·bytes", T * di * ab);
+  else
+    hr_activations_add (out, N_("SSM scan output and x_proj output"), "b·s·(d_inner + R + 2N)·bytes",
+                        T * (di + R + 2.0 * N) * ab);
+  hr_activations_add (out, N_("SSM B and C (contiguous copies)"), "2·b·s·N·bytes", 2.0 * T * N * ab);
+  hr_activations_add (out, N_("SSM scan states (fp32, per 2048 tokens)"), "b·d_inner·⌈s/2048⌉·2N·4",
+                      b * di * chunks * 2.0 * N * 4.0);
+  hr_activations_add (out, N_("SSM A = −exp(A_log) (fp32)"), "d_inner·N·4", di * N * 4.0);
+  if (m->ssm_bc_norm)
+    {
+      /* Hugging Face's unfused path: the convolution's output, delta,
+       * the norms' fp32 inputs and normalised copies, dt_proj's input
+       * and out_proj's (the gated output).  Under LoRA the frozen
+       * dt_proj (its weight read directly: dt_proj.weight @ time_step)
+       * and norm weights keep no input and no normalised copy, a
+       * frozen out_proj not the gated output; the norms' fp32 inputs
+       * and statistics stay, as the scan needs Δ's, B's and C's
+       * gradients. */
+      gboolean keeps_gated = full || ((lt & HR_LORA_OUT_PROJ) && !dropout);
+
+      hr_activations_add (out, N_("SSM convolution output, Δ and gated output"),
+                          keeps_gated ? "3·b·s·d_inner·bytes" : "2·b·s·d_inner·bytes",
+                          (keeps_gated ? 3.0 : 2.0) * T * di * ab);
+      hr_activations_add (out, N_("SSM Δ, B, C norm inputs (fp32) and outputs"),
+                          full ? "b·s·(R + 2N)·(4 + bytes) + b·s·R·bytes + 3·b·s·4"
+                               : "b·s·(R + 2N)·4 + 3·b·s·4",
+                          T * (R + 2.0 * N) * (4.0 + (full ? ab : 0.0)) + (full ? T * R * ab : 0.0)
+                          + 3.0 * T * 4.0);
+    }
+  /* MambaInnerFn.backward: conv1d_out and delta recomputed, dxz,
+   * dout_y, then the scan's dconv1d_out, ddelta and out_z. */
+  out->backward_work = 8.0 * T * di * ab + T * h * ab;
+}
+
+/* Mamba-2's SSD block (mamba_ssm's mamba_split_conv1d_scan_combined), a
+ * t-th of it on each tensor-parallel rank. */
+static void
+add_mamba2_scan (const HrScenario   *sc,
+                 double              T,
+                 double              ab,
+                 HrLayerActivations *out)
+{
+  const HrModelArch *m = &sc->model;
+  double t = (double) MAX (sc->parallel.tp, 1);
+  double rep = sc->parallel.sp ? t : 1.0;
+  double h = (double) m->hidden;
+  double di = (double) hr_model_ssm_inner (m);
+  double N = (double) hr_model_ssm_state (m);
+  double H = (double) hr_model_ssm_heads (m), G = (double) hr_model_ssm_groups (m);
+  double in_proj = 2.0 * di + 2.0 * G * N + H;
+  double conv = di + 2.0 * G * N;
+
+  hr_activations_add (out, N_("SSM in_proj output (z, x, B, C, dt)"),
+                      "b·s·(2·d_inner + 2GN + H)·bytes / t", T * in_proj * ab / t);
+  hr_activations_add (out, N_("SSM scan output and norm statistics"),
+                      "b·s·(d_inner·bytes + G·4) / t", T * (di * ab + G * 4.0) / t);
+  /* MambaSplitConv1dScanCombinedFn.backward: the convolution's output
+   * recomputed and its gradient, dzxbcdt, the gated output recomputed
+   * for out_proj's weight gradient and its gradient. */
+  out->backward_work = T * (2.0 * conv + in_proj + 2.0 * di) * ab / t + T * h * ab / rep;
+}
+
+/* The MLP (or the experts) after the mixer; returns its backward's
+ * working set. */
+static double
+add_ssm_mlp (const HrScenario         *sc,
+             gboolean                  experts,
+             gboolean                  mlp_in_grad,
+             const HrLayerActivations *same_mlp,
+             HrLayerActivations       *out)
+{
+  const HrModelArch *m = &sc->model;
+  double ab = hr_dtype_bytes (sc->training.dtypes.activations);
+  double T = (double) sc->training.micro_batch * (double) sc->training.seq_len;
+  double rep = sc->parallel.sp ? (double) MAX (sc->parallel.tp, 1) : 1.0;
+  double h = (double) m->hidden;
+  HrLayerActivations ffn = { 0 };
+  const HrLayerActivations *f = &ffn;
+
+  /* The MLP's own tensors and its adapters': the transformer layer's
+   * from its MLP's input on (no parallel block here, hr-validate.c),
+   * that input needing a gradient as this layer's does. */
+  if (same_mlp != NULL && sc->training.method == HR_METHOD_FULL)
+    f = same_mlp;
+  else
+    transformer_layer (sc, experts, HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN, mlp_in_grad, &ffn);
+  for (guint i = f->mlp_first; i < f->n; i++)
+    hr_activations_add (out, f->saved[i].name, f->saved[i].formula, f->saved[i].bytes);
+  out->mlp_saved = f->mlp_saved;
+  /* (of a transformer layer's 4-bit inputs, the MLP's and the down
+   * projection's: no attention here; tp is 1 with adapters) */
+  out->matmul4_inputs = f->matmul4_inputs > 0
+                        ? f->matmul4_inputs - T * h * ab / rep
+                          - T * (double) m->heads * (double) hr_model_head_dim (m) * ab
+                        : 0.0;
+  out->mlp_weights = f->mlp_weights;
+  out->mlp_linear = f->mlp_linear;
+  out->backward_weight = f->backward_weight;
+  return f->backward_work;
+}
+
 /* One SSM layer: its norm, the mixer, and the MLP or experts after it;
  * INPUT_GRAD whether its input needs a gradient (not in a LoRA model's
  * first layer, whose embeddings are frozen).  SAME_MLP, where not NULL, is
@@ -97,7 +223,6 @@ ssm_layer (const HrScenario         *sc,
   double rep = sc->parallel.sp ? t : 1.0;
   double h = (double) m->hidden;
   double di = (double) hr_model_ssm_inner (m);
-  double N = (double) hr_model_ssm_state (m);
   gboolean mlp = experts || m->ffn > 0;   /* a Mamba block without one: mamba_ssm's d_intermediate 0 */
   double mlp_work = 0;
 
@@ -119,7 +244,6 @@ ssm_layer (const HrScenario         *sc,
   /* x_proj's input, the convolution's output, needs one unless only
    * x_proj's adapter gives the scan one */
   gboolean conv_grad = input_grad || (lt & HR_LORA_IN_PROJ);
-  HrLayerActivations ffn = { 0 };
 
   *out = (HrLayerActivations) { 0 };
 
@@ -150,88 +274,12 @@ ssm_layer (const HrScenario         *sc,
                           (lt & HR_LORA_OUT_PROJ) && !dropout ? T * di * ab : 0.0);
     }
   else if (m->ssm == HR_SSM_MAMBA)
-    {
-      double R = (double) hr_model_ssm_dt_rank (m);
-      double chunks = (double) ((tr->seq_len + 2047) / 2048);
-
-      hr_activations_add (out, N_("SSM in_proj output (x, z)"), "b·s·2·d_inner·bytes", T * 2.0 * di * ab);
-      /* (x_dbl is MambaInnerFn's; Jamba's path normalises copies of its
-       * parts instead, below.) */
-      if (m->ssm_bc_norm)
-        hr_activations_add (out, N_("SSM scan output"), "b·s·d_inner·bytes", T * di * ab);
-      else
-        hr_activations_add (out, N_("SSM scan output and x_proj output"), "b·s·(d_inner + R + 2N)·bytes",
-                            T * (di + R + 2.0 * N) * ab);
-      hr_activations_add (out, N_("SSM B and C (contiguous copies)"), "2·b·s·N·bytes", 2.0 * T * N * ab);
-      hr_activations_add (out, N_("SSM scan states (fp32, per 2048 tokens)"), "b·d_inner·⌈s/2048⌉·2N·4",
-                          b * di * chunks * 2.0 * N * 4.0);
-      hr_activations_add (out, N_("SSM A = −exp(A_log) (fp32)"), "d_inner·N·4", di * N * 4.0);
-      if (m->ssm_bc_norm)
-        {
-          /* Hugging Face's unfused path: the convolution's output, delta,
-           * the norms' fp32 inputs and normalised copies, dt_proj's input
-           * and out_proj's (the gated output).  Under LoRA the frozen
-           * dt_proj (its weight read directly: dt_proj.weight @ time_step)
-           * and norm weights keep no input and no normalised copy, a
-           * frozen out_proj not the gated output; the norms' fp32 inputs
-           * and statistics stay, as the scan needs Δ's, B's and C's
-           * gradients. */
-          gboolean keeps_gated = full || ((lt & HR_LORA_OUT_PROJ) && !dropout);
-
-          hr_activations_add (out, N_("SSM convolution output, Δ and gated output"),
-                              keeps_gated ? "3·b·s·d_inner·bytes" : "2·b·s·d_inner·bytes",
-                              (keeps_gated ? 3.0 : 2.0) * T * di * ab);
-          hr_activations_add (out, N_("SSM Δ, B, C norm inputs (fp32) and outputs"),
-                              full ? "b·s·(R + 2N)·(4 + bytes) + b·s·R·bytes + 3·b·s·4"
-                                   : "b·s·(R + 2N)·4 + 3·b·s·4",
-                              T * (R + 2.0 * N) * (4.0 + (full ? ab : 0.0)) + (full ? T * R * ab : 0.0)
-                              + 3.0 * T * 4.0);
-        }
-      /* MambaInnerFn.backward: conv1d_out and delta recomputed, dxz,
-       * dout_y, then the scan's dconv1d_out, ddelta and out_z. */
-      out->backward_work = 8.0 * T * di * ab + T * h * ab;
-    }
+    add_mamba_scan (sc, T, ab, full, dropout, lt, out);
   else
-    {
-      double H = (double) hr_model_ssm_heads (m), G = (double) hr_model_ssm_groups (m);
-      double in_proj = 2.0 * di + 2.0 * G * N + H;
-      double conv = di + 2.0 * G * N;
-
-      hr_activations_add (out, N_("SSM in_proj output (z, x, B, C, dt)"),
-                          "b·s·(2·d_inner + 2GN + H)·bytes / t", T * in_proj * ab / t);
-      hr_activations_add (out, N_("SSM scan output and norm statistics"),
-                          "b·s·(d_inner·bytes + G·4) / t", T * (di * ab + G * 4.0) / t);
-      /* MambaSplitConv1dScanCombinedFn.backward: the convolution's output
-       * recomputed and its gradient, dzxbcdt, the gated output recomputed
-       * for out_proj's weight gradient and its gradient. */
-      out->backward_work = T * (2.0 * conv + in_proj + 2.0 * di) * ab / t + T * h * ab / rep;
-    }
+    add_mamba2_scan (sc, T, ab, out);
 
   if (mlp)
-    {
-      /* The MLP's own tensors and its adapters': the transformer layer's
-       * from its MLP's input on (no parallel block here, hr-validate.c),
-       * that input needing a gradient as this layer's does. */
-      const HrLayerActivations *f = &ffn;
-
-      if (same_mlp != NULL && full)
-        f = same_mlp;
-      else
-        transformer_layer (sc, experts, HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN, mlp_in_grad, &ffn);
-      for (guint i = f->mlp_first; i < f->n; i++)
-        hr_activations_add (out, f->saved[i].name, f->saved[i].formula, f->saved[i].bytes);
-      out->mlp_saved = f->mlp_saved;
-      /* (of a transformer layer's 4-bit inputs, the MLP's and the down
-       * projection's: no attention here; tp is 1 with adapters) */
-      out->matmul4_inputs = f->matmul4_inputs > 0
-                            ? f->matmul4_inputs - T * h * ab / rep
-                              - T * (double) m->heads * (double) hr_model_head_dim (m) * ab
-                            : 0.0;
-      mlp_work = f->backward_work;
-      out->mlp_weights = f->mlp_weights;
-      out->mlp_linear = f->mlp_linear;
-      out->backward_weight = f->backward_weight;
-    }
+    mlp_work = add_ssm_mlp (sc, experts, mlp_in_grad, same_mlp, out);
   else
     /* The first weight gradient the backward makes: out_proj's. */
     out->backward_weight = tr->method == HR_METHOD_FULL ? di * h : 0.0;
