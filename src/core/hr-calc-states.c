@@ -255,105 +255,120 @@ add_autocast_casts (Ctx               *ctx,
     }
 }
 
-/* The weights this GPU holds for the whole run, and the copies computing
- * with them makes; answers how many parameters train. */
+/* Full training: the weights, every one of which trains but a frozen
+ * vision tower's; answers how many parameters train. */
 static double
-add_weights (Ctx               *ctx,
-             HrDevice          *dev,
-             const StageParams *sp)
+add_trained_weights (Ctx               *ctx,
+                     HrDevice          *dev,
+                     const StageParams *sp)
 {
   const HrScenario *sc = ctx->sc;
   const HrTraining *t = &sc->training;
   const HrParallel *p = &sc->parallel;
   gboolean zero3 = p->zero == 3;
-  double all = sp->dense + sp->experts;
   double weights_here = hr_calc_sharded (ctx, sp, zero3);
-  double trainable;
-
   gboolean shard_is_master = fsdp_shard_is_master (ctx);
 
-  if (!ctx->lora)
-    {
-      if (!p->offload_params && !shard_is_master)
-        hr_calc_add_state_item (ctx, dev, sp, HR_STATE_WEIGHTS, zero3, ctx->weight_bytes,
-                  HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                  HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
-                  N_("The model's weights, which every GPU computes with."),
-                  (weights_here - vision_weights (ctx, dev, sp, weights_here)) * ctx->weight_bytes);
-      if (!p->offload_params && !shard_is_master)
-        add_vision_weights (ctx, dev, sp, weights_here, t->dtypes.weights, ctx->weight_bytes);
-      /* Full training trains every weight that requires a gradient: not
-       * a frozen vision tower (LLaVA's fine-tuning), nor Whisper's
-       * sinusoidal encoder positions (requires_grad_(False)), which the
-       * optimizer is never given; nor, where the optimizer holds each
-       * parameter apart, the tower's parameters no loss reaches, which
-       * get no gradient and so no state (hr_calc_vision_trained; DDP
-       * leaves a globally unused parameter's .grad untouched, reducer.cpp
-       * copy_bucket_to_grad). */
-      trainable = all - sp->frozen
-                  - (dev->stage == 0 ? (double) (ctx->counts.vision + ctx->counts.projector)
-                                       - hr_calc_vision_trained (sc, &ctx->counts) : 0.0);
-    }
-  else
-    {
-      double frozen_here = weights_here;
-      double linear_here = zero3 ? sp->linear / ctx->shard : sp->linear;
+  if (!p->offload_params && !shard_is_master)
+    hr_calc_add_state_item (ctx, dev, sp, HR_STATE_WEIGHTS, zero3, ctx->weight_bytes,
+              HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+              HR_LIVE_ALWAYS, N_("weights"), zero3 ? "P·bytes / N (ZeRO-3)" : "P·bytes",
+              N_("The model's weights, which every GPU computes with."),
+              (weights_here - vision_weights (ctx, dev, sp, weights_here)) * ctx->weight_bytes);
+  if (!p->offload_params && !shard_is_master)
+    add_vision_weights (ctx, dev, sp, weights_here, t->dtypes.weights, ctx->weight_bytes);
+  /* Full training trains every weight that requires a gradient: not
+   * a frozen vision tower (LLaVA's fine-tuning), nor Whisper's
+   * sinusoidal encoder positions (requires_grad_(False)), which the
+   * optimizer is never given; nor, where the optimizer holds each
+   * parameter apart, the tower's parameters no loss reaches, which
+   * get no gradient and so no state (hr_calc_vision_trained; DDP
+   * leaves a globally unused parameter's .grad untouched, reducer.cpp
+   * copy_bucket_to_grad). */
+  return sp->dense + sp->experts - sp->frozen
+         - (dev->stage == 0 ? (double) (ctx->counts.vision + ctx->counts.projector)
+                              - hr_calc_vision_trained (sc, &ctx->counts) : 0.0);
+}
 
-      /* Offloaded parameters leave the GPU whole, the 4-bit ones too: FSDP
-       * shards and offloads QLoRA's packed weights like any other
-       * (bitsandbytes' quant_storage makes them FSDP's flat parameters, as
-       * Answer.AI's FSDP-QLoRA and torchtune's QLoRA under FSDP run them);
-       * each layer's are gathered back for its forward and backward
-       * (add_gathered_weights), the host holds the shard (add_model_states). */
-      if (t->method == HR_METHOD_QLORA && !p->offload_params)
-        {
-          hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-                    HR_LIVE_ALWAYS, N_("frozen base, quantized linears"),
-                    "P_linear·quant bytes (NF4 0.5625, NF4-DQ 0.5159)",
-                    N_("The frozen model, squeezed to 4 bits per weight."),
-                    linear_here * ctx->quant_bytes);
-          frozen_here -= linear_here;
-        }
-      if (!p->offload_params)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR,
-                  shard_is_master ? t->dtypes.master : t->dtypes.weights, HR_LIVE_ALWAYS,
-                  t->method == HR_METHOD_QLORA ? N_("frozen base, other weights") : N_("frozen base weights"),
-                  shard_is_master ? "P_frozen·master bytes / N (FSDP keeps fp32 shards)" : "P_frozen·bytes",
-                  N_("The frozen model, which is not trained but computed with."),
-                  (frozen_here - vision_weights (ctx, dev, sp, weights_here))
-                  * (shard_is_master ? ctx->master_bytes : ctx->weight_bytes));
-      if (!p->offload_params)
-        add_vision_weights (ctx, dev, sp, weights_here,
-                            shard_is_master ? t->dtypes.master : t->dtypes.weights,
-                            shard_is_master ? ctx->master_bytes : ctx->weight_bytes);
-      trainable = sp->lora;
-      if (!shard_is_master)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                  HR_LIVE_ALWAYS, N_("LoRA adapters"), "r·(d_in + d_out) per adapted matrix",
-                  N_("The small trainable adapter matrices."),
-                  trainable / (p->zero == 3 ? ctx->shard : 1.0) * ctx->weight_bytes);
-    }
+/* LoRA and QLoRA: the frozen base (its linears 4-bit under QLoRA) and the
+ * adapters; answers how many parameters train. */
+static double
+add_frozen_base (Ctx               *ctx,
+                 HrDevice          *dev,
+                 const StageParams *sp)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  const HrParallel *p = &sc->parallel;
+  gboolean zero3 = p->zero == 3;
+  double weights_here = hr_calc_sharded (ctx, sp, zero3);
+  gboolean shard_is_master = fsdp_shard_is_master (ctx);
+  double frozen_here = weights_here;
+  double linear_here = zero3 ? sp->linear / ctx->shard : sp->linear;
 
-  /* Transformer Engine keeps an fp8 copy of each linear weight between
-   * steps, and on Hopper its transpose too, 2 bytes per weight: TE 2.x's
-   * _Linear.forward (transformer_engine/pytorch/module/linear.py) sets the
-   * weight quantizer's usage to rowwise and columnwise whenever the input
-   * needs a gradient, and Float8Quantizer (tensor/float8_tensor.py,
-   * make_empty) makes the columnwise data as a separate transpose unless
-   * the GPU runs non-TN fp8 GEMMs (is_non_tn_fp8_gemm_supported: Blackwell,
-   * where it is 1 byte; MXFP8 keeps both directions with a 1-byte scale
-   * per 32: 2.0625, below).  Linear.forward caches it in _fp8_workspaces["weight"]
-   * when is_first_microbatch is given, as Megatron's TE wrappers do; TE 1.x
-   * kept weight_fp8 and weight_t_fp8 (fp8 cast_transpose) the same way.
-   * LayerNormLinear and LayerNormMLP (fc1 and fc2) cache theirs alike.
-   * torchao's Float8Linear (torchao/float8/float8_linear.py,
-   * matmul_with_hp_or_float8_args) casts input and weight for each matmul,
-   * saves the high-precision ones for the backward and casts them again
-   * there, so it keeps none (torchtitan's float8 converter uses it).  TE's
-   * delayed-scaling state (amax history, 1024 fp32 entries for each of a
-   * module's fp8 tensors in TE's DelayedScaling default, common/recipe;
-   * Megatron's --fp8-amax-history-len, megatron/training/arguments.py,
-   * defaults to 1) is a few MB for a whole model and not counted. */
+  /* Offloaded parameters leave the GPU whole, the 4-bit ones too: FSDP
+   * shards and offloads QLoRA's packed weights like any other
+   * (bitsandbytes' quant_storage makes them FSDP's flat parameters, as
+   * Answer.AI's FSDP-QLoRA and torchtune's QLoRA under FSDP run them);
+   * each layer's are gathered back for its forward and backward
+   * (add_gathered_weights), the host holds the shard (add_model_states). */
+  if (t->method == HR_METHOD_QLORA && !p->offload_params)
+    {
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+                HR_LIVE_ALWAYS, N_("frozen base, quantized linears"),
+                "P_linear·quant bytes (NF4 0.5625, NF4-DQ 0.5159)",
+                N_("The frozen model, squeezed to 4 bits per weight."),
+                linear_here * ctx->quant_bytes);
+      frozen_here -= linear_here;
+    }
+  if (!p->offload_params)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR,
+              shard_is_master ? t->dtypes.master : t->dtypes.weights, HR_LIVE_ALWAYS,
+              t->method == HR_METHOD_QLORA ? N_("frozen base, other weights") : N_("frozen base weights"),
+              shard_is_master ? "P_frozen·master bytes / N (FSDP keeps fp32 shards)" : "P_frozen·bytes",
+              N_("The frozen model, which is not trained but computed with."),
+              (frozen_here - vision_weights (ctx, dev, sp, weights_here))
+              * (shard_is_master ? ctx->master_bytes : ctx->weight_bytes));
+  if (!p->offload_params)
+    add_vision_weights (ctx, dev, sp, weights_here,
+                        shard_is_master ? t->dtypes.master : t->dtypes.weights,
+                        shard_is_master ? ctx->master_bytes : ctx->weight_bytes);
+  if (!shard_is_master)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+              HR_LIVE_ALWAYS, N_("LoRA adapters"), "r·(d_in + d_out) per adapted matrix",
+              N_("The small trainable adapter matrices."),
+              sp->lora / (p->zero == 3 ? ctx->shard : 1.0) * ctx->weight_bytes);
+  return sp->lora;
+}
+
+/* Transformer Engine keeps an fp8 copy of each linear weight between
+ * steps, and on Hopper its transpose too, 2 bytes per weight: TE 2.x's
+ * _Linear.forward (transformer_engine/pytorch/module/linear.py) sets the
+ * weight quantizer's usage to rowwise and columnwise whenever the input
+ * needs a gradient, and Float8Quantizer (tensor/float8_tensor.py,
+ * make_empty) makes the columnwise data as a separate transpose unless
+ * the GPU runs non-TN fp8 GEMMs (is_non_tn_fp8_gemm_supported: Blackwell,
+ * where it is 1 byte; MXFP8 keeps both directions with a 1-byte scale
+ * per 32: 2.0625, below).  Linear.forward caches it in _fp8_workspaces["weight"]
+ * when is_first_microbatch is given, as Megatron's TE wrappers do; TE 1.x
+ * kept weight_fp8 and weight_t_fp8 (fp8 cast_transpose) the same way.
+ * LayerNormLinear and LayerNormMLP (fc1 and fc2) cache theirs alike.
+ * torchao's Float8Linear (torchao/float8/float8_linear.py,
+ * matmul_with_hp_or_float8_args) casts input and weight for each matmul,
+ * saves the high-precision ones for the backward and casts them again
+ * there, so it keeps none (torchtitan's float8 converter uses it).  TE's
+ * delayed-scaling state (amax history, 1024 fp32 entries for each of a
+ * module's fp8 tensors in TE's DelayedScaling default, common/recipe;
+ * Megatron's --fp8-amax-history-len, megatron/training/arguments.py,
+ * defaults to 1) is a few MB for a whole model and not counted. */
+static void
+add_fp8_weight_copies (Ctx               *ctx,
+                       HrDevice          *dev,
+                       const StageParams *sp)
+{
+  const HrTraining *t = &ctx->sc->training;
+  gboolean zero3 = ctx->sc->parallel.zero == 3;
+
   if (t->precision == HR_PRECISION_FP8_MIXED && t->fp8_recipe == HR_FP8_RECIPE_TE)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, HR_DTYPE_FP8,
               HR_LIVE_ALWAYS, N_("fp8 weight copies"), "P_linear·2 (Transformer Engine: fp8 data + transpose)",
@@ -370,33 +385,50 @@ add_weights (Ctx               *ctx,
               "P_linear·(2 + 2/32) (Transformer Engine MXFP8: rowwise + columnwise data, a scale byte per 32 each)",
               N_("8-bit copies of the weights scaled along rows and along columns, with one scale byte per 32 values."),
               (zero3 ? sp->linear / ctx->shard : sp->linear) * hr_fp8_weight_copy_bytes (t));
+}
 
-  if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32 && !zero3)
+/* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
+ * largest may be the LM head when it is quantized too.  dequantize_4bit
+ * returns the type the weight was quantized from (QuantState.dtype) and
+ * MatMul4Bit casts that to the input's type: Lightning's plugin quantizes
+ * from fp16 (_Linear4bit._quantize_weight), so under bf16 both copies
+ * exist at once. */
+static void
+add_dequantized_weight (Ctx      *ctx,
+                        HrDevice *dev)
+{
+  const HrTraining *t = &ctx->sc->training;
+  HrDtype unpacked = t->dequant_dtype == HR_DTYPE_NONE ? t->dtypes.activations
+                                                        : t->dequant_dtype;
+  double per_weight = hr_dtype_bytes (unpacked)
+                      + (unpacked != t->dtypes.activations ? ctx->act_bytes : 0.0);
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, unpacked,
+            HR_LIVE_FWD_BWD, N_("dequantized weight (one at a time)"),
+            unpacked != t->dtypes.activations
+              ? "largest quantized linear·(unpacked + compute bytes)"
+              : "largest quantized linear·bytes",
+            N_("A 4-bit weight unpacked to 16 bits just for its matrix multiply."),
+            (double) MAX (ctx->counts.largest_linear,
+                          t->quant_lm_head ? ctx->counts.head_linear : 0) * per_weight);
+}
+
+/* The weights this GPU holds for the whole run, and the copies computing
+ * with them makes; answers how many parameters train. */
+static double
+add_weights (Ctx               *ctx,
+             HrDevice          *dev,
+             const StageParams *sp)
+{
+  const HrTraining *t = &ctx->sc->training;
+  double trainable = ctx->lora ? add_frozen_base (ctx, dev, sp) : add_trained_weights (ctx, dev, sp);
+
+  add_fp8_weight_copies (ctx, dev, sp);
+  if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32
+      && ctx->sc->parallel.zero != 3)
     add_autocast_casts (ctx, dev, sp);
-
-  /* bitsandbytes dequantizes a whole weight for each 4-bit matmul; the
-   * largest may be the LM head when it is quantized too.  dequantize_4bit
-   * returns the type the weight was quantized from (QuantState.dtype) and
-   * MatMul4Bit casts that to the input's type: Lightning's plugin quantizes
-   * from fp16 (_Linear4bit._quantize_weight), so under bf16 both copies
-   * exist at once. */
   if (t->method == HR_METHOD_QLORA)
-    {
-      HrDtype unpacked = t->dequant_dtype == HR_DTYPE_NONE ? t->dtypes.activations
-                                                            : t->dequant_dtype;
-      double per_weight = hr_dtype_bytes (unpacked)
-                          + (unpacked != t->dtypes.activations ? ctx->act_bytes : 0.0);
-
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, unpacked,
-                HR_LIVE_FWD_BWD, N_("dequantized weight (one at a time)"),
-                unpacked != t->dtypes.activations
-                  ? "largest quantized linear·(unpacked + compute bytes)"
-                  : "largest quantized linear·bytes",
-                N_("A 4-bit weight unpacked to 16 bits just for its matrix multiply."),
-                (double) MAX (ctx->counts.largest_linear,
-                              t->quant_lm_head ? ctx->counts.head_linear : 0) * per_weight);
-    }
-
+    add_dequantized_weight (ctx, dev);
   return trainable;
 }
 
