@@ -1261,6 +1261,51 @@ test_ssm_layers (void)
   }
 }
 
+/* Nemotron-H 8B's three kinds of block (modeling_nemotron_h.py: each one
+ * RMSNorm and one module), 2048 tokens, bf16-true, flash attention, no
+ * recompute; h 4096, norms keep their fp32 input and bf16 copy (6 bytes):
+ * - Mamba-2 (M): the norm 2048·4096·6 = 50,331,648, in_proj's input
+ *   16,777,216, its output 2048·(2·8192 + 2·8·128 + 128)·2 = 76,021,760,
+ *   the scan's output and the gated norm's statistics 2048·(8192·2 + 8·4)
+ *   = 33,619,968: 176,750,592;
+ * - attention (*): the norm, Q/K/V's input 16,777,216, Q, K, V
+ *   2048·(32 + 16)·128·2 = 25,165,824, the output and log-sum-exp
+ *   2048·32·(128·2 + 4) = 17,039,360: 109,314,048;
+ * - MLP (-): the norm, up's input 16,777,216, the ReLU's output and its
+ *   square 2·2048·21504·2 = 176,160,768: 243,269,632.
+ * Under full checkpointing each keeps its input in bf16 (NemotronHBlock's
+ * residual is the model's type), not mamba_ssm's fp32. */
+static void
+test_nemotron_h_blocks (void)
+{
+  HrScenario sc;
+  HrPatternKinds kinds;
+  HrLayerActivations la, first, last;
+
+  ssm_scenario (&sc, "nemotron-h-8b");
+  sc.training.attention = HR_ATTENTION_FLASH;
+  hr_activations_pattern_kinds (&sc, &kinds);
+  g_assert_true (kinds.has[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE]);
+  g_assert_true (kinds.has[HR_LAYER_MIXER_ATTENTION][HR_LAYER_MLP_NONE]);
+  g_assert_true (kinds.has[HR_LAYER_MIXER_NONE][HR_LAYER_MLP_DENSE]);
+  g_assert_false (kinds.has[HR_LAYER_MIXER_ATTENTION][HR_LAYER_MLP_DENSE]);
+  g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE].total, ==, 176750592.0);
+  g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_ATTENTION][HR_LAYER_MLP_NONE].total, ==, 109314048.0);
+  g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_NONE][HR_LAYER_MLP_DENSE].total, ==, 243269632.0);
+  for (guint a = 0; a < HR_N_LAYER_MIXERS; a++)
+    for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
+      if (kinds.has[a][x])
+        g_assert_cmpfloat (kinds.kind[a][x].checkpoint, ==, 2048.0 * 4096 * 2);
+
+  /* The stack: 24 Mamba blocks, 4 attention blocks, 24 MLP blocks; the
+   * first a Mamba block, the last an MLP block. */
+  hr_activations_pattern_layer (&sc, &la, &first, &last);
+  g_assert_cmpfloat (fabs (52.0 * la.total - (24.0 * 176750592 + 4.0 * 109314048 + 24.0 * 243269632)),
+                     <, 1.0);
+  g_assert_cmpfloat (first.total, ==, 176750592.0);
+  g_assert_cmpfloat (last.total, ==, 243269632.0);
+}
+
 /* Llama 3.2 11B Vision (hr-activations-mllama.c, hr-calc-mllama.c), one
  * sample of 4096 text tokens and one image, bf16-mixed, no recompute,
  * against the tensors transformers' modeling_mllama.py keeps.  T = 4096
@@ -1717,6 +1762,7 @@ main (int   argc,
   g_test_add_func ("/activations/state-space", test_ssm_layers);
   g_test_add_func ("/activations/state-space-lora", test_ssm_lora_layers);
   g_test_add_func ("/activations/jamba-lora", test_jamba_lora_layer);
+  g_test_add_func ("/activations/nemotron-h-blocks", test_nemotron_h_blocks);
   g_test_add_func ("/activations/embedding-lora", test_embedding_lora_first_layer);
   g_test_add_func ("/activations/eager-attention-backward", test_eager_attention_backward);
   g_test_add_func ("/activations/qkv-moment", test_qkv_moment);

@@ -198,6 +198,20 @@ expect 2 "training.lora.targets: x_proj and out_proj are adapted in Jamba's Mamb
 expect 0 "" "Jamba with LoRA on every linear" -- --set model.preset=jamba-mini --set training.method=lora \
   --set 'training.lora.targets=["q","k","v","o","gate","up","down","in_proj","x_proj","out_proj"]' --format json
 grep -q '"trainable_params" : 260831232' "$tmp/out" && ok "json trainable of Jamba LoRA" || not_ok "json trainable of Jamba LoRA"
+# Nemotron-H's layer pattern: one block per layer, each character a block
+# the model describes; a pattern is refused rather than cut or stretched.
+expect 0 "" "Nemotron-H 8B" -- --set model.preset=nemotron-h-8b --format json
+grep -q '"params" : 8100852736' "$tmp/out" && ok "json params of Nemotron-H 8B" || not_ok "json params of Nemotron-H 8B"
+expect 2 "--set model.layer_pattern: 4 blocks do not match model.layers = 52; allowed: one character per layer" \
+  "a layer pattern shorter than the layers" -- --set model.preset=nemotron-h-8b --set model.layer_pattern=M-M*
+expect 2 "--set model.layer_pattern: 'X' (character 3) names no block; allowed: M (the SSM mixer)" \
+  "a layer pattern with a character no block has" -- --set model.layers=3 --set model.layer_pattern=M-X
+expect 2 "--set model.layer_pattern: 600 characters is too long; allowed: up to 511" "a layer pattern too long" -- \
+  --set model.preset=nemotron-h-8b --set "model.layer_pattern=$(printf 'M%.0s' $(seq 600))"
+expect 2 "--set model.ssm: none leaves the pattern's M blocks without a mixer; allowed: mamba, mamba2" \
+  "a layer pattern's M blocks without SSM layers" -- --set model.preset=nemotron-h-8b --set model.ssm=none
+expect 2 "--set training.method: qlora is not planned with these SSM layers yet" "Nemotron-H under QLoRA" -- \
+  --set model.preset=nemotron-h-8b --set training.method=qlora
 # an adapter on the token table (PEFT's lora.Embedding): r·(V + h) more
 # trainable weights, 16·(128256 + 3072) on Llama 3.2 3B; refused on two
 # tensor-parallel ranks and beside a vision tower

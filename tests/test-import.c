@@ -864,6 +864,87 @@ test_importer_detects_its_format (void)
     }
 }
 
+/* A Nemotron-H config (NemotronHConfig's keys, the 8B's values: the
+ * class's defaults) maps to the bundled preset's fields and count; the
+ * newer layers_block_type list says the same pattern; the MoE block,
+ * another activation, MTP layers and a character no block has are
+ * refused with their key. */
+static void
+test_hf_nemotron_h (void)
+{
+  static const char *config =
+    "{\"model_type\": \"nemotron_h\", \"vocab_size\": 131072, \"hidden_size\": 4096,"
+    " \"intermediate_size\": 21504, \"num_hidden_layers\": 52,"
+    " \"hybrid_override_pattern\": \"M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-\","
+    " \"num_attention_heads\": 32, \"head_dim\": 128, \"num_key_value_heads\": 8,"
+    " \"mlp_hidden_act\": \"relu2\", \"ssm_state_size\": 128, \"mamba_num_heads\": 128,"
+    " \"n_groups\": 8, \"mamba_head_dim\": 64, \"conv_kernel\": 4, \"use_conv_bias\": true,"
+    " \"tie_word_embeddings\": false}";
+  static const struct { const char *config; const char *says; } refused[] = {
+    { "{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"ME*E\"}",
+      "config.json: hybrid_override_pattern: E is not supported for Nemotron-H" },
+    { "{\"model_type\": \"nemotron_h\", \"mlp_hidden_act\": \"silu\"}",
+      "config.json: mlp_hidden_act: silu is not supported for Nemotron-H; allowed: relu2" },
+    { "{\"model_type\": \"nemotron_h\", \"num_nextn_predict_layers\": 1}",
+      "config.json: num_nextn_predict_layers: more than 0 is not supported for Nemotron-H; allowed: 0" },
+    { "{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"M-X\"}",
+      "config.json: hybrid_override_pattern: not a pattern Headroom reads; allowed: 1 to 511 of the "
+      "characters M, *, - and E" },
+    { "{\"model_type\": \"nemotron_h\", \"layers_block_type\": [\"mamba\", \"conv\"]}",
+      "config.json: layers_block_type[1]: not a block type; allowed: mamba, linear_attention, attention, "
+      "full_attention, mlp, moe" },
+    { "{\"model_type\": \"nemotron_h\", \"mamba_num_heads\": 100}",
+      "config.json: model.ssm_groups: 8 does not divide model.ssm_heads = 100" },
+    { "{\"model_type\": \"nemotron_h\", \"use_bias\": true}",
+      "config.json: use_bias: true is not supported for Nemotron-H; allowed: false" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = hr_json_load_data (config, -1, "config.json", &error);
+  HrScenario sc, preset;
+
+  hr_scenario_init_default (&sc);
+  hr_scenario_init_default (&preset);
+  hr_test_model (&preset, "nemotron-h-8b");
+  g_assert_true (hr_hf_import_node (&sc.model, node, "config.json", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (sc.model.layer_pattern, ==, preset.model.layer_pattern);
+  g_assert_cmpint (sc.model.mlp, ==, HR_MLP_RELU2);
+  g_assert_cmpint (sc.model.ssm, ==, HR_SSM_MAMBA2);
+  g_assert_cmpuint (sc.model.ssm_inner, ==, 8192);
+  g_assert_cmpuint (sc.model.layers, ==, 52);
+  g_assert_cmpuint (hr_params_total (&sc.model), ==, 8100852736ull);
+
+  /* The same in the newer spelling, every block named. */
+  {
+    GString *list = g_string_new ("{\"model_type\": \"nemotron_h\", \"layers_block_type\": [");
+    g_autoptr(JsonNode) listed = NULL;
+    HrModelArch m = { 0 };
+
+    for (const char *c = preset.model.layer_pattern; *c != '\0'; c++)
+      g_string_append_printf (list, "%s\"%s\"", c == preset.model.layer_pattern ? "" : ", ",
+                              *c == 'M' ? "linear_attention" : *c == '*' ? "full_attention" : "mlp");
+    g_string_append (list, "]}");
+    listed = hr_json_load_data (list->str, -1, "config.json", &error);
+    g_string_free (list, TRUE);
+    g_assert_true (hr_hf_import_node (&m, listed, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (m.layer_pattern, ==, preset.model.layer_pattern);
+    g_assert_cmpuint (hr_params_total (&m), ==, 8100852736ull);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) err = NULL;
+      g_autoptr(JsonNode) bad = hr_json_load_data (refused[i].config, -1, "config.json", &err);
+
+      g_assert_no_error (err);
+      g_assert_false (hr_hf_import_node (&sc.model, bad, "config.json", NULL, &err));
+      g_assert_nonnull (err);
+      if (!g_str_has_prefix (err->message, refused[i].says))
+        g_error ("\"%s\" does not start with \"%s\"", err->message, refused[i].says);
+    }
+}
+
 /* An SSM config maps to the fields the presets write: Mamba's sizes, and
  * Jamba's pattern, experts and dt/B/C norms; what the plan does not count
  * is refused with its key. */
@@ -948,6 +1029,7 @@ main (int   argc,
   g_test_add_func ("/import/hf-safetensors-index", test_hf_safetensors_index);
   g_test_add_func ("/import/hf-configs", test_hf_configs);
   g_test_add_func ("/import/hf-ssm", test_hf_ssm);
+  g_test_add_func ("/import/hf-nemotron-h", test_hf_nemotron_h);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
   g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);
   g_test_add_func ("/import/deepspeed", test_deepspeed_config);

@@ -293,6 +293,7 @@ test_model_groups (void)
     { "mamba-130m", HR_MODEL_GROUP_STATE_SPACE, "Mamba" },
     { "mamba2-2.7b", HR_MODEL_GROUP_STATE_SPACE, "Mamba" },
     { "jamba-mini", HR_MODEL_GROUP_STATE_SPACE, "Jamba" },
+    { "nemotron-h-8b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
   };
   HrModelArch m;
 
@@ -520,6 +521,7 @@ test_presets_match_reference (void)
     { "whisper-large-v3", WHISPER_TOTAL },
     { "mamba-130m", 129135360 }, { "mamba-2.8b", 2768345600 },
     { "mamba2-2.7b", 2702599680 }, { "jamba-mini", 51570323328 },
+    { "nemotron-h-8b", 8100852736 },
     /* ViT-H/14 as HF's ViTForImageClassification (no pooler, a 1000-class
      * head; ../shared/data/facts/models.json): the CLS token 1280, 257
      * positions x 1280, the patch projection 588 x 1280 + 1280, 32 layers
@@ -654,6 +656,69 @@ test_jamba_qlora_counts (void)
                     (51570323328ull - 48084549632ull) * 2);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "dequantized weight (one at a time)"), ==,
                     4096ull * 14336 * 2);
+}
+
+/* Nemotron-H's pattern (modeling_nemotron_h.py: a block is one RMSNorm
+ * and one module): the 8B's 24 Mamba-2 blocks, 4 attention blocks and 24
+ * MLP blocks, each kind by hand.  Mamba-2 mixer (NemotronHMamba2Mixer,
+ * d_inner 128 heads x 64): in_proj 4096 x (2·8192 + 2·8·128 + 128),
+ * conv1d 10240 x 4 and its bias, dt_bias, A_log and D of 128, the gated
+ * norm 8192, out_proj 8192 x 4096.  Attention 2·4096² + 2·4096·1024;
+ * the MLP up and down 2·4096·21504 (squared ReLU, no gate).  Then a
+ * 4B-like stack whose inner width is no multiple of the hidden size
+ * (112 heads x 64 over 3072: model.ssm_inner), and LoRA on it. */
+static void
+test_nemotron_h_counts (void)
+{
+  const guint64 mixer = 4096ull * (2 * 8192 + 2 * 8 * 128 + 128) + 10240 * 4 + 10240 + 3 * 128 + 8192
+                        + 8192ull * 4096;
+  const guint64 attn = 2ull * 4096 * 4096 + 2ull * 4096 * 1024;
+  const guint64 mlp = 2ull * 4096 * 21504;
+  HrScenario sc;
+  HrParamCounts c;
+
+  G_STATIC_ASSERT (4096ull * (2 * 8192 + 2 * 8 * 128 + 128) + 10240 * 4 + 10240 + 3 * 128 + 8192
+                   + 8192ull * 4096 == 109635968);
+  G_STATIC_ASSERT (24 * (109635968ull + 4096) + 4 * (41943040ull + 4096) + 24 * (176160768ull + 4096)
+                   + 2 * 131072ull * 4096 + 4096 == 8100852736ull);
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "nemotron-h-8b");
+  hr_params_count (&sc.model, NULL, 1, 1, &c);
+  g_assert_true (c.mixed);
+  g_assert_cmpuint (c.kind_dense[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE], ==, mixer + 4096);
+  g_assert_cmpuint (c.kind_dense[HR_LAYER_MIXER_ATTENTION][HR_LAYER_MLP_NONE], ==, attn + 4096);
+  g_assert_cmpuint (c.kind_dense[HR_LAYER_MIXER_NONE][HR_LAYER_MLP_DENSE], ==, mlp + 4096);
+  g_assert_cmpuint (c.attention_layers, ==, 4);
+  g_assert_cmpuint (c.total, ==, 8100852736ull);
+  g_assert_cmpuint (c.stack_dense, ==, 24 * (mixer + 4096) + 4 * (attn + 4096) + 24 * (mlp + 4096));
+  /* the largest linear: the MLP's 4096 x 21504, above in_proj's 18560 */
+  g_assert_cmpuint (c.largest_linear, ==, 4096ull * 21504);
+
+  /* 3072 wide, 112 Mamba heads of 64: d_inner 7168; in_proj to
+   * 2·7168 + 2·8·128 + 112, conv1d over 7168 + 2048 channels */
+  sc.model.hidden = 3072;
+  sc.model.ffn = 12288;
+  sc.model.ssm_inner = 7168;
+  sc.model.ssm_heads = 112;
+  hr_params_count (&sc.model, NULL, 1, 1, &c);
+  g_assert_cmpuint (c.kind_dense[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE], ==,
+                    3072ull * (2 * 7168 + 2 * 8 * 128 + 112) + 9216 * 4 + 9216 + 3 * 112 + 7168
+                    + 7168ull * 3072 + 3072);
+
+  /* LoRA at r 8 on q, v, up, down and in_proj (Mamba2Mixer calls in_proj
+   * as a module, its out_proj's weight goes to the fused kernel): per
+   * Mamba block 8·(3072 + 16496), per attention block 8·(3072 + 4096) +
+   * 8·(3072 + 1024), per MLP block 8·(3072 + 12288) twice */
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 8;
+  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V | HR_LORA_UP | HR_LORA_DOWN | HR_LORA_IN_PROJ;
+  hr_params_count (&sc.model, &sc.training, 1, 1, &c);
+  g_assert_cmpuint (c.kind_lora[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE], ==, 8ull * (3072 + 16496));
+  g_assert_cmpuint (c.kind_lora[HR_LAYER_MIXER_ATTENTION][HR_LAYER_MLP_NONE], ==,
+                    8ull * (3072 + 4096) + 8ull * (3072 + 1024));
+  g_assert_cmpuint (c.kind_lora[HR_LAYER_MIXER_NONE][HR_LAYER_MLP_DENSE], ==, 2 * 8ull * (3072 + 12288));
+  g_assert_cmpuint (c.lora_total, ==, 24 * 8ull * (3072 + 16496)
+                    + 4 * (8ull * (3072 + 4096) + 8ull * (3072 + 1024)) + 24 * 2 * 8ull * (3072 + 12288));
 }
 
 /* Every model preset's notes carry the count computed from its config
@@ -1116,6 +1181,7 @@ main (int   argc,
   g_test_add_func ("/params/every-preset", test_every_preset_count);
   g_test_add_func ("/params/lora", test_lora_count);
   g_test_add_func ("/params/jamba-qlora", test_jamba_qlora_counts);
+  g_test_add_func ("/params/nemotron-h", test_nemotron_h_counts);
   g_test_add_func ("/params/tensor-parallel", test_tensor_parallel_split);
   return g_test_run ();
 }

@@ -252,7 +252,7 @@ static const BadCase bad_cases[] = {
   /* A mixture of experts whose ffn is 0: the experts are what is wrong. */
   { "{\"model\": {\"preset\": \"mixtral-8x7b\", \"experts\": 0}}", HR_ERROR_INVALID,
     "model.experts: 0 is out of range; allowed: 1 to 65536" },
-  { "{\"model\": {\"mlp\": \"swishy\"}}", HR_ERROR_INVALID, "model.mlp: \"swishy\" is not allowed; allowed: swiglu, geglu, gelu or relu" },
+  { "{\"model\": {\"mlp\": \"swishy\"}}", HR_ERROR_INVALID, "model.mlp: \"swishy\" is not allowed; allowed: swiglu, geglu, gelu, relu or relu2" },
   { "{\"model\": {\"preset\": \"../../etc/passwd\"}}", HR_ERROR_TYPE, "model.preset" },
   { "{\"model\": {\"preset\": \"no-such-model\"}}", HR_ERROR_NOT_FOUND, "model.preset" },
   { "{\"model\": []}", HR_ERROR_TYPE, "model: an array" },

@@ -241,11 +241,19 @@ hr_layer_add_mlp (const LayerShape   *L,
     {
       /* GELU's backward reads its input, fc2 its own input (with
        * Transformer Engine's fp8, an fp8 copy, lin_in: so ReLU's too,
-       * whose backward in LayerNormMLP reads fc1's 16-bit output). */
-      hr_activations_add (out, N_("fc1 output"), "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
+       * whose backward in LayerNormMLP reads fc1's 16-bit output).
+       * Squared ReLU (transformers' ReLUSquaredActivation:
+       * square(relu(x))) keeps one f-wide tensor the same way: relu's
+       * result, which relu's backward and square's (pow reads its input)
+       * both read; the up projection's output is freed. */
+      gboolean relu2 = m->mlp == HR_MLP_RELU2;
+
+      hr_activations_add (out, relu2 ? N_("ReLU output (the square's input)") : N_("fc1 output"),
+                          "b·s·k_e·f·bytes / (t·c)", T * routed * w * ab);
       if (hr_layer_needs_input (tr, HR_LORA_DOWN))
-        hr_activations_add (out, N_("activation output (fc2 input)"), "b·s·k_e·f·bytes / (t·c)",
-                            T * routed * w * (moe ? ab : lin_in));
+        hr_activations_add (out, relu2 ? N_("squared output (down-projection input)")
+                                       : N_("activation output (fc2 input)"),
+                            "b·s·k_e·f·bytes / (t·c)", T * routed * w * (moe ? ab : lin_in));
     }
   if (moe && mlp_out_grad)
     {

@@ -48,6 +48,24 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
+/* What a layer keeps under full checkpointing: its input, the residual
+ * stream.  mamba_ssm's blocks keep it in fp32 (residual_in_fp32, true in
+ * Mamba's and Mamba-2's configs); Jamba's and Nemotron-H's blocks in the
+ * model's type (JambaMambaDecoderLayer; NemotronHBlock, whose
+ * residual_in_fp32 defaults to false), fp32 under autocast. */
+static double
+layer_checkpoint (const HrScenario *sc)
+{
+  const HrModelArch *m = &sc->model;
+  double ab = hr_dtype_bytes (sc->training.dtypes.activations);
+  double T = (double) sc->training.micro_batch * (double) sc->training.seq_len;
+  double rep = sc->parallel.sp ? (double) MAX (sc->parallel.tp, 1) : 1.0;
+  gboolean autocast = hr_activations_autocast (&sc->training);
+  gboolean model_type = m->ssm_bc_norm || m->layer_pattern[0] != '\0';
+
+  return T * (double) m->hidden * (model_type ? (autocast ? 4.0 : ab) : 4.0) / rep;
+}
+
 /* The same layer with a transformer's mixer, its input needing a gradient
  * or not (INPUT_GRAD), its adapters those of TARGETS: what an attention
  * layer of the pattern keeps, and from its MLP's input on (mlp_first) what
@@ -62,12 +80,33 @@ transformer_layer (const HrScenario   *sc,
   HrScenario plain = *sc;
 
   plain.model.ssm = HR_SSM_NONE;
+  plain.model.layer_pattern[0] = '\0';
   plain.model.attn_layer_period = plain.model.attn_layer_offset = 0;
   plain.model.expert_layer_period = plain.model.expert_layer_offset = 0;
   if (!experts)
     plain.model.experts = plain.model.experts_active = 1;
   plain.training.lora_targets &= targets;
   hr_activations_layer_with_input (&plain, input_grad, out);
+}
+
+/* A pattern's attention block (Nemotron-H's '*'): a norm and the
+ * attention with its adapters, no MLP. */
+static void
+attention_block (const HrScenario   *sc,
+                 gboolean            input_grad,
+                 HrLayerActivations *out)
+{
+  HrScenario plain = *sc;
+
+  plain.model.ssm = HR_SSM_NONE;
+  plain.model.layer_pattern[0] = '\0';
+  plain.model.experts = plain.model.experts_active = 1;
+  plain.model.expert_layer_period = plain.model.expert_layer_offset = 0;
+  plain.model.norms_per_layer = 1;
+  plain.training.lora_targets &= HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O;
+  hr_activations_attention_block (&plain, input_grad, out);
+  out->checkpoint = layer_checkpoint (sc);
+  out->op_saved = out->total;
 }
 
 /* Mamba's selective scan (mamba_ssm's MambaInnerFn, or Jamba's unfused
@@ -204,7 +243,7 @@ add_ssm_mlp (const HrScenario         *sc,
  * the attention's adapters to the MLP's). */
 static void
 ssm_layer (const HrScenario         *sc,
-           gboolean                  experts,
+           HrLayerMlp                mlp_kind,
            gboolean                  input_grad,
            const HrLayerActivations *same_mlp,
            HrLayerActivations       *out)
@@ -212,7 +251,6 @@ ssm_layer (const HrScenario         *sc,
   const HrModelArch *m = &sc->model;
   const HrTraining *tr = &sc->training;
   double ab = hr_dtype_bytes (tr->dtypes.activations);
-  gboolean autocast = tr->dtypes.weights == HR_DTYPE_FP32 && tr->dtypes.activations != HR_DTYPE_FP32;
   double b = (double) tr->micro_batch, s = (double) tr->seq_len;
   double T = b * s;
   /* Tensor parallelism (Mamba-2 only, hr-validate.c): Megatron's
@@ -223,7 +261,9 @@ ssm_layer (const HrScenario         *sc,
   double rep = sc->parallel.sp ? t : 1.0;
   double h = (double) m->hidden;
   double di = (double) hr_model_ssm_inner (m);
-  gboolean mlp = experts || m->ffn > 0;   /* a Mamba block without one: mamba_ssm's d_intermediate 0 */
+  /* (a Mamba block without one: mamba_ssm's d_intermediate 0; a
+   * pattern's SSM block) */
+  gboolean mlp = mlp_kind != HR_LAYER_MLP_NONE;
   double mlp_work = 0;
 
   /* LoRA (hr-validate-ssm.c): a frozen linear keeps no input, an adapter
@@ -279,14 +319,55 @@ ssm_layer (const HrScenario         *sc,
     add_mamba2_scan (sc, T, ab, out);
 
   if (mlp)
-    mlp_work = add_ssm_mlp (sc, experts, mlp_in_grad, same_mlp, out);
+    mlp_work = add_ssm_mlp (sc, mlp_kind == HR_LAYER_MLP_EXPERTS, mlp_in_grad, same_mlp, out);
   else
     /* The first weight gradient the backward makes: out_proj's. */
     out->backward_weight = tr->method == HR_METHOD_FULL ? di * h : 0.0;
   out->backward_work = MAX (out->backward_work, mlp_work);
   out->backward_attn_work = out->backward_work;
-  out->checkpoint = T * h * (m->ssm_bc_norm ? (autocast ? 4.0 : ab) : 4.0) / rep;
+  out->checkpoint = layer_checkpoint (sc);
   out->op_saved = out->total;
+}
+
+/* A pattern's MLP block (Nemotron-H's '-' or 'E'): a norm and the MLP or
+ * the experts, as an SSM layer's after its mixer. */
+static void
+mlp_block (const HrScenario         *sc,
+           HrLayerMlp                mlp_kind,
+           gboolean                  input_grad,
+           const HrLayerActivations *same_mlp,
+           HrLayerActivations       *out)
+{
+  double T = (double) sc->training.micro_batch * (double) sc->training.seq_len;
+  double rep = sc->parallel.sp ? (double) MAX (sc->parallel.tp, 1) : 1.0;
+
+  *out = (HrLayerActivations) { 0 };
+  hr_activations_add (out, N_("norm inputs"), "b·s·h·bytes",
+                      input_grad ? T * (double) sc->model.hidden * hr_activations_norm_bytes (sc) / rep : 0.0);
+  out->backward_work = add_ssm_mlp (sc, mlp_kind == HR_LAYER_MLP_EXPERTS, input_grad, same_mlp, out);
+  out->backward_attn_work = out->backward_work;
+  out->checkpoint = layer_checkpoint (sc);
+  out->op_saved = out->total;
+}
+
+/* One layer of kind [mixer][mlp], its input needing a gradient or not;
+ * SAME_MLP as ssm_layer's. */
+static void
+pattern_layer (const HrScenario         *sc,
+               HrLayerMixer              mixer,
+               HrLayerMlp                mlp,
+               gboolean                  input_grad,
+               const HrLayerActivations *same_mlp,
+               HrLayerActivations       *out)
+{
+  if (mixer == HR_LAYER_MIXER_SSM)
+    ssm_layer (sc, mlp, input_grad, same_mlp, out);
+  else if (mixer == HR_LAYER_MIXER_NONE)
+    mlp_block (sc, mlp, input_grad, same_mlp, out);
+  else if (mlp == HR_LAYER_MLP_NONE)
+    attention_block (sc, input_grad, out);
+  else
+    transformer_layer (sc, mlp == HR_LAYER_MLP_EXPERTS, ~(guint) HR_LORA_SSM, input_grad, out);
 }
 
 static void
@@ -320,13 +401,21 @@ hr_activations_pattern_kinds (const HrScenario *sc,
 
   memset (out->has, 0, sizeof out->has);
   for (guint64 i = 0; i < m->layers; i++)
-    out->has[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)] = TRUE;
-  for (guint x = 0; x < 2; x++)
+    out->has[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)] = TRUE;
+  /* The attention layers first: an SSM layer or an MLP block with the
+   * same MLP takes that part from theirs. */
+  for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
     {
-      if (out->has[1][x])
-        transformer_layer (sc, x, ~(guint) HR_LORA_SSM, TRUE, &out->kind[1][x]);
-      if (out->has[0][x])
-        ssm_layer (sc, x, TRUE, out->has[1][x] ? &out->kind[1][x] : NULL, &out->kind[0][x]);
+      const HrLayerActivations *same = out->has[HR_LAYER_MIXER_ATTENTION][x] && x != HR_LAYER_MLP_NONE
+                                       ? &out->kind[HR_LAYER_MIXER_ATTENTION][x] : NULL;
+
+      static const HrLayerMixer order[] = { HR_LAYER_MIXER_ATTENTION, HR_LAYER_MIXER_SSM,
+                                            HR_LAYER_MIXER_NONE };
+
+      for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+        if (out->has[order[i]][x])
+          pattern_layer (sc, order[i], x, TRUE, order[i] == HR_LAYER_MIXER_ATTENTION ? NULL : same,
+                         &out->kind[order[i]][x]);
     }
 }
 
@@ -335,13 +424,9 @@ hr_activations_pattern_first_layer (const HrScenario   *sc,
                                     HrLayerActivations *out)
 {
   const HrModelArch *m = &sc->model;
-  gboolean input_grad = hr_activations_input_grad (sc);
-  gboolean experts = hr_model_layer_has_experts (m, 0);
 
-  if (hr_model_layer_attends (m, 0))
-    transformer_layer (sc, experts, ~(guint) HR_LORA_SSM, input_grad, out);
-  else
-    ssm_layer (sc, experts, input_grad, NULL, out);
+  pattern_layer (sc, hr_model_layer_mixer (m, 0), hr_model_layer_mlp (m, 0),
+                 hr_activations_input_grad (sc), NULL, out);
 }
 
 /* The last layer's kind last: the values the average takes from its
@@ -349,20 +434,19 @@ hr_activations_pattern_first_layer (const HrScenario   *sc,
  * layer's, which the backward starts with. */
 void
 hr_activations_pattern_average (const HrPatternKinds *kinds,
-                                const guint64         count[2][2],
-                                guint                 last_attends,
-                                guint                 last_experts,
+                                const guint64         count[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS],
+                                guint                 last_mixer,
+                                guint                 last_mlp,
                                 HrLayerActivations   *out)
 {
   double n = 0;
 
   *out = (HrLayerActivations) { 0 };
-  for (guint a = 0; a < 2; a++)
-    for (guint x = 0; x < 2; x++)
-      if ((a != last_attends || x != last_experts) && count[a][x] > 0)
+  for (guint a = 0; a < HR_N_LAYER_MIXERS; a++)
+    for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
+      if ((a != last_mixer || x != last_mlp) && count[a][x] > 0)
         average_into (out, &n, &kinds->kind[a][x], (double) count[a][x]);
-  average_into (out, &n, &kinds->kind[last_attends][last_experts],
-                (double) count[last_attends][last_experts]);
+  average_into (out, &n, &kinds->kind[last_mixer][last_mlp], (double) count[last_mixer][last_mlp]);
 }
 
 void
@@ -373,14 +457,14 @@ hr_activations_pattern_layer (const HrScenario   *sc,
 {
   const HrModelArch *m = &sc->model;
   HrPatternKinds kinds;
-  guint64 count[2][2] = { { 0, 0 }, { 0, 0 } };
+  guint64 count[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS] = { { 0 } };
   guint64 l = m->layers - 1;
-  guint la = hr_model_layer_attends (m, l), lx = hr_model_layer_has_experts (m, l);
+  guint la = hr_model_layer_mixer (m, l), lx = hr_model_layer_mlp (m, l);
 
   for (guint64 i = 0; i < m->layers; i++)
-    count[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)]++;
+    count[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)]++;
   hr_activations_pattern_kinds (sc, &kinds);
   hr_activations_pattern_average (&kinds, count, la, lx, out);
   *last = kinds.kind[la][lx];
-  *first = kinds.kind[hr_model_layer_attends (m, 0)][hr_model_layer_has_experts (m, 0)];
+  *first = kinds.kind[hr_model_layer_mixer (m, 0)][hr_model_layer_mlp (m, 0)];
 }

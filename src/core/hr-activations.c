@@ -472,6 +472,35 @@ hr_activations_layer_with_input (const HrScenario   *scenario,
   add_recomputed_sets (&shape, out);
 }
 
+/* A pattern's attention block (Nemotron-H's '*': NemotronHBlock, a norm
+ * and NemotronHAttention, no MLP after it), in a scenario that is a plain
+ * transformer's (hr-activations-ssm.c): the layer's norm, attention and
+ * adapters.  Its backward starts at the output projection, whose weight
+ * gradient is the first it makes, and no MLP weight is left uncast. */
+void
+hr_activations_attention_block (const HrScenario   *scenario,
+                                gboolean            input_grad,
+                                HrLayerActivations *out)
+{
+  LayerShape shape;
+  double mla_attn_work = 0;
+
+  layer_shape (scenario, input_grad, &shape);
+  *out = (HrLayerActivations) { 0 };
+  add_norms (&shape, out);
+  hr_layer_add_attention (&shape, out, &mla_attn_work);
+  out->mlp_first = out->n;
+  hr_activations_adapters (&shape, out);
+  add_backward_work (&shape, out, mla_attn_work);
+  out->qkv_done_linear -= out->mlp_linear;
+  out->backward_work = out->backward_attn_work;
+  out->mlp_linear = out->mlp_weights = 0;
+  out->backward_weight = out->attn_out_weights;
+  shape.mlp_in_grad = shape.mlp_grad = TRUE;
+  add_uncast_weights (&shape, out);
+  add_recomputed_sets (&shape, out);
+}
+
 /* Llama 3.2 Vision's gated cross-attention layer
  * (MllamaCrossAttentionDecoderLayer): its norms, MLP and adapters as a
  * self-attention layer's over the text, its attention over the images

@@ -99,21 +99,26 @@ void    hr_activations_stack_average  (const HrLayerActivations *encoder,
 
 /* A state-space or hybrid model's layers (hr-activations-ssm.c): one that
  * stands for the average of its kinds, and its first and last layers. */
-/* Each kind of layer a pattern has: [attends][has experts]. */
+/* Each kind of layer a pattern has: [HrLayerMixer][HrLayerMlp]. */
 typedef struct
 {
-  HrLayerActivations kind[2][2];
-  gboolean           has[2][2];
+  HrLayerActivations kind[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];
+  gboolean           has[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];
 } HrPatternKinds;
 
+/* A pattern's block of a norm and the attention alone (a plain
+ * transformer's scenario, its adapters the attention's). */
+void    hr_activations_attention_block (const HrScenario   *scenario,
+                                        gboolean            input_grad,
+                                        HrLayerActivations *out);
 void    hr_activations_pattern_kinds  (const HrScenario   *scenario,
                                        HrPatternKinds     *out);
 /* The average of count[a][x] layers of each kind, the kind of the last
  * layer (the backward's start) last. */
 void    hr_activations_pattern_average (const HrPatternKinds *kinds,
-                                        const guint64         count[2][2],
-                                        guint                 last_attends,
-                                        guint                 last_experts,
+                                        const guint64         count[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS],
+                                        guint                 last_mixer,
+                                        guint                 last_mlp,
                                         HrLayerActivations   *out);
 void    hr_activations_pattern_layer  (const HrScenario   *scenario,
                                        HrLayerActivations *out,

@@ -155,8 +155,7 @@ stage_layers_init (Ctx         *ctx,
   sl->first_kind = m->vision == HR_VISION_MLLAMA ? &ctx->dense_act
                    : ctx->first_act != NULL ? ctx->first_act
                    : ctx->pattern != NULL
-                   ? &ctx->pattern->kind[hr_model_layer_attends (m, 0)]
-                                        [hr_model_layer_has_experts (m, 0)]
+                   ? &ctx->pattern->kind[hr_model_layer_mixer (m, 0)][hr_model_layer_mlp (m, 0)]
                    : la;
 
   /* (DeepSeek's first layer is a dense one where the stage holds any) */
@@ -458,7 +457,11 @@ add_attention_buffer (Ctx      *ctx,
       HrStageKinds k;
 
       hr_calc_stage_kinds (sc, dev, &k);
-      if (k.count[1][0] + k.count[1][1] > 0)
+      guint64 attending = 0;
+
+      for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
+        attending += k.count[HR_LAYER_MIXER_ATTENTION][x];
+      if (attending > 0)
         hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
                   t->dtypes.activations, HR_LIVE_ALWAYS, N_("attention score buffer (kept)"),
                   "b·a·s²·bytes / (t·c)",

@@ -239,14 +239,14 @@ void hr_calc_add_activations (Ctx        *ctx,
 void hr_calc_add_head_and_loss (Ctx        *ctx,
                                 HrDevice   *dev,
                                 double      heads);
-/* A hybrid's layers on a stage, by kind [attends][has experts]
+/* A hybrid's layers on a stage, by kind [HrLayerMixer][HrLayerMlp]
  * (hr-calc-states.c), and one layer's saved tensors standing for them
  * (hr-calc.c). */
 typedef struct
 {
-  guint64 count[2][2];
-  guint   first_attends, first_experts;
-  guint   last_attends, last_experts;
+  guint64 count[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];
+  guint   first_mixer, first_mlp;
+  guint   last_mixer, last_mlp;
 } HrStageKinds;
 
 void hr_calc_stage_kinds     (const HrScenario *sc,

@@ -68,17 +68,17 @@ count_kinds (const HrModelArch *m,
 {
   for (guint64 i = start; i < start + len; i++)
     {
-      guint a = hr_model_layer_attends (m, i), x = hr_model_layer_has_experts (m, i);
+      guint a = hr_model_layer_mixer (m, i), x = hr_model_layer_mlp (m, i);
 
       out->count[a][x]++;
       if (!*seen)
         {
-          out->first_attends = a;
-          out->first_experts = x;
+          out->first_mixer = a;
+          out->first_mlp = x;
           *seen = TRUE;
         }
-      out->last_attends = a;
-      out->last_experts = x;
+      out->last_mixer = a;
+      out->last_mlp = x;
     }
 }
 
@@ -173,8 +173,8 @@ hr_calc_stage_params (const Ctx      *ctx,
 
       hr_calc_stage_kinds (sc, dev, &k);
       sp->dense = sp->experts = sp->linear = sp->adafactor = sp->lora = 0;
-      for (guint a = 0; a < 2; a++)
-        for (guint x = 0; x < 2; x++)
+      for (guint a = 0; a < HR_N_LAYER_MIXERS; a++)
+        for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
           {
             double n = (double) k.count[a][x];
 

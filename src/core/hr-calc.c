@@ -277,10 +277,10 @@ hybrid_stage_layers (Ctx            *ctx,
   const HrLayerActivations *first, *last;
 
   hr_calc_stage_kinds (ctx->sc, dev, &k);
-  hr_activations_pattern_average (ctx->pattern, k.count, k.last_attends, k.last_experts,
+  hr_activations_pattern_average (ctx->pattern, k.count, k.last_mixer, k.last_mlp,
                                   &ctx->layer_act);
-  first = &ctx->pattern->kind[k.first_attends][k.first_experts];
-  last = &ctx->pattern->kind[k.last_attends][k.last_experts];
+  first = &ctx->pattern->kind[k.first_mixer][k.first_mlp];
+  last = &ctx->pattern->kind[k.last_mixer][k.last_mlp];
   ctx->first_total = first->total;
   ctx->last_recompute = last->total - last->checkpoint;
 }

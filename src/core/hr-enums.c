@@ -16,7 +16,7 @@ TABLE (hr_kind_names, "decoder", "encoder", "encoder-decoder");
 TABLE (hr_ssm_names, "none", "mamba", "mamba2");
 TABLE (hr_vision_names, "none", "clip", "qwen2-vl", "mllama");
 TABLE (hr_projector_names, "none", "mlp2x_gelu", "patch_merger", "linear");
-TABLE (hr_mlp_names, "swiglu", "geglu", "gelu", "relu");
+TABLE (hr_mlp_names, "swiglu", "geglu", "gelu", "relu", "relu2");
 TABLE (hr_norm_names, "rmsnorm", "layernorm");
 TABLE (hr_bias_names, "none", "qkv", "all", "all-but-k");
 TABLE (hr_head_names, "lm", "classifier");

@@ -67,6 +67,7 @@ typedef enum
   HR_MLP_GEGLU,
   HR_MLP_GELU,
   HR_MLP_RELU,
+  HR_MLP_RELU2,      /* squared ReLU (Nemotron-H's relu2) */
   HR_N_MLPS
 } HrMlp;
 

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A state-space model (Mamba, Mamba-2) or a hybrid (Jamba: attention or a
- * Mamba mixer, experts or a dense MLP, by layer) counted kind by kind:
+ * Mamba mixer, experts or a dense MLP, by layer; Nemotron-H: one of the
+ * four per block) counted kind by kind:
  * each kind's parameters, linear weights, Adafactor size and adapters,
  * the stack's sums, and the largest kind standing for "one layer".
  */
@@ -36,7 +37,9 @@ hr_params_count_kinds (const HrModelArch *m,
   guint64 attn_ada = ((s->h + s->a * s->d) * 2 + (s->h + s->k * s->d) * 2) / t + (attn - attn_linear);
   guint64 experts_here = (s->E + e - 1) / e;
   guint64 n_mat = s->gated ? 3 : 2;
-  guint64 count[2][2] = { { 0, 0 }, { 0, 0 } };   /* [attends][experts] */
+  guint64 count[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS] = { { 0 } };
+  /* a Mamba block's norms, or a pattern's block's: one per module */
+  gboolean norm_per_module = m->ssm != HR_SSM_NONE || m->layer_pattern[0] != '\0';
   guint64 best = 0;
 
   if (m->ssm != HR_SSM_NONE)
@@ -60,60 +63,66 @@ hr_params_count_kinds (const HrModelArch *m,
   guint64 ssm_quantized = mixers_16bit ? 0 : ssm_linear;
 
   for (guint64 i = 0; i < m->layers; i++)
-    count[hr_model_layer_attends (m, i)][hr_model_layer_has_experts (m, i)]++;
+    count[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)]++;
 
   out->total = outside;
   out->active = outside;
   out->stack_dense = out->stack_experts = out->stack_linear = out->stack_adafactor = 0;
   out->layer_lora = 0;
   out->lora_total = lora_outside;   /* the head's and the token table's */
-  out->attention_layers = count[1][0] + count[1][1];
-  out->expert_layers = count[0][1] + count[1][1];
+  out->attention_layers = out->expert_layers = 0;
+  for (guint k = 0; k < HR_N_LAYER_MLPS; k++)
+    out->attention_layers += count[HR_LAYER_MIXER_ATTENTION][k];
+  for (guint k = 0; k < HR_N_LAYER_MIXERS; k++)
+    out->expert_layers += count[k][HR_LAYER_MLP_EXPERTS];
   out->largest_linear = mixers_16bit ? 0 : ssm.largest / t;
-  for (guint a = 0; a < 2; a++)
-    for (guint x = 0; x < 2; x++)
+  for (guint a = 0; a < HR_N_LAYER_MIXERS; a++)
+    for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
       {
         guint64 n = count[a][x];
-        gboolean mlp = x || m->ffn > 0;
-        guint64 norms = (m->ssm != HR_SSM_NONE ? (mlp ? 2 : 1) : hr_model_norms_per_layer (m))
-                        * s->norm;
-        guint64 mixer = a ? attn : ssm_rank;
+        gboolean attends = a == HR_LAYER_MIXER_ATTENTION, ssm_mixer = a == HR_LAYER_MIXER_SSM;
+        guint64 norms = (norm_per_module ? (guint64) (a != HR_LAYER_MIXER_NONE) + (x != HR_LAYER_MLP_NONE)
+                         : hr_model_norms_per_layer (m)) * s->norm;
+        /* the mixer's parameters on a rank, its linears, its Adafactor
+         * size, its whole count and its adapters */
+        guint64 mixer = attends ? attn : ssm_mixer ? ssm_rank : 0;
+        guint64 mixer_linear = attends ? attn_linear : ssm_mixer ? ssm_quantized : 0;
+        guint64 mixer_ada = attends ? attn_ada : ssm_mixer ? ssm_ada : 0;
+        guint64 mixer_whole = attends ? attn_whole : ssm_mixer ? ssm.total : 0;
+        guint64 mixer_lora = attends ? lora_attn : ssm_mixer ? lora_ssm : 0;
         guint64 dense, experts, linear, ada, whole, active, lora;
 
         if (n == 0)
           continue;
-        if (x)
+        if (x == HR_LAYER_MLP_EXPERTS)
           {
             dense = mixer + norms + s->h * s->E;
             experts = experts_here * mlp_params (m, s, s->ef, t);
-            linear = (a ? attn_linear : ssm_quantized) + s->h * s->E
-                     + experts_here * n_mat * s->h * s->ef / t;
-            ada = (a ? attn_ada : ssm_ada) + norms + (s->h + s->E)
-                  + experts_here * mlp_adafactor (s, s->ef) / t;
-            whole = (a ? attn_whole : ssm.total) + norms + layer_mlp_params (m, s, s->E);
-            active = (a ? attn_whole : ssm.total) + norms + layer_mlp_params (m, s, s->K);
+            linear = mixer_linear + s->h * s->E + experts_here * n_mat * s->h * s->ef / t;
+            ada = mixer_ada + norms + (s->h + s->E) + experts_here * mlp_adafactor (s, s->ef) / t;
+            whole = mixer_whole + norms + layer_mlp_params (m, s, s->E);
+            active = mixer_whole + norms + layer_mlp_params (m, s, s->K);
             out->largest_linear = MAX (out->largest_linear, s->h * s->ef / t);
           }
         else
           {
-            guint64 mlp_p = m->ffn > 0 ? mlp_params (m, s, s->f, t) : 0;
+            gboolean mlp = x == HR_LAYER_MLP_DENSE;
 
-            dense = mixer + norms + mlp_p;
+            dense = mixer + norms + (mlp ? mlp_params (m, s, s->f, t) : 0);
             experts = 0;
-            linear = (a ? attn_linear : ssm_quantized) + (m->ffn > 0 ? n_mat * s->h * s->f / t : 0);
-            ada = (a ? attn_ada : ssm_ada) + norms
-                  + (m->ffn > 0 ? mlp_adafactor (s, s->f) / t : 0);
-            whole = (a ? attn_whole : ssm.total) + norms
-                    + (m->ffn > 0 ? mlp_params (m, s, s->f, 1) : 0);
+            linear = mixer_linear + (mlp ? n_mat * s->h * s->f / t : 0);
+            ada = mixer_ada + norms + (mlp ? mlp_adafactor (s, s->f) / t : 0);
+            whole = mixer_whole + norms + (mlp ? mlp_params (m, s, s->f, 1) : 0);
             active = whole;
-            out->largest_linear = MAX (out->largest_linear, s->h * s->f / t);
+            if (mlp)
+              out->largest_linear = MAX (out->largest_linear, s->h * s->f / t);
           }
         /* Adapters: the mixer's (attention's or the Mamba block's), then
          * every expert's or the dense MLP's (t is 1 with LoRA here). */
-        lora = (a ? lora_attn : lora_ssm)
-               + (x ? s->E * lora_mlp (s, lora_targets, lora_rank, s->ef)
-                  : m->ffn > 0 ? lora_mlp (s, lora_targets, lora_rank, s->f) : 0);
-        if (a)
+        lora = mixer_lora
+               + (x == HR_LAYER_MLP_EXPERTS ? s->E * lora_mlp (s, lora_targets, lora_rank, s->ef)
+                  : x == HR_LAYER_MLP_DENSE ? lora_mlp (s, lora_targets, lora_rank, s->f) : 0);
+        if (attends)
           out->largest_linear = MAX (out->largest_linear, s->h * s->a * s->d / t);
         out->total += n * whole;
         out->kind_lora[a][x] = lora;

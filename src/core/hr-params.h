@@ -65,12 +65,12 @@ typedef struct
   guint64 stack_experts;
   guint64 stack_linear;
   guint64 stack_adafactor;
-  /* ... and one layer of each kind, [attends][has experts] */
-  guint64 kind_dense[2][2];
-  guint64 kind_experts[2][2];
-  guint64 kind_linear[2][2];
-  guint64 kind_adafactor[2][2];
-  guint64 kind_lora[2][2];       /* ... its LoRA adapters */
+  /* ... and one layer of each kind, [HrLayerMixer][HrLayerMlp] */
+  guint64 kind_dense[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];
+  guint64 kind_experts[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];
+  guint64 kind_linear[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];
+  guint64 kind_adafactor[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];
+  guint64 kind_lora[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];   /* ... its LoRA adapters */
   guint64 attention_layers;   /* of model.layers, how many attend */
   guint64 expert_layers;      /* ... and have experts */
 

@@ -16,6 +16,7 @@
 #include "hr-validate.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 /* --- when a field applies ------------------------------------------------- */
 
@@ -111,10 +112,13 @@ applies_decoder (const HrScenario *sc)
   return sc->model.kind == HR_KIND_DECODER;
 }
 
-/* A pure SSM model has no attention layer whose heads could be edited. */
+/* A pure SSM model has no attention layer whose heads could be edited;
+ * a pattern has them where it has attention blocks. */
 static gboolean
 applies_attention (const HrScenario *sc)
 {
+  if (sc->model.layer_pattern[0] != '\0')
+    return strchr (sc->model.layer_pattern, '*') != NULL;
   return sc->model.ssm == HR_SSM_NONE || sc->model.attn_layer_period > 0;
 }
 
@@ -241,7 +245,7 @@ static const char * const projector_choices[] = {
   N_("None"), N_("Two-layer MLP with GELU (LLaVA)"), N_("Patch merger (Qwen2-VL)"),
   N_("One linear layer (Llama 3.2 Vision)"), NULL
 };
-static const char * const mlp_choices[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", NULL };
+static const char * const mlp_choices[] = { "SwiGLU", "GeGLU", "GELU", "ReLU", N_("Squared ReLU"), NULL };
 static const char * const norm_choices[] = { "RMSNorm", "LayerNorm", NULL };
 static const char * const bias_choices[] = { N_("None"), N_("On Q, K, V"), N_("On every linear layer"),
                                               N_("On every linear layer but K (Whisper)"), NULL };
@@ -362,6 +366,9 @@ const Field hr_model_fields[] = {
         N_("d_conv; 0: 4"), OPTIONAL (0), .applies = applies_ssm),
   SPIN (HrModelArch, ssm_expand, 0, HR_MAX_SSM_EXPAND, 1, N_("SSM expansion"),
         N_("Inner width ÷ hidden size; 0: 2"), OPTIONAL (0), .applies = applies_ssm),
+  SPIN (HrModelArch, ssm_inner, 0, HR_MAX_SSM_INNER, 1, N_("SSM inner width"),
+        N_("d_inner, where it is no multiple of the hidden size; 0: expansion × hidden size"),
+        OPTIONAL (0), .applies = applies_ssm),
   SPIN (HrModelArch, ssm_dt_rank, 0, HR_MAX_HIDDEN, 1, N_("SSM Δ rank"),
         N_("dt_rank; 0: hidden size ÷ 16, rounded up"), OPTIONAL (0), .applies = applies_mamba),
   SPIN (HrModelArch, ssm_heads, 0, HR_MAX_HEADS, 1, N_("SSM heads"),
@@ -382,6 +389,10 @@ const Field hr_model_fields[] = {
         .applies = applies_moe),
   SPIN (HrModelArch, expert_layer_offset, 0, HR_MAX_LAYERS, 1, N_("Expert layer offset"),
         N_("The first layer with experts, counted from 0"), OPTIONAL (0), .applies = applies_moe),
+  { .key = "layer_pattern", .kind = F_NAME, .offset = G_STRUCT_OFFSET (HrModelArch, layer_pattern),
+    .size = HR_LAYER_PATTERN_MAX, .label = N_("Layer pattern"),
+    .help = N_("A block per layer: M the SSM mixer, * attention, - the MLP, E the experts (Nemotron-H)"),
+    .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE },
   CHOICE (HrModelArch, vision, hr_vision_names, vision_choices, N_("Vision tower"),
           N_("A vision-language model's image encoder"), OPTIONAL (HR_VISION_NONE)),
   SPIN (HrModelArch, vision_layers, 0, HR_MAX_LAYERS, 1, N_("Vision layers"), NULL, OPTIONAL (0),

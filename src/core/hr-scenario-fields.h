@@ -41,6 +41,9 @@ typedef enum
  * full fine-tune's file may carry any rank); every other field's range is
  * checked always, since the plan may read it. */
 #define HR_FIELD_RANGE_WHERE_APPLIES (1u << 1)
+/* An F_NAME field refused when longer than its buffer, not cut: a layer
+ * pattern cut short would describe another model. */
+#define HR_FIELD_WHOLE (1u << 2)
 
 typedef struct _Field Field;
 

@@ -230,8 +230,12 @@ hr_model_norms_per_layer (const HrModelArch *model)
 {
   if (model->norms_per_layer > 0)
     return model->norms_per_layer;
-  /* A Mamba block without an MLP has its mixer's norm alone
-   * (mamba_ssm/modules/block.py, Block: norm2 only with an mlp). */
+  /* A pattern's block has one norm before its one module
+   * (modeling_nemotron_h.py, NemotronHBlock); a Mamba block without an
+   * MLP its mixer's alone (mamba_ssm/modules/block.py, Block: norm2 only
+   * with an mlp). */
+  if (model->layer_pattern[0] != '\0')
+    return 1;
   if (model->ssm != HR_SSM_NONE)
     return hr_model_layer_has_mlp (model, 0) ? 2 : 1;
   return model->parallel_block ? 1 : 2;
@@ -244,6 +248,8 @@ hr_model_norms_per_layer (const HrModelArch *model)
 guint64
 hr_model_ssm_inner (const HrModelArch *model)
 {
+  if (model->ssm_inner > 0)
+    return model->ssm_inner;
   return (model->ssm_expand > 0 ? model->ssm_expand : 2) * model->hidden;
 }
 
@@ -287,43 +293,76 @@ hr_model_ssm_groups (const HrModelArch *model)
   return model->ssm_groups > 0 ? model->ssm_groups : 1;
 }
 
-/* Jamba's pattern (modeling_jamba.py, JambaModel.__init__: layer i is
- * an attention layer when i % attn_layer_period == attn_layer_offset, a
- * sparse MoE one when i % expert_layer_period == expert_layer_offset). */
+/* A layer's mixer: Nemotron-H's pattern (configuration_nemotron_h.py,
+ * layers_block_type: M mamba, * attention, - mlp, E moe; one module per
+ * block), or Jamba's (modeling_jamba.py, JambaModel.__init__: layer i is
+ * an attention layer when i % attn_layer_period == attn_layer_offset); a
+ * model without SSM layers attends in every layer. */
+HrLayerMixer
+hr_model_layer_mixer (const HrModelArch *model,
+                      guint64            layer)
+{
+  if (model->layer_pattern[0] != '\0')
+    {
+      char c = layer < HR_LAYER_PATTERN_MAX ? model->layer_pattern[layer] : '\0';
+
+      return c == 'M' ? HR_LAYER_MIXER_SSM : c == '*' ? HR_LAYER_MIXER_ATTENTION : HR_LAYER_MIXER_NONE;
+    }
+  if (model->ssm == HR_SSM_NONE)
+    return HR_LAYER_MIXER_ATTENTION;
+  return model->attn_layer_period > 0 && layer % model->attn_layer_period == model->attn_layer_offset
+         ? HR_LAYER_MIXER_ATTENTION : HR_LAYER_MIXER_SSM;
+}
+
+/* ... and what follows it: the pattern's MLP or experts, or Jamba's
+ * (a sparse MoE layer when i % expert_layer_period ==
+ * expert_layer_offset); no MLP in a Mamba block without one (ffn 0). */
+HrLayerMlp
+hr_model_layer_mlp (const HrModelArch *model,
+                    guint64            layer)
+{
+  if (model->layer_pattern[0] != '\0')
+    {
+      char c = layer < HR_LAYER_PATTERN_MAX ? model->layer_pattern[layer] : '\0';
+
+      return c == 'E' ? HR_LAYER_MLP_EXPERTS : c == '-' ? HR_LAYER_MLP_DENSE : HR_LAYER_MLP_NONE;
+    }
+  if (model->experts > 1
+      && (model->expert_layer_period == 0
+          || layer % model->expert_layer_period == model->expert_layer_offset))
+    return HR_LAYER_MLP_EXPERTS;
+  return model->ffn > 0 ? HR_LAYER_MLP_DENSE : HR_LAYER_MLP_NONE;
+}
+
 gboolean
 hr_model_layer_attends (const HrModelArch *model,
                         guint64            layer)
 {
-  if (model->ssm == HR_SSM_NONE)
-    return TRUE;
-  return model->attn_layer_period > 0
-         && layer % model->attn_layer_period == model->attn_layer_offset;
+  return hr_model_layer_mixer (model, layer) == HR_LAYER_MIXER_ATTENTION;
 }
 
 gboolean
 hr_model_layer_has_experts (const HrModelArch *model,
                             guint64            layer)
 {
-  if (model->experts <= 1)
-    return FALSE;
-  return model->expert_layer_period == 0
-         || layer % model->expert_layer_period == model->expert_layer_offset;
+  return hr_model_layer_mlp (model, layer) == HR_LAYER_MLP_EXPERTS;
 }
 
 gboolean
 hr_model_layer_has_mlp (const HrModelArch *model,
                         guint64            layer)
 {
-  return hr_model_layer_has_experts (model, layer) || model->ffn > 0;
+  return hr_model_layer_mlp (model, layer) != HR_LAYER_MLP_NONE;
 }
 
 /* Whether the layers differ from one another: a hybrid of attention and
- * SSM layers, or experts in some layers only. */
+ * SSM layers, experts in some layers only, or a pattern of blocks. */
 gboolean
 hr_model_mixed_layers (const HrModelArch *model)
 {
   return (model->ssm != HR_SSM_NONE && model->attn_layer_period > 0)
-         || (model->experts > 1 && model->expert_layer_period > 1);
+         || (model->experts > 1 && model->expert_layer_period > 1)
+         || model->layer_pattern[0] != '\0';
 }
 
 /* A vision tower's patches per image: (image / patch)², validated to

@@ -21,6 +21,8 @@ G_BEGIN_DECLS
  * (the longest, 193 bytes).  Every HrScenario holds one, the window a
  * dozen (its suggestions): kept small. */
 #define HR_DESCRIPTION_MAX 1024
+/* model.layer_pattern: one character per layer, and its terminating NUL. */
+#define HR_LAYER_PATTERN_MAX 512
 /* parallel.stage_layers: one entry per virtual pipeline stage (pp·vpp). */
 #define HR_MAX_STAGE_LAYERS 256
 
@@ -86,6 +88,7 @@ typedef struct
   guint64     ssm_state;         /* d_state: 16 (Mamba), 128 (Mamba-2) */
   guint64     ssm_conv;          /* d_conv, the causal convolution's width: 4 */
   guint64     ssm_expand;        /* d_inner = expand·hidden: 2 */
+  guint64     ssm_inner;         /* ... or d_inner itself (Nemotron-H: heads × head_dim) */
   guint64     ssm_dt_rank;       /* Mamba: dt_rank, ceil(hidden / 16) */
   guint64     ssm_heads;         /* Mamba-2: nheads, d_inner / ssm_head_dim */
   guint64     ssm_head_dim;      /* Mamba-2: headdim, 64 */
@@ -99,6 +102,10 @@ typedef struct
   guint64     attn_layer_offset;
   guint64     expert_layer_period;
   guint64     expert_layer_offset;
+  /* ... or Nemotron-H's (hybrid_override_pattern): one block per layer,
+   * a norm and one module, by character: M the SSM mixer, * attention,
+   * - the dense MLP, E the experts; "" = none (hr_model_layer_mixer) */
+  char        layer_pattern[HR_LAYER_PATTERN_MAX];
   /* a vision-language model (hr-params-vision.c): a vision tower of
    * vision_layers ViT layers over patches of vision_patch² pixels of a
    * vision_image² image, the output of layer vision_feature_layer (from 1;
@@ -287,6 +294,29 @@ guint64  hr_model_ssm_dt_rank      (const HrModelArch *model);
 guint64  hr_model_ssm_head_dim     (const HrModelArch *model);
 guint64  hr_model_ssm_heads        (const HrModelArch *model);
 guint64  hr_model_ssm_groups       (const HrModelArch *model);
+/* A layer's two parts: its mixer and what follows it (a pattern's block
+ * has one of them only).  The values index the kinds of layer
+ * (HrParamCounts, HrPatternKinds). */
+typedef enum
+{
+  HR_LAYER_MIXER_SSM,
+  HR_LAYER_MIXER_ATTENTION,
+  HR_LAYER_MIXER_NONE,
+  HR_N_LAYER_MIXERS
+} HrLayerMixer;
+
+typedef enum
+{
+  HR_LAYER_MLP_DENSE,
+  HR_LAYER_MLP_EXPERTS,
+  HR_LAYER_MLP_NONE,
+  HR_N_LAYER_MLPS
+} HrLayerMlp;
+
+HrLayerMixer hr_model_layer_mixer  (const HrModelArch *model,
+                                    guint64            layer);
+HrLayerMlp hr_model_layer_mlp      (const HrModelArch *model,
+                                    guint64            layer);
 gboolean hr_model_layer_attends    (const HrModelArch *model,
                                     guint64            layer);
 gboolean hr_model_layer_has_experts (const HrModelArch *model,

@@ -16,6 +16,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
+#include <string.h>
 
 /* A layer pattern (Jamba's period and offset) must name layers the model
  * has: an offset within its period, a period within the layers. */
@@ -39,6 +40,55 @@ check_pattern (const char  *period_path,
   return TRUE;
 }
 
+/* Nemotron-H's pattern (configuration_nemotron_h.py, _pattern_to_list:
+ * M, E, * and -, any other character a KeyError): one block per layer,
+ * each naming a part the model describes, and no part described that no
+ * block has; not beside Jamba's periods, which say the layout otherwise. */
+static gboolean
+validate_layer_pattern (const HrModelArch  *m,
+                        GError            **error)
+{
+  const char *p = m->layer_pattern;
+  gsize len = strlen (p);
+
+  if (len == 0)
+    return TRUE;
+  for (gsize i = 0; i < len; i++)
+    if (strchr ("M*-E", p[i]) == NULL)
+      {
+        char shown[8];
+
+        if (g_ascii_isgraph (p[i]))
+          g_snprintf (shown, sizeof shown, "'%c'", p[i]);
+        else
+          g_snprintf (shown, sizeof shown, "0x%02x", (guint) (guchar) p[i]);
+        FAIL ("model.layer_pattern", _("%s (character %u) names no block; "
+              "allowed: M (the SSM mixer), * (attention), - (the MLP), E (the experts)"),
+              shown, (guint) i + 1);
+      }
+  if (len != m->layers)
+    FAIL ("model.layer_pattern", _("%u blocks do not match model.layers = %"
+          PRIu64 "; allowed: one character per layer"), (guint) len, m->layers);
+  if (m->attn_layer_period > 0 || m->expert_layer_period > 0)
+    FAIL (m->attn_layer_period > 0 ? "model.attn_layer_period" : "model.expert_layer_period",
+          _("%" PRIu64 " is Jamba's layout, which model.layer_pattern says otherwise; allowed with "
+          "a layer pattern: 0"), MAX (m->attn_layer_period, m->expert_layer_period));
+  if ((strchr (p, 'M') != NULL) != (m->ssm != HR_SSM_NONE))
+    FAIL ("model.ssm", m->ssm == HR_SSM_NONE
+          ? _("none leaves the pattern's M blocks without a mixer; allowed: mamba, mamba2")
+          : _("%s describes a mixer no block of model.layer_pattern has (no M); allowed: none"),
+          hr_enum_name (&hr_ssm_names, m->ssm));
+  if ((strchr (p, 'E') != NULL) != (m->experts > 1))
+    FAIL ("model.experts", m->experts <= 1
+          ? _("%" PRIu64 " leaves the pattern's E blocks without experts; allowed: 2 or more")
+          : _("%" PRIu64 " describes experts no block of model.layer_pattern has (no E); allowed: 1"),
+          m->experts);
+  if (strchr (p, '-') != NULL && m->ffn == 0)
+    FAIL ("model.ffn", _("0 leaves the pattern's - blocks without an MLP; allowed: 1 to %u"),
+          HR_MAX_FFN);
+  return TRUE;
+}
+
 /* The SSM blocks' sizes: each must agree with the others, and the whole
  * count stay within what Headroom plans. */
 static gboolean
@@ -48,6 +98,10 @@ validate_ssm_sizes (const HrScenario  *sc,
   const HrModelArch *m = &sc->model;
   gboolean ssm = m->ssm != HR_SSM_NONE;
 
+  if (m->ssm_inner > 0 && m->ssm_expand > 0 && m->ssm_expand * m->hidden != m->ssm_inner)
+    FAIL ("model.ssm_expand", _("%" PRIu64 " makes the inner width %" PRIu64 ", not model.ssm_inner = %"
+          PRIu64 "; allowed with model.ssm_inner: 0, or %" PRIu64 " x model.hidden"),
+          m->ssm_expand, m->ssm_expand * m->hidden, m->ssm_inner, m->ssm_inner);
   if (ssm && m->ffn == 0 && m->experts > 1 && m->expert_layer_period > 1)
     FAIL ("model.ffn", _("0 leaves the layers without experts with no MLP; allowed with "
           "model.expert_layer_period > 1: 1 to %u (the dense layers' width)"), HR_MAX_FFN);
@@ -60,7 +114,7 @@ validate_ssm_sizes (const HrScenario  *sc,
        * ssd_combined.py: assert nheads % ngroups == 0. */
       if (di % P != 0)
         FAIL ("model.ssm_head_dim", _("%" PRIu64 " does not divide the inner width "
-              "%" PRIu64 " (ssm_expand x hidden); allowed: a divisor of %"
+              "%" PRIu64 " (model.ssm_inner, or ssm_expand x hidden); allowed: a divisor of %"
               PRIu64), P, di, di);
       if (H * P != di)
         FAIL ("model.ssm_heads", _("%" PRIu64 " heads of %" PRIu64
@@ -152,11 +206,12 @@ validate_ssm_adapters (const HrScenario  *sc,
   const HrParallel *p = &sc->parallel;
   gboolean adapters = t->method != HR_METHOD_FULL;
 
-  if ((t->method == HR_METHOD_QLORA && !(hr_model_mixed_layers (m) && m->ssm_bc_norm))
+  if ((t->method == HR_METHOD_QLORA
+       && !(hr_model_mixed_layers (m) && m->ssm_bc_norm && m->layer_pattern[0] == '\0'))
       || (t->method == HR_METHOD_LORA && !hr_model_mixed_layers (m) && m->ffn > 0))
     FAIL ("training.method", _("%s is not planned with these SSM layers yet; allowed: full; "
           "lora with a layer pattern, or on a Mamba or Mamba-2 model without an MLP; qlora "
-          "on a Jamba-style hybrid (a layer pattern and model.ssm_bc_norm), its Mamba "
+          "on a Jamba-style hybrid (model.attn_layer_period and model.ssm_bc_norm), its Mamba "
           "mixers left in 16 bits"), hr_enum_name (&hr_method_names, t->method));
   if (adapters)
     {
@@ -238,6 +293,8 @@ hr_validate_ssm (const HrScenario  *sc,
   gboolean ssm = m->ssm != HR_SSM_NONE;
 
   /* (The sizes' own ranges are their rows'.) */
+  if (!validate_layer_pattern (m, error))
+    return FALSE;
   if (!check_pattern ("model.attn_layer_period", "model.attn_layer_offset",
                          m->attn_layer_period, m->attn_layer_offset, m->layers, error)
       || !check_pattern ("model.expert_layer_period", "model.expert_layer_offset",

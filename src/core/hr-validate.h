@@ -32,6 +32,7 @@ G_BEGIN_DECLS
 #define HR_MAX_SSM_STATE    65536
 #define HR_MAX_SSM_CONV     64
 #define HR_MAX_SSM_EXPAND   64
+#define HR_MAX_SSM_INNER    (HR_MAX_HIDDEN * HR_MAX_SSM_EXPAND)
 #define HR_MAX_IMAGE        65536   /* pixels per side */
 #define HR_MAX_IMAGES       65536   /* per sample */
 #define HR_MAX_TILES        64      /* per image (Llama 3.2 Vision: 4) */

@@ -16,6 +16,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <inttypes.h>
 #include <string.h>
 
 /* A short rendering of a JSON value for messages: "4.5", "\"bf17\"", "an object"
@@ -138,6 +139,9 @@ hr_fields_read_field (const Field  *field,
       if (type != G_TYPE_STRING)
         FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a string"),
               path, (value = hr_fields_describe_node (node)));
+      if ((field->flags & HR_FIELD_WHOLE) && strlen (json_node_get_string (node)) >= field->size)
+        FAIL (HR_ERROR_INVALID, _("%s: %" PRIu64 " characters is too long; allowed: up to %" PRIu64),
+              path, (guint64) strlen (json_node_get_string (node)), (guint64) field->size - 1);
       hr_copy_string (ptr, field->size > 0 ? field->size : HR_NAME_MAX, json_node_get_string (node));
       return TRUE;
 

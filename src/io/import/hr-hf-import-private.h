@@ -90,6 +90,13 @@ gboolean    hr_hf_import_jamba    (HrHfReader   *r,
                                    GPtrArray    *unmapped,
                                    GError      **error);
 
+/* Nemotron-H (hr-hf-import-nemotron.c): its layer pattern of Mamba-2,
+ * attention and MLP blocks, the whole model. */
+gboolean    hr_hf_import_nemotron_h (HrHfReader   *r,
+                                     HrModelArch  *out,
+                                     GPtrArray    *unmapped,
+                                     GError      **error);
+
 /* Vision-language models (hr-hf-import-vision.c): llava and qwen2_vl,
  * their text_config through hr_hf_import_node, their vision_config as the
  * tower and projector. */

@@ -34,7 +34,8 @@ in_list (const char          *value,
 static const char * const supported_types[] = {
   "bart", "bert", "deepseek_v2", "deepseek_v3", "distilbert", "electra", "falcon", "gemma",
   "gemma2", "gpt2", "gpt_neox", "jamba",
-  "llama", "llava", "mamba", "mamba2", "mistral", "mixtral", "mllama", "mt5", "olmo2", "phi",
+  "llama", "llava", "mamba", "mamba2", "mistral", "mixtral", "mllama", "mt5", "nemotron_h",
+  "olmo2", "phi",
   "phi3", "qwen2",
   "qwen2_moe", "qwen2_vl", "qwen3",
   "qwen3_moe", "roberta", "stablelm", "t5", "vit", "whisper", "xlm-roberta", NULL
@@ -59,7 +60,6 @@ static const struct
   { "falcon_mamba", "a state-space model with unweighted norms on B, C and dt" },
   { "zamba", "a hybrid of state-space and attention layers" },
   { "zamba2", "a hybrid of state-space and attention layers" },
-  { "nemotron_h", "a hybrid of state-space and attention layers" },
   { "deberta", "an encoder with relative position embeddings" },
   { "deberta-v2", "an encoder with relative position embeddings" },
 };
@@ -157,6 +157,8 @@ import_family (HrHfReader   *r,
     return hr_hf_import_whisper (r, out, unmapped, error);
   if (strcmp (type, "mamba") == 0 || strcmp (type, "mamba2") == 0)
     return hr_hf_import_mamba (r, type, out, unmapped, error);
+  if (strcmp (type, "nemotron_h") == 0)
+    return hr_hf_import_nemotron_h (r, out, unmapped, error);
   *handled = FALSE;
   return TRUE;
 }
