@@ -231,6 +231,9 @@ add_ssm_mlp (const HrScenario         *sc,
                         : 0.0;
   out->mlp_weights = f->mlp_weights;
   out->mlp_linear = f->mlp_linear;
+  /* a first layer's MLP whose input needs no gradient keeps no casts of
+   * the weights that read it (hr_activations_layer_with_input) */
+  out->uncast_weights = f->mlp_uncast;
   out->backward_weight = f->backward_weight;
   return f->backward_work;
 }
@@ -393,6 +396,60 @@ average_into (HrLayerActivations       *sum,
   *n_sum += n;
 }
 
+/* Whether a layer of kind [A][X] holds an adapter of the scenario's. */
+static gboolean
+kind_adapted (const HrScenario *sc,
+              HrLayerMixer      a,
+              HrLayerMlp        x)
+{
+  guint lt = sc->training.lora_targets;
+  guint mlp = HR_LORA_UP | HR_LORA_DOWN | (hr_model_gated (&sc->model) ? HR_LORA_GATE : 0u);
+
+  return (a == HR_LAYER_MIXER_ATTENTION && (lt & (HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O)))
+         || (a == HR_LAYER_MIXER_SSM && (lt & HR_LORA_SSM))
+         || (x != HR_LAYER_MLP_NONE && (lt & mlp));
+}
+
+/* In a model whose embeddings are frozen and whose first layer's input
+ * needs no gradient (hr_activations_input_grad), the layers before the
+ * first with an adapter have nothing that needs one either: autograd
+ * records nothing for them, and they keep nothing.  A pattern's block
+ * may have no adapted linear (an MLP block under adapters on the
+ * attention alone, a Mamba block without in_proj's): how many lead the
+ * stack so (at most all but the last). */
+static guint64
+unadapted_lead (const HrScenario *sc)
+{
+  const HrModelArch *m = &sc->model;
+
+  if (sc->training.method == HR_METHOD_FULL || hr_activations_input_grad (sc))
+    return 0;
+  for (guint64 i = 0; i + 1 < m->layers; i++)
+    if (kind_adapted (sc, hr_model_layer_mixer (m, i), hr_model_layer_mlp (m, i)))
+      return i;
+  return m->layers > 0 ? m->layers - 1 : 0;
+}
+
+/* Adds LA's saved tensors into SUM by name, and its totals. */
+static void
+add_by_name (HrLayerActivations       *sum,
+             const HrLayerActivations *la)
+{
+  for (guint i = 0; i < la->n; i++)
+    {
+      int j = hr_layer_find_saved (sum, la->saved[i].name);
+
+      if (j >= 0)
+        sum->saved[j].bytes += la->saved[i].bytes;
+      else if (sum->n < HR_MAX_SAVED)
+        sum->saved[sum->n++] = la->saved[i];
+      else
+        sum->saved[sum->n - 1].bytes += la->saved[i].bytes;
+    }
+  sum->total += la->total;
+  sum->uncast_weights += la->uncast_weights;
+}
+
 void
 hr_activations_pattern_kinds (const HrScenario *sc,
                               HrPatternKinds   *out)
@@ -417,6 +474,11 @@ hr_activations_pattern_kinds (const HrScenario *sc,
           pattern_layer (sc, order[i], x, TRUE, order[i] == HR_LAYER_MIXER_ATTENTION ? NULL : same,
                          &out->kind[order[i]][x]);
     }
+  /* What the first layer and the unadapted ones before it would keep as
+   * any other layers: what the stack keeps less there is taken from it. */
+  out->lead = out->kind[hr_model_layer_mixer (m, 0)][hr_model_layer_mlp (m, 0)];
+  for (guint64 i = 1, n = unadapted_lead (sc); i <= n; i++)
+    add_by_name (&out->lead, &out->kind[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)]);
 }
 
 void
@@ -424,9 +486,19 @@ hr_activations_pattern_first_layer (const HrScenario   *sc,
                                     HrLayerActivations *out)
 {
   const HrModelArch *m = &sc->model;
+  guint64 n = unadapted_lead (sc);
 
-  pattern_layer (sc, hr_model_layer_mixer (m, 0), hr_model_layer_mlp (m, 0),
+  /* The first adapted layer, its input needing no gradient, and the
+   * unadapted ones before it: nothing saved, no weight cast kept. */
+  pattern_layer (sc, hr_model_layer_mixer (m, n), hr_model_layer_mlp (m, n),
                  hr_activations_input_grad (sc), NULL, out);
+  for (guint64 i = 0; i < n; i++)
+    {
+      HrLayerActivations lead;
+
+      pattern_layer (sc, hr_model_layer_mixer (m, i), hr_model_layer_mlp (m, i), FALSE, NULL, &lead);
+      add_by_name (out, &lead);
+    }
 }
 
 /* The last layer's kind last: the values the average takes from its

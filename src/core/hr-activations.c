@@ -416,10 +416,11 @@ add_uncast_weights (const LayerShape   *L,
       /* DeepSeek's MoE layers: the shared experts' MLP beside them */
       double shared = moe ? (double) (m->shared_experts * hr_model_expert_ffn (m)) / L->t : 0.0;
 
+      out->mlp_uncast = (!mlp_in_grad ? (experts * w + shared) * (hr_model_gated (m) ? 2.0 : 1.0) * h
+                                         + (moe ? h * (double) m->experts : 0.0) : 0.0)
+                        + (!mlp_grad ? (experts * w + shared) * h : 0.0);
       out->uncast_weights = (hr_model_mla (m) ? mla_uncast (L) : h * (a + 2 * k) * d + (!attn_grad ? a * d * h : 0.0))
-                            + (!mlp_in_grad ? (experts * w + shared) * (hr_model_gated (m) ? 2.0 : 1.0) * h
-                                              + (moe ? h * (double) m->experts : 0.0) : 0.0)
-                            + (!mlp_grad ? (experts * w + shared) * h : 0.0);
+                            + out->mlp_uncast;
     }
 }
 

@@ -54,6 +54,7 @@ typedef struct
   double        uncast_weights; /* elements of the linear weights whose input needs
                                  * no gradient (a first layer's): autocast's casts
                                  * of them are not kept */
+  double        mlp_uncast;     /* ... of them, the MLP's */
 } HrLayerActivations;
 
 void    hr_activations_layer          (const HrScenario   *scenario,
@@ -104,6 +105,9 @@ typedef struct
 {
   HrLayerActivations kind[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];
   gboolean           has[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];
+  /* the first layer and the unadapted ones before the first adapted
+   * (LoRA), summed as any layers of their kinds */
+  HrLayerActivations lead;
 } HrPatternKinds;
 
 /* A pattern's block of a norm and the attention alone (a plain

@@ -155,7 +155,7 @@ stage_layers_init (Ctx         *ctx,
   sl->first_kind = m->vision == HR_VISION_MLLAMA ? &ctx->dense_act
                    : ctx->first_act != NULL ? ctx->first_act
                    : ctx->pattern != NULL
-                   ? &ctx->pattern->kind[hr_model_layer_mixer (m, 0)][hr_model_layer_mlp (m, 0)]
+                   ? &ctx->pattern->lead
                    : la;
 
   /* (DeepSeek's first layer is a dense one where the stage holds any) */
@@ -234,9 +234,11 @@ add_backward_work (Ctx               *ctx,
                         : fresh_grads ? 0.0 : 1.0)
                    : 0.0;
   /* Under autocast the first layer's weight casts (kept by its graph, or
-   * made again by its recomputation) are there too. */
+   * made again by its recomputation) are there too.  (A hybrid's la0
+   * counts the unadapted layers before its first adapted one among those
+   * whose casts are not kept: none of theirs is there either.) */
   fm->first_casts = autocast && p->zero != 3
-                    ? (first_linear - (sl->first_differs ? sl->la0.uncast_weights : 0.0)
+                    ? (MAX (first_linear - (sl->first_differs ? sl->la0.uncast_weights : 0.0), 0.0)
                        + (ctx->lora ? first_lora : 0.0))
                       * ctx->act_bytes
                     : 0.0;

@@ -227,6 +227,21 @@ add_autocast_casts (Ctx               *ctx,
                                                                     dev->n_layers)
                            * (ctx->lora ? (double) ctx->counts.dense_first_lora - cached
                                         : (double) ctx->counts.dense_first_linear - layer_linear);
+      double wrapped = (double) n_ck * cached;
+      double recomputed = layer_linear + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0);
+
+      /* A hybrid's layers differ: the wrapped ones cache their own kinds'
+       * casts (every layer is wrapped, hr-validate-ssm.c), and the first
+       * recomputed is the stage's last layer, of its own kind. */
+      if (ctx->counts.mixed)
+        {
+          HrStageKinds k;
+
+          hr_calc_stage_kinds (sc, dev, &k);
+          wrapped = (1.0 - plain) * (ctx->lora ? sp->lora : sp->linear);
+          recomputed = (double) ctx->counts.kind_linear[k.last_mixer][k.last_mlp]
+                       + (ctx->lora ? (double) ctx->counts.kind_lora[k.last_mixer][k.last_mlp] : 0.0);
+        }
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                 HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
@@ -238,7 +253,7 @@ add_autocast_casts (Ctx               *ctx,
                 HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
                 "wrapped layers·P_trainable linear·bytes",
                 N_("Autocast's cache of half-precision weights, dropped when the forward pass ends."),
-                ((double) n_ck * cached + dense_delta + (double) sc->model.decoder_layers * cross)
+                (wrapped + dense_delta + (double) sc->model.decoder_layers * cross)
                 * ctx->act_bytes);
       /* (At the end of the backward pass, with the first layer's saved
        * tensors: hr-calc-activations.c.)  As the recomputed layer's
@@ -250,8 +265,7 @@ add_autocast_casts (Ctx               *ctx,
                 HR_LIVE (HR_PHASE_BACKWARD_START), N_("16-bit weight copies of the recomputed layer"),
                 "P_layer linear·bytes",
                 N_("The recomputed layer's half-precision weights, kept through its backward pass."),
-                (layer_linear + cross + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0))
-                * ctx->act_bytes);
+                (recomputed + cross) * ctx->act_bytes);
     }
 }
 

@@ -17,6 +17,16 @@ PHASES = ("forward", "loss backward", "backward (first layers)",
           "backward (last layers)", "optimizer step")
 
 
+def pattern_for(cfg, layers):
+    """A layer pattern for LAYERS layers: the configuration's, cut, or
+    grown by blocks of its last one's kind (the oracle's one more layer is
+    a copy of the last, whose tensors it measures)."""
+    pattern = cfg.get("layer_pattern", "")
+    if not pattern or layers is None:
+        return pattern
+    return pattern[:layers] + pattern[-1] * max(0, layers - len(pattern))
+
+
 def scenario(cfg, layers=None, checkpointing=None):
     sc = _scenario(cfg, layers, checkpointing)
     if cfg.get("ranks", 1) > 1:
@@ -107,6 +117,7 @@ def _scenario(cfg, layers=None, checkpointing=None):
             "attn_layer_offset": cfg.get("attn_layer_offset", 0),
             "expert_layer_period": cfg.get("expert_layer_period", 0),
             "expert_layer_offset": cfg.get("expert_layer_offset", 0),
+            "layer_pattern": pattern_for(cfg, layers),
             "attention_kind": cfg.get("attention_kind", "standard"),
             "q_lora_rank": cfg.get("q_lora_rank", 0),
             "kv_lora_rank": cfg.get("kv_lora_rank", 0),

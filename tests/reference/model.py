@@ -451,6 +451,9 @@ class MLP(nn.Module):
             return F.silu(x)
         if self.kind == "relu":
             return F.relu(x)
+        if self.kind == "relu2":
+            # transformers' ReLUSquaredActivation (Nemotron-H's relu2)
+            return torch.square(F.relu(x))
         return F.gelu(x)
 
     def forward(self, x):
@@ -849,7 +852,7 @@ def apply_lora(model, cfg):
 
 
 def build(cfg, device="cpu"):
-    if cfg.get("ssm", "none") != "none":
+    if cfg.get("ssm", "none") != "none" or cfg.get("layer_pattern"):
         import ssm               # state-space and hybrid models (ssm.py)
         model = ssm.SSMModel(cfg)
     elif cfg.get("vision", "none") != "none":

@@ -66,7 +66,7 @@ def base_config():
         "ssm": "none", "ssm_state": 0, "ssm_conv": 0, "ssm_expand": 0, "ssm_dt_rank": 0,
         "ssm_head_dim": 0, "ssm_groups": 0, "ssm_bc_norm": False,
         "attn_layer_period": 0, "attn_layer_offset": 0,
-        "expert_layer_period": 0, "expert_layer_offset": 0,
+        "expert_layer_period": 0, "expert_layer_offset": 0, "layer_pattern": "",
         "attention_kind": "standard", "q_lora_rank": 0, "kv_lora_rank": 0, "qk_nope_head_dim": 0,
         "qk_rope_head_dim": 0, "v_head_dim": 0, "shared_experts": 0, "dense_layers": 0,
         "vision": "none", "vision_layers": 0, "vision_hidden": 0, "vision_heads": 0,
@@ -374,6 +374,66 @@ def ssm_lora_config(rng, index):
     return finish(c)
 
 
+def pattern_config(rng, index):
+    """A Nemotron-H-style layer pattern (model.layer_pattern): 3 to 5
+    blocks, each a norm and one module.  Without SSM blocks (attention,
+    MLP and expert blocks only, two in three configurations) every figure
+    is compared, the attention-only and MLP-only blocks'
+    (hr_activations_attention_block, hr-activations-ssm.c) among them; with
+    Mamba-2 blocks, as every SSM configuration, the counts and the bytes of
+    weights, gradients and optimizer states.  Full training or LoRA on the
+    attention and MLP linears (and in_proj)."""
+    c = base_config()
+    c["seed"] = rng.randrange(1 << 30)
+    ssm = rng.random() < 1 / 3
+    experts = rng.random() < 0.3
+    c["layers"] = n = rng.choice((3, 4, 5))
+    blocks = ["*", "-"] + (["E"] if experts else []) + (["M"] if ssm else [])
+    pattern = blocks + [rng.choice(blocks) for _ in range(n - len(blocks))] if n >= len(blocks) else blocks
+    rng.shuffle(pattern)
+    c["layers"] = len(pattern)
+    c["layer_pattern"] = "".join(pattern)
+    a, d = rng.choice(((2, 16), (4, 16), (4, 8)))
+    c["heads"], c["head_dim"] = a, d
+    c["kv_heads"] = rng.choice([k for k in (1, 2, 4) if a % k == 0 and k <= a])
+    c["hidden"] = h = a * d
+    c["mlp"] = rng.choice(("relu2", "relu2", "swiglu", "gelu"))
+    gated = c["mlp"] == "swiglu"
+    c["ffn"] = 8 * (8 * h // 3 // 8) if gated else 4 * h
+    c["vocab"] = rng.choice((128, 256))
+    s = rng.choice((16, 32))
+    c["seq_len"] = s
+    c["micro_batch"] = rng.choice((1, 2)) if not experts else 2
+    if experts:
+        # with 32 tokens or more every expert gets some (random_config)
+        c["seq_len"] = 32
+        c["experts"], c["experts_active"] = 4, 2
+        c["expert_ffn"] = 8 * max(1, c["ffn"] // 16)
+    if ssm:
+        c["ssm"] = "mamba2"
+        c["ssm_state"] = rng.choice((4, 8))
+        c["ssm_conv"] = 4
+        c["ssm_expand"] = 2
+        c["ssm_head_dim"] = 8
+        c["ssm_groups"] = rng.choice((1, 2))
+    c["tied_embeddings"] = rng.random() < 0.3
+    if rng.random() < 0.35:
+        c["method"] = "lora"
+        c["lora_rank"] = rng.choice((2, 4))
+        names = [t for t in LORA_ALL if gated or t != "gate"] + (["in_proj"] if ssm else [])
+        k = rng.randrange(1, len(names) + 1)
+        c["lora_targets"] = sorted(rng.sample(names, k), key=names.index)
+        c["lora_dropout"] = rng.choice((0.0, 0.1))
+    c["precision"] = rng.choice(("fp32", "bf16-true", "amp-bf16"))
+    c["optimizer"] = rng.choice(("adamw", "adamw", "sgd-momentum"))
+    c["optimizer_impl"] = rng.choice(("foreach", "fused"))
+    c["checkpointing"] = rng.choice(("none", "none", "full"))
+    c["attention"] = rng.choice(("eager", "flash", "sdpa"))
+    c["zero_grad_to_none"] = rng.random() < 0.6
+    c["name"] = "pattern %s %d" % (c["layer_pattern"], index)
+    return finish(c)
+
+
 def deepseek_lora_config(rng, index):
     """A DeepSeek-style decoder (deepseek_config) fine-tuned with LoRA, as
     PEFT adapts Hugging Face's DeepSeek: q the query projections (q_proj,
@@ -632,7 +692,14 @@ def ssm_preset(m, pid):
     if c["ssm"] == "mamba2":
         c["ssm_head_dim"], c["ssm_groups"] = 16, min(m.get("ssm_groups", 1), 2)
     period = m.get("attn_layer_period", 0)
-    if period:
+    if m.get("layer_pattern"):
+        # Nemotron-H's pattern: one block of each kind, in the order the
+        # preset's first has them (M-* for the 8B)
+        c["layer_pattern"] = "".join(dict.fromkeys(m["layer_pattern"]))
+        c["layers"] = len(c["layer_pattern"])
+        c["heads"], c["kv_heads"], c["head_dim"] = 4, 2, 16
+        c["ffn"] = 4 * h if c["mlp"] not in ("swiglu", "geglu") else 8 * (8 * h // 3 // 8)
+    elif period:
         c["attn_layer_period"] = period
         c["layers"] = period
         c["heads"], c["kv_heads"], c["head_dim"] = 4, 2, 16
@@ -674,6 +741,16 @@ class Check:
                 dev = (hr - ref) / ref * 100 if ref else 0.0
                 parts.append("%s %+.1f%%%s" % (what, dev, "" if ok else "!"))
         return ", ".join(parts)
+
+
+def pattern_block_adapted(cfg, char):
+    """Whether a layer pattern's block holds an adapter of cfg's."""
+    t = set(cfg["lora_targets"])
+    if char == "*":
+        return bool(t & {"q", "k", "v", "o"})
+    if char == "M":
+        return bool(t & {"in_proj", "x_proj", "out_proj"})
+    return bool(t & {"gate", "up", "down"})
 
 
 def compare(cfg, hr, device, fields, sampler="allocator"):
@@ -747,10 +824,26 @@ def compare(cfg, hr, device, fields, sampler="allocator"):
     # the reference spreads autocast's cache of a checkpointed forward over
     # the layers evenly (measure.py, cast_share), Headroom's one more layer
     # is an MoE one; the whole model compares them
-    uneven_casts = (cfg.get("dense_layers", 0) > 0 and cfg["precision"] == "amp-bf16"
-                    and cfg["checkpointing"] == "full")
+    uneven_casts = ((cfg.get("dense_layers", 0) > 0 or len(set(cfg.get("layer_pattern", ""))) > 1)
+                    and cfg["precision"] == "amp-bf16" and cfg["checkpointing"] == "full")
+    # A layer pattern under LoRA: the blocks before the first with an
+    # adapter keep nothing, and the first keeps what a first layer keeps
+    # (hr-activations-ssm.c, unadapted_lead); where that reaches the last
+    # layer, the last is no middle one
+    pattern = cfg.get("layer_pattern", "")
+    if pattern and first_differs:
+        adapted = [pattern_block_adapted(cfg, c) for c in pattern]
+        if True not in adapted[:-1]:
+            first_differs_last = True
+            notes.append("layer saved not compared: no adapter before the last block")
+        else:
+            first_differs_last = False
+    else:
+        first_differs_last = False
     if uneven_casts:
-        notes.append("layer saved not compared: autocast's cache spread over dense and MoE layers")
+        notes.append("layer saved not compared: autocast's cache spread over layers of different kinds")
+    elif first_differs_last:
+        pass
     elif layer is not None and (L >= 2 or not first_differs):
         chk.near("layer saved", layer, ref["saved_layer"], TOL_SAVED, SLACK_SAVED)
     if cfg["kind"] == "encoder-decoder":
@@ -850,6 +943,8 @@ def main(argv=None):
     ap.add_argument("--ssm", type=int, default=12, help="random state-space and hybrid configurations")
     ap.add_argument("--deepseek", type=int, default=30,
                     help="random DeepSeek-style configurations (latent attention, shared experts, dense first layers)")
+    ap.add_argument("--pattern", type=int, default=12,
+                    help="random Nemotron-H-style layer patterns of attention, MLP, expert and Mamba-2 blocks")
     ap.add_argument("--ssm-lora", type=int, default=8,
                     help="random Mamba and Mamba-2 configurations with LoRA on in_proj, and hybrids on any linear")
     ap.add_argument("--deepseek-lora", type=int, default=16,
@@ -911,6 +1006,9 @@ def main(argv=None):
     # Whisper-style encoder-decoders, likewise
     rng6 = random.Random(seed * 7919 + 5)
     configs += [audio_config(rng6, i) for i in range(args.audio)]
+    # Nemotron-H-style layer patterns, likewise
+    rng9 = random.Random(seed * 7919 + 8)
+    configs += [pattern_config(rng9, i) for i in range(args.pattern)]
     if not args.no_presets:
         configs += regression_configs() + preset_configs(args.presets)
     widths = [int(w) for w in args.widths.split(",")]

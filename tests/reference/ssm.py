@@ -23,8 +23,9 @@ import math
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+import torch.utils.checkpoint as torch_checkpoint
 
-from model import MLP, Block, MoE, Norm
+from model import MLP, Attention, Block, MoE, Norm
 
 
 def dt_rank(cfg):
@@ -157,6 +158,36 @@ class SSMBlock(nn.Module):
         return x
 
 
+class PatternBlock(nn.Module):
+    """Nemotron-H's NemotronHBlock (modeling_nemotron_h.py): one norm and
+    one module, the residual added: the SSM mixer (M), attention (*), the
+    MLP (-) or the experts (E).  Its attributes are what apply_lora looks
+    for: mixer in an SSM block, attn (None elsewhere) and mlp."""
+
+    def __init__(self, cfg, char, mask):
+        super().__init__()
+        self.char = char
+        self.norm = Norm(cfg, cfg["hidden"])
+        self.attn = self.mlp = None
+        if char == "M":
+            self.mixer = Mamba2Mixer(cfg) if cfg["ssm"] == "mamba2" else MambaMixer(cfg)
+        elif char == "*":
+            self.attn = Attention(cfg, causal=True)
+            self.attn.register_buffer("causal_mask", mask, persistent=False)
+        elif char == "-":
+            self.mlp = MLP(cfg, cfg["ffn"])
+        else:
+            self.mlp = MoE(cfg)
+
+    def forward(self, x, rope):
+        y = self.norm(x)
+        if self.char == "M":
+            return x + self.mixer(y)
+        if self.char == "*":
+            return x + self.attn(y, rope)
+        return x + self.mlp(y)
+
+
 class SSMModel(nn.Module):
     """The token table, the layers of the pattern, the final norm and the
     LM head (tied: MambaLMHeadModel; untied: Jamba)."""
@@ -168,8 +199,11 @@ class SSMModel(nn.Module):
         self.embed = nn.Embedding(V, h)
         layers = []
         mask = torch.ones(s, s, dtype=torch.bool).triu(1)
+        pattern = cfg.get("layer_pattern", "")
         for i in range(cfg["layers"]):
-            if attends(cfg, i):
+            if pattern:
+                layers.append(PatternBlock(cfg, pattern[i], mask))
+            elif attends(cfg, i):
                 dense = dict(cfg) if has_experts(cfg, i) else dict(cfg, experts=1, experts_active=1)
                 blk = Block(dense, i)
                 blk.attn.register_buffer("causal_mask", mask, persistent=False)
@@ -190,10 +224,19 @@ class SSMModel(nn.Module):
         if self.layer_hook is not None:
             self.layer_hook("embed")
         x = self.embed(tokens)
+        if self.cfg["input_requires_grad"] and not x.requires_grad:
+            # PEFT's enable_input_require_grads under reentrant checkpoints
+            # (model.py, Model.forward)
+            x.requires_grad_(True)
         for i, layer in enumerate(self.layers):
             if self.layer_hook is not None:
                 self.layer_hook(i)
-            x = layer(x, None)
+            # every layer (hr-validate-ssm.c: checkpoint_every 1), as
+            # Hugging Face's GradientCheckpointingLayer wraps each block
+            if self.cfg["checkpointing"] == "full":
+                x = torch_checkpoint.checkpoint(layer, x, None)
+            else:
+                x = layer(x, None)
         if self.layer_hook is not None:
             self.layer_hook("head")
         return self.head(self.final_norm(x))
