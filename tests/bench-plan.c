@@ -264,6 +264,21 @@ main (int   argc,
   }
 
   {
+    /* Nemotron-H's pattern: Mamba-2, attention and MLP blocks, each kind
+     * listed and averaged; under LoRA on the attention and MLPs its
+     * first Mamba block has no adapter and is summed with the next */
+    HrScenario nh;
+
+    hr_test_load (&nh, "default");
+    hr_test_model (&nh, "nemotron-h-8b");
+    bench_plan ("plan: Nemotron-H 8B, ZeRO-3, 8 GPUs, 4k", &nh);
+    nh.training.method = HR_METHOD_LORA;
+    nh.training.checkpointing = HR_CHECKPOINTING_NONE;
+    nh.training.micro_batch = 1;
+    bench_plan ("plan: Nemotron-H 8B, LoRA, ZeRO-3, 8 GPUs, 4k", &nh);
+  }
+
+  {
     /* DeepSeek-V3 with its MTP module: latent attention, dense first
      * layers and MoE layers mixed per stage */
     HrScenario ds;
