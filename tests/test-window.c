@@ -1397,6 +1397,24 @@ test_state_space_preset (void)
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.attn_layer_period")), 30);
   settle ();
   g_assert_false (hr_window_get_plan_valid (window));
+
+  /* Nemotron-H: its layer pattern in an entry row, the attention rows
+   * editable (the pattern has attention blocks); a pattern that does not
+   * match the layers is named by its label beside the row. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Nemotron-H 8B"));
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 8100852736);
+  g_assert_true (gtk_widget_is_sensitive (control (window, "model.heads")));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (control (window, "model.layer_pattern"))), ==,
+                   "M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M-");
+  gtk_editable_set_text (GTK_EDITABLE (control (window, "model.layer_pattern")), "M-M*");
+  settle ();
+  g_assert_false (hr_window_get_plan_valid (window));
+  g_test_message ("over the chart: %s", hr_window_get_message (window));
+  g_assert_true (g_str_has_prefix (hr_window_get_message (window), "Layer pattern: 4 blocks do not match"));
+  g_assert_true (gtk_widget_has_css_class (hr_form_get_row (hr_window_get_form (window), "model.layer_pattern"),
+                                           "error"));
   close_window (window);
 }
 
