@@ -881,8 +881,12 @@ test_hf_nemotron_h (void)
     " \"n_groups\": 8, \"mamba_head_dim\": 64, \"conv_kernel\": 4, \"use_conv_bias\": true,"
     " \"tie_word_embeddings\": false}";
   static const struct { const char *config; const char *says; } refused[] = {
-    { "{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"ME*E\"}",
-      "config.json: hybrid_override_pattern: E is not supported for Nemotron-H" },
+    { "{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"ME*E\", \"moe_latent_size\": 1024}",
+      "config.json: moe_latent_size: a width is not supported for Nemotron-H" },
+    { "{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"ME*E\", \"moe_intermediate_size\": 1000,"
+      " \"moe_shared_expert_intermediate_size\": 1500}",
+      "config.json: moe_shared_expert_intermediate_size: 1500 is not supported for Nemotron-H; allowed: a "
+      "multiple of moe_intermediate_size = 1000" },
     { "{\"model_type\": \"nemotron_h\", \"mlp_hidden_act\": \"silu\"}",
       "config.json: mlp_hidden_act: silu is not supported for Nemotron-H; allowed: relu2" },
     { "{\"model_type\": \"nemotron_h\", \"num_nextn_predict_layers\": 1}",
@@ -930,6 +934,34 @@ test_hf_nemotron_h (void)
     g_assert_no_error (error);
     g_assert_cmpstr (m.layer_pattern, ==, preset.model.layer_pattern);
     g_assert_cmpuint (hr_params_total (&m), ==, 8100852736ull);
+  }
+
+  /* MoE blocks (NemotronHMoE), every part by hand: 4 experts of 128 (up
+   * and down, squared ReLU), a router 4 x 256, a shared MLP of 256 (two
+   * experts' widths); a Mamba-2 mixer of 8 heads x 64 (in_proj 256 x
+   * (2·512 + 2·2·16 + 8), conv1d 576 x 4 + 576, 3 x 8, norm 512, out_proj
+   * 512 x 256), attention 2·256² + 2·256·128, an MLP 2·256·512; a norm of
+   * 256 per block, the token table and head 2·1000·256, the final norm. */
+  {
+    g_autoptr(JsonNode) moe = hr_json_load_data (
+      "{\"model_type\": \"nemotron_h\", \"vocab_size\": 1000, \"hidden_size\": 256,"
+      " \"intermediate_size\": 512, \"hybrid_override_pattern\": \"ME*E-\", \"num_attention_heads\": 4,"
+      " \"num_key_value_heads\": 2, \"head_dim\": 64, \"mamba_num_heads\": 8, \"mamba_head_dim\": 64,"
+      " \"n_groups\": 2, \"ssm_state_size\": 16, \"n_routed_experts\": 4, \"num_experts_per_tok\": 2,"
+      " \"moe_intermediate_size\": 128, \"moe_shared_expert_intermediate_size\": 256,"
+      " \"moe_latent_size\": null}", -1, "config.json", &error);
+    HrModelArch m = { 0 };
+    const guint64 mixer = 256 * 1096 + 576 * 4 + 576 + 3 * 8 + 512 + 512 * 256;
+    const guint64 expert_block = 4 * 256 + 4 * 2 * 256 * 128 + 2 * 256 * 256;
+
+    g_assert_true (hr_hf_import_node (&m, moe, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (m.experts, ==, 4);
+    g_assert_cmpuint (m.shared_experts, ==, 2);
+    g_assert_cmpuint (m.expert_ffn, ==, 128);
+    g_assert_cmpuint (hr_params_total (&m), ==, 2 * 1000 * 256 + 256 + (mixer + 256) + 2 * (expert_block + 256)
+                                                + (2 * 256 * 256 + 2 * 256 * 128 + 256) + (2 * 256 * 512 + 256));
+    g_assert_cmpuint (hr_params_total (&m), ==, 2175832);
   }
 
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)

@@ -282,7 +282,16 @@ hybrid_stage_layers (Ctx            *ctx,
   first = &ctx->pattern->kind[k.first_mixer][k.first_mlp];
   last = &ctx->pattern->kind[k.last_mixer][k.last_mlp];
   ctx->first_total = first->total;
+  /* Full checkpointing recomputes the stage's layers from its last, each
+   * beside nearly the same checkpoints: the largest recomputation of the
+   * stage's kinds stands for all (an expert block after attention blocks,
+   * the reference oracle's patterns), as for Llama 3.2 Vision's two kinds. */
   ctx->last_recompute = last->total - last->checkpoint;
+  for (guint a = 0; a < HR_N_LAYER_MIXERS; a++)
+    for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
+      if (k.count[a][x] > 0)
+        ctx->last_recompute = MAX (ctx->last_recompute,
+                                   ctx->pattern->kind[a][x].total - ctx->pattern->kind[a][x].checkpoint);
 }
 
 static void

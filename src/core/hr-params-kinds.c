@@ -37,6 +37,7 @@ hr_params_count_kinds (const HrModelArch *m,
   guint64 attn_ada = ((s->h + s->a * s->d) * 2 + (s->h + s->k * s->d) * 2) / t + (attn - attn_linear);
   guint64 experts_here = (s->E + e - 1) / e;
   guint64 n_mat = s->gated ? 3 : 2;
+  guint64 shared_width = m->shared_experts * s->ef;
   guint64 count[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS] = { { 0 } };
   /* a Mamba block's norms, or a pattern's block's: one per module */
   gboolean norm_per_module = m->ssm != HR_SSM_NONE || m->layer_pattern[0] != '\0';
@@ -96,13 +97,19 @@ hr_params_count_kinds (const HrModelArch *m,
           continue;
         if (x == HR_LAYER_MLP_EXPERTS)
           {
-            dense = mixer + norms + s->h * s->E;
+            /* the router, and a pattern's shared experts: one MLP of
+             * shared_experts x expert_ffn every token goes through
+             * (Nemotron-H's NemotronHMoE.shared_experts) */
+            dense = mixer + norms + router_params (m, s) + shared_mlp_params (m, s, t);
             experts = experts_here * mlp_params (m, s, s->ef, t);
-            linear = mixer_linear + s->h * s->E + experts_here * n_mat * s->h * s->ef / t;
-            ada = mixer_ada + norms + (s->h + s->E) + experts_here * mlp_adafactor (s, s->ef) / t;
+            linear = mixer_linear + s->h * s->E + experts_here * n_mat * s->h * s->ef / t
+                     + n_mat * s->h * shared_width / t;
+            ada = mixer_ada + norms + (s->h + s->E) + (m->router_bias ? s->E : 0)
+                  + experts_here * mlp_adafactor (s, s->ef) / t
+                  + (shared_width > 0 ? mlp_adafactor (s, shared_width) / t : 0);
             whole = mixer_whole + norms + layer_mlp_params (m, s, s->E);
             active = mixer_whole + norms + layer_mlp_params (m, s, s->K);
-            out->largest_linear = MAX (out->largest_linear, s->h * s->ef / t);
+            out->largest_linear = MAX (out->largest_linear, s->h * MAX (s->ef, shared_width) / t);
           }
         else
           {
@@ -121,6 +128,7 @@ hr_params_count_kinds (const HrModelArch *m,
          * every expert's or the dense MLP's (t is 1 with LoRA here). */
         lora = mixer_lora
                + (x == HR_LAYER_MLP_EXPERTS ? s->E * lora_mlp (s, lora_targets, lora_rank, s->ef)
+                                             + (shared_width > 0 ? lora_mlp (s, lora_targets, lora_rank, shared_width) : 0)
                   : x == HR_LAYER_MLP_DENSE ? lora_mlp (s, lora_targets, lora_rank, s->f) : 0);
         if (attends)
           out->largest_linear = MAX (out->largest_linear, s->h * s->a * s->d / t);

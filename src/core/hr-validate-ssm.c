@@ -169,10 +169,14 @@ validate_ssm_model (const HrScenario  *sc,
           : "model.lm_head_bias", _("is not planned with SSM layers or a layer pattern; "
           "allowed: patch_dim 0, token_types 0, pooler false, learned_positions 0, "
           "lm_head_bias false"));
-  if (m->attention_kind != HR_ATTN_KIND_STANDARD || m->shared_experts != 0
+  /* (a pattern's expert blocks may have shared experts: Nemotron-H's
+   * NemotronHMoE, hr-params-kinds.c) */
+  gboolean shared_ok = strchr (m->layer_pattern, 'E') != NULL;
+
+  if (m->attention_kind != HR_ATTN_KIND_STANDARD || (m->shared_experts != 0 && !shared_ok)
       || m->dense_layers != 0 || m->router_bias || m->mtp_modules != 0)
     FAIL (m->attention_kind != HR_ATTN_KIND_STANDARD ? "model.attention_kind"
-          : m->shared_experts != 0 ? "model.shared_experts" : m->dense_layers != 0
+          : m->shared_experts != 0 && !shared_ok ? "model.shared_experts" : m->dense_layers != 0
           ? "model.dense_layers" : m->router_bias ? "model.router_bias" : "model.mtp_modules",
           _("is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
           "attention_kind standard, shared_experts 0, dense_layers 0 (say it with "

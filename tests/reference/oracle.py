@@ -430,6 +430,11 @@ def pattern_config(rng, index):
     c["checkpointing"] = rng.choice(("none", "none", "full"))
     c["attention"] = rng.choice(("eager", "flash", "sdpa"))
     c["zero_grad_to_none"] = rng.random() < 0.6
+    if experts:
+        # Nemotron-H's MoE block has shared experts beside the routed ones
+        # (NemotronHMoE.shared_experts): 0 to 2 by the configuration's
+        # number, no draw of its own
+        c["shared_experts"] = (index // 2) % 3
     c["name"] = "pattern %s %d" % (c["layer_pattern"], index)
     return finish(c)
 

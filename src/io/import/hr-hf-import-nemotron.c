@@ -18,9 +18,13 @@
  * the hidden size in the 4B (112 x 64 over 3072): model.ssm_inner.
  * The attention has no bias and no position embedding whatever the config
  * says (NemotronHAttention: bias=False, no rotary call), the MLP no gate.
- * The MoE block (a sigmoid router with a correction bias, shared experts,
- * latent projections) is DeepSeek-V3's and cannot go in a layer pattern:
- * refused, as multi-token prediction is.
+ * The MoE block (NemotronHMoE): n_routed_experts non-gated experts of
+ * moe_intermediate_size, num_experts_per_tok of them per token, a router
+ * of n_routed_experts x hidden (its e_score_correction_bias is a buffer,
+ * no parameter) and one shared MLP of moe_shared_expert_intermediate_size
+ * over every token, which the plan holds as shared_experts x expert_ffn:
+ * a width that is no multiple of the experts' is refused, and so are the
+ * latent projections (moe_latent_size) and multi-token prediction.
  */
 
 #include "hr-hf-import-private.h"
@@ -111,10 +115,11 @@ refuse_unplanned (HrHfReader   *r,
   const char *act = hr_hf_get_string (r->obj, "mlp_hidden_act");
   guint64 mtp = 0;
 
-  if (strchr (out->layer_pattern, 'E') != NULL)
-    return hr_hf_refuse (r->origin, "hybrid_override_pattern", "E", "Nemotron-H",
-                         "M, *, - (the MoE block's sigmoid router and shared experts are not "
-                         "planned in a layer pattern)", error);
+  JsonNode *latent = json_object_get_member (r->obj, "moe_latent_size");
+
+  if (latent != NULL && !JSON_NODE_HOLDS_NULL (latent))
+    return hr_hf_refuse (r->origin, "moe_latent_size", "a width", "Nemotron-H",
+                         "null (the MoE block's latent projections are not planned)", error);
   if (act != NULL && strcmp (act, "relu2") != 0)
     return hr_hf_refuse (r->origin, "mlp_hidden_act", act, "Nemotron-H", "relu2", error);
   if (hr_hf_get_bool (r->obj, "mlp_bias", FALSE))
@@ -126,6 +131,37 @@ refuse_unplanned (HrHfReader   *r,
   if (hr_hf_get_uint (r, "num_nextn_predict_layers", 0, 64, &mtp) && mtp > 0)
     return hr_hf_refuse (r->origin, "num_nextn_predict_layers", "more than 0", "Nemotron-H", "0",
                          error);
+  return TRUE;
+}
+
+/* The MoE blocks' experts and shared MLP, NemotronHConfig's defaults
+ * for what the config leaves out (8 experts of 7688, 2 per token, a
+ * shared MLP of 7688). */
+static gboolean
+read_moe (HrHfReader   *r,
+          HrModelArch  *out,
+          GError      **error)
+{
+  static const char * const experts_keys[] = { "n_routed_experts", "num_local_experts", NULL };
+  guint64 shared = 7688;
+
+  out->experts = 8;
+  out->experts_active = 2;
+  out->expert_ffn = 7688;
+  hr_hf_get_uint_any (r, experts_keys, 2, HR_MAX_EXPERTS, &out->experts);
+  hr_hf_get_uint (r, "num_experts_per_tok", 1, HR_MAX_EXPERTS, &out->experts_active);
+  hr_hf_get_uint (r, "moe_intermediate_size", 1, HR_MAX_FFN, &out->expert_ffn);
+  hr_hf_get_uint (r, "moe_shared_expert_intermediate_size", 0, HR_MAX_FFN, &shared);
+  if (shared % out->expert_ffn != 0)
+    {
+      g_autofree char *value = g_strdup_printf ("%" PRIu64, shared);
+      g_autofree char *allowed = g_strdup_printf (_("a multiple of moe_intermediate_size = %" PRIu64),
+                                                  out->expert_ffn);
+
+      return hr_hf_refuse (r->origin, "moe_shared_expert_intermediate_size", value, "Nemotron-H",
+                           allowed, error);
+    }
+  out->shared_experts = shared / out->expert_ffn;
   return TRUE;
 }
 
@@ -186,6 +222,8 @@ hr_hf_import_nemotron_h (HrHfReader   *r,
       out->ssm_head_dim = mamba_head_dim;
       out->ssm_inner = mamba_heads * mamba_head_dim;
     }
+  if (strchr (out->layer_pattern, 'E') != NULL && !read_moe (r, out, error))
+    return FALSE;
   if (unmapped != NULL && hr_hf_get_bool (r->obj, "residual_in_fp32", FALSE))
     g_ptr_array_add (unmapped, g_strdup ("residual_in_fp32: true; NemotronHBlock keeps the "
                                          "residual in the model's type, and so does the plan"));
