@@ -290,6 +290,11 @@ add_backward_work (const LayerShape   *L,
      * same tensor, freed only after ReLU's own backward.) */
     double mlp_work = ((hr_model_gated (m) ? 2.0 : 1.0)
                        + (m->mlp == HR_MLP_RELU || !hr_layer_needs_input (tr, HR_LORA_DOWN) ? 1.0 : 0.0)
+                       /* squared ReLU's square is pow(x, 2), whose backward
+                        * (derivatives.yaml: pow_backward, grad · (2 ·
+                        * x.pow(1))) makes x.pow(1), its double and the
+                        * product at once: two f-wide tensors beyond GELU's */
+                       + (m->mlp == HR_MLP_RELU2 ? 2.0 : 0.0)
                        /* a down adapter's dropout makes its own f-wide
                         * input gradient beside the base's */
                        + (lora && tr->lora_dropout > 0 && (tr->lora_targets & HR_LORA_DOWN) ? 1.0 : 0.0))

@@ -94,6 +94,40 @@ layer_backward_moment (const Ctx                *ctx,
   return MAX (MAX (at_mlp, at_attention), at_qkv);
 }
 
+/* A hybrid's stage that recomputes nothing: its backward meets each
+ * layer with the saved tensors of the layers after it gone, so a block
+ * whose backward holds much (a squared-ReLU MLP block) counts less
+ * where attention blocks follow it.  The largest of those moments, as if
+ * at the backward's start (every saved tensor there), stands for the
+ * stage; FALLBACK (the kinds' average's) where the stage's layers are not
+ * one run (interleaved stages) or a layer is recomputed. */
+static double
+pattern_backward_moment (const Ctx      *ctx,
+                         const HrDevice *dev,
+                         gboolean        plain_grads,
+                         gboolean        fresh_grads,
+                         gboolean        drop_casts,
+                         double          fallback)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrModelArch *m = &sc->model;
+  double after = 0, best = 0;
+
+  if (ctx->pattern == NULL || sc->training.checkpointing != HR_CHECKPOINTING_NONE
+      || MAX (sc->parallel.vpp, 1) > 1 || dev->n_layers == 0
+      || dev->first_layer + dev->n_layers > m->layers)
+    return fallback;
+  for (guint64 i = dev->first_layer + dev->n_layers; i-- > dev->first_layer;)
+    {
+      const HrLayerActivations *k = &ctx->pattern->kind[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)];
+      double moment = layer_backward_moment (ctx, k, plain_grads, fresh_grads, drop_casts) - after;
+
+      best = i + 1 == dev->first_layer + dev->n_layers ? moment : MAX (best, moment);
+      after += k->total;
+    }
+  return best;
+}
+
 /* How a stage's layers keep their activations. */
 typedef struct
 {
@@ -213,7 +247,9 @@ add_backward_work (Ctx               *ctx,
   gboolean fresh_grads = plain_grads && !ctx->accumulating && t->zero_grad_to_none;
   gboolean autocast = t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32;
   gboolean drop_casts = autocast && p->zero != 3;
-  double work = layer_backward_moment (ctx, la, plain_grads, fresh_grads, drop_casts);
+  double work = pattern_backward_moment (ctx, dev, plain_grads, fresh_grads, drop_casts,
+                                         layer_backward_moment (ctx, la, plain_grads, fresh_grads,
+                                                                drop_casts));
   /* The stage's first layer, whose moment ends the backward pass: a layer
    * like the others, or DeepSeek's dense first layer (hr-calc-deepseek.c),
    * with its own working set, weights and casts. */
