@@ -574,6 +574,14 @@ REGRESSIONS = (
 )
 
 
+# ... and of the layer-pattern generator (its stream: seed·7919 + 8)
+PATTERN_REGRESSIONS = (
+    (2024, 20, "under LoRA the blocks before the first adapted one keep nothing"),
+    (2024, 2, "autocast's cache under full checkpointing: each wrapped block's own casts"),
+    (1, 4, "a hybrid stage's recomputation: the largest of its kinds'"),
+)
+
+
 def regression_configs():
     out = []
     for seed, index, _why in REGRESSIONS:
@@ -581,6 +589,12 @@ def regression_configs():
         for i in range(index + 1):
             c = random_config(rng, i)
         c["name"] = "regression %d/%d" % (seed, index)
+        out.append(c)
+    for seed, index, _why in PATTERN_REGRESSIONS:
+        rng = random.Random(seed * 7919 + 8)
+        for i in range(index + 1):
+            c = pattern_config(rng, i)
+        c["name"] = "regression pattern %d/%d" % (seed, index)
         out.append(c)
     return out
 
