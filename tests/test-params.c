@@ -294,6 +294,7 @@ test_model_groups (void)
     { "mamba2-2.7b", HR_MODEL_GROUP_STATE_SPACE, "Mamba" },
     { "jamba-mini", HR_MODEL_GROUP_STATE_SPACE, "Jamba" },
     { "nemotron-h-8b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
+    { "nemotron-3-nano-30b-a3b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
   };
   HrModelArch m;
 
@@ -522,6 +523,11 @@ test_presets_match_reference (void)
     { "mamba-130m", 129135360 }, { "mamba-2.8b", 2768345600 },
     { "mamba2-2.7b", 2702599680 }, { "jamba-mini", 51570323328 },
     { "nemotron-h-8b", 8100852736 },
+    /* 23 Mamba-2, 23 MoE (128 experts, a shared MLP of two widths) and 6
+     * attention blocks: the preset's notes have the parts */
+    { "nemotron-3-nano-30b-a3b", 23 * (38742208ull + 2688) + 23 * (128ull * 2688 + 128ull * 2 * 2688 * 1856
+                                                                    + 2ull * 2688 * 3712 + 2688)
+                                 + 6 * (2 * 2688ull * 4096 + 2 * 2688ull * 256 + 2688) + 2 * 131072ull * 2688 + 2688 },
     /* ViT-H/14 as HF's ViTForImageClassification (no pooler, a 1000-class
      * head; ../shared/data/facts/models.json): the CLS token 1280, 257
      * positions x 1280, the patch projection 588 x 1280 + 1280, 32 layers

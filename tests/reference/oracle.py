@@ -718,6 +718,10 @@ def ssm_preset(m, pid):
         c["layers"] = len(c["layer_pattern"])
         c["heads"], c["kv_heads"], c["head_dim"] = 4, 2, 16
         c["ffn"] = 4 * h if c["mlp"] not in ("swiglu", "geglu") else 8 * (8 * h // 3 // 8)
+        if "E" in c["layer_pattern"]:
+            c["experts"] = min(m.get("experts", 1), 4)
+            c["experts_active"] = min(m.get("experts_active", 1), c["experts"])
+            c["shared_experts"] = min(m.get("shared_experts", 0), 2)
     elif period:
         c["attn_layer_period"] = period
         c["layers"] = period
