@@ -66,6 +66,24 @@ layer_checkpoint (const HrScenario *sc)
   return T * (double) m->hidden * (model_type ? (autocast ? 4.0 : ab) : 4.0) / rep;
 }
 
+/* SC as a plain transformer's: no SSM layers or pattern, its experts kept
+ * or not (EXPERTS), its adapters those of TARGETS. */
+static void
+plain_transformer (const HrScenario *sc,
+                   gboolean          experts,
+                   guint             targets,
+                   HrScenario       *out)
+{
+  *out = *sc;
+  out->model.ssm = HR_SSM_NONE;
+  out->model.layer_pattern[0] = '\0';
+  out->model.attn_layer_period = out->model.attn_layer_offset = 0;
+  out->model.expert_layer_period = out->model.expert_layer_offset = 0;
+  if (!experts)
+    out->model.experts = out->model.experts_active = 1;
+  out->training.lora_targets &= targets;
+}
+
 /* The same layer with a transformer's mixer, its input needing a gradient
  * or not (INPUT_GRAD), its adapters those of TARGETS: what an attention
  * layer of the pattern keeps, and from its MLP's input on (mlp_first) what
@@ -77,15 +95,9 @@ transformer_layer (const HrScenario   *sc,
                    gboolean            input_grad,
                    HrLayerActivations *out)
 {
-  HrScenario plain = *sc;
+  HrScenario plain;
 
-  plain.model.ssm = HR_SSM_NONE;
-  plain.model.layer_pattern[0] = '\0';
-  plain.model.attn_layer_period = plain.model.attn_layer_offset = 0;
-  plain.model.expert_layer_period = plain.model.expert_layer_offset = 0;
-  if (!experts)
-    plain.model.experts = plain.model.experts_active = 1;
-  plain.training.lora_targets &= targets;
+  plain_transformer (sc, experts, targets, &plain);
   hr_activations_layer_with_input (&plain, input_grad, out);
 }
 
@@ -96,14 +108,10 @@ attention_block (const HrScenario   *sc,
                  gboolean            input_grad,
                  HrLayerActivations *out)
 {
-  HrScenario plain = *sc;
+  HrScenario plain;
 
-  plain.model.ssm = HR_SSM_NONE;
-  plain.model.layer_pattern[0] = '\0';
-  plain.model.experts = plain.model.experts_active = 1;
-  plain.model.expert_layer_period = plain.model.expert_layer_offset = 0;
+  plain_transformer (sc, FALSE, HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O, &plain);
   plain.model.norms_per_layer = 1;
-  plain.training.lora_targets &= HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O;
   hr_activations_attention_block (&plain, input_grad, out);
   out->checkpoint = layer_checkpoint (sc);
   out->op_saved = out->total;

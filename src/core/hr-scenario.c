@@ -298,13 +298,21 @@ hr_model_ssm_groups (const HrModelArch *model)
  * block), or Jamba's (modeling_jamba.py, JambaModel.__init__: layer i is
  * an attention layer when i % attn_layer_period == attn_layer_offset); a
  * model without SSM layers attends in every layer. */
+/* A layer's block in the pattern ('\0' past its end). */
+static char
+pattern_block (const HrModelArch *model,
+               guint64            layer)
+{
+  return layer < HR_LAYER_PATTERN_MAX ? model->layer_pattern[layer] : '\0';
+}
+
 HrLayerMixer
 hr_model_layer_mixer (const HrModelArch *model,
                       guint64            layer)
 {
   if (model->layer_pattern[0] != '\0')
     {
-      char c = layer < HR_LAYER_PATTERN_MAX ? model->layer_pattern[layer] : '\0';
+      char c = pattern_block (model, layer);
 
       return c == 'M' ? HR_LAYER_MIXER_SSM : c == '*' ? HR_LAYER_MIXER_ATTENTION : HR_LAYER_MIXER_NONE;
     }
@@ -323,7 +331,7 @@ hr_model_layer_mlp (const HrModelArch *model,
 {
   if (model->layer_pattern[0] != '\0')
     {
-      char c = layer < HR_LAYER_PATTERN_MAX ? model->layer_pattern[layer] : '\0';
+      char c = pattern_block (model, layer);
 
       return c == 'E' ? HR_LAYER_MLP_EXPERTS : c == '-' ? HR_LAYER_MLP_DENSE : HR_LAYER_MLP_NONE;
     }
