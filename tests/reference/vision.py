@@ -238,12 +238,13 @@ class QwenTower(nn.Module):
         """rot_pos_emb: each patch's row and column, in the merger's order,
         through VisionRotaryEmbedding; cos and sin of the angles twice."""
         side, m = self.side, self.m
-        hpos = torch.arange(side).unsqueeze(1).expand(-1, side)
-        wpos = torch.arange(side).unsqueeze(0).expand(side, -1)
+        dev = self.inv_freq.device      # the model's (--device cuda)
+        hpos = torch.arange(side, device=dev).unsqueeze(1).expand(-1, side)
+        wpos = torch.arange(side, device=dev).unsqueeze(0).expand(side, -1)
         hpos = hpos.reshape(side // m, m, side // m, m).permute(0, 2, 1, 3).flatten()
         wpos = wpos.reshape(side // m, m, side // m, m).permute(0, 2, 1, 3).flatten()
         pos = torch.stack([hpos, wpos], dim=-1).repeat(n, 1)
-        freqs = torch.outer(torch.arange(side, dtype=torch.float32), self.inv_freq)
+        freqs = torch.outer(torch.arange(side, dtype=torch.float32, device=dev), self.inv_freq)
         emb = freqs[pos].flatten(1)
         emb = torch.cat((emb, emb), dim=-1)
         return emb.cos(), emb.sin()
