@@ -342,7 +342,7 @@ expect 0 "" "--framework then --set" -- --framework litgpt --set training.loss=s
 # The standard loss's gradients make its backward phase the larger.
 awk -F' : ' '/"forward" :/ { f = $2 + 0 } /"loss backward" :/ { l = $2 + 0 } END { exit !(l > f) }' "$tmp/out" \
   && ok "--set wins over the framework" || not_ok "--set over framework"
-expect 2 "--framework: \"keras\" is not allowed; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, litgpt" "unknown framework" -- --framework keras
+expect 2 "--framework: \"keras\" is not allowed; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, hf-trainer-4.53, litgpt" "unknown framework" -- --framework keras
 
 # The error bar: from the measured runs of the plan's kind, or saying
 # there are none and naming the nearest kind (never a borrowed figure).
@@ -373,7 +373,7 @@ cat >"$tmp/runs.json" <<'JSON'
   "optimizer": "adamw", "micro_batch": 1, "seq_len": 512, "parallelism": {"gpus": 1},
   "gpu": "A100 80GB", "measured_gib": 60, "metric": "max_memory_allocated"}]
 JSON
-expect 0 'mine: framework "keras" is not one Headroom knows; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, litgpt' \
+expect 0 'mine: framework "keras" is not one Headroom knows; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, hf-trainer-4.53, litgpt' \
   "--validate names an unknown framework" -- --validate "$tmp/runs.json"
 # Measured numbers no run has: never "inf GiB, -nan %", never a double
 # converted to an integer it does not fit.
@@ -507,7 +507,7 @@ FW
 ! grep -q 'K, V repeated per head' "$tmp/out" && ! grep -qE 'loss gradients \((fp32|bf16)\)' "$tmp/out" \
   && ok "training.framework: the file's attention wins, the profile's chunked loss fills" \
   || not_ok "training.framework fill: $(grep -c 'repeated' "$tmp/out")"
-expect 2 'training.framework: "keras" is not allowed; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, litgpt' "an unknown training.framework" -- --set training.framework=keras
+expect 2 'training.framework: "keras" is not allowed; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, hf-trainer-4.53, litgpt' "an unknown training.framework" -- --set training.framework=keras
 
 # training.compile_loss: with compile, false keeps the eager loss (each
 # layer compiled, as torchtitan's training.compile did from 2024-12 to
