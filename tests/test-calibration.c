@@ -9,12 +9,17 @@
  * CUDA context the same document measured), each with its source, followed
  * by runs found in public sources ("origin": "public-source": later rows of
  * LitGPT's table, the 8-bit rows of torchao's), held out: none was looked
- * at while the effects were modelled.  One line per entry;
- * the test fails when, in either set, the median absolute error or the
- * worst one exceeds its threshold.
+ * at while the effects were modelled, and by this project's own runs on an
+ * H200 ("measured-here", tests/reference/measure-stacks.py), compared by
+ * their reserved peak.  One line per entry; the test fails when, in any
+ * set, the median absolute error or the worst one exceeds its threshold.
+ *
+ * The same runs' allocated peaks (tests/data/measured-stacks-allocated.json)
+ * test the tensor model alone: every one within 1 %.
  */
 
 #include <math.h>
+#include <string.h>
 
 #include "hr-format.h"
 #include "hr-frameworks.h"
@@ -35,11 +40,11 @@ compare_double (gconstpointer a,
   return x < y ? -1 : x > y;
 }
 
-/* The median and the worst absolute error of the runs whose origin is
- * (or is not) empty; prints one line per run. */
+/* The median and the worst absolute error of the runs of one origin ("":
+ * the calibration set); prints one line per run. */
 static void
 summarise (GPtrArray  *runs,
-           gboolean    public_source,
+           const char *origin,
            const char *title,
            double     *median,
            double     *worst)
@@ -53,7 +58,7 @@ summarise (GPtrArray  *runs,
       HrMeasuredRun *run = g_ptr_array_index (runs, i);
       double e = fabs (run->error);
 
-      if ((run->origin[0] != '\0') != public_source)
+      if (strcmp (run->origin, origin) != 0)
         continue;
       g_array_append_val (errors, e);
       *worst = MAX (*worst, e);
@@ -82,16 +87,54 @@ test_measured_runs (void)
   for (guint i = 0; i < skipped->len; i++)
     g_test_message ("skipped: %s", (char *) g_ptr_array_index (skipped, i));
   g_assert_cmpuint (skipped->len, ==, 0);
-  g_assert_cmpuint (runs->len, ==, 45);
+  g_assert_cmpuint (runs->len, ==, 55);
 
-  summarise (runs, FALSE, "the calibration set (data/measured-calibration.json)",
+  summarise (runs, "", "the calibration set (data/measured-calibration.json)",
              &median, &worst);
   g_assert_cmpfloat (median, <=, MAX_MEDIAN_ERROR);
   g_assert_cmpfloat (worst, <=, MAX_WORST_ERROR);
 
-  summarise (runs, TRUE, "held-out runs from public sources", &median, &worst);
+  summarise (runs, "public-source", "held-out runs from public sources", &median, &worst);
   g_assert_cmpfloat (median, <=, MAX_MEDIAN_ERROR);
   g_assert_cmpfloat (worst, <=, MAX_WORST_ERROR);
+
+  /* Their reserved peaks are 1 to 14 % over the plans (the allocator's
+   * cache beyond the 8 % fragmentation a plan assumes): held to the worst
+   * bar only, until that cache is planned. */
+  summarise (runs, "measured-here", "this project's runs on an H200 (reserved)", &median, &worst);
+  g_assert_cmpfloat (median, <=, MAX_WORST_ERROR);
+  g_assert_cmpfloat (worst, <=, MAX_WORST_ERROR);
+}
+
+/* The tensor bytes alone: a plain bf16 loop and the Trainer over Hugging
+ * Face's Llama 3.2 1B on one H200, eager and compiled, with and without
+ * (per-op) checkpointing, full and LoRA.  What is left over is cuBLAS's
+ * workspaces (32 MiB a handle on Hopper, ATen/cuda/CublasHandlePool.cpp;
+ * one for the forward's thread, one for autograd's), which no plan
+ * counts: the plans are under by 0.06 to 0.1 GiB. */
+static void
+test_measured_allocated (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GPtrArray) skipped = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "measured-stacks-allocated.json",
+                                                 NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) runs = hr_measured_load (path, presets, skipped, &error);
+  double median, worst;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (skipped->len, ==, 0);
+  g_assert_cmpuint (runs->len, ==, 10);
+  summarise (runs, "measured-here", "this project's runs on an H200 (allocated)", &median, &worst);
+  g_assert_cmpfloat (worst, <=, 0.01);
+  for (guint i = 0; i < runs->len; i++)
+    {
+      HrMeasuredRun *run = g_ptr_array_index (runs, i);
+
+      g_assert_cmpfloat (run->error, <, 0);
+      g_assert_cmpfloat (run->measured_bytes - run->predicted_bytes, <, 0.11 * HR_GIB);
+    }
 }
 
 /* An entry of a run with one member replaced; section NULL: the entry's
@@ -491,6 +534,7 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/calibration/measured-runs", test_measured_runs);
+  g_test_add_func ("/calibration/measured-allocated", test_measured_allocated);
   g_test_add_func ("/calibration/absurd-numbers", test_absurd_numbers);
   g_test_add_func ("/calibration/logged-stage", test_logged_stage);
   g_test_add_func ("/calibration/error-bar", test_error_bar);
