@@ -55,10 +55,12 @@ RUNS = {
     "trainer-full-gc": dict(kind="trainer", method="full", gc=True),
     "trainer-lora": dict(kind="trainer", method="lora", gc=False),
     "trainer-lora-gc": dict(kind="trainer", method="lora", gc=True),
+    "fsdp2-op": dict(kind="fsdp2", ac="op", compile=False),
+    "fsdp2-full": dict(kind="fsdp2", ac="full", compile=False),
     "saved-eager": dict(kind="saved", compile=False),
     "saved-compile": dict(kind="saved", compile=True),
 }
-DEFAULT_RUNS = [n for n, s in RUNS.items() if s["kind"] != "saved"]
+DEFAULT_RUNS = [n for n, s in RUNS.items() if s["kind"] not in ("saved", "fsdp2")]
 # a run named NAME+es runs NAME with PyTorch's expandable segments
 # (PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True, which torchtitan's
 # run_train.sh sets), to see what the allocator's cache adds without them
@@ -136,15 +138,19 @@ def run_loop(spec):
     from torch.distributed.algorithms._checkpoint.checkpoint_wrapper import checkpoint_wrapper
     from transformers import LlamaConfig, LlamaForCausalLM
 
+    fsdp = spec["kind"] == "fsdp2"
     config = LlamaConfig(**LLAMA_32_1B, use_cache=False)
     config._attn_implementation = "sdpa"
     torch.manual_seed(0)
-    torch.set_default_dtype(torch.bfloat16)
+    # FSDP2 keeps fp32 weights sharded and gathers them in bf16
+    # (MixedPrecisionPolicy as torchtitan sets it); the plain loop trains
+    # the bf16 weights themselves
+    torch.set_default_dtype(torch.float32 if fsdp else torch.bfloat16)
     with torch.device("cuda"):
         model = LlamaForCausalLM(config)
     torch.set_default_dtype(torch.float32)
     model.train()
-    attention = sdpa_ops(model, config.vocab_size)
+    attention = [] if fsdp else sdpa_ops(model, config.vocab_size)
 
     layers = model.model.layers
     for i in range(len(layers)):
@@ -158,7 +164,20 @@ def run_loop(spec):
             block = torch.compile(block)
         layers[i] = block
 
-    opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
+    if fsdp:
+        # one rank: torchtitan's apply_fsdp (fully_shard per block, then
+        # the root with the embeddings, final norm and tied head)
+        import torch.distributed as dist
+        from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
+
+        dist.init_process_group("nccl", init_method="tcp://127.0.0.1:29511", rank=0, world_size=1)
+        mp = MixedPrecisionPolicy(param_dtype=torch.bfloat16, reduce_dtype=torch.float32)
+        for i in range(len(layers)):
+            fully_shard(layers[i], mp_policy=mp, reshard_after_forward=True)
+        fully_shard(model, mp_policy=mp, reshard_after_forward=True)
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-5, foreach=True)
+    else:
+        opt = torch.optim.AdamW(model.parameters(), lr=1e-5, fused=True)
     ids = torch.randint(0, config.vocab_size, (LOOP_BATCH, LOOP_SEQ), device="cuda")
     steps = []
     torch.cuda.synchronize()
@@ -324,7 +343,7 @@ def child(name):
     spec = RUNS[name.split("+")[0]]
     free0, total = torch.cuda.mem_get_info()
     t0 = time.time()
-    run = dict(loop=run_loop, trainer=run_trainer, saved=run_saved)[spec["kind"]]
+    run = dict(loop=run_loop, fsdp2=run_loop, trainer=run_trainer, saved=run_saved)[spec["kind"]]
     result = run(spec)
     free1, total = torch.cuda.mem_get_info()
     result.update(

@@ -11,7 +11,7 @@
 # bytes alone: tests/data/measured-stacks-allocated.json).  The figures are
 # those of the run's last step, the steady state.
 #
-# usage: stacks-to-runs.py RESULTS.jsonl reserved|allocated DATE > runs.json
+# usage: stacks-to-runs.py reserved|allocated DATE RESULTS.jsonl... > runs.json
 
 import json
 import sys
@@ -39,6 +39,12 @@ LOOP_SOURCE = (
     "saves Q, K, V, the output and the log-sum-exp (attention flash); "
     "each decoder layer wrapped by checkpoint_wrapper (full), or with torchtitan's op "
     "policy (op), and torch.compile'd (compile: the layers, the loss eager)")
+FSDP2_SOURCE = (
+    "measure-stacks.py run_loop (fsdp2-*): the same loop over fp32 weights with "
+    "torchtitan's apply_fsdp on one rank (fully_shard of each decoder layer, then of the "
+    "root, which holds the tied embedding and head and the final norm: fsdp_units root; "
+    "MixedPrecisionPolicy param_dtype bf16, reduce_dtype fp32; reshard_after_forward), "
+    "torch.optim.AdamW(foreach=True)")
 TRAINER_SOURCE = (
     "measure-stacks.py run_trainer: transformers Trainer(bf16=True, "
     "per_device_train_batch_size 4, default optim adamw_torch_fused), sequences of 2048 "
@@ -50,7 +56,8 @@ TRAINER_SOURCE = (
 def entry(r, metric, date):
     spec, last = r["spec"], r["steps"][-1]
     name = r["run"]
-    loop = spec["kind"] == "loop"
+    loop = spec["kind"] in ("loop", "fsdp2")
+    fsdp = spec["kind"] == "fsdp2"
     value = last["reserved_gib"] if metric == "reserved" else last["peak_gib"]
     e = {
         "id": "measured-h200-%s%s" % (name, "" if metric == "reserved" else "-allocated"),
@@ -62,15 +69,17 @@ def entry(r, metric, date):
         "model": "meta-llama/Llama-3.2-1B (architecture only)",
         "arch": ARCH,
         "task": spec.get("method", "full"),
-        "precision": "bf16-true (weights, gradients and AdamW states in bf16)" if loop
+        "precision": "bf16-mixed with an fp32 master (FSDP2 MixedPrecisionPolicy: fp32 "
+                     "shards gathered in bf16, gradients reduced to fp32)" if fsdp
+                     else "bf16-true (weights, gradients and AdamW states in bf16)" if loop
                      else "amp bf16 (Trainer bf16=True: torch.autocast over %s weights)"
                      % ("bf16 base and fp32 adapter" if spec.get("method") == "lora" else "fp32"),
-        "optimizer": "torch.optim.AdamW fused=True",
+        "optimizer": "torch.optim.AdamW foreach=True" if fsdp else "torch.optim.AdamW fused=True",
         "micro_batch": r["micro_batch"],
         "seq_len": r["seq_len"],
         "grad_checkpointing": spec.get("ac", "full" if spec.get("gc") else "none") != "none",
-        "parallelism": {"gpus": 1, "zero_stage": 0, "fsdp": False, "tp": 1, "pp": 1,
-                        "sp": False, "offload": None},
+        "parallelism": {"gpus": 1, "zero_stage": 3 if fsdp else 0, "fsdp": fsdp, "tp": 1,
+                        "pp": 1, "sp": False, "offload": None},
         "gpu": "NVIDIA H200 141GB",
         "metric": "max_memory_reserved" if metric == "reserved" else "max_memory_allocated",
         "metric_detail": "torch.cuda.max_memory_%s() over the step, after reset_peak_memory_stats()"
@@ -85,8 +94,11 @@ def entry(r, metric, date):
         sc["training"]["checkpointing"] = spec["ac"]
         sc["training"]["compile"] = spec["compile"]
         sc["parallel"] = {"zero": 0}
+        if fsdp:
+            sc["training"]["dtypes"] = {"grads": "fp32"}
+            sc["parallel"] = {"zero": 3, "fsdp": 2, "fsdp_units": "root"}
         e["scenario"] = sc
-        e["scenario_source"] = LOOP_SOURCE
+        e["scenario_source"] = LOOP_SOURCE + (". " + FSDP2_SOURCE if fsdp else "")
     else:
         e["framework"] = "hf-trainer"
         sc = {"model": {"preset": "llama-3.2-1b"}, "parallel": {"zero": 0}}
@@ -99,8 +111,8 @@ def entry(r, metric, date):
 
 
 def main():
-    path, metric, date = sys.argv[1], sys.argv[2], sys.argv[3]
-    runs = [json.loads(line) for line in open(path)]
+    metric, date = sys.argv[1], sys.argv[2]
+    runs = [json.loads(line) for path in sys.argv[3:] for line in open(path)]
     out = [entry(r, metric, date) for r in runs if "steps" in r and "+" not in r["run"]]
     json.dump(out, sys.stdout, indent=1)
     sys.stdout.write("\n")
