@@ -58,6 +58,9 @@ test_hf_configs (void)
     { "mamba-2.8b-hf.json", 2768345600 },
     { "mamba-codestral-7b.json", 7285403648 },
     { "jamba-mini-1.5.json", 51570323328 },
+    /* ibm-fms/Bamba-9B's config.json at 43f21514 (presets/models/
+     * bamba-9b.json has the arithmetic): the card's "9B (9.78B)" */
+    { "bamba-9b.json", 9780235392 },
     /* DeepSeek (test-params.c has the arithmetic): deepseek-ai/DeepSeek-R1's
      * config.json (DeepSeek-V3's architecture and sizes; its MTP module
      * planned: 671,026,419,200 + 11,610,068,224) and DeepSeek-V2.5's
@@ -397,7 +400,7 @@ test_hf_unsupported_refused (void)
       "(a state-space model with unweighted norms on B, C and dt)" },
     { "{\"model_type\": \"xyz\", \"hidden_size\": 768, \"num_hidden_layers\": 12,"
       " \"num_attention_heads\": 12}",
-      "model_type \"xyz\": this architecture is not supported; supported: bart, bert, " },
+      "model_type \"xyz\": this architecture is not supported; supported: bamba, bart, bert, " },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -977,6 +980,90 @@ test_hf_nemotron_h (void)
     }
 }
 
+/* A Bamba config (BambaConfig's keys) maps to the bundled preset: the
+ * attention at attn_layer_indices, every other layer a Mamba-2 mixer,
+ * each followed by the MLP; a mixer Headroom does not plan and a list
+ * that names no layer are refused with their key.  A small config by
+ * hand: 4 layers of h 64, attention at 1 (heads 4 of 16, K/V 2), a
+ * Mamba-2 mixer of 8 heads of 16 (in_proj 64 x (128 + 160 + 8), conv1d
+ * 160 x 4 + 160, 3 x 8, norm 128, out_proj 128 x 64), an MLP 3 x 64 x
+ * 128 and two norms of 64 per layer, untied 2 x 100 x 64, a final norm. */
+static void
+test_hf_bamba (void)
+{
+  static const struct { const char *config; const char *says; } refused[] = {
+    { "{\"model_type\": \"bamba\", \"mamba_proj_bias\": true}",
+      "config.json: mamba_proj_bias: true is not supported for Bamba; allowed: false" },
+    { "{\"model_type\": \"bamba\", \"mamba_conv_bias\": false}",
+      "config.json: mamba_conv_bias: false is not supported for Bamba; allowed: true" },
+    { "{\"model_type\": \"bamba\", \"num_hidden_layers\": 4, \"attn_layer_indices\": [1, 4]}",
+      "config.json: attn_layer_indices[1]: not a layer number is not supported for Bamba; allowed: null "
+      "or a list of layer numbers, 0 to 3" },
+    { "{\"model_type\": \"bamba\", \"attn_layer_indices\": \"9\"}",
+      "config.json: attn_layer_indices: not a list is not supported for Bamba" },
+    { "{\"model_type\": \"bamba\", \"mamba_d_head\": 32}",
+      "config.json: mamba_d_head: 32 is not supported for Bamba; allowed: mamba_expand x hidden_size / "
+      "mamba_n_heads = 64" },
+    { "{\"model_type\": \"bamba\", \"hidden_act\": \"gelu\"}",
+      "config.json: hidden_act: gelu is not supported for Bamba; allowed: silu" },
+    { "{\"model_type\": \"bamba\", \"num_hidden_layers\": 2, \"attn_layer_indices\": [0, 1]}",
+      "config.json: model.ssm: mamba2 describes a mixer no layer of model.layer_mixers has (no M)" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "bamba-9b.json", NULL);
+  g_autoptr(JsonNode) node = hr_json_load_file (path, &error);
+  g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+  HrScenario sc, preset;
+
+  g_assert_no_error (error);
+  hr_scenario_init_default (&sc);
+  hr_scenario_init_default (&preset);
+  hr_test_model (&preset, "bamba-9b");
+  g_assert_true (hr_hf_import_node (&sc.model, node, "config.json", unmapped, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (sc.model.layer_mixers, ==, preset.model.layer_mixers);
+  g_assert_cmpstr (sc.model.layer_mixers, ==, "MMMMMMMMM*MMMMMMMM*MMMMMMMM*MMMM");
+  g_assert_cmpint (sc.model.ssm, ==, HR_SSM_MAMBA2);
+  g_assert_cmpuint (sc.model.ssm_heads, ==, 128);
+  g_assert_cmpuint (sc.model.ssm_head_dim, ==, 64);
+  g_assert_cmpuint (sc.model.ssm_state, ==, 128);
+  g_assert_cmpuint (hr_params_total (&sc.model), ==, hr_params_total (&preset.model));
+  g_assert_cmpuint (hr_params_total (&sc.model), ==, 9780235392ull);
+  g_assert_cmpuint (unmapped->len, ==, 1);
+
+  {
+    g_autoptr(JsonNode) small = hr_json_load_data (
+      "{\"model_type\": \"bamba\", \"vocab_size\": 100, \"hidden_size\": 64, \"intermediate_size\": 128,"
+      " \"num_hidden_layers\": 4, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+      " \"attn_layer_indices\": [1], \"mamba_n_heads\": 8, \"mamba_d_state\": 16,"
+      " \"mamba_n_groups\": 1}", -1, "config.json", &error);
+    HrModelArch m = { 0 };
+    const guint64 mixer = 64 * (128 + 160 + 8) + 160 * 4 + 160 + 3 * 8 + 128 + 128 * 64;
+    const guint64 attention = 64 * 64 + 2 * 64 * 32 + 64 * 64;
+    const guint64 mlp_norms = 3 * 64 * 128 + 2 * 64;
+
+    g_assert_no_error (error);
+    g_assert_true (hr_hf_import_node (&m, small, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (m.layer_mixers, ==, "M*MM");
+    g_assert_cmpuint (m.ssm_head_dim, ==, 16);
+    g_assert_cmpuint (hr_params_total (&m), ==, 3 * (mixer + mlp_norms) + (attention + mlp_norms)
+                                                + 2 * 100 * 64 + 64);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    {
+      g_autoptr(GError) err = NULL;
+      g_autoptr(JsonNode) bad = hr_json_load_data (refused[i].config, -1, "config.json", &err);
+
+      g_assert_no_error (err);
+      g_assert_false (hr_hf_import_node (&sc.model, bad, "config.json", NULL, &err));
+      g_assert_nonnull (err);
+      if (!g_str_has_prefix (err->message, refused[i].says))
+        g_error ("\"%s\" does not start with \"%s\"", err->message, refused[i].says);
+    }
+}
+
 /* An SSM config maps to the fields the presets write: Mamba's sizes, and
  * Jamba's pattern, experts and dt/B/C norms; what the plan does not count
  * is refused with its key. */
@@ -1062,6 +1149,7 @@ main (int   argc,
   g_test_add_func ("/import/hf-configs", test_hf_configs);
   g_test_add_func ("/import/hf-ssm", test_hf_ssm);
   g_test_add_func ("/import/hf-nemotron-h", test_hf_nemotron_h);
+  g_test_add_func ("/import/hf-bamba", test_hf_bamba);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
   g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);
   g_test_add_func ("/import/deepspeed", test_deepspeed_config);

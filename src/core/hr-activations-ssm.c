@@ -50,9 +50,10 @@
 
 /* What a layer keeps under full checkpointing: its input, the residual
  * stream.  mamba_ssm's blocks keep it in fp32 (residual_in_fp32, true in
- * Mamba's and Mamba-2's configs); Jamba's and Nemotron-H's blocks in the
- * model's type (JambaMambaDecoderLayer; NemotronHBlock, whose
- * residual_in_fp32 defaults to false), fp32 under autocast. */
+ * Mamba's and Mamba-2's configs); Jamba's, Nemotron-H's and Bamba's
+ * blocks in the model's type (JambaMambaDecoderLayer; NemotronHBlock,
+ * whose residual_in_fp32 defaults to false; BambaDecoderLayer), fp32
+ * under autocast. */
 static double
 layer_checkpoint (const HrScenario *sc)
 {
@@ -61,7 +62,7 @@ layer_checkpoint (const HrScenario *sc)
   double T = (double) sc->training.micro_batch * (double) sc->training.seq_len;
   double rep = sc->parallel.sp ? (double) MAX (sc->parallel.tp, 1) : 1.0;
   gboolean autocast = hr_activations_autocast (&sc->training);
-  gboolean model_type = m->ssm_bc_norm || m->layer_pattern[0] != '\0';
+  gboolean model_type = m->ssm_bc_norm || m->layer_pattern[0] != '\0' || m->layer_mixers[0] != '\0';
 
   return T * (double) m->hidden * (model_type ? (autocast ? 4.0 : ab) : 4.0) / rep;
 }
@@ -77,6 +78,7 @@ plain_transformer (const HrScenario *sc,
   *out = *sc;
   out->model.ssm = HR_SSM_NONE;
   out->model.layer_pattern[0] = '\0';
+  out->model.layer_mixers[0] = '\0';
   out->model.attn_layer_period = out->model.attn_layer_offset = 0;
   out->model.expert_layer_period = out->model.expert_layer_offset = 0;
   if (!experts)

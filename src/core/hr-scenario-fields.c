@@ -119,6 +119,8 @@ applies_attention (const HrScenario *sc)
 {
   if (sc->model.layer_pattern[0] != '\0')
     return strchr (sc->model.layer_pattern, '*') != NULL;
+  if (sc->model.layer_mixers[0] != '\0')
+    return strchr (sc->model.layer_mixers, '*') != NULL;
   return sc->model.ssm == HR_SSM_NONE || sc->model.attn_layer_period > 0;
 }
 
@@ -393,6 +395,10 @@ const Field hr_model_fields[] = {
     .size = HR_LAYER_PATTERN_MAX, .label = N_("Layer pattern"),
     .help = N_("A block per layer: M the SSM mixer, * attention, - the MLP, E the experts (Nemotron-H)"),
     .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE },
+  { .key = "layer_mixers", .kind = F_NAME, .offset = G_STRUCT_OFFSET (HrModelArch, layer_mixers),
+    .size = HR_LAYER_PATTERN_MAX, .label = N_("Layer mixers"),
+    .help = N_("A mixer per layer, each followed by the MLP: M the SSM mixer, * attention (Bamba, Granite 4.0-H)"),
+    .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE, .applies = applies_ssm },
   CHOICE (HrModelArch, vision, hr_vision_names, vision_choices, N_("Vision tower"),
           N_("A vision-language model's image encoder"), OPTIONAL (HR_VISION_NONE)),
   SPIN (HrModelArch, vision_layers, 0, HR_MAX_LAYERS, 1, N_("Vision layers"), NULL, OPTIONAL (0),

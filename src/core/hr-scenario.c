@@ -316,6 +316,11 @@ hr_model_layer_mixer (const HrModelArch *model,
 
       return c == 'M' ? HR_LAYER_MIXER_SSM : c == '*' ? HR_LAYER_MIXER_ATTENTION : HR_LAYER_MIXER_NONE;
     }
+  /* Bamba's attn_layer_indices (modeling_bamba.py, BambaModel: layer i
+   * attends when config.layers_block_type[i] is "attention") */
+  if (model->layer_mixers[0] != '\0')
+    return layer < HR_LAYER_PATTERN_MAX && model->layer_mixers[layer] == '*'
+           ? HR_LAYER_MIXER_ATTENTION : HR_LAYER_MIXER_SSM;
   if (model->ssm == HR_SSM_NONE)
     return HR_LAYER_MIXER_ATTENTION;
   return model->attn_layer_period > 0 && layer % model->attn_layer_period == model->attn_layer_offset
@@ -370,7 +375,7 @@ hr_model_mixed_layers (const HrModelArch *model)
 {
   return (model->ssm != HR_SSM_NONE && model->attn_layer_period > 0)
          || (model->experts > 1 && model->expert_layer_period > 1)
-         || model->layer_pattern[0] != '\0';
+         || model->layer_pattern[0] != '\0' || model->layer_mixers[0] != '\0';
 }
 
 /* A vision tower's patches per image: (image / patch)², validated to

@@ -89,6 +89,49 @@ validate_layer_pattern (const HrModelArch  *m,
   return TRUE;
 }
 
+/* Bamba's and Granite 4.0-H's mixers (configuration_bamba.py
+ * layers_block_type from attn_layer_indices; configuration_
+ * granitemoehybrid.py layer_types, "mamba" or "attention"): one per
+ * layer, an SSM mixer somewhere, and not beside the other two layouts. */
+static gboolean
+validate_layer_mixers (const HrModelArch  *m,
+                       GError            **error)
+{
+  const char *p = m->layer_mixers;
+  gsize len = strlen (p);
+
+  if (len == 0)
+    return TRUE;
+  for (gsize i = 0; i < len; i++)
+    if (p[i] != 'M' && p[i] != '*')
+      {
+        char shown[8];
+
+        if (g_ascii_isgraph (p[i]))
+          g_snprintf (shown, sizeof shown, "'%c'", p[i]);
+        else
+          g_snprintf (shown, sizeof shown, "0x%02x", (guint) (guchar) p[i]);
+        FAIL ("model.layer_mixers", _("%s (character %u) names no mixer; "
+              "allowed: M (the SSM mixer), * (attention)"), shown, (guint) i + 1);
+      }
+  if (len != m->layers)
+    FAIL ("model.layer_mixers", _("%u mixers do not match model.layers = %"
+          PRIu64 "; allowed: one character per layer"), (guint) len, m->layers);
+  if (m->layer_pattern[0] != '\0')
+    FAIL ("model.layer_mixers", _("%s says the layers otherwise than model.layer_pattern; "
+          "allowed with a layer pattern: none"), p);
+  if (m->attn_layer_period > 0)
+    FAIL ("model.attn_layer_period", _("%" PRIu64 " is Jamba's layout, which model.layer_mixers "
+          "says otherwise; allowed with layer mixers: 0"), m->attn_layer_period);
+  if (m->ssm == HR_SSM_NONE)
+    FAIL ("model.ssm", _("none leaves the M layers of model.layer_mixers without a mixer; "
+          "allowed: mamba, mamba2"));
+  if (strchr (p, 'M') == NULL)
+    FAIL ("model.ssm", _("%s describes a mixer no layer of model.layer_mixers has (no M); "
+          "allowed: none"), hr_enum_name (&hr_ssm_names, m->ssm));
+  return TRUE;
+}
+
 /* The SSM blocks' sizes: each must agree with the others, and the whole
  * count stay within what Headroom plans. */
 static gboolean
@@ -297,7 +340,7 @@ hr_validate_ssm (const HrScenario  *sc,
   gboolean ssm = m->ssm != HR_SSM_NONE;
 
   /* (The sizes' own ranges are their rows'.) */
-  if (!validate_layer_pattern (m, error))
+  if (!validate_layer_pattern (m, error) || !validate_layer_mixers (m, error))
     return FALSE;
   if (!check_pattern ("model.attn_layer_period", "model.attn_layer_offset",
                          m->attn_layer_period, m->attn_layer_offset, m->layers, error)

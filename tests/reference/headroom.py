@@ -118,6 +118,7 @@ def _scenario(cfg, layers=None, checkpointing=None):
             "expert_layer_period": cfg.get("expert_layer_period", 0),
             "expert_layer_offset": cfg.get("expert_layer_offset", 0),
             "layer_pattern": pattern_for(cfg, layers),
+            "layer_mixers": cfg.get("layer_mixers", ""),
             "attention_kind": cfg.get("attention_kind", "standard"),
             "q_lora_rank": cfg.get("q_lora_rank", 0),
             "kv_lora_rank": cfg.get("kv_lora_rank", 0),

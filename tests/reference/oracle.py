@@ -274,6 +274,15 @@ def ssm_config(rng, index):
             c["experts"], c["experts_active"] = 4, 2
             c["expert_layer_period"], c["expert_layer_offset"] = 2, 1
         c["attention"] = rng.choice(("eager", "flash"))
+        # Bamba's layout instead, a third of the time: the mixers listed
+        # one per layer, attention anywhere (its own generator, so that
+        # the other draws and the seeds' replays stay as they were)
+        own = random.Random(c["seed"] ^ 0x6d69786572)
+        if own.random() < 1 / 3:
+            mixers = [own.choice("M*") for _ in range(c["layers"])]
+            mixers[own.randrange(c["layers"])] = "M"
+            c["layer_mixers"] = "".join(mixers)
+            c["attn_layer_period"] = c["attn_layer_offset"] = 0
     else:
         c["layers"] = rng.choice((2, 3))
         c["hidden"] = h = rng.choice((32, 64))
@@ -291,6 +300,10 @@ def ssm_config(rng, index):
     c["tied_embeddings"] = not hybrid and rng.random() < 0.7
     c["seq_len"] = rng.choice((8, 16))
     c["micro_batch"] = rng.choice((1, 2))
+    if c.get("layer_mixers") and c["experts"] > 1:
+        # 64 tokens, so that every expert gets some (random_config); the
+        # periodic hybrids keep their draws as their replays have them
+        c["seq_len"], c["micro_batch"] = 32, 2
     c["precision"] = rng.choice(("fp32", "bf16-true", "amp-bf16"))
     c["optimizer"] = rng.choice(("adamw", "adamw", "sgd", "sgd-momentum"))
     c["optimizer_impl"] = rng.choice(("foreach", "loop", "fused"))
@@ -363,7 +376,7 @@ def ssm_lora_config(rng, index):
     c = ssm_config(rng, index)
     c["method"] = "lora"
     c["lora_rank"] = rng.choice((2, 4, 8))
-    if c.get("attn_layer_period"):
+    if c.get("attn_layer_period") or c.get("layer_mixers"):
         names = LORA_ALL + ("in_proj", "x_proj", "out_proj", "embed_tokens")
         n = rng.randrange(1, len(names) + 1)
         c["lora_targets"] = sorted(rng.sample(names, n), key=names.index)
@@ -722,6 +735,13 @@ def ssm_preset(m, pid):
             c["experts"] = min(m.get("experts", 1), 4)
             c["experts_active"] = min(m.get("experts_active", 1), c["experts"])
             c["shared_experts"] = min(m.get("shared_experts", 0), 2)
+    elif m.get("layer_mixers"):
+        # Bamba's mixers: one layer of each kind, in the order the
+        # preset's first has them (M* for the 9B), each with its MLP
+        c["layer_mixers"] = "".join(dict.fromkeys(m["layer_mixers"]))
+        c["layers"] = len(c["layer_mixers"])
+        c["heads"], c["kv_heads"], c["head_dim"] = 4, 2, 16
+        c["ffn"] = 8 * (8 * h // 3 // 8)
     elif period:
         c["attn_layer_period"] = period
         c["layers"] = period

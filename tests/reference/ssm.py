@@ -130,6 +130,8 @@ class Mamba2Mixer(nn.Module):
 
 
 def attends(cfg, i):
+    if cfg.get("layer_mixers"):
+        return cfg["layer_mixers"][i] == "*"
     p = cfg["attn_layer_period"]
     return p > 0 and i % p == cfg["attn_layer_offset"]
 

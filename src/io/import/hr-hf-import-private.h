@@ -97,6 +97,13 @@ gboolean    hr_hf_import_nemotron_h (HrHfReader   *r,
                                      GPtrArray    *unmapped,
                                      GError      **error);
 
+/* Bamba (hr-hf-import-bamba.c): Mamba-2 and attention layers, each with
+ * its MLP, the attention at attn_layer_indices; the whole model. */
+gboolean    hr_hf_import_bamba    (HrHfReader   *r,
+                                   HrModelArch  *out,
+                                   GPtrArray    *unmapped,
+                                   GError      **error);
+
 /* Vision-language models (hr-hf-import-vision.c): llava and qwen2_vl,
  * their text_config through hr_hf_import_node, their vision_config as the
  * tower and projector. */

@@ -32,7 +32,7 @@ in_list (const char          *value,
 /* The model types this importer maps exactly: each family's parameter
  * count matches its published total (test-import, test-params). */
 static const char * const supported_types[] = {
-  "bart", "bert", "deepseek_v2", "deepseek_v3", "distilbert", "electra", "falcon", "gemma",
+  "bamba", "bart", "bert", "deepseek_v2", "deepseek_v3", "distilbert", "electra", "falcon", "gemma",
   "gemma2", "gpt2", "gpt_neox", "jamba",
   "llama", "llava", "mamba", "mamba2", "mistral", "mixtral", "mllama", "mt5", "nemotron_h",
   "olmo2", "phi",
@@ -60,6 +60,8 @@ static const struct
   { "falcon_mamba", "a state-space model with unweighted norms on B, C and dt" },
   { "zamba", "a hybrid of state-space and attention layers" },
   { "zamba2", "a hybrid of state-space and attention layers" },
+  { "granitemoehybrid", "a hybrid of state-space and attention layers with scaled residuals, "
+    "fused experts and a shared MLP" },
   { "deberta", "an encoder with relative position embeddings" },
   { "deberta-v2", "an encoder with relative position embeddings" },
 };
@@ -159,6 +161,8 @@ import_family (HrHfReader   *r,
     return hr_hf_import_mamba (r, type, out, unmapped, error);
   if (strcmp (type, "nemotron_h") == 0)
     return hr_hf_import_nemotron_h (r, out, unmapped, error);
+  if (strcmp (type, "bamba") == 0)
+    return hr_hf_import_bamba (r, out, unmapped, error);
   *handled = FALSE;
   return TRUE;
 }
