@@ -40,6 +40,19 @@ check_pattern (const char  *period_path,
   return TRUE;
 }
 
+/* C as a message shows it, quoted, or as hex where it is not printable;
+ * BUF (8 bytes) holds it. */
+static const char *
+show_char (char  c,
+           char *buf)
+{
+  if (g_ascii_isgraph (c))
+    g_snprintf (buf, 8, "'%c'", c);
+  else
+    g_snprintf (buf, 8, "0x%02x", (guint) (guchar) c);
+  return buf;
+}
+
 /* Nemotron-H's pattern (configuration_nemotron_h.py, _pattern_to_list:
  * M, E, * and -, any other character a KeyError): one block per layer,
  * each naming a part the model describes, and no part described that no
@@ -58,13 +71,9 @@ validate_layer_pattern (const HrModelArch  *m,
       {
         char shown[8];
 
-        if (g_ascii_isgraph (p[i]))
-          g_snprintf (shown, sizeof shown, "'%c'", p[i]);
-        else
-          g_snprintf (shown, sizeof shown, "0x%02x", (guint) (guchar) p[i]);
         FAIL ("model.layer_pattern", _("%s (character %u) names no block; "
               "allowed: M (the SSM mixer), * (attention), - (the MLP), E (the experts)"),
-              shown, (guint) i + 1);
+              show_char (p[i], shown), (guint) i + 1);
       }
   if (len != m->layers)
     FAIL ("model.layer_pattern", _("%u blocks do not match model.layers = %"
@@ -107,12 +116,8 @@ validate_layer_mixers (const HrModelArch  *m,
       {
         char shown[8];
 
-        if (g_ascii_isgraph (p[i]))
-          g_snprintf (shown, sizeof shown, "'%c'", p[i]);
-        else
-          g_snprintf (shown, sizeof shown, "0x%02x", (guint) (guchar) p[i]);
         FAIL ("model.layer_mixers", _("%s (character %u) names no mixer; "
-              "allowed: M (the SSM mixer), * (attention)"), shown, (guint) i + 1);
+              "allowed: M (the SSM mixer), * (attention)"), show_char (p[i], shown), (guint) i + 1);
       }
   if (len != m->layers)
     FAIL ("model.layer_mixers", _("%u mixers do not match model.layers = %"
