@@ -279,6 +279,15 @@ main (int   argc,
   }
 
   {
+    /* Bamba 9B: Mamba-2 and attention layers by model.layer_mixers */
+    HrScenario bb;
+
+    hr_test_load (&bb, "default");
+    hr_test_model (&bb, "bamba-9b");
+    bench_plan ("plan: Bamba 9B (layer mixers), ZeRO-3, 8 GPUs, 4k", &bb);
+  }
+
+  {
     /* DeepSeek-V3 with its MTP module: latent attention, dense first
      * layers and MoE layers mixed per stage */
     HrScenario ds;
