@@ -236,6 +236,29 @@ test_compiled_layer (void)
                    T * V * 2 + T * 4, 1e-12);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"), ==, 0);
   hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "loss gradients"), T * V * 2, 1e-12);
+
+  /* Falcon 7B's parallel block (one LayerNorm, whose mean and rstd it
+   * keeps, feeding Q/K/V and the MLP alike: one matmul input for both, O's
+   * the other; 71 heads of 64, one K/V head) and its GELU MLP (fc1's
+   * output for the GELU's backward, the GELU's output for fc2's weight:
+   * two f-wide tensors, no gate), 2048 tokens. */
+  {
+    HrScenario falcon;
+    HrLayerActivations layer;
+    const double Tf = 2048, hf = 4544, ff = 18176;
+
+    hr_scenario_init_default (&falcon);
+    hr_test_model (&falcon, "falcon-7b");
+    falcon.training.checkpointing = HR_CHECKPOINTING_NONE;
+    falcon.training.micro_batch = 1;
+    falcon.training.seq_len = 2048;
+    falcon.training.compile = TRUE;
+    hr_activations_layer (&falcon, &layer);
+    hr_assert_close (layer.total,
+                     Tf * (hf * 2 + 8) + Tf * (hf + 71 * 64) * 2 + Tf * (71 + 2) * 64 * 2
+                     + Tf * 71 * (64 * 2 + 4) + 2 * Tf * ff * 2,
+                     1e-12);
+  }
 }
 
 /* 1F1B: stage i holds min(p - i, m) micro-batches. */
