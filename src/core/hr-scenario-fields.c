@@ -397,7 +397,7 @@ const Field hr_model_fields[] = {
     .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE },
   { .key = "layer_mixers", .kind = F_NAME, .offset = G_STRUCT_OFFSET (HrModelArch, layer_mixers),
     .size = HR_LAYER_PATTERN_MAX, .label = N_("Layer mixers"),
-    .help = N_("A mixer per layer, each followed by the MLP: M the SSM mixer, * attention (Bamba, Granite 4.0-H)"),
+    .help = N_("A mixer per layer, each followed by the MLP: M the SSM mixer, * attention (Bamba)"),
     .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE, .applies = applies_ssm },
   CHOICE (HrModelArch, vision, hr_vision_names, vision_choices, N_("Vision tower"),
           N_("A vision-language model's image encoder"), OPTIONAL (HR_VISION_NONE)),

@@ -106,8 +106,7 @@ typedef struct
    * a norm and one module, by character: M the SSM mixer, * attention,
    * - the dense MLP, E the experts; "" = none (hr_model_layer_mixer) */
   char        layer_pattern[HR_LAYER_PATTERN_MAX];
-  /* ... or Bamba's and Granite 4.0-H's (attn_layer_indices, layer_types):
-   * every layer a norm, its mixer, a norm and its MLP (or experts, by
+  /* ... or Bamba's (attn_layer_indices): every layer a norm, its mixer, a norm and its MLP (or experts, by
    * expert_layer_period), the mixer by character: M the SSM mixer, *
    * attention; "" = none */
   char        layer_mixers[HR_LAYER_PATTERN_MAX];

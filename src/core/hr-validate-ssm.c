@@ -98,10 +98,9 @@ validate_layer_pattern (const HrModelArch  *m,
   return TRUE;
 }
 
-/* Bamba's and Granite 4.0-H's mixers (configuration_bamba.py
- * layers_block_type from attn_layer_indices; configuration_
- * granitemoehybrid.py layer_types, "mamba" or "attention"): one per
- * layer, an SSM mixer somewhere, and not beside the other two layouts. */
+/* Bamba's mixers (configuration_bamba.py, layers_block_type from
+ * attn_layer_indices: "attention" or "mamba"): one per layer, an SSM
+ * mixer somewhere, and not beside the other two layouts. */
 static gboolean
 validate_layer_mixers (const HrModelArch  *m,
                        GError            **error)
