@@ -1849,7 +1849,7 @@ test_russian (void)
     g_autofree char *peak = hr_timeline_peak_label (d, HR_UNITS_BINARY);
 
     g_assert_true (hr_timeline_widget_get_geometry (hr_timeline_view_get_widget (view))->drawn);
-    g_assert_true (g_str_has_prefix (peak, "пик: 42.8 GiB"));
+    g_assert_true (g_str_has_prefix (peak, "пик: 42.9 GiB"));
   }
   maybe_screenshot (window, "russian-timeline");
 

@@ -121,6 +121,22 @@ finish_device (Ctx      *ctx,
   double cached[HR_N_PHASES] = { 0 };
   guint64 always = 0;
 
+  /* cuBLAS's workspaces, which it takes from the caching allocator at a
+   * handle's first matrix product (ATen/cuda/CublasHandlePool.cpp,
+   * getChosenWorkspaceSize: CUBLAS_WORKSPACE_CONFIG's default, 32 MiB
+   * from compute capability 9 on, 4096 KiB x 2 + 16 KiB x 8 before), one
+   * handle for the thread that runs the forward pass and one for
+   * autograd's backward thread.  Measured on an H200
+   * (tests/reference/measure-stacks.py): every plain run's allocated
+   * peak 64 to 68 MiB over its tensors.  ROCm's 128 MiB on gfx942 and
+   * gfx950 is not told apart. */
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_ALLOCATOR, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
+                    N_("cuBLAS workspaces"), "2·workspace (32 MiB from compute capability 9)",
+                    N_("Scratch memory the matrix library keeps, one for the forward pass's thread "
+                       "and one for the backward pass's."),
+                    2.0 * (sc->gpu.compute_capability >= 9.0 ? 32.0 * HR_MIB
+                                                             : (4096.0 * 2 + 16.0 * 8) * 1024));
+
   memset (dev->phase_bytes, 0, sizeof dev->phase_bytes);
   for (guint i = 0; i < dev->n_items; i++)
     {

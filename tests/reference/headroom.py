@@ -172,9 +172,13 @@ class Plan:
         self.dev = dev
         self.params = data["model"]["params"]
         self.trainable = data["model"]["trainable_params"]
-        self.phase = dev["phase_bytes"]
-        self.allocated = dev["allocated_bytes"]
-        self.items = dev["items"]
+        # cuBLAS's workspaces, which the plan counts in every phase: the
+        # reference has none on the CPU, and its CUDA meter makes them
+        # before it measures (measure.py _warm_cuda)
+        workspaces = sum(i["bytes"] for i in dev["items"] if i["name"] == "cuBLAS workspaces")
+        self.items = [i for i in dev["items"] if i["name"] != "cuBLAS workspaces"]
+        self.phase = {k: v - workspaces for k, v in dev["phase_bytes"].items()}
+        self.allocated = dev["allocated_bytes"] - workspaces
 
     # The parts a model state is split into (src/core/hr-calc-parts.c):
     # "expert gradients" is a part of "gradients".
