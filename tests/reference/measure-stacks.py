@@ -165,8 +165,10 @@ def run_loop(spec):
         layers[i] = block
 
     if fsdp:
-        # one rank: torchtitan's apply_fsdp (fully_shard per block, then
-        # the root with the embeddings, final norm and tied head)
+        # one rank: fully_shard per block, then the root with the
+        # embeddings, final norm and tied head, as torchtitan's apply_fsdp
+        # does, but every block resharded after forward (torchtitan's
+        # default keeps the last one gathered)
         import torch.distributed as dist
         from torch.distributed.fsdp import MixedPrecisionPolicy, fully_shard
 

@@ -40,10 +40,11 @@ LOOP_SOURCE = (
     "each decoder layer wrapped by checkpoint_wrapper (full), or with torchtitan's op "
     "policy (op), and torch.compile'd (compile: the layers, the loss eager)")
 FSDP2_SOURCE = (
-    "measure-stacks.py run_loop (fsdp2-*): the same loop over fp32 weights with "
-    "torchtitan's apply_fsdp on one rank (fully_shard of each decoder layer, then of the "
-    "root, which holds the tied embedding and head and the final norm: fsdp_units root; "
-    "MixedPrecisionPolicy param_dtype bf16, reduce_dtype fp32; reshard_after_forward), "
+    "measure-stacks.py run_loop (fsdp2-*): the same loop over fp32 weights under FSDP2 on "
+    "one rank (fully_shard of each decoder layer, then of the root, which holds the tied "
+    "embedding and head and the final norm: fsdp_units root; MixedPrecisionPolicy "
+    "param_dtype bf16, reduce_dtype fp32; reshard_after_forward=True for every block and "
+    "the root, where torchtitan's default keeps the last block gathered), "
     "torch.optim.AdamW(foreach=True)")
 TRAINER_SOURCE = (
     "measure-stacks.py run_trainer: transformers Trainer(bf16=True, "
