@@ -207,13 +207,29 @@ add_fsdp2_gathered (Ctx               *ctx,
       return;
     }
 
+  /* Each block is resharded after its forward, so once the forward pass
+   * is done and through the loss's backward no block is gathered; the
+   * backward gathers the current block and prefetches the next
+   * (FSDPState._pre_backward, backward_prefetch).  Measured on an H200
+   * (measure-stacks.py fsdp2-*, every block resharded): with the two
+   * blocks counted at the loss's backward too the plans were 0.23 GiB
+   * over, two of Llama 3.2 1B's blocks. */
   hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-            HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
+            HR_LIVE_BACKWARD, N_("gathered layers (current + prefetch)"),
             fp8_gather ? "2·(P_layer linear·1 + P_layer rest·bytes) (fp8 all-gather)" : "2·P_layer·bytes",
             N_("ZeRO-3 briefly reassembles a whole layer's weights to compute with it."),
             2.0 * layer_w);
   if (sc->parallel.fsdp_units == HR_FSDP_UNITS_ROOT)
     {
+      /* torchtitan's apply_fsdp until early 2025 left the last block
+       * gathered after its forward ("FSDP would prefetch it
+       * immediately"): it is the backward's first, from the end of the
+       * forward pass on. */
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
+                HR_LIVE_LOSS, N_("gathered last layer (kept after forward)"),
+                fp8_gather ? "P_layer linear·1 + P_layer rest·bytes (fp8 all-gather)" : "P_layer·bytes",
+                N_("The last layer stays reassembled from its forward to its backward pass."),
+                layer_w);
       /* Only the blocks wrapped (torchtitan until early 2025,
        * torchtitan/parallelisms/parallelize_llama.py apply_fsdp: fully_shard
        * per block, then fully_shard (model); accelerate's fully_shard of
