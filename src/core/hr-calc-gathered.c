@@ -309,9 +309,16 @@ hr_calc_add_gathered_weights (Ctx               *ctx,
       double layer_w = gathered_layer_bytes (ctx, sp);
 
       /* FSDP1 (FullyShardedDataParallel): flat parameters, and a root unit
-       * holding what no layer's unit does. */
+       * holding what no layer's unit does.  Under FULL_SHARD every unit but
+       * the root frees its gathered flat parameter after its forward
+       * (torch/distributed/fsdp/_runtime_utils.py, _post_forward_reshard:
+       * free_unsharded_flat_param = not state._is_root and the strategy
+       * reshards after forward), so from the end of the forward pass through
+       * the loss's backward no layer is gathered, as FSDP2 (measured there);
+       * the backward gathers the current layer and prefetches the next
+       * (BackwardPrefetch.BACKWARD_PRE, the default). */
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-                HR_LIVE_FWD_BWD, N_("gathered layers (current + prefetch)"),
+                HR_LIVE_BACKWARD, N_("gathered layers (current + prefetch)"),
                 "2·P_layer·bytes",
                 N_("ZeRO-3 briefly reassembles a whole layer's weights to compute with it."),
                 2.0 * layer_w);
