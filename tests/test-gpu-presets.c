@@ -118,6 +118,52 @@ test_compute_capability (void)
     }
 }
 
+/* The BLAS workspaces, two (the forward's thread and autograd's
+ * backward one) in every phase: cuBLAS's default from the compute
+ * capability (32 MiB for 9.x to 12.x, 4096 KiB x 2 + 16 KiB x 8
+ * before: ATen/cuda/CublasHandlePool.cpp, parseChosenWorkspaceSize), ROCm's
+ * hipBLAS (128 MiB on gfx94x/gfx95x, 32 MiB before) plus hipBLASLt's 76
+ * MiB from the AMD presets, and a preset's value given way to when the
+ * next preset leaves it out. */
+static void
+test_blas_workspaces (void)
+{
+  static const struct { const char *id; double mib; } known[] = {
+    { "h100-sxm-80gb", 2 * 32.0 }, { "b200", 2 * 32.0 }, { "rtx-5090", 2 * 32.0 },
+    { "a100-sxm4-80gb", 2 * 8.125 }, { "l40s", 2 * 8.125 }, { "t4", 2 * 8.125 },
+    { "mi300x", 2 * (128.0 + 76) }, { "mi325x", 2 * (128.0 + 76) }, { "mi355x", 2 * (128.0 + 76) },
+    { "mi250x", 2 * (32.0 + 76) }, { "mi210", 2 * (32.0 + 76) }, { "gaudi3", 0 },
+    { "h200-sxm-141gb", 2 * 32.0 },   /* after an MI355X: its 204 MiB are not kept */
+  };
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  for (guint i = 0; i < G_N_ELEMENTS (known); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      const HrDevice *d;
+
+      g_test_message ("%s", known[i].id);
+      g_assert_true (hr_scenario_apply_gpu_preset (&sc, known[i].id, presets, &error));
+      g_assert_no_error (error);
+      hr_test_plan (&sc, plan);
+      d = &plan->devices[0];
+      g_assert_cmpuint (hr_test_item_bytes (d, "BLAS workspaces"), ==,
+                        (guint64) (known[i].mib * 1024 * 1024));
+      /* In every phase: the peak's phase holds them too. */
+      for (guint k = 0; k < d->n_items; k++)
+        if (strcmp (d->items[k].name, "BLAS workspaces") == 0)
+          g_assert_cmpuint (d->items[k].live, ==, HR_LIVE_ALWAYS);
+    }
+
+  /* A scenario's own value wins over the rule. */
+  sc.gpu.blas_workspace_mib = 100;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "BLAS workspaces"), ==, 200 * 1024 * 1024);
+}
+
 /* The dense fp8 peaks the sources give (half the with-sparsity figures
  * of the vendors' sheets), and none for GPUs without fp8 tensor cores. */
 static void
@@ -277,5 +323,6 @@ main (int   argc,
   g_test_add_func ("/gpu-presets/fp8-peaks", test_fp8_peaks);
   g_test_add_func ("/gpu-presets/fp8-time", test_fp8_time);
   g_test_add_func ("/gpu-presets/compute-capability", test_compute_capability);
+  g_test_add_func ("/gpu-presets/blas-workspaces", test_blas_workspaces);
   return g_test_run ();
 }

@@ -75,6 +75,18 @@ hr_comm_buffer_auto_mib (const HrScenario *scenario)
   return scenario->parallel.gpus > 1 ? 512.0 : 0.0;
 }
 
+/* cuBLAS's default (ATen/cuda/CublasHandlePool.cpp,
+ * parseChosenWorkspaceSize: ":4096:2:16:8", 32 MiB "for Hopper and
+ * Blackwell", compute capability 9, 10, 11 and 12); an unknown GPU (0) is
+ * taken as one before Hopper. */
+double
+hr_blas_workspace_mib (const HrGpu *gpu)
+{
+  if (gpu->blas_workspace_mib >= 0)
+    return gpu->blas_workspace_mib;
+  return gpu->compute_capability >= 9.0 ? 32.0 : (4096.0 * 2 + 16.0 * 8) / 1024;
+}
+
 void
 hr_calc_add_item (Ctx        *ctx,
                   HrDevice   *dev,
@@ -121,21 +133,23 @@ finish_device (Ctx      *ctx,
   double cached[HR_N_PHASES] = { 0 };
   guint64 always = 0;
 
-  /* cuBLAS's workspaces, which it takes from the caching allocator at a
-   * handle's first matrix product (ATen/cuda/CublasHandlePool.cpp,
-   * getChosenWorkspaceSize: CUBLAS_WORKSPACE_CONFIG's default, 32 MiB
-   * from compute capability 9 on, 4096 KiB x 2 + 16 KiB x 8 before), one
-   * handle for the thread that runs the forward pass and one for
-   * autograd's backward thread.  Measured on an H200
+  /* The BLAS workspaces, which PyTorch takes from the caching allocator
+   * at a handle's first matrix product, one handle for the thread that
+   * runs the forward pass and one for autograd's backward thread
+   * (ATen/cuda/CublasHandlePool.cpp, keyed by handle and stream).
+   * cuBLAS's, when the GPU preset gives none: getChosenWorkspaceSize's
+   * default, 32 MiB for compute capability 9 to 12, 4096 KiB x 2 +
+   * 16 KiB x 8 before; cuBLASLt shares it.  Measured on an H200
    * (tests/reference/measure-stacks.py): every plain run's allocated
-   * peak 64 to 68 MiB over its tensors.  ROCm's 128 MiB on gfx942 and
-   * gfx950 is not told apart. */
+   * peak 64 to 68 MiB over its tensors.  ROCm's are the AMD presets'
+   * gpu.blas_workspace_mib. */
   hr_calc_add_item (ctx, dev, HR_CATEGORY_OVERHEAD, HR_POOL_ALLOCATOR, HR_DTYPE_NONE, HR_LIVE_ALWAYS,
-                    N_("cuBLAS workspaces"), "2·workspace (32 MiB from compute capability 9)",
+                    N_("BLAS workspaces"),
+                    sc->gpu.blas_workspace_mib >= 0 ? "2·gpu.blas_workspace_mib"
+                                                    : "2·cuBLAS workspace (32 MiB from compute capability 9, 8.125 MiB before)",
                     N_("Scratch memory the matrix library keeps, one for the forward pass's thread "
                        "and one for the backward pass's."),
-                    2.0 * (sc->gpu.compute_capability >= 9.0 ? 32.0 * HR_MIB
-                                                             : (4096.0 * 2 + 16.0 * 8) * 1024));
+                    2.0 * hr_blas_workspace_mib (&sc->gpu) * HR_MIB);
 
   memset (dev->phase_bytes, 0, sizeof dev->phase_bytes);
   for (guint i = 0; i < dev->n_items; i++)

@@ -26,4 +26,8 @@ double   hr_optimizer_state_bytes       (HrOptimizer        optimizer,
 /* NCCL's buffers when the scenario leaves overhead.comm_buffer_mib unset. */
 double   hr_comm_buffer_auto_mib        (const HrScenario  *scenario);
 
+/* One multiplying thread's BLAS workspace, gpu.blas_workspace_mib or
+ * cuBLAS's default for the compute capability. */
+double   hr_blas_workspace_mib          (const HrGpu       *gpu);
+
 G_END_DECLS

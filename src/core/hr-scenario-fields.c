@@ -608,6 +608,10 @@ const Field hr_gpu_fields[] = {
   REAL (HrGpu, compute_capability, 0, 99, 0.1, 1, N_("Compute capability"),
         N_("CUDA's, as nvidia-smi --query-gpu=compute_cap shows it; 0: not NVIDIA, or not known"),
         OPTIONAL (0)),
+  /* -1: cuBLAS's default for the compute capability (hr-calc.c). */
+  REAL (HrGpu, blas_workspace_mib, -1, 65536, 8, 3, N_("BLAS workspace"),
+        N_("MiB the matrix libraries keep for each thread that multiplies; Automatic: cuBLAS's default"),
+        OPTIONAL (-1)),
   SKIP ("source"),
   SKIP ("notes"),
 };

@@ -241,6 +241,7 @@ typedef struct
   double  bf16_tflops;     /* extension: dense peak, 0 = unknown */
   double  fp8_tflops;      /* extension: dense fp8 peak, 0 = unknown or none */
   double  compute_capability;  /* extension: CUDA's major.minor, 0 = not NVIDIA or unknown */
+  double  blas_workspace_mib;  /* extension: per multiplying thread, -1 = cuBLAS's default */
 } HrGpu;
 
 /* Extension: what the run costs in time and money. */

@@ -30,15 +30,15 @@ G_DEFINE_FINAL_TYPE (HrForm, hr_form, GTK_TYPE_WIDGET)
  * what its rows need, when the window is narrow (a phone's 360 points). */
 #define NATURAL_WIDTH 375
 
-/* --- the comm-buffer spin shows "Automatic" for -1 ------------------------- */
+/* --- spins that show "Automatic" for -1 (sized from the plan or the GPU) --- */
 
 static gboolean
-on_comm_output (GtkSpinButton *spin,
+on_automatic_output (GtkSpinButton *spin,
                 gpointer       user_data)
 {
   if (gtk_spin_button_get_value (spin) < 0)
     {
-      /* TRANSLATORS: communication buffers sized from the plan */
+      /* TRANSLATORS: a size worked out from the plan or the GPU */
       gtk_editable_set_text (GTK_EDITABLE (spin), _("Automatic"));
       return TRUE;
     }
@@ -48,7 +48,7 @@ on_comm_output (GtkSpinButton *spin,
 /* "Automatic" (as shown, in any case) or "auto" is -1; anything below 0
  * is too. */
 static int
-on_comm_input (GtkSpinButton *spin,
+on_automatic_input (GtkSpinButton *spin,
                double        *value,
                gpointer       user_data)
 {
@@ -62,6 +62,23 @@ on_comm_input (GtkSpinButton *spin,
       return TRUE;
     }
   return FALSE;
+}
+
+/* A field's row whose -1 means "work it out": its spin shows and takes
+ * "Automatic". */
+static void
+automatic_row (HrForm     *self,
+               GtkWidget  *group,
+               const char *path)
+{
+  GtkWidget *spin = hr_form_field_row (self, group, path);
+
+  /* A numeric spin button would refuse the letters of "Automatic". */
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), FALSE);
+  g_signal_connect (spin, "output", G_CALLBACK (on_automatic_output), NULL);
+  g_signal_connect (spin, "input", G_CALLBACK (on_automatic_input), NULL);
+  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
+  on_automatic_output (GTK_SPIN_BUTTON (spin), NULL);
 }
 
 /* --- building -------------------------------------------------------------- */
@@ -334,6 +351,7 @@ build_hardware_rows (HrForm    *self,
   hr_form_field_row (self, group, "gpu.bf16_tflops");
   hr_form_field_row (self, group, "gpu.fp8_tflops");
   hr_form_field_row (self, group, "gpu.compute_capability");
+  automatic_row (self, group, "gpu.blas_workspace_mib");
 }
 
 /* Below the first screen, with its list of every GPU preset: the group's
@@ -369,16 +387,8 @@ static void
 build_overhead_rows (HrForm    *self,
                      GtkWidget *group)
 {
-  GtkWidget *comm;
-
   hr_form_field_row (self, group, "overhead.cuda_context_mib");
-  comm = hr_form_field_row (self, group, "overhead.comm_buffer_mib");
-  /* A numeric spin button would refuse the letters of "Automatic". */
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (comm), FALSE);
-  g_signal_connect (comm, "output", G_CALLBACK (on_comm_output), NULL);
-  g_signal_connect (comm, "input", G_CALLBACK (on_comm_input), NULL);
-  gtk_spin_button_update (GTK_SPIN_BUTTON (comm));
-  on_comm_output (GTK_SPIN_BUTTON (comm), NULL);
+  automatic_row (self, group, "overhead.comm_buffer_mib");
   hr_form_field_row (self, group, "overhead.fragmentation");
   hr_form_field_row (self, group, "overhead.headroom");
 }

@@ -185,6 +185,11 @@ hr_scenario_apply_gpu_preset_node (HrScenario  *scenario,
                    "allowed: an object"), origin);
       return FALSE;
     }
+  /* What the preset leaves out is the field's default, not the previous
+   * GPU's value. */
+  for (guint i = 0; i < hr_gpu_fields_count; i++)
+    if (hr_gpu_fields[i].flags & HR_FIELD_OPTIONAL)
+      hr_field_set_absent (&hr_gpu_fields[i], &gpu);
   /* The file's keys are at its top, so messages name them bare. */
   if (!hr_fields_read_section (json_node_get_object (node), hr_gpu_fields, hr_gpu_fields_count,
                      &gpu, origin, "", NULL, &read, error))

@@ -175,8 +175,8 @@ class Plan:
         # cuBLAS's workspaces, which the plan counts in every phase: the
         # reference has none on the CPU, and its CUDA meter makes them
         # before it measures (measure.py _warm_cuda)
-        workspaces = sum(i["bytes"] for i in dev["items"] if i["name"] == "cuBLAS workspaces")
-        self.items = [i for i in dev["items"] if i["name"] != "cuBLAS workspaces"]
+        workspaces = sum(i["bytes"] for i in dev["items"] if i["name"] == "BLAS workspaces")
+        self.items = [i for i in dev["items"] if i["name"] != "BLAS workspaces"]
         self.phase = {k: v - workspaces for k, v in dev["phase_bytes"].items()}
         self.allocated = dev["allocated_bytes"] - workspaces
 
