@@ -116,12 +116,7 @@ hr_hf_import_bamba (HrHfReader   *r,
 {
   const char *act = hr_hf_get_string (r->obj, "hidden_act");
 
-  out->kind = HR_KIND_DECODER;
-  out->head = HR_HEAD_LM;
-  out->norm = HR_NORM_RMSNORM;
-  out->mlp = HR_MLP_SWIGLU;
-  out->bias = HR_BIAS_NONE;
-  out->experts = out->experts_active = 1;
+  hr_hf_init_rms_decoder (out, HR_MLP_SWIGLU);
   out->vocab = 128000;
   out->hidden = 4096;
   out->ffn = 14336;

@@ -176,12 +176,7 @@ hr_hf_import_nemotron_h (HrHfReader   *r,
   static const char * const head_dim_keys[] = { "head_dim", "attention_head_dim", NULL };
   guint64 layers = 0, mamba_heads = 128, mamba_head_dim = 64;
 
-  out->kind = HR_KIND_DECODER;
-  out->head = HR_HEAD_LM;
-  out->norm = HR_NORM_RMSNORM;
-  out->mlp = HR_MLP_RELU2;
-  out->bias = HR_BIAS_NONE;
-  out->experts = out->experts_active = 1;
+  hr_hf_init_rms_decoder (out, HR_MLP_RELU2);
   out->vocab = 131072;
   out->hidden = 4096;
   out->ffn = 21504;

@@ -37,6 +37,11 @@ const char *hr_hf_get_string      (JsonObject   *obj,
 gboolean    hr_hf_get_bool        (JsonObject   *obj,
                                    const char   *key,
                                    gboolean      fallback);
+/* The structure the state-space, hybrid and Nemotron-H importers start
+ * from before their class's sizes: a decoder with a language-model head,
+ * RMSNorm, MLP, no bias and no experts. */
+void        hr_hf_init_rms_decoder (HrModelArch *out,
+                                    HrMlp        mlp);
 /* FALSE, with the error "ORIGIN: KEY: VALUE is not supported for
  * ARCHITECTURE; allowed: ALLOWED", for a value the description cannot
  * hold; ARCHITECTURE as the message says it ("Llama 3.2 Vision"). */

@@ -79,13 +79,8 @@ hr_hf_import_mamba (HrHfReader   *r,
   gboolean two = strcmp (type, "mamba2") == 0;
   guint64 v;
 
-  out->kind = HR_KIND_DECODER;
-  out->head = HR_HEAD_LM;
+  hr_hf_init_rms_decoder (out, HR_MLP_SWIGLU);
   out->ssm = two ? HR_SSM_MAMBA2 : HR_SSM_MAMBA;
-  out->norm = HR_NORM_RMSNORM;
-  out->mlp = HR_MLP_SWIGLU;
-  out->bias = HR_BIAS_NONE;
-  out->experts = out->experts_active = 1;
   /* No attention: the heads are not used (hr-validate.c needs them whole). */
   out->heads = out->kv_heads = 1;
   out->ffn = 0;

@@ -94,6 +94,18 @@ hr_hf_get_string (JsonObject *obj,
   return json_node_get_string (node);
 }
 
+void
+hr_hf_init_rms_decoder (HrModelArch *out,
+                        HrMlp        mlp)
+{
+  out->kind = HR_KIND_DECODER;
+  out->head = HR_HEAD_LM;
+  out->norm = HR_NORM_RMSNORM;
+  out->mlp = mlp;
+  out->bias = HR_BIAS_NONE;
+  out->experts = out->experts_active = 1;
+}
+
 /* A boolean, or fallback where the key is absent or holds another type. */
 gboolean
 hr_hf_get_bool (JsonObject *obj,
