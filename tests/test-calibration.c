@@ -246,6 +246,75 @@ pipeline_entry (const char *id,
   return json_from_string (text, NULL);
 }
 
+/* A run on the GPU its source names, as the source writes it. */
+static JsonNode *
+gpu_entry (const char *id,
+           const char *gpu)
+{
+  g_autofree char *text = g_strdup_printf (
+    "{\"id\": \"%s\", \"arch\": {\"layers\": 32, \"hidden\": 4096, \"heads\": 32, "
+    "\"kv_heads\": 32, \"ffn\": 11008, \"vocab\": 32000}, \"task\": \"full\", "
+    "\"precision\": \"bf16-mixed with fp32 master\", \"optimizer\": \"adamw\", "
+    "\"micro_batch\": 1, \"seq_len\": 2048, \"parallelism\": {\"gpus\": 8}, "
+    "\"gpu\": \"%s\", \"measured_gib\": 20, \"metric\": \"max_memory_allocated\"}", id, gpu);
+
+  return json_from_string (text, NULL);
+}
+
+/* A run takes the GPU preset whose chip its name names, the one whose
+ * other parts it names too where several have that chip, and keeps its
+ * own name and capacity; the preset gives the compute capability and so
+ * the BLAS workspaces.  A name that names no preset's chip keeps the
+ * default GPU's (9.0, an H100's); a chip is a whole word ("H200" is not
+ * the H20). */
+static void
+test_gpu_named (void)
+{
+  static const struct { const char *gpu, *preset; guint64 mib; double cc; } cases[] = {
+    { "Tesla V100-SXM2-16GB", "v100-sxm2-16gb", 16 * 1024, 7.0 },
+    { "NVIDIA A100 80GB (DGX A100, 1 node x 8 GPUs)", "a100-", 80 * 1024, 8.0 },
+    { "NVIDIA A10G 24GB", "a10g", 24 * 1024, 0 },
+    { "NVIDIA H200 141GB", "h200-sxm-141gb", 141 * 1024, 9.0 },
+    { "NVIDIA RTX 6000 Ada 48GB", "rtx-6000-ada", 48 * 1024, 8.9 },
+    { "RTX PRO 6000 Blackwell 96GB", "rtx-pro-6000-blackwell", 96 * 1024, 12.0 },
+    { "AMD Instinct MI300X 192GB", "mi300x", 192 * 1024, 0 },
+    { "NVIDIA RTX 4070 Ti SUPER 16GB", "", 16 * 1024, 9.0 },
+    { "80GB GPU (model not named)", "", 80 * 1024, 9.0 },
+  };
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) runs = NULL;
+  g_autoptr(JsonNode) root = json_node_new (JSON_NODE_ARRAY);
+  JsonArray *list = json_array_new ();
+
+  json_node_take_array (root, list);
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *id = g_strdup_printf ("g%u", i);
+
+      json_array_add_element (list, gpu_entry (id, cases[i].gpu));
+    }
+  runs = hr_measured_load_node (root, "runs.json", presets, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs->len, ==, G_N_ELEMENTS (cases));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const HrGpu *gpu = &((HrMeasuredRun *) g_ptr_array_index (runs, i))->scenario.gpu;
+
+      g_test_message ("%s: %s", cases[i].gpu, gpu->preset);
+      if (cases[i].preset[0] == '\0')
+        g_assert_cmpstr (gpu->preset, ==, "");
+      else
+        g_assert_true (g_str_has_prefix (gpu->preset, cases[i].preset));
+      g_assert_cmpstr (gpu->name, ==, cases[i].gpu);
+      g_assert_cmpuint (gpu->memory_mib, ==, cases[i].mib);
+      g_assert_cmpfloat_with_epsilon (gpu->compute_capability, cases[i].cc, 1e-9);
+    }
+  /* The MI300X's hipBLAS and hipBLASLt workspaces come with its preset. */
+  g_assert_cmpfloat (((HrMeasuredRun *) g_ptr_array_index (runs, 6))->scenario.gpu.blas_workspace_mib,
+                     ==, 204);
+}
+
 /* A run logged on one rank ("stage": Megatron-LM logs on the last) is
  * compared with that stage's devices, not the largest; the largest is what
  * an entry without it gets.  A stage the pipeline does not have is refused
@@ -536,6 +605,7 @@ main (int   argc,
   g_test_add_func ("/calibration/measured-allocated", test_measured_allocated);
   g_test_add_func ("/calibration/absurd-numbers", test_absurd_numbers);
   g_test_add_func ("/calibration/logged-stage", test_logged_stage);
+  g_test_add_func ("/calibration/gpu-named", test_gpu_named);
   g_test_add_func ("/calibration/error-bar", test_error_bar);
   return g_test_run ();
 }

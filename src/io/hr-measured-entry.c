@@ -29,6 +29,7 @@ hr_measured_models_init (Models    *models,
   models->presets = presets;
   models->known = g_array_new (FALSE, TRUE, sizeof (KnownModel));
   models->order = NULL;
+  models->gpus = NULL;
 }
 
 void
@@ -36,6 +37,7 @@ hr_measured_models_clear (Models *models)
 {
   g_clear_pointer (&models->known, g_array_unref);
   g_clear_pointer (&models->order, g_ptr_array_unref);
+  g_clear_pointer (&models->gpus, g_ptr_array_unref);
 }
 
 static const KnownModel *
@@ -421,26 +423,8 @@ hr_measured_framework_for (const char *id,
   return NULL;
 }
 
-/* The entry as a scenario document, but for its model (add_model). */
-/* The compute capability of the GPU an entry names, which sets cuBLAS's
- * workspace size (hr-calc.c): NVIDIA's "CUDA GPU Compute Capability"
- * table (developer.nvidia.com/cuda-gpus, the GPU presets' source); 9.0
- * (the scenario's default) for a name it does not hold. */
-static double
-named_compute_capability (const char *gpu)
-{
-  static const struct { const char *word; double cc; } names[] = {
-    { "v100", 7.0 }, { "t4", 7.5 }, { "a100", 8.0 }, { "a10", 8.6 }, { "a40", 8.6 },
-    { "a6000", 8.6 }, { "3090", 8.6 }, { "l40", 8.9 }, { "l4", 8.9 }, { "4070", 8.9 },
-    { "4080", 8.9 }, { "4090", 8.9 }, { "h100", 9.0 }, { "h200", 9.0 }, { "b200", 10.0 },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
-    if (strstr (gpu, names[i].word) != NULL)
-      return names[i].cc;
-  return 9.0;
-}
-
+/* The entry as a scenario document, but for its model (add_model) and
+ * its GPU preset (hr-measured-gpu.c). */
 JsonNode *
 hr_measured_map_entry (JsonObject  *e,
                        const char  *id,
@@ -543,8 +527,6 @@ hr_measured_map_entry (JsonObject  *e,
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, *gpu_name != '\0' ? gpu_name : "GPU");
-  json_builder_set_member_name (b, "compute_capability");
-  json_builder_add_double_value (b, named_compute_capability (gpu));
   json_builder_set_member_name (b, "memory_mib");
   {
     const char *gb = strstr (gpu, "gb");

@@ -28,6 +28,7 @@ typedef struct
   HrPresets *presets;
   GArray    *known;    /* KnownModel, in the order read */
   GPtrArray *order;    /* every preset's id in the list's order; NULL until listed */
+  GPtrArray *gpus;     /* HrPresetInfo of the GPU presets; NULL until an entry names a GPU */
 } Models;
 
 void        hr_measured_models_init   (Models       *models,
@@ -60,6 +61,10 @@ gboolean    hr_measured_add_model     (JsonNode     *root,
                                        Models       *models,
                                        const char   *id,
                                        GError      **error);
+/* hr-measured-gpu.c: the GPU preset the document's gpu.name names, if
+ * one does, as its gpu.preset. */
+void        hr_measured_add_gpu_preset (JsonNode    *root,
+                                        Models      *models);
 void        hr_measured_root_kind     (JsonNode          *root,
                                        const HrFramework *framework,
                                        HrRunKind         *kind);

@@ -166,6 +166,7 @@ hr_measured_entry_plan (Entry      *entry,
                 : strstr (metric, "reserved") != NULL ? HR_METRIC_RESERVED : HR_METRIC_TOTAL;
   run->measured_bytes = hr_measured_member_double (entry->entry, "measured_gib", 0) * HR_GIB;
 
+  hr_measured_add_gpu_preset (entry->root, models);
   if (!hr_measured_add_model (entry->root, entry->entry, models, entry->id, &local)
       || !hr_scenario_read_node (&run->scenario, entry->root, entry->id, presets, &local)
       || !hr_calc_plan (&run->scenario, plan, &local)
