@@ -109,9 +109,10 @@ test_measured_runs (void)
 /* The tensor bytes alone: a plain bf16 loop, the same loop under FSDP2 on
  * one rank, and the Trainer over Hugging Face's Llama 3.2 1B on one H200,
  * eager and compiled, with and without (per-op) checkpointing, full and
- * LoRA.  Every plan within 1 %: the plain runs within 0.05 GiB once
- * cuBLAS's two workspaces are planned (hr-calc.c), the FSDP2 runs over
- * by 0.11 GiB. */
+ * LoRA.  Every plan within 1 %; every one but FSDP2's within 8 MiB of its
+ * run (they are 1.2 to 4.4 MiB under once cuBLAS's two workspaces and
+ * PEFT's fp32 adapters are planned: hr-calc.c, hr-calc-states.c), the
+ * FSDP2 runs over by 0.11 GiB. */
 static void
 test_measured_allocated (void)
 {
@@ -132,7 +133,10 @@ test_measured_allocated (void)
     {
       HrMeasuredRun *run = g_ptr_array_index (runs, i);
 
+      g_test_message ("%s: %+.2f MiB", run->id, (run->predicted_bytes - run->measured_bytes) / HR_MIB);
       g_assert_cmpfloat (fabs (run->error), <=, 0.01);
+      if (strstr (run->id, "fsdp") == NULL)
+        g_assert_cmpfloat (fabs (run->predicted_bytes - run->measured_bytes), <=, 8 * HR_MIB);
     }
 }
 

@@ -147,34 +147,57 @@ add_vision_casts (Ctx      *ctx,
    * that layer's tensors, hr-calc-activations.c.) */
 }
 
+/* PEFT makes 16-bit adapters fp32 (get_peft_model's autocast_adapter_dtype,
+ * True by default: src/peft/tuners/tuners_utils.py at 831fd03,
+ * BaseTuner._cast_adapter_dtype, "this only upcasts float16 and bfloat16
+ * to float32"), so a base loaded in 16 bits under autocast (amp-bf16,
+ * amp-fp16; the Trainer's bf16=True) trains fp32 adapters that autocast
+ * casts for each product.  Measured on an H200 (measure-stacks.py
+ * trainer-lora, Llama 3.2 1B, r 16 on every linear): the plans were 45 MiB
+ * under without checkpointing (the fp32 adapters, 43 MiB, against 16-bit
+ * ones planned, and their casts saved for the backward pass, 21.5) and 23.5
+ * under with it (the casts dropped with the forward's autocast region). */
+static gboolean
+adapters_upcast (const Ctx *ctx)
+{
+  const HrTraining *t = &ctx->sc->training;
+
+  return ctx->lora && (t->precision == HR_PRECISION_AMP_BF16 || t->precision == HR_PRECISION_AMP_FP16)
+         && t->dtypes.weights != HR_DTYPE_FP32;
+}
+
 /* torch.autocast casts each weight to 16 bits and keeps the copy for the
  * backward pass: fp32 + 16-bit copies, "1.5x the model" (HF docs,
  * "Efficient training on a single GPU", mixed precision).  The head is a
  * linear layer too: the LM head's matrix (the embedding's, when tied),
- * or the classifier and pooler; so are LoRA's adapters. */
+ * or the classifier and pooler; so are LoRA's adapters.  ADAPTERS_ONLY:
+ * a 16-bit base, whose weights autocast leaves as they are, with fp32
+ * adapters (adapters_upcast). */
 static void
 add_autocast_casts (Ctx               *ctx,
                     HrDevice          *dev,
-                    const StageParams *sp)
+                    const StageParams *sp,
+                    gboolean           adapters_only)
 {
   const HrScenario *sc = ctx->sc;
   const HrTraining *t = &sc->training;
   gboolean last = hr_calc_holds_last (sc, dev->stage);
-  double head = !last || t->quant_lm_head ? 0.0
+  double head = !last || t->quant_lm_head || adapters_only ? 0.0
                 : sc->model.head == HR_HEAD_LM ? sp->head_weight
                 : (double) ctx->counts.head_linear
                   + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
+  double linear = adapters_only ? 0.0 : sp->linear;
   guint64 n_ck = hr_activations_wrapped (sc, dev->n_layers);
   /* Whisper's audio stem (hr-calc-seq2seq.c), never checkpointed:
    * its two convolutions' weights, mel x h x 3 and h x h x 3, cast and
    * kept by their graph (ConvolutionBackward keeps the weight even
    * where the input, the log-mel features, needs no gradient) */
-  double stem = dev->stage == 0 && hr_model_audio (&sc->model)
+  double stem = dev->stage == 0 && hr_model_audio (&sc->model) && !adapters_only
                 ? 3.0 * (double) sc->model.hidden
                   * (double) (sc->model.audio_mel_bins + sc->model.hidden)
                 : 0.0;
 
-  if (dev->stage == 0)
+  if (dev->stage == 0 && !adapters_only)
     add_vision_casts (ctx, dev);
   if (n_ck == 0)
     {
@@ -184,7 +207,9 @@ add_autocast_casts (Ctx               *ctx,
 
       /* (DeepSeek's first layer is a dense one where the stage holds
        * any: its dense MLP's casts, not an MoE layer's) */
-      if (dev->stage == 0 && !hr_activations_input_grad (sc)
+      if (adapters_only)
+        ;
+      else if (dev->stage == 0 && !hr_activations_input_grad (sc)
           && hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer, dev->n_layers) > 0)
         {
           HrScenario dense_sc;
@@ -196,9 +221,9 @@ add_autocast_casts (Ctx               *ctx,
         hr_activations_first_layer (sc, &first);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                 HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
-                stem > 0 ? "(P_linear + P_audio stem)·bytes" : "P_linear·bytes",
+                adapters_only ? "P_LoRA·bytes" : stem > 0 ? "(P_linear + P_audio stem)·bytes" : "P_linear·bytes",
                 N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                (sp->linear + head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0) + stem)
+                (linear + head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0) + stem)
                 * ctx->act_bytes);
     }
   else
@@ -210,12 +235,12 @@ add_autocast_casts (Ctx               *ctx,
        * Each layer's recomputation casts its weights again and keeps
        * them through its backward; the head keeps its own, and so do
        * the layers that are not wrapped (checkpoint_every > 1). */
-      double layer_linear = (double) ctx->counts.layer_linear;
+      double layer_linear = adapters_only ? 0.0 : (double) ctx->counts.layer_linear;
       double cached = ctx->lora ? (double) ctx->counts.layer_lora : layer_linear;
       /* An encoder-decoder's decoder layers (every one wrapped) cast
        * their cross-attention's weights too; the last of them is the
        * first recomputed. */
-      double cross = sc->model.kind == HR_KIND_ENCODER_DECODER
+      double cross = sc->model.kind == HR_KIND_ENCODER_DECODER && !adapters_only
                      ? (double) ctx->counts.decoder_extra_linear : 0.0;
       double plain = dev->n_layers > 0 ? (double) (dev->n_layers - n_ck) / (double) dev->n_layers
                                        : 0.0;
@@ -239,16 +264,17 @@ add_autocast_casts (Ctx               *ctx,
 
           hr_calc_stage_kinds (sc, dev, &k);
           wrapped = (1.0 - plain) * (ctx->lora ? sp->lora : sp->linear);
-          recomputed = (double) ctx->counts.kind_linear[k.last_mixer][k.last_mlp]
+          recomputed = (adapters_only ? 0.0 : (double) ctx->counts.kind_linear[k.last_mixer][k.last_mlp])
                        + (ctx->lora ? (double) ctx->counts.kind_lora[k.last_mixer][k.last_mlp] : 0.0);
         }
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                 HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
-                plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes"
+                adapters_only ? "unwrapped layers' P_LoRA·bytes"
+                : plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes"
                 : stem > 0 ? "(P_head + P_audio stem)·bytes" : "P_head·bytes",
                 N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                (head + plain * (sp->linear + (ctx->lora ? sp->lora : 0.0)) + stem) * ctx->act_bytes);
+                (head + plain * (linear + (ctx->lora ? sp->lora : 0.0)) + stem) * ctx->act_bytes);
       hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
                 HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
                 "wrapped layers·P_trainable linear·bytes",
@@ -348,10 +374,14 @@ add_frozen_base (Ctx               *ctx,
                         shard_is_master ? t->dtypes.master : t->dtypes.weights,
                         shard_is_master ? ctx->master_bytes : ctx->weight_bytes);
   if (!shard_is_master)
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.weights,
-              HR_LIVE_ALWAYS, N_("LoRA adapters"), "r·(d_in + d_out) per adapted matrix",
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR,
+              adapters_upcast (ctx) ? HR_DTYPE_FP32 : t->dtypes.weights,
+              HR_LIVE_ALWAYS, N_("LoRA adapters"),
+              adapters_upcast (ctx) ? "r·(d_in + d_out) per adapted matrix·4 (PEFT's fp32)"
+                                    : "r·(d_in + d_out) per adapted matrix",
               N_("The small trainable adapter matrices."),
-              sp->lora / (p->zero == 3 ? ctx->shard : 1.0) * ctx->weight_bytes);
+              sp->lora / (p->zero == 3 ? ctx->shard : 1.0)
+              * (adapters_upcast (ctx) ? 4.0 : ctx->weight_bytes));
   return sp->lora;
 }
 
@@ -440,7 +470,9 @@ add_weights (Ctx               *ctx,
   add_fp8_weight_copies (ctx, dev, sp);
   if (t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32
       && ctx->sc->parallel.zero != 3)
-    add_autocast_casts (ctx, dev, sp);
+    add_autocast_casts (ctx, dev, sp, FALSE);
+  else if (adapters_upcast (ctx) && ctx->sc->parallel.zero != 3)
+    add_autocast_casts (ctx, dev, sp, TRUE);
   if (t->method == HR_METHOD_QLORA)
     add_dequantized_weight (ctx, dev);
   return trainable;
