@@ -231,38 +231,37 @@ test_absurd_numbers (void)
     }
 }
 
+/* A full fine-tuning run of a Llama-2-7B-sized decoder with this
+ * "parallelism" object and "gpu" name, and MORE members (JSON text after a
+ * comma, or ""). */
+static JsonNode *
+dense_entry (const char *id,
+             const char *parallelism,
+             const char *gpu,
+             const char *more)
+{
+  g_autofree char *text = g_strdup_printf (
+    "{\"id\": \"%s\", \"arch\": {\"layers\": 32, \"hidden\": 4096, \"heads\": 32, "
+    "\"kv_heads\": 32, \"ffn\": 11008, \"vocab\": 32000}, \"task\": \"full\", "
+    "\"precision\": \"bf16-mixed with fp32 master\", \"optimizer\": \"adamw\", "
+    "\"micro_batch\": 1, \"seq_len\": 2048, \"parallelism\": %s, "
+    "\"gpu\": \"%s\", \"measured_gib\": 20, \"metric\": \"max_memory_allocated\"%s}",
+    id, parallelism, gpu, more);
+
+  return json_from_string (text, NULL);
+}
+
 /* A run on a 4-stage pipeline whose "stage" (NULL: none) is the JSON
  * text STAGE. */
 static JsonNode *
 pipeline_entry (const char *id,
                 const char *stage)
 {
-  g_autofree char *member = stage != NULL ? g_strdup_printf (", \"stage\": %s", stage)
-                                          : g_strdup ("");
-  g_autofree char *text = g_strdup_printf (
-    "{\"id\": \"%s\", \"arch\": {\"layers\": 32, \"hidden\": 4096, \"heads\": 32, "
-    "\"kv_heads\": 32, \"ffn\": 11008, \"vocab\": 32000}, \"task\": \"full\", "
-    "\"precision\": \"bf16-mixed with fp32 master\", \"optimizer\": \"adamw\", "
-    "\"micro_batch\": 1, \"seq_len\": 2048, \"parallelism\": {\"gpus\": 8, \"pp\": 4}, "
-    "\"gpu\": \"A100 80GB\", \"measured_gib\": 20, \"metric\": \"max_memory_allocated\", "
-    "\"scenario\": {\"training\": {\"grad_accum\": 8}}%s}", id, member);
+  g_autofree char *more = g_strdup_printf (", \"scenario\": {\"training\": {\"grad_accum\": 8}}%s%s",
+                                           stage != NULL ? ", \"stage\": " : "",
+                                           stage != NULL ? stage : "");
 
-  return json_from_string (text, NULL);
-}
-
-/* A run on the GPU its source names, as the source writes it. */
-static JsonNode *
-gpu_entry (const char *id,
-           const char *gpu)
-{
-  g_autofree char *text = g_strdup_printf (
-    "{\"id\": \"%s\", \"arch\": {\"layers\": 32, \"hidden\": 4096, \"heads\": 32, "
-    "\"kv_heads\": 32, \"ffn\": 11008, \"vocab\": 32000}, \"task\": \"full\", "
-    "\"precision\": \"bf16-mixed with fp32 master\", \"optimizer\": \"adamw\", "
-    "\"micro_batch\": 1, \"seq_len\": 2048, \"parallelism\": {\"gpus\": 8}, "
-    "\"gpu\": \"%s\", \"measured_gib\": 20, \"metric\": \"max_memory_allocated\"}", id, gpu);
-
-  return json_from_string (text, NULL);
+  return dense_entry (id, "{\"gpus\": 8, \"pp\": 4}", "A100 80GB", more);
 }
 
 /* A run takes the GPU preset whose chip its name names, the one whose
@@ -296,7 +295,7 @@ test_gpu_named (void)
     {
       g_autofree char *id = g_strdup_printf ("g%u", i);
 
-      json_array_add_element (list, gpu_entry (id, cases[i].gpu));
+      json_array_add_element (list, dense_entry (id, "{\"gpus\": 8}", cases[i].gpu, ""));
     }
   runs = hr_measured_load_node (root, "runs.json", presets, NULL, &error);
   g_assert_no_error (error);
