@@ -166,6 +166,125 @@ adapters_upcast (const Ctx *ctx)
          && t->dtypes.weights != HR_DTYPE_FP32;
 }
 
+/* What autocast casts on a stage, beside the layers' linears: the head
+ * and Whisper's audio stem; and whether only the adapters are cast. */
+typedef struct
+{
+  double   linear;          /* the stage's layers' linear weights, or 0 */
+  double   head;
+  double   stem;
+  gboolean adapters_only;
+} Casts;
+
+/* Nothing checkpointed: every cast is saved for the backward pass.  The
+ * first layer's frozen linears whose input needs no gradient keep no cast
+ * (hr_activations_first_layer). */
+static void
+add_saved_casts (Ctx               *ctx,
+                 HrDevice          *dev,
+                 const StageParams *sp,
+                 const Casts       *c)
+{
+  const HrScenario *sc = ctx->sc;
+  HrLayerActivations first = { 0 };
+
+  /* (DeepSeek's first layer is a dense one where the stage holds
+   * any: its dense MLP's casts, not an MoE layer's) */
+  if (c->adapters_only)
+    ;
+  else if (dev->stage == 0 && !hr_activations_input_grad (sc)
+      && hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer, dev->n_layers) > 0)
+    {
+      HrScenario dense_sc;
+
+      hr_calc_deepseek_dense_scenario (sc, &dense_sc);
+      hr_activations_first_layer (&dense_sc, &first);
+    }
+  else if (dev->stage == 0 && !hr_activations_input_grad (sc))
+    hr_activations_first_layer (sc, &first);
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.activations,
+            HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
+            c->adapters_only ? "P_LoRA·bytes" : c->stem > 0 ? "(P_linear + P_audio stem)·bytes" : "P_linear·bytes",
+            N_("Half-precision copies of the weights that autocast makes for the forward pass."),
+            (c->linear + c->head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0) + c->stem)
+            * ctx->act_bytes);
+}
+
+/* Checkpointed layers keep no graph, so no cast of theirs is saved;
+ * autocast's cache still holds the casts of trainable weights until the
+ * forward's autocast region ends (cached_cast caches leaf tensors that
+ * require grad, under no_grad too).  Each layer's recomputation casts its
+ * weights again and keeps them through its backward; the head keeps its
+ * own, and so do the layers that are not wrapped (checkpoint_every > 1),
+ * N_CK of the stage's layers being. */
+static void
+add_checkpointed_casts (Ctx               *ctx,
+                        HrDevice          *dev,
+                        const StageParams *sp,
+                        const Casts       *c,
+                        guint64            n_ck)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrTraining *t = &sc->training;
+  double layer_linear = c->adapters_only ? 0.0 : (double) ctx->counts.layer_linear;
+  double cached = ctx->lora ? (double) ctx->counts.layer_lora : layer_linear;
+  /* An encoder-decoder's decoder layers (every one wrapped) cast
+   * their cross-attention's weights too; the last of them is the
+   * first recomputed. */
+  double cross = sc->model.kind == HR_KIND_ENCODER_DECODER && !c->adapters_only
+                 ? (double) ctx->counts.decoder_extra_linear : 0.0;
+  double plain = dev->n_layers > 0 ? (double) (dev->n_layers - n_ck) / (double) dev->n_layers
+                                   : 0.0;
+  /* DeepSeek's dense first layers cast their dense MLP's weights
+   * (or its adapters) instead of the experts' (the wrapped share
+   * of them) */
+  double dense_delta = (1.0 - plain)
+                       * (double) hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer,
+                                                                dev->n_layers)
+                       * (ctx->lora ? (double) ctx->counts.dense_first_lora - cached
+                                    : (double) ctx->counts.dense_first_linear - layer_linear);
+  double wrapped = (double) n_ck * cached;
+  double recomputed = layer_linear + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0);
+
+  /* A hybrid's layers differ: the wrapped ones cache their own kinds'
+   * casts (every layer is wrapped, hr-validate-ssm.c), and the first
+   * recomputed is the stage's last layer, of its own kind. */
+  if (ctx->counts.mixed)
+    {
+      HrStageKinds k;
+
+      hr_calc_stage_kinds (sc, dev, &k);
+      wrapped = (1.0 - plain) * (ctx->lora ? sp->lora : sp->linear);
+      recomputed = (c->adapters_only ? 0.0 : (double) ctx->counts.kind_linear[k.last_mixer][k.last_mlp])
+                   + (ctx->lora ? (double) ctx->counts.kind_lora[k.last_mixer][k.last_mlp] : 0.0);
+    }
+
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+            HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
+            c->adapters_only ? "unwrapped layers' P_LoRA·bytes"
+            : plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes"
+            : c->stem > 0 ? "(P_head + P_audio stem)·bytes" : "P_head·bytes",
+            N_("Half-precision copies of the weights that autocast makes for the forward pass."),
+            (c->head + plain * (c->linear + (ctx->lora ? sp->lora : 0.0)) + c->stem) * ctx->act_bytes);
+  hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+            HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
+            "wrapped layers·P_trainable linear·bytes",
+            N_("Autocast's cache of half-precision weights, dropped when the forward pass ends."),
+            (wrapped + dense_delta + (double) sc->model.decoder_layers * cross)
+            * ctx->act_bytes);
+  /* (At the end of the backward pass, with the first layer's saved
+   * tensors: hr-calc-activations.c.)  As the recomputed layer's
+   * working set, at the backward's start where the last layer is
+   * wrapped. */
+  if (t->checkpointing == HR_CHECKPOINTING_OP
+      || dev->n_layers % MAX (t->checkpoint_every, 1) == 0)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
+              HR_LIVE (HR_PHASE_BACKWARD_START), N_("16-bit weight copies of the recomputed layer"),
+              "P_layer linear·bytes",
+              N_("The recomputed layer's half-precision weights, kept through its backward pass."),
+              (recomputed + cross) * ctx->act_bytes);
+}
+
 /* torch.autocast casts each weight to 16 bits and keeps the copy for the
  * backward pass: fp32 + 16-bit copies, "1.5x the model" (HF docs,
  * "Efficient training on a single GPU", mixed precision).  The head is a
@@ -182,117 +301,30 @@ add_autocast_casts (Ctx               *ctx,
   const HrScenario *sc = ctx->sc;
   const HrTraining *t = &sc->training;
   gboolean last = hr_calc_holds_last (sc, dev->stage);
-  double head = !last || t->quant_lm_head || adapters_only ? 0.0
-                : sc->model.head == HR_HEAD_LM ? sp->head_weight
-                : (double) ctx->counts.head_linear
-                  + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0);
-  double linear = adapters_only ? 0.0 : sp->linear;
   guint64 n_ck = hr_activations_wrapped (sc, dev->n_layers);
-  /* Whisper's audio stem (hr-calc-seq2seq.c), never checkpointed:
-   * its two convolutions' weights, mel x h x 3 and h x h x 3, cast and
-   * kept by their graph (ConvolutionBackward keeps the weight even
-   * where the input, the log-mel features, needs no gradient) */
-  double stem = dev->stage == 0 && hr_model_audio (&sc->model) && !adapters_only
-                ? 3.0 * (double) sc->model.hidden
-                  * (double) (sc->model.audio_mel_bins + sc->model.hidden)
-                : 0.0;
+  Casts c = {
+    .linear = adapters_only ? 0.0 : sp->linear,
+    .head = !last || t->quant_lm_head || adapters_only ? 0.0
+            : sc->model.head == HR_HEAD_LM ? sp->head_weight
+            : (double) ctx->counts.head_linear
+              + (sc->model.pooler ? (double) (sc->model.hidden * sc->model.hidden) : 0.0),
+    /* Whisper's audio stem (hr-calc-seq2seq.c), never checkpointed:
+     * its two convolutions' weights, mel x h x 3 and h x h x 3, cast and
+     * kept by their graph (ConvolutionBackward keeps the weight even
+     * where the input, the log-mel features, needs no gradient) */
+    .stem = dev->stage == 0 && hr_model_audio (&sc->model) && !adapters_only
+            ? 3.0 * (double) sc->model.hidden
+              * (double) (sc->model.audio_mel_bins + sc->model.hidden)
+            : 0.0,
+    .adapters_only = adapters_only,
+  };
 
   if (dev->stage == 0 && !adapters_only)
     add_vision_casts (ctx, dev);
   if (n_ck == 0)
-    {
-      /* The first layer's frozen linears whose input needs no gradient
-       * keep no cast (hr_activations_first_layer). */
-      HrLayerActivations first = { 0 };
-
-      /* (DeepSeek's first layer is a dense one where the stage holds
-       * any: its dense MLP's casts, not an MoE layer's) */
-      if (adapters_only)
-        ;
-      else if (dev->stage == 0 && !hr_activations_input_grad (sc)
-          && hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer, dev->n_layers) > 0)
-        {
-          HrScenario dense_sc;
-
-          hr_calc_deepseek_dense_scenario (sc, &dense_sc);
-          hr_activations_first_layer (&dense_sc, &first);
-        }
-      else if (dev->stage == 0 && !hr_activations_input_grad (sc))
-        hr_activations_first_layer (sc, &first);
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
-                adapters_only ? "P_LoRA·bytes" : stem > 0 ? "(P_linear + P_audio stem)·bytes" : "P_linear·bytes",
-                N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                (linear + head - first.uncast_weights + (ctx->lora ? sp->lora : 0.0) + stem)
-                * ctx->act_bytes);
-    }
+    add_saved_casts (ctx, dev, sp, &c);
   else
-    {
-      /* Checkpointed layers keep no graph, so no cast of theirs is
-       * saved; autocast's cache still holds the casts of trainable
-       * weights until the forward's autocast region ends (cached_cast
-       * caches leaf tensors that require grad, under no_grad too).
-       * Each layer's recomputation casts its weights again and keeps
-       * them through its backward; the head keeps its own, and so do
-       * the layers that are not wrapped (checkpoint_every > 1). */
-      double layer_linear = adapters_only ? 0.0 : (double) ctx->counts.layer_linear;
-      double cached = ctx->lora ? (double) ctx->counts.layer_lora : layer_linear;
-      /* An encoder-decoder's decoder layers (every one wrapped) cast
-       * their cross-attention's weights too; the last of them is the
-       * first recomputed. */
-      double cross = sc->model.kind == HR_KIND_ENCODER_DECODER && !adapters_only
-                     ? (double) ctx->counts.decoder_extra_linear : 0.0;
-      double plain = dev->n_layers > 0 ? (double) (dev->n_layers - n_ck) / (double) dev->n_layers
-                                       : 0.0;
-      /* DeepSeek's dense first layers cast their dense MLP's weights
-       * (or its adapters) instead of the experts' (the wrapped share
-       * of them) */
-      double dense_delta = (1.0 - plain)
-                           * (double) hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer,
-                                                                    dev->n_layers)
-                           * (ctx->lora ? (double) ctx->counts.dense_first_lora - cached
-                                        : (double) ctx->counts.dense_first_linear - layer_linear);
-      double wrapped = (double) n_ck * cached;
-      double recomputed = layer_linear + (ctx->lora ? (double) ctx->counts.layer_lora : 0.0);
-
-      /* A hybrid's layers differ: the wrapped ones cache their own kinds'
-       * casts (every layer is wrapped, hr-validate-ssm.c), and the first
-       * recomputed is the stage's last layer, of its own kind. */
-      if (ctx->counts.mixed)
-        {
-          HrStageKinds k;
-
-          hr_calc_stage_kinds (sc, dev, &k);
-          wrapped = (1.0 - plain) * (ctx->lora ? sp->lora : sp->linear);
-          recomputed = (adapters_only ? 0.0 : (double) ctx->counts.kind_linear[k.last_mixer][k.last_mlp])
-                       + (ctx->lora ? (double) ctx->counts.kind_lora[k.last_mixer][k.last_mlp] : 0.0);
-        }
-
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE_SAVED, N_("16-bit weight copies (autocast)"),
-                adapters_only ? "unwrapped layers' P_LoRA·bytes"
-                : plain > 0 ? "P_head·bytes + unwrapped layers' P_linear·bytes"
-                : stem > 0 ? "(P_head + P_audio stem)·bytes" : "P_head·bytes",
-                N_("Half-precision copies of the weights that autocast makes for the forward pass."),
-                (head + plain * (linear + (ctx->lora ? sp->lora : 0.0)) + stem) * ctx->act_bytes);
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE (HR_PHASE_FORWARD), N_("16-bit weight copies (autocast cache)"),
-                "wrapped layers·P_trainable linear·bytes",
-                N_("Autocast's cache of half-precision weights, dropped when the forward pass ends."),
-                (wrapped + dense_delta + (double) sc->model.decoder_layers * cross)
-                * ctx->act_bytes);
-      /* (At the end of the backward pass, with the first layer's saved
-       * tensors: hr-calc-activations.c.)  As the recomputed layer's
-       * working set, at the backward's start where the last layer is
-       * wrapped. */
-      if (t->checkpointing == HR_CHECKPOINTING_OP
-          || dev->n_layers % MAX (t->checkpoint_every, 1) == 0)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, t->dtypes.activations,
-                HR_LIVE (HR_PHASE_BACKWARD_START), N_("16-bit weight copies of the recomputed layer"),
-                "P_layer linear·bytes",
-                N_("The recomputed layer's half-precision weights, kept through its backward pass."),
-                (recomputed + cross) * ctx->act_bytes);
-    }
+    add_checkpointed_casts (ctx, dev, sp, &c, n_ck);
 }
 
 /* Full training: the weights, every one of which trains but a frozen
