@@ -423,6 +423,28 @@ hr_measured_framework_for (const char *id,
   return NULL;
 }
 
+/* The entry's "parallelism" PAR as the scenario's "parallel" object:
+ * FSDP is ZeRO-3's sharding. */
+static void
+add_parallel (JsonBuilder *b,
+              JsonObject  *par,
+              gboolean     fsdp)
+{
+  json_builder_set_member_name (b, "parallel");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "gpus");
+  json_builder_add_int_value (b, hr_measured_member_int (par, "gpus", 1));
+  json_builder_set_member_name (b, "gpus_per_node");
+  json_builder_add_int_value (b, MIN (hr_measured_member_int (par, "gpus", 1), 8));
+  json_builder_set_member_name (b, "tp");
+  json_builder_add_int_value (b, hr_measured_member_int (par, "tp", 1));
+  json_builder_set_member_name (b, "pp");
+  json_builder_add_int_value (b, hr_measured_member_int (par, "pp", 1));
+  json_builder_set_member_name (b, "zero");
+  json_builder_add_int_value (b, fsdp ? 3 : hr_measured_member_int (par, "zero_stage", 0));
+  json_builder_end_object (b);
+}
+
 /* The entry as a scenario document, but for its model (add_model) and
  * its GPU preset (hr-measured-gpu.c). */
 JsonNode *
@@ -438,7 +460,6 @@ hr_measured_map_entry (JsonObject  *e,
   g_autofree char *optimizer = hr_measured_member_lower (e, "optimizer");
   g_autofree char *source = hr_measured_member_lower (e, "source");
   g_autofree char *gpu_name = hr_measured_member_string (e, "gpu");
-  g_autofree char *gpu = g_ascii_strdown (gpu_name, -1);
   const char *prec = map_precision (precision);
   const char *opt = map_optimizer (optimizer);
   g_autofree char *framework_id = hr_measured_member_lower (e, "framework");
@@ -507,38 +528,9 @@ hr_measured_map_entry (JsonObject  *e,
   json_builder_add_string_value (b, hr_json_member_true (e, "grad_checkpointing") ? "full" : "none");
   json_builder_end_object (b);
 
-  json_builder_set_member_name (b, "parallel");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "gpus");
-  json_builder_add_int_value (b, hr_measured_member_int (par, "gpus", 1));
-  json_builder_set_member_name (b, "gpus_per_node");
-  json_builder_add_int_value (b, MIN (hr_measured_member_int (par, "gpus", 1), 8));
-  json_builder_set_member_name (b, "tp");
-  json_builder_add_int_value (b, hr_measured_member_int (par, "tp", 1));
-  json_builder_set_member_name (b, "pp");
-  json_builder_add_int_value (b, hr_measured_member_int (par, "pp", 1));
-  json_builder_set_member_name (b, "zero");
-  json_builder_add_int_value (b, fsdp ? 3 : hr_measured_member_int (par, "zero_stage", 0));
-  json_builder_end_object (b);
+  add_parallel (b, par, fsdp);
 
-  /* The capacity does not change what a run allocates; it only sets the
-   * status.  "24GB" in the name gives it. */
-  json_builder_set_member_name (b, "gpu");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "name");
-  json_builder_add_string_value (b, *gpu_name != '\0' ? gpu_name : "GPU");
-  json_builder_set_member_name (b, "memory_mib");
-  {
-    const char *gb = strstr (gpu, "gb");
-    gint64 size = 80;
-
-    while (gb != NULL && gb > gpu && g_ascii_isdigit (gb[-1]))
-      gb--;
-    if (gb != NULL && g_ascii_isdigit (*gb))
-      size = g_ascii_strtoll (gb, NULL, 10);
-    json_builder_add_int_value (b, CLAMP (size, 1, 4096) * 1024);
-  }
-  json_builder_end_object (b);
+  hr_measured_add_gpu (b, gpu_name);
   json_builder_end_object (b);
 #undef SKIP
 

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A run names its GPU as its source does ("NVIDIA A100 80GB (DGX A100)",
- * "Tesla V100-SXM2-16GB").  What the plan needs of it besides the
- * capacity, which the name's "80GB" gives, is what the GPU presets hold:
+ * "Tesla V100-SXM2-16GB").  The name's "80GB" gives the capacity; what
+ * the plan needs of it besides is what the GPU presets hold:
  * the compute capability and the BLAS workspaces it sets (hr-calc.c).  So
  * the run takes the preset whose chip its name names, and keeps its own
  * name and capacity over the preset's; a name that names none keeps the
@@ -15,6 +15,29 @@
 #include "hr-measured-private.h"
 
 #include <string.h>
+
+void
+hr_measured_add_gpu (JsonBuilder *b,
+                     const char  *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+  const char *gb = strstr (lower, "gb");
+  gint64 size = 80;
+
+  /* The capacity does not change what a run allocates; it only sets the
+   * status.  "24GB" in the name gives it. */
+  while (gb != NULL && gb > lower && g_ascii_isdigit (gb[-1]))
+    gb--;
+  if (gb != NULL && g_ascii_isdigit (*gb))
+    size = g_ascii_strtoll (gb, NULL, 10);
+  json_builder_set_member_name (b, "gpu");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, *name != '\0' ? name : "GPU");
+  json_builder_set_member_name (b, "memory_mib");
+  json_builder_add_int_value (b, CLAMP (size, 1, 4096) * 1024);
+  json_builder_end_object (b);
+}
 
 /* A preset id's chip: its first dash-separated part with a digit
  * ("a100" of a100-sxm4-80gb, "4090" of rtx-4090, "mi300x"). */

@@ -61,8 +61,11 @@ gboolean    hr_measured_add_model     (JsonNode     *root,
                                        Models       *models,
                                        const char   *id,
                                        GError      **error);
-/* hr-measured-gpu.c: the GPU preset the document's gpu.name names, if
- * one does, as its gpu.preset. */
+/* hr-measured-gpu.c: the "gpu" object of an entry whose GPU is NAME (its
+ * capacity from the name's "24GB"); then the GPU preset the document's
+ * gpu.name names, if one does, as its gpu.preset. */
+void        hr_measured_add_gpu       (JsonBuilder  *b,
+                                       const char   *name);
 void        hr_measured_add_gpu_preset (JsonNode    *root,
                                         Models      *models);
 void        hr_measured_root_kind     (JsonNode          *root,
