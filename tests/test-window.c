@@ -1094,6 +1094,31 @@ test_comm_buffers_automatic (void)
   close_window (window);
 }
 
+/* The BLAS workspace row says "Automatic" while cuBLAS's default for the
+ * compute capability applies (-1), shows an AMD preset's own value
+ * (hipBLAS's and hipBLASLt's, 204 MiB on an MI300X), and goes back to
+ * "Automatic" with the next preset that gives none. */
+static void
+test_blas_workspace_row (void)
+{
+  HrWindow *window = open_window ();
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (control (window, "gpu.blas_workspace_mib"));
+  GtkWidget *gpus = control (window, "gpu.preset");
+  const HrScenario *sc = hr_scenario_model_get_scenario (hr_window_get_model (window));
+
+  g_assert_cmpfloat (sc->gpu.blas_workspace_mib, ==, -1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "Automatic");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (gpus), dropdown_index (gpus, "MI300X 192GB"));
+  settle ();
+  g_assert_cmpfloat (sc->gpu.blas_workspace_mib, ==, 204);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "204");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (gpus), dropdown_index (gpus, "A100 SXM4 80GB"));
+  settle ();
+  g_assert_cmpfloat (sc->gpu.blas_workspace_mib, ==, -1);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (spin)), ==, "Automatic");
+  close_window (window);
+}
+
 /* The shortcuts window names import (Ctrl+I), the report (Ctrl+R), the
  * presentation (F5), undo and redo, and every window action it names
  * exists. */
@@ -2442,6 +2467,7 @@ main (int   argc,
   g_test_add_func ("/window/state-space-preset", test_state_space_preset);
   g_test_add_func ("/window/model-picker-groups", test_model_picker_groups);
   g_test_add_func ("/window/comm-buffers-automatic", test_comm_buffers_automatic);
+  g_test_add_func ("/window/blas-workspace-row", test_blas_workspace_row);
   g_test_add_func ("/window/shortcuts-window", test_shortcuts_window);
   g_test_add_func ("/window/locale-numbers", test_locale_numbers);
   g_test_add_func ("/window/name-follows", test_name_follows);

@@ -47,8 +47,17 @@ list_fields (void)
                                        *(const guint64 *) G_STRUCT_MEMBER_P (base, field->offset));
               break;
             case F_DOUBLE:
-              allowed = g_strdup_printf ("%s to %s", lo, hi);
-              value = g_strdup_printf ("%g", hr_field_get_number (field, base));
+              /* A negative "absent" is "work it out" (comm_buffer_mib,
+               * blas_workspace_mib): never written, and a file or --set
+               * gives 0 or more. */
+              if ((field->flags & HR_FIELD_OPTIONAL) && field->absent < 0)
+                allowed = g_strdup_printf ("0 to %s, or left out (automatic)", hi);
+              else
+                allowed = g_strdup_printf ("%s to %s", lo, hi);
+              value = (field->flags & HR_FIELD_OPTIONAL) && field->absent < 0
+                      && hr_field_get_number (field, base) == field->absent
+                      ? g_strdup ("automatic")
+                      : g_strdup_printf ("%g", hr_field_get_number (field, base));
               break;
             case F_BOOL:
               allowed = g_strdup ("true, false");

@@ -609,7 +609,7 @@ const Field hr_gpu_fields[] = {
         N_("CUDA's, as nvidia-smi --query-gpu=compute_cap shows it; 0: not NVIDIA, or not known"),
         OPTIONAL (0)),
   /* -1: cuBLAS's default for the compute capability (hr-calc.c). */
-  REAL (HrGpu, blas_workspace_mib, -1, 65536, 8, 3, N_("BLAS workspace"),
+  REAL (HrGpu, blas_workspace_mib, -1, 65536, 8, 0, N_("BLAS workspace"),
         N_("MiB the matrix libraries keep for each thread that multiplies; Automatic: cuBLAS's default"),
         OPTIONAL (-1)),
   SKIP ("source"),
