@@ -288,6 +288,18 @@ main (int   argc,
   }
 
   {
+    /* Zamba2 2.7B: shared blocks among Mamba-2 layers (ZeRO-1: the
+     * shared weights are not sharded, hr-validate-shared.c) */
+    HrScenario zb;
+
+    hr_test_load (&zb, "default");
+    hr_test_model (&zb, "zamba2-2.7b");
+    zb.parallel.zero = 1;
+    zb.parallel.deepspeed = FALSE;
+    bench_plan ("plan: Zamba2 2.7B (shared blocks), ZeRO-1, 8 GPUs, 4k", &zb);
+  }
+
+  {
     /* DeepSeek-V3 with its MTP module: latent attention, dense first
      * layers and MoE layers mixed per stage */
     HrScenario ds;

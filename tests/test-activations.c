@@ -1333,6 +1333,41 @@ test_nemotron_h_blocks (void)
   g_assert_cmpfloat (last.total, ==, 243269632.0);
 }
 
+/* Zamba2 2.7B's shared block, one use (modeling_zamba2.py,
+ * Zamba2AttentionDecoderLayer and Zamba2HybridLayer.linear), 2048 tokens,
+ * bf16-true, flash attention, no recompute; h 2560, 32 heads of 160 (2h
+ * wide), f 10240, adapters of 128 on the MLP; norms keep their fp32 input
+ * and bf16 copy (6 bytes):
+ * - input_layernorm over the 2h joined state, 2048·5120·6 = 62,914,560;
+ * - Q/K/V's input, the 2h norm output, 2048·5120·2 = 20,971,520;
+ * - Q, K, V 2048·96·160·2 = 62,914,560;
+ * - the output and log-sum-exp 2048·32·(160·2 + 4) = 21,233,664 (O's input);
+ * - pre_ff_layernorm 2048·2560·6 = 31,457,280; gate_up's input
+ *   2048·2560·2 = 10,485,760; GELU's input (gate, in the 2f sum), up and
+ *   the product 3·2048·10240·2 = 125,829,120; down's input 41,943,040;
+ * - the adapter's middle 2048·128·2 = 524,288; the linear's input, the
+ *   MLP's output, 10,485,760.
+ * 388,759,552 in all; under full checkpointing nothing of its own (the
+ * hybrid layer is one checkpointed layer: its M block keeps the input). */
+static void
+test_zamba2_shared_block (void)
+{
+  HrScenario sc;
+  HrPatternKinds kinds;
+  const HrLayerActivations *s;
+
+  ssm_scenario (&sc, "zamba2-2.7b");
+  sc.training.attention = HR_ATTENTION_FLASH;
+  hr_activations_pattern_kinds (&sc, &kinds);
+  g_assert_true (kinds.has[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE]);
+  g_assert_true (kinds.has[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE]);
+  s = &kinds.kind[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE];
+  g_assert_cmpfloat (s->total, ==, 62914560.0 + 20971520 + 62914560 + 21233664 + 31457280 + 10485760
+                                   + 125829120 + 41943040 + 524288 + 10485760);
+  g_assert_cmpfloat (s->checkpoint, ==, 0);
+  g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE].checkpoint, ==, 2048.0 * 2560 * 2);
+}
+
 /* Llama 3.2 11B Vision (hr-activations-mllama.c, hr-calc-mllama.c), one
  * sample of 4096 text tokens and one image, bf16-mixed, no recompute,
  * against the tensors transformers' modeling_mllama.py keeps.  T = 4096
@@ -1790,6 +1825,7 @@ main (int   argc,
   g_test_add_func ("/activations/state-space-lora", test_ssm_lora_layers);
   g_test_add_func ("/activations/jamba-lora", test_jamba_lora_layer);
   g_test_add_func ("/activations/nemotron-h-blocks", test_nemotron_h_blocks);
+  g_test_add_func ("/activations/zamba2-shared-block", test_zamba2_shared_block);
   g_test_add_func ("/activations/embedding-lora", test_embedding_lora_first_layer);
   g_test_add_func ("/activations/eager-attention-backward", test_eager_attention_backward);
   g_test_add_func ("/activations/qkv-moment", test_qkv_moment);

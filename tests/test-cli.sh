@@ -212,6 +212,25 @@ expect 2 "--set model.ssm: none leaves the pattern's M blocks without a mixer; a
   "a layer pattern's M blocks without SSM layers" -- --set model.preset=nemotron-h-8b --set model.ssm=none
 expect 2 "--set training.method: qlora is not planned with these SSM layers yet" "Nemotron-H under QLoRA" -- \
   --set model.preset=nemotron-h-8b --set training.method=qlora
+# Zamba2's shared blocks: counted once for all their uses; what the plan
+# does not cover (sharded weights, LoRA on shared modules, other blocks
+# beside S) is refused with the field and what is allowed.
+expect 0 "" "Zamba2 2.7B under ZeRO-1" -- --set model.preset=zamba2-2.7b --set parallel.deepspeed=false \
+  --set parallel.zero=1 --format json
+grep -q '"params" : 2662214560' "$tmp/out" && ok "json params of Zamba2 2.7B" || not_ok "json params of Zamba2 2.7B"
+expect 2 "parallel.zero: 3 is not planned with shared blocks yet" "Zamba2 under ZeRO-3" -- \
+  --set model.preset=zamba2-2.7b
+expect 2 "--set training.method: lora is not planned with shared blocks yet" "Zamba2 under LoRA" -- \
+  --set model.preset=zamba2-2.7b --set parallel.zero=1 --set training.method=lora
+expect 2 "--set model.layer_pattern: the S at block 2 is not followed by an M" "a shared block at the end" -- \
+  --set model.preset=zamba2-2.7b --set parallel.zero=1 --set model.layers=2 --set model.layer_pattern=MS
+expect 2 "--set model.layer_pattern: - (block 2) is not planned beside shared blocks (S)" \
+  "an MLP block beside shared blocks" -- --set model.preset=zamba2-2.7b --set parallel.zero=1 \
+  --set model.layers=4 --set model.layer_pattern=M-SM
+expect 2 "--set model.shared_blocks: 0 leaves the pattern's S blocks without a shared block" \
+  "S blocks without shared blocks" -- --set model.preset=zamba2-2.7b --set parallel.zero=1 --set model.shared_blocks=0
+expect 2 "--set model.shared_blocks: 2 describes shared blocks no block of model.layer_pattern is (no S)" \
+  "shared blocks without S blocks" -- --set model.preset=nemotron-h-8b --set model.shared_blocks=2
 # an adapter on the token table (PEFT's lora.Embedding): r·(V + h) more
 # trainable weights, 16·(128256 + 3072) on Llama 3.2 3B; refused on two
 # tensor-parallel ranks and beside a vision tower

@@ -77,6 +77,9 @@ test_hf_configs (void)
     /* ibm-fms/Bamba-9B's config.json at 43f21514 (presets/models/
      * bamba-9b.json has the arithmetic): the card's "9B (9.78B)" */
     { "bamba-9b.json", 9780235392 },
+    /* Zyphra's Zamba2 2.7B in transformers' format (presets/models/
+     * zamba2-2.7b.json has the sources and the arithmetic) */
+    { "zamba2-2.7b.json", 2662214560 },
     /* DeepSeek (test-params.c has the arithmetic): deepseek-ai/DeepSeek-R1's
      * config.json (DeepSeek-V3's architecture and sizes; its MTP module
      * planned: 671,026,419,200 + 11,610,068,224) and DeepSeek-V2.5's
@@ -122,6 +125,9 @@ test_hf_configs (void)
        * to choose, the published count is BertModel's. */
       g_test_message ("%-24s %" G_GUINT64_FORMAT, configs[i].file, params);
       g_assert_cmpuint (params, ==, configs[i].params);
+      /* (shared blocks plan without sharded weights: hr-validate-shared.c) */
+      if (sc.model.shared_blocks > 0)
+        sc.parallel.zero = 1;
       hr_test_plan (&sc, plan);
     }
 }
@@ -410,7 +416,7 @@ test_hf_unsupported_refused (void)
     { "{\"model_type\": \"llava_next\", \"text_config\": {\"model_type\": \"llama\","
       " \"hidden_size\": 4096, \"num_hidden_layers\": 32, \"num_attention_heads\": 32}}",
       "(a vision-language model with tiled high-resolution images)" },
-    { "{\"model_type\": \"zamba2\", \"hidden_size\": 2560, \"num_hidden_layers\": 54}",
+    { "{\"model_type\": \"zamba\", \"hidden_size\": 3712, \"num_hidden_layers\": 76}",
       "(a hybrid of state-space and attention layers)" },
     { "{\"model_type\": \"falcon_mamba\", \"hidden_size\": 4096, \"num_hidden_layers\": 64}",
       "(a state-space model with unweighted norms on B, C and dt)" },
@@ -1062,6 +1068,97 @@ test_hf_bamba (void)
     assert_refused (refused[i].config, refused[i].says);
 }
 
+/* Zamba2 (hr-hf-import-zamba2.c): tests/data/hf/zamba2-2.7b.json, written
+ * from Zamba2Config's keys and the values of Zyphra's Hugging Face-format
+ * 2.7B config (presets/models/zamba2-2.7b.json has the sources and the
+ * arithmetic), maps to the preset's pattern, shared blocks and count;
+ * without layers_block_type 54 layers take Zamba2Config's list; a small
+ * config by hand: 3 Mamba-2 layers of 64 (expand 2: 128 inner, 8 heads of
+ * 16, state 16, one group), one hybrid, one shared block with adapters
+ * of 4 on the MLP and on Q, K and V. */
+static void
+test_hf_zamba2 (void)
+{
+  static const struct { const char *config; const char *says; } refused[] = {
+    { "{\"model_type\": \"zamba2\", \"ffn_hidden_size\": 8192}",
+      "config.json: ffn_hidden_size: (present) is not supported for Zamba2; allowed: a config in "
+      "transformers' format" },
+    { "{\"model_type\": \"zamba2\", \"add_bias_linear\": true}",
+      "config.json: add_bias_linear: true is not supported for Zamba2; allowed: false" },
+    { "{\"model_type\": \"zamba2\", \"hidden_act\": \"relu\"}",
+      "config.json: hidden_act: relu is not supported for Zamba2; allowed: gelu, silu" },
+    { "{\"model_type\": \"zamba2\", \"num_hidden_layers\": 2, \"layers_block_type\": [\"mamba\", \"attention\"]}",
+      "config.json: layers_block_type[1]: attention is not supported for Zamba2; allowed: mamba, hybrid" },
+    { "{\"model_type\": \"zamba2\", \"num_hidden_layers\": 3, \"layers_block_type\": [\"mamba\"]}",
+      "config.json: layers_block_type: 1 entries is not supported for Zamba2; allowed: one entry per layer, 3" },
+    { "{\"model_type\": \"zamba2\", \"num_hidden_layers\": 12}",
+      "config.json: layers_block_type: (missing) is not supported for Zamba2" },
+    { "{\"model_type\": \"zamba2\", \"num_attention_heads\": 3}",
+      "config.json: num_attention_heads: 3 is not supported for Zamba2; allowed: a divisor of 2 x "
+      "hidden_size = 5120" },
+    { "{\"model_type\": \"zamba2\", \"num_hidden_layers\": 2, \"layers_block_type\": [\"mamba\", \"hybrid\"],"
+      " \"num_mem_blocks\": 2}",
+      "config.json: model.shared_blocks: 2 is more than the 1 S blocks that use them" },
+  };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "zamba2-2.7b.json", NULL);
+  g_autoptr(JsonNode) node = hr_json_load_file (path, &error);
+  HrScenario sc, preset;
+  HrModelArch defaults = { 0 };
+
+  g_assert_no_error (error);
+  hr_scenario_init_default (&sc);
+  hr_scenario_init_default (&preset);
+  hr_test_model (&preset, "zamba2-2.7b");
+  g_assert_true (hr_hf_import_node (&sc.model, node, "config.json", NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (sc.model.layer_pattern, ==, preset.model.layer_pattern);
+  g_assert_cmpuint (sc.model.shared_blocks, ==, 2);
+  g_assert_cmpuint (sc.model.shared_adapter_rank, ==, 128);
+  g_assert_false (sc.model.shared_attention_adapters);
+  g_assert_cmpuint (sc.model.head_dim, ==, 160);
+  g_assert_cmpuint (sc.model.ssm_heads, ==, 80);
+  g_assert_cmpuint (sc.model.ssm_head_dim, ==, 64);
+  g_assert_cmpint (sc.model.mlp, ==, HR_MLP_GEGLU);
+  g_assert_cmpuint (hr_params_total (&sc.model), ==, hr_params_total (&preset.model));
+  g_assert_cmpuint (hr_params_total (&sc.model), ==, 2662214560ull);
+
+  {
+    g_autoptr(JsonNode) bare = hr_json_load_data ("{\"model_type\": \"zamba2\"}", -1, "config.json", &error);
+
+    g_assert_no_error (error);
+    g_assert_true (hr_hf_import_node (&defaults, bare, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (defaults.layer_pattern, ==, preset.model.layer_pattern);
+  }
+  {
+    g_autoptr(JsonNode) small = hr_json_load_data (
+      "{\"model_type\": \"zamba2\", \"vocab_size\": 100, \"hidden_size\": 64, \"intermediate_size\": 128,"
+      " \"num_hidden_layers\": 3, \"layers_block_type\": [\"mamba\", \"hybrid\", \"mamba\"],"
+      " \"num_attention_heads\": 4, \"n_mamba_heads\": 8, \"mamba_d_state\": 16, \"adapter_rank\": 4,"
+      " \"use_shared_attention_adapter\": true}", -1, "config.json", &error);
+    HrModelArch m = { 0 };
+    /* in_proj 64 x (2 x 128 + 2 x 16 + 8), conv1d (128 + 32) x 5, 3 x 8, norm 128, out_proj 128 x 64, and the layer's norm */
+    const guint64 mamba = 64 * 296 + 160 * 5 + 24 + 128 + 128 * 64 + 64;
+    /* norms 128 + 64, Q, K, V 3 x 128 x 128, O 128 x 64, gate_up and down 3 x 64 x 128 */
+    const guint64 block = 192 + 3 * 128 * 128 + 128 * 64 + 3 * 64 * 128;
+    /* the linear 64 x 64, the MLP adapter 4 x (64 + 256), Q, K, V adapters 3 x 4 x (128 + 128) */
+    const guint64 use = 64 * 64 + 4 * (64 + 256) + 3 * 4 * 256;
+
+    g_assert_no_error (error);
+    g_assert_true (hr_hf_import_node (&m, small, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (m.layer_pattern, ==, "MSMM");
+    g_assert_cmpuint (m.layers, ==, 4);
+    g_assert_cmpuint (m.head_dim, ==, 32);
+    g_assert_cmpuint (m.ssm_head_dim, ==, 16);
+    g_assert_cmpuint (hr_params_total (&m), ==, 3 * mamba + block + use + 100 * 64 + 64);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    assert_refused (refused[i].config, refused[i].says);
+}
+
 /* An SSM config maps to the fields the presets write: Mamba's sizes, and
  * Jamba's pattern, experts and dt/B/C norms; what the plan does not count
  * is refused with its key. */
@@ -1148,6 +1245,7 @@ main (int   argc,
   g_test_add_func ("/import/hf-ssm", test_hf_ssm);
   g_test_add_func ("/import/hf-nemotron-h", test_hf_nemotron_h);
   g_test_add_func ("/import/hf-bamba", test_hf_bamba);
+  g_test_add_func ("/import/hf-zamba2", test_hf_zamba2);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
   g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);
   g_test_add_func ("/import/deepspeed", test_deepspeed_config);

@@ -295,6 +295,7 @@ test_model_groups (void)
     { "jamba-mini", HR_MODEL_GROUP_STATE_SPACE, "Jamba" },
     { "nemotron-h-8b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
     { "nemotron-3-nano-30b-a3b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
+    { "zamba2-2.7b", HR_MODEL_GROUP_STATE_SPACE, "Zamba" },
   };
   HrModelArch m;
 
@@ -523,6 +524,11 @@ test_presets_match_reference (void)
     { "mamba-130m", 129135360 }, { "mamba-2.8b", 2768345600 },
     { "mamba2-2.7b", 2702599680 }, { "jamba-mini", 51570323328 },
     { "nemotron-h-8b", 8100852736 },
+    /* Zamba2: Mamba-2 layers, shared blocks counted once, each use's
+     * linear and adapters (the presets' notes have the parts) */
+    { "zamba2-1.2b", 38ull * 25849280 + 109058048 + 6ull * 9699328 + 32000ull * 2048 + 2048 },
+    { "zamba2-2.7b", 54ull * 39888240 + 2 * 170401280ull + 9ull * 9502720 + 32000ull * 2560 + 2560 },
+    { "zamba2-7b", 81ull * 78437456 + 2 * 333982208ull + 13ull * 16973824 + 32000ull * 3584 + 3584 },
     /* 23 Mamba-2, 23 MoE (128 experts, a shared MLP of two widths) and 6
      * attention blocks: the preset's notes have the parts */
     { "nemotron-3-nano-30b-a3b", 23 * (38742208ull + 2688) + 23 * (128ull * 2688 + 128ull * 2 * 2688 * 1856

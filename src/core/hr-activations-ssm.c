@@ -363,6 +363,8 @@ mlp_block (const HrScenario         *sc,
   out->op_saved = out->total;
 }
 
+static void shared_block (const HrScenario *sc, HrLayerActivations *out);
+
 /* One layer of kind [mixer][mlp], its input needing a gradient or not;
  * SAME_MLP as ssm_layer's. */
 static void
@@ -373,7 +375,9 @@ pattern_layer (const HrScenario         *sc,
                const HrLayerActivations *same_mlp,
                HrLayerActivations       *out)
 {
-  if (mixer == HR_LAYER_MIXER_SSM)
+  if (mixer == HR_LAYER_MIXER_SHARED)
+    shared_block (sc, out);
+  else if (mixer == HR_LAYER_MIXER_SSM)
     ssm_layer (sc, mlp, input_grad, same_mlp, out);
   else if (mixer == HR_LAYER_MIXER_NONE)
     mlp_block (sc, mlp, input_grad, same_mlp, out);
@@ -460,6 +464,46 @@ add_by_name (HrLayerActivations       *sum,
   sum->uncast_weights += la->uncast_weights;
 }
 
+/* Zamba2's shared transformer block, one use of it
+ * (Zamba2AttentionDecoderLayer.forward, Zamba2HybridLayer.forward): the
+ * hidden state joined to the embeddings (torch.concatenate, 2h wide, which
+ * input_layernorm upcasts and keeps as any norm's input), attention over
+ * it as a 2h-wide model's (Q, K, V from the 2h norm output, O back to h),
+ * no residual; pre_ff_layernorm and the MLP as an MLP block's over h; each
+ * adapter's rank-r middle, which its second linear keeps (the first reads
+ * the norm output the block's linears keep: full training, validated);
+ * and the h x h linear's input, the MLP's output.  Its output joins the
+ * next M block's input: the hybrid layer is one checkpointed layer, whose
+ * input the M block keeps (checkpoint 0 here).  The embeddings' copy
+ * every use reads is kept once (hr-calc-activations.c). */
+static void
+shared_block (const HrScenario   *sc,
+              HrLayerActivations *out)
+{
+  const HrModelArch *m = &sc->model;
+  double T = (double) sc->training.micro_batch * (double) sc->training.seq_len;
+  double ab = hr_dtype_bytes (sc->training.dtypes.activations);
+  double h = (double) m->hidden, r = (double) m->shared_adapter_rank;
+  double adapters = r > 0 ? 1.0 + (m->shared_attention_adapters ? 3.0 : 0.0) : 0.0;
+  HrScenario wide;
+  HrLayerActivations mlp;
+
+  plain_transformer (sc, FALSE, HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O, &wide);
+  wide.model.hidden = 2 * m->hidden;
+  wide.model.head_dim = hr_model_head_dim (m);
+  wide.model.norms_per_layer = 1;
+  hr_activations_attention_block (&wide, TRUE, out);
+  mlp_block (sc, HR_LAYER_MLP_DENSE, TRUE, NULL, &mlp);
+  add_by_name (out, &mlp);
+  hr_activations_add (out, N_("shared block adapters' middles"), "uses' adapters·b·s·r·bytes",
+                      adapters * T * r * ab);
+  hr_activations_add (out, N_("shared block output (its linear's input)"), "b·s·h·bytes", T * h * ab);
+  out->backward_work = MAX (out->backward_work, mlp.backward_work);
+  out->backward_weight = h * h;
+  out->checkpoint = 0;
+  out->op_saved = out->total;
+}
+
 void
 hr_activations_pattern_kinds (const HrScenario *sc,
                               HrPatternKinds   *out)
@@ -477,7 +521,7 @@ hr_activations_pattern_kinds (const HrScenario *sc,
                                        ? &out->kind[HR_LAYER_MIXER_ATTENTION][x] : NULL;
 
       static const HrLayerMixer order[] = { HR_LAYER_MIXER_ATTENTION, HR_LAYER_MIXER_SSM,
-                                            HR_LAYER_MIXER_NONE };
+                                            HR_LAYER_MIXER_NONE, HR_LAYER_MIXER_SHARED };
 
       for (guint i = 0; i < G_N_ELEMENTS (order); i++)
         if (out->has[order[i]][x])

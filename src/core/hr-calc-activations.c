@@ -446,6 +446,19 @@ add_stage_extras (Ctx               *ctx,
   if (ctx->lora && t->lora_dora)
     add_dora_temporaries (ctx, dev, sl->n_ck);
 
+  /* Zamba2's shared blocks read the embeddings beside the hidden state:
+   * Zamba2Model.forward keeps original_hidden_states =
+   * torch.clone(inputs_embeds) (the embedding's type: fp32 under
+   * autocast) for every hybrid layer, and a checkpointed layer keeps its
+   * inputs, this one among them, until its backward: through the backward
+   * to the first hybrid layer.  Without checkpointing no node saves it and
+   * it goes when the forward returns. */
+  if (sl->first && sl->n_ck > 0 && m->shared_blocks > 0)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
+              HR_LIVE_SAVED, N_("embeddings kept for the shared blocks"), "b·s·h·bytes",
+              N_("A copy of the token embeddings that every shared block reads, kept for their backward pass."),
+              sl->in_flight * T * h * (t->dtypes.weights == HR_DTYPE_FP32 ? 4.0 : ctx->act_bytes));
+
   if (sl->first && m->dropout && !sl->first_differs)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
               HR_LIVE_SAVED, N_("embedding dropout mask"), "b·s·h / c",

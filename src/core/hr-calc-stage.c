@@ -184,6 +184,14 @@ hr_calc_stage_params (const Ctx      *ctx,
             sp->adafactor += n * (double) c->kind_adafactor[a][x];
             sp->lora += n * (double) c->kind_lora[a][x];
           }
+      /* Zamba2's shared blocks, on the one stage (hr-validate-shared.c)
+       * that holds the S blocks using them */
+      if (k.count[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE] > 0)
+        {
+          sp->dense += (double) c->shared_blocks;
+          sp->linear += (double) c->shared_blocks_linear;
+          sp->adafactor += (double) c->shared_blocks_adafactor;
+        }
       sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
       sp->shared = sp->encoder = sp->decoder = 0;
     }

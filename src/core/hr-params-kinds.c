@@ -12,6 +12,58 @@
 
 #include "hr-params-private.h"
 
+/* Zamba2's shared transformer block (modeling_zamba2.py,
+ * Zamba2AttentionDecoderLayer): input_layernorm over the hidden state
+ * joined to the embeddings (2h), Q from 2h to a·d, K and V from 2h to k·d,
+ * O from a·d back to h, pre_ff_layernorm (h) and the MLP; no biases
+ * (add_bias_linear false, validated).  Its parameters, its linear weights
+ * and its Adafactor size, once per shared block. */
+static void
+shared_block_params (const HrModelArch *m,
+                     const Shape       *s,
+                     HrParamCounts     *out)
+{
+  guint64 two_h = 2 * s->h, norms = two_h + s->h;
+  guint64 qkv = two_h * (s->a + 2 * s->k) * s->d, o = s->a * s->d * s->h;
+  guint64 n_mat = s->gated ? 3 : 2;
+  guint64 linear = qkv + o + n_mat * s->h * s->f;
+  guint64 blocks = m->shared_blocks;
+
+  out->shared_blocks = blocks * (norms + linear);
+  out->shared_blocks_linear = blocks * linear;
+  out->shared_blocks_adafactor = blocks * (norms + 3 * two_h + (s->a + 2 * s->k) * s->d
+                                           + s->a * s->d + s->h + mlp_adafactor (s, s->f));
+}
+
+/* What each use of a shared block has of its own
+ * (Zamba2HybridLayer.linear, h x h, and the adapters of
+ * Zamba2AttentionDecoderLayer's lists: gate_up_proj_adapter_list, h -> r
+ * -> gate and up, and with use_shared_attention_adapter
+ * linear_q/k/v_adapter_list, 2h -> r -> Q's, K's, V's width): its
+ * parameters, linear weights (every one a linear), Adafactor size. */
+static void
+shared_use_params (const HrModelArch *m,
+                   const Shape       *s,
+                   guint64           *params,
+                   guint64           *adafactor)
+{
+  guint64 r = m->shared_adapter_rank, two_h = 2 * s->h;
+  guint64 gate_up = (s->gated ? 2 : 1) * s->f;
+
+  *params = s->h * s->h;
+  *adafactor = 2 * s->h;
+  if (r > 0)
+    {
+      *params += r * (s->h + gate_up);
+      *adafactor += s->h + 2 * r + gate_up;
+    }
+  if (r > 0 && m->shared_attention_adapters)
+    {
+      *params += r * (3 * two_h + (s->a + 2 * s->k) * s->d);
+      *adafactor += 3 * two_h + 6 * r + (s->a + 2 * s->k) * s->d;
+    }
+}
+
 /* A state-space model's layers, or a model whose layers differ: counted
  * type by type (attention or SSM mixer, experts or dense MLP), with the
  * largest layer standing for "one layer" and the stack's sums beside it.
@@ -66,6 +118,10 @@ hr_params_count_kinds (const HrModelArch *m,
   for (guint64 i = 0; i < m->layers; i++)
     count[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)]++;
 
+  out->shared_blocks = out->shared_blocks_linear = out->shared_blocks_adafactor = 0;
+  if (count[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE] > 0)
+    shared_block_params (m, s, out);
+  outside += out->shared_blocks;
   out->total = outside;
   out->active = outside;
   out->stack_dense = out->stack_experts = out->stack_linear = out->stack_adafactor = 0;
@@ -95,7 +151,14 @@ hr_params_count_kinds (const HrModelArch *m,
 
         if (n == 0)
           continue;
-        if (x == HR_LAYER_MLP_EXPERTS)
+        if (a == HR_LAYER_MIXER_SHARED)
+          {
+            /* (the shared block itself is counted once, above) */
+            shared_use_params (m, s, &dense, &ada);
+            experts = 0;
+            linear = whole = active = dense;
+          }
+        else if (x == HR_LAYER_MLP_EXPERTS)
           {
             /* the router, and a pattern's shared experts: one MLP of
              * shared_experts x expert_ffn every token goes through
@@ -126,7 +189,7 @@ hr_params_count_kinds (const HrModelArch *m,
           }
         /* Adapters: the mixer's (attention's or the Mamba block's), then
          * every expert's or the dense MLP's (t is 1 with LoRA here). */
-        lora = mixer_lora
+        lora = a == HR_LAYER_MIXER_SHARED ? 0 : mixer_lora
                + (x == HR_LAYER_MLP_EXPERTS ? s->E * lora_mlp (s, lora_targets, lora_rank, s->ef)
                                              + (shared_width > 0 ? lora_mlp (s, lora_targets, lora_rank, shared_width) : 0)
                   : x == HR_LAYER_MLP_DENSE ? lora_mlp (s, lora_targets, lora_rank, s->f) : 0);

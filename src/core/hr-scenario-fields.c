@@ -118,7 +118,7 @@ static gboolean
 applies_attention (const HrScenario *sc)
 {
   if (sc->model.layer_pattern[0] != '\0')
-    return strchr (sc->model.layer_pattern, '*') != NULL;
+    return strchr (sc->model.layer_pattern, '*') != NULL || strchr (sc->model.layer_pattern, 'S') != NULL;
   if (sc->model.layer_mixers[0] != '\0')
     return strchr (sc->model.layer_mixers, '*') != NULL;
   return sc->model.ssm == HR_SSM_NONE || sc->model.attn_layer_period > 0;
@@ -135,6 +135,13 @@ static gboolean
 applies_ssm (const HrScenario *sc)
 {
   return sc->model.ssm != HR_SSM_NONE;
+}
+
+/* Zamba2's shared blocks: a pattern with S blocks. */
+static gboolean
+applies_shared (const HrScenario *sc)
+{
+  return strchr (sc->model.layer_pattern, 'S') != NULL;
 }
 
 static gboolean
@@ -393,12 +400,22 @@ const Field hr_model_fields[] = {
         N_("The first layer with experts, counted from 0"), OPTIONAL (0), .applies = applies_moe),
   { .key = "layer_pattern", .kind = F_NAME, .offset = G_STRUCT_OFFSET (HrModelArch, layer_pattern),
     .size = HR_LAYER_PATTERN_MAX, .label = N_("Layer pattern"),
-    .help = N_("A block per layer: M the SSM mixer, * attention, - the MLP, E the experts (Nemotron-H)"),
+    .help = N_("A block per layer: M the SSM mixer, * attention, - the MLP, E the experts (Nemotron-H); "
+               "S a shared transformer block (Zamba2)"),
     .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE },
   { .key = "layer_mixers", .kind = F_NAME, .offset = G_STRUCT_OFFSET (HrModelArch, layer_mixers),
     .size = HR_LAYER_PATTERN_MAX, .label = N_("Layer mixers"),
     .help = N_("A mixer per layer, each followed by the MLP: M the SSM mixer, * attention (Bamba)"),
     .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE, .applies = applies_ssm },
+  SPIN (HrModelArch, shared_blocks, 0, HR_MAX_SHARED_BLOCKS, 1, N_("Shared blocks"),
+        N_("Zamba2's shared transformer blocks, which the pattern's S blocks take in turn; 0: none"),
+        OPTIONAL (0), .applies = applies_shared),
+  SPIN (HrModelArch, shared_adapter_rank, 0, HR_MAX_LORA_RANK, 8, N_("Shared block adapter rank"),
+        N_("The rank of the adapter each use of a shared block adds to its MLP; 0: none"),
+        OPTIONAL (0), .applies = applies_shared),
+  SWITCH (HrModelArch, shared_attention_adapters, N_("Shared block attention adapters"),
+          N_("Each use of a shared block adds adapters to Q, K and V too"),
+          OPTIONAL (FALSE), .applies = applies_shared),
   CHOICE (HrModelArch, vision, hr_vision_names, vision_choices, N_("Vision tower"),
           N_("A vision-language model's image encoder"), OPTIONAL (HR_VISION_NONE)),
   SPIN (HrModelArch, vision_layers, 0, HR_MAX_LAYERS, 1, N_("Vision layers"), NULL, OPTIONAL (0),

@@ -314,7 +314,8 @@ hr_model_layer_mixer (const HrModelArch *model,
     {
       char c = pattern_block (model, layer);
 
-      return c == 'M' ? HR_LAYER_MIXER_SSM : c == '*' ? HR_LAYER_MIXER_ATTENTION : HR_LAYER_MIXER_NONE;
+      return c == 'M' ? HR_LAYER_MIXER_SSM : c == '*' ? HR_LAYER_MIXER_ATTENTION
+             : c == 'S' ? HR_LAYER_MIXER_SHARED : HR_LAYER_MIXER_NONE;
     }
   /* Bamba's attn_layer_indices (modeling_bamba.py, BambaModel: layer i
    * attends when config.layers_block_type[i] is "attention") */
@@ -338,7 +339,7 @@ hr_model_layer_mlp (const HrModelArch *model,
     {
       char c = pattern_block (model, layer);
 
-      return c == 'E' ? HR_LAYER_MLP_EXPERTS : c == '-' ? HR_LAYER_MLP_DENSE : HR_LAYER_MLP_NONE;
+      return c == 'E' ? HR_LAYER_MLP_EXPERTS : c == '-' || c == 'S' ? HR_LAYER_MLP_DENSE : HR_LAYER_MLP_NONE;
     }
   if (model->experts > 1
       && (model->expert_layer_period == 0

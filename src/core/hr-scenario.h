@@ -110,6 +110,15 @@ typedef struct
    * expert_layer_period), the mixer by character: M the SSM mixer, *
    * attention; "" = none */
   char        layer_mixers[HR_LAYER_PATTERN_MAX];
+  /* Zamba2's shared transformer blocks (the pattern's S, hr-params-kinds.c):
+   * shared_blocks blocks, served round robin, each an attention over the
+   * hidden state joined to the embeddings (2·hidden wide) and an MLP; each
+   * use adds an adapter of shared_adapter_rank to the MLP's gate and up
+   * (and, with shared_attention_adapters, to Q, K and V) and an
+   * hidden × hidden linear; 0 = none */
+  guint64     shared_blocks;
+  guint64     shared_adapter_rank;
+  gboolean    shared_attention_adapters;
   /* a vision-language model (hr-params-vision.c): a vision tower of
    * vision_layers ViT layers over patches of vision_patch² pixels of a
    * vision_image² image, the output of layer vision_feature_layer (from 1;
@@ -307,6 +316,7 @@ typedef enum
   HR_LAYER_MIXER_SSM,
   HR_LAYER_MIXER_ATTENTION,
   HR_LAYER_MIXER_NONE,
+  HR_LAYER_MIXER_SHARED,     /* Zamba2's shared transformer block (S) */
   HR_N_LAYER_MIXERS
 } HrLayerMixer;
 

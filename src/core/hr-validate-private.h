@@ -30,4 +30,9 @@ gboolean hr_check_range (const char  *path,
                          guint64      max,
                          GError     **error);
 
+/* hr-validate-shared.c: Zamba2's shared blocks, after the pattern's own
+ * checks. */
+gboolean hr_validate_shared    (const HrScenario  *sc,
+                                GError           **error);
+
 G_END_DECLS

@@ -67,12 +67,13 @@ validate_layer_pattern (const HrModelArch  *m,
   if (len == 0)
     return TRUE;
   for (gsize i = 0; i < len; i++)
-    if (strchr ("M*-E", p[i]) == NULL)
+    if (strchr ("M*-ES", p[i]) == NULL)
       {
         char shown[8];
 
         FAIL ("model.layer_pattern", _("%s (character %u) names no block; "
-              "allowed: M (the SSM mixer), * (attention), - (the MLP), E (the experts)"),
+              "allowed: M (the SSM mixer), * (attention), - (the MLP), E (the experts), "
+              "S (a shared transformer block)"),
               show_char (p[i], shown), (guint) i + 1);
       }
   if (len != m->layers)
@@ -92,8 +93,8 @@ validate_layer_pattern (const HrModelArch  *m,
           ? _("%" PRIu64 " leaves the pattern's E blocks without experts; allowed: 2 or more")
           : _("%" PRIu64 " describes experts no block of model.layer_pattern has (no E); allowed: 1"),
           m->experts);
-  if (strchr (p, '-') != NULL && m->ffn == 0)
-    FAIL ("model.ffn", _("0 leaves the pattern's - blocks without an MLP; allowed: 1 to %u"),
+  if ((strchr (p, '-') != NULL || strchr (p, 'S') != NULL) && m->ffn == 0)
+    FAIL ("model.ffn", _("0 leaves the pattern's - or S blocks without an MLP; allowed: 1 to %u"),
           HR_MAX_FFN);
   return TRUE;
 }
@@ -344,7 +345,8 @@ hr_validate_ssm (const HrScenario  *sc,
   gboolean ssm = m->ssm != HR_SSM_NONE;
 
   /* (The sizes' own ranges are their rows'.) */
-  if (!validate_layer_pattern (m, error) || !validate_layer_mixers (m, error))
+  if (!validate_layer_pattern (m, error) || !validate_layer_mixers (m, error)
+      || !hr_validate_shared (sc, error))
     return FALSE;
   if (!check_pattern ("model.attn_layer_period", "model.attn_layer_offset",
                          m->attn_layer_period, m->attn_layer_offset, m->layers, error)

@@ -67,6 +67,7 @@ def base_config():
         "ssm_head_dim": 0, "ssm_groups": 0, "ssm_bc_norm": False,
         "attn_layer_period": 0, "attn_layer_offset": 0,
         "expert_layer_period": 0, "expert_layer_offset": 0, "layer_pattern": "",
+        "shared_blocks": 0, "shared_adapter_rank": 0, "shared_attention_adapters": False,
         "attention_kind": "standard", "q_lora_rank": 0, "kv_lora_rank": 0, "qk_nope_head_dim": 0,
         "qk_rope_head_dim": 0, "v_head_dim": 0, "shared_experts": 0, "dense_layers": 0,
         "vision": "none", "vision_layers": 0, "vision_hidden": 0, "vision_heads": 0,
@@ -724,7 +725,20 @@ def ssm_preset(m, pid):
     if c["ssm"] == "mamba2":
         c["ssm_head_dim"], c["ssm_groups"] = 16, min(m.get("ssm_groups", 1), 2)
     period = m.get("attn_layer_period", 0)
-    if m.get("layer_pattern"):
+    if m.get("layer_pattern") and "S" in m["layer_pattern"]:
+        # Zamba2's: three Mamba-2 layers, two of them hybrid (each S before
+        # its M), the preset's shared blocks (at most two) taken in turn;
+        # attention 2h wide (heads x head_dim), the preset's adapters
+        c["layer_pattern"] = "MSMSM"
+        c["layers"] = 5
+        c["heads"] = c["kv_heads"] = 4
+        c["head_dim"] = 2 * h // 4
+        c["ffn"] = 8 * (8 * h // 3 // 8)
+        c["shared_blocks"] = min(m["shared_blocks"], 2)
+        c["shared_adapter_rank"] = 8 if m.get("shared_adapter_rank") else 0
+        c["shared_attention_adapters"] = m.get("shared_attention_adapters", False)
+        c["ssm_expand"] = m.get("ssm_inner", 2 * m["hidden"]) // m["hidden"]
+    elif m.get("layer_pattern"):
         # Nemotron-H's pattern: one block of each kind, in the order the
         # preset's first has them (M-* for the 8B)
         c["layer_pattern"] = "".join(dict.fromkeys(m["layer_pattern"]))

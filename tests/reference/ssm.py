@@ -181,13 +181,82 @@ class PatternBlock(nn.Module):
         else:
             self.mlp = MoE(cfg)
 
-    def forward(self, x, rope):
-        y = self.norm(x)
+    def forward(self, x, rope, extra=None):
+        # (a Zamba2 hybrid layer's shared block output joins its Mamba
+        # layer's input, not the residual: Zamba2MambaDecoderLayer)
+        y = self.norm(x if extra is None else x + extra)
         if self.char == "M":
             return x + self.mixer(y)
         if self.char == "*":
             return x + self.attn(y, rope)
         return x + self.mlp(y)
+
+
+class SharedBlock(nn.Module):
+    """Zamba2's Zamba2AttentionDecoderLayer (modeling_zamba2.py): the
+    hidden state joined to the embeddings (2h), a norm, attention from 2h
+    (Q, K, V) back to h (O), no residual, a norm and the MLP, whose fused
+    gate_up the use's adapter adds to.  Only parameters, gradients and
+    states are compared for SSM models (the file's comment)."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        h, a, kh, d, f = cfg["hidden"], cfg["heads"], cfg["kv_heads"], cfg["head_dim"], cfg["ffn"]
+        self.a, self.kh, self.d, self.f = a, kh, d, f
+        self.norm_in = Norm(cfg, 2 * h)
+        self.q = nn.Linear(2 * h, a * d, bias=False)
+        self.k = nn.Linear(2 * h, kh * d, bias=False)
+        self.v = nn.Linear(2 * h, kh * d, bias=False)
+        self.o = nn.Linear(a * d, h, bias=False)
+        self.norm_ff = Norm(cfg, h)
+        self.gate_up = nn.Linear(h, 2 * f, bias=False)
+        self.down = nn.Linear(f, h, bias=False)
+
+    def forward(self, x, emb, use):
+        b, s, _ = x.shape
+        y = self.norm_in(torch.cat((x, emb), dim=-1))
+        q, k, v = self.q(y), self.k(y), self.v(y)
+        if use.qkv_adapters is not None:
+            q, k, v = (t + ad(y) for t, ad in zip((q, k, v), use.qkv_adapters))
+        q = q.unflatten(-1, (self.a, self.d)).transpose(1, 2)
+        k = k.unflatten(-1, (self.kh, self.d)).transpose(1, 2).repeat_interleave(self.a // self.kh, 1)
+        v = v.unflatten(-1, (self.kh, self.d)).transpose(1, 2).repeat_interleave(self.a // self.kh, 1)
+        # (eager: torch 1.13 has no scaled_dot_product_attention, and an SSM
+        # model's activations are not compared)
+        scores = (q @ k.transpose(-1, -2)) * self.d ** -0.5
+        scores = scores.masked_fill(torch.ones(s, s, dtype=torch.bool, device=x.device).triu(1), float("-inf"))
+        att = scores.float().softmax(-1).to(q.dtype) @ v
+        y = self.norm_ff(self.o(att.transpose(1, 2).flatten(-2)))
+        gu = self.gate_up(y)
+        if use.mlp_adapter is not None:
+            gu = gu + use.mlp_adapter(y)
+        g, u = gu.chunk(2, dim=-1)
+        return use.linear(self.down(F.gelu(g) * u))
+
+
+def adapter(width_in, r, width_out):
+    return nn.Sequential(nn.Linear(width_in, r, bias=False), nn.Linear(r, width_out, bias=False))
+
+
+class SharedUse(nn.Module):
+    """A pattern's S block: one use of a shared block, with its own
+    hidden x hidden linear and adapters (Zamba2HybridLayer.linear; the
+    block's adapter lists' entry for this use).  The shared block is held,
+    not registered, so that its parameters are the model's once."""
+
+    def __init__(self, cfg, block):
+        super().__init__()
+        h, r = cfg["hidden"], cfg["shared_adapter_rank"]
+        self.__dict__["block"] = block
+        self.linear = nn.Linear(h, h, bias=False)
+        self.mlp_adapter = adapter(h, r, 2 * cfg["ffn"]) if r else None
+        self.qkv_adapters = None
+        if r and cfg["shared_attention_adapters"]:
+            widths = (block.a * block.d, block.kh * block.d, block.kh * block.d)
+            self.qkv_adapters = nn.ModuleList(adapter(2 * h, r, w) for w in widths)
+
+    def forward(self, x, emb):
+        return self.block(x, emb, self)
 
 
 class SSMModel(nn.Module):
@@ -202,8 +271,14 @@ class SSMModel(nn.Module):
         layers = []
         mask = torch.ones(s, s, dtype=torch.bool).triu(1)
         pattern = cfg.get("layer_pattern", "")
+        self.shared = nn.ModuleList(SharedBlock(cfg) for _ in range(cfg.get("shared_blocks", 0)))
+        uses = 0
         for i in range(cfg["layers"]):
-            if pattern:
+            if pattern and pattern[i] == "S":
+                # Zamba2Model: cycle(blocks), the next for each hybrid layer
+                layers.append(SharedUse(cfg, self.shared[uses % len(self.shared)]))
+                uses += 1
+            elif pattern:
                 layers.append(PatternBlock(cfg, pattern[i], mask))
             elif attends(cfg, i):
                 dense = dict(cfg) if has_experts(cfg, i) else dict(cfg, experts=1, experts_active=1)
@@ -230,15 +305,22 @@ class SSMModel(nn.Module):
             # PEFT's enable_input_require_grads under reentrant checkpoints
             # (model.py, Model.forward)
             x.requires_grad_(True)
+        # Zamba2's shared blocks read a copy of the embeddings
+        # (original_hidden_states = torch.clone(inputs_embeds))
+        emb = torch.clone(x) if len(self.shared) else None
+        extra = None
         for i, layer in enumerate(self.layers):
             if self.layer_hook is not None:
                 self.layer_hook(i)
             # every layer (hr-validate-ssm.c: checkpoint_every 1), as
             # Hugging Face's GradientCheckpointingLayer wraps each block
-            if self.cfg["checkpointing"] == "full":
-                x = torch_checkpoint.checkpoint(layer, x, None)
-            else:
-                x = layer(x, None)
+            full = self.cfg["checkpointing"] == "full"
+            if isinstance(layer, SharedUse):
+                extra = torch_checkpoint.checkpoint(layer, x, emb) if full else layer(x, emb)
+                continue
+            args = (x, None) if extra is None else (x, None, extra)
+            x = torch_checkpoint.checkpoint(layer, *args) if full else layer(*args)
+            extra = None
         if self.layer_hook is not None:
             self.layer_hook("head")
         return self.head(self.final_norm(x))

@@ -108,6 +108,12 @@ gboolean    hr_hf_import_bamba    (HrHfReader   *r,
                                    HrModelArch  *out,
                                    GPtrArray    *unmapped,
                                    GError      **error);
+/* hr-hf-import-zamba2.c: Zamba2's Mamba-2 and hybrid layers, its shared
+ * transformer blocks (model.shared_blocks). */
+gboolean    hr_hf_import_zamba2   (HrHfReader   *r,
+                                   HrModelArch  *out,
+                                   GPtrArray    *unmapped,
+                                   GError      **error);
 
 /* Vision-language models (hr-hf-import-vision.c): llava and qwen2_vl,
  * their text_config through hr_hf_import_node, their vision_config as the

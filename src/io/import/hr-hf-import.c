@@ -38,7 +38,7 @@ static const char * const supported_types[] = {
   "olmo2", "phi",
   "phi3", "qwen2",
   "qwen2_moe", "qwen2_vl", "qwen3",
-  "qwen3_moe", "roberta", "stablelm", "t5", "vit", "whisper", "xlm-roberta", NULL
+  "qwen3_moe", "roberta", "stablelm", "t5", "vit", "whisper", "xlm-roberta", "zamba2", NULL
 };
 
 /* Types known not to fit the model description, and why: planned as a
@@ -59,7 +59,6 @@ static const struct
   { "paligemma", "a vision-language model" },
   { "falcon_mamba", "a state-space model with unweighted norms on B, C and dt" },
   { "zamba", "a hybrid of state-space and attention layers" },
-  { "zamba2", "a hybrid of state-space and attention layers" },
   { "granitemoehybrid", "a hybrid of state-space and attention layers with scaled residuals, "
     "fused experts and a shared MLP" },
   { "deberta", "an encoder with relative position embeddings" },
@@ -163,6 +162,8 @@ import_family (HrHfReader   *r,
     return hr_hf_import_nemotron_h (r, out, unmapped, error);
   if (strcmp (type, "bamba") == 0)
     return hr_hf_import_bamba (r, out, unmapped, error);
+  if (strcmp (type, "zamba2") == 0)
+    return hr_hf_import_zamba2 (r, out, unmapped, error);
   *handled = FALSE;
   return TRUE;
 }
