@@ -218,6 +218,9 @@ expect 2 "--set training.method: qlora is not planned with these SSM layers yet"
 expect 0 "" "Zamba2 2.7B under ZeRO-1" -- --set model.preset=zamba2-2.7b --set parallel.deepspeed=false \
   --set parallel.zero=1 --format json
 grep -q '"params" : 2662214560' "$tmp/out" && ok "json params of Zamba2 2.7B" || not_ok "json params of Zamba2 2.7B"
+# the breakdown names the shared blocks' part of the weights: 2 x 170,401,280 x 2 bytes
+grep -A1 '"name" : "shared-block weights (bf16)"' "$tmp/out" | grep -q '"bytes" : 681605120' \
+  && ok "json shared-block weights of Zamba2 2.7B" || not_ok "json shared-block weights of Zamba2 2.7B"
 expect 2 "parallel.zero: 3 is not planned with shared blocks yet" "Zamba2 under ZeRO-3" -- \
   --set model.preset=zamba2-2.7b
 expect 2 "--set training.method: lora is not planned with shared blocks yet" "Zamba2 under LoRA" -- \

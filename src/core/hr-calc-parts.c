@@ -6,7 +6,8 @@
  * A mixture-of-experts model's weights are mostly its routed experts, a
  * DeepSeek model's have a shared expert beside them, an encoder-decoder
  * model's are two stacks: the breakdown names these parts (issue 15's
- * "vision tower, encoder, decoder, experts, shared expert") instead of one
+ * "vision tower, encoder, decoder, experts, shared expert"; and Zamba2's
+ * shared blocks, which every hybrid layer uses) instead of one
  * "weights" line, and the same for their gradients, master weights and
  * optimizer states.  Each part is the stage's parameters of that part on
  * this GPU, sharded as the item is (the routed experts over the expert-
@@ -28,6 +29,7 @@ typedef enum
   PART_SHARED,
   PART_ENCODER,
   PART_DECODER,
+  PART_SHARED_BLOCKS,
   N_PARTS
 } Part;
 
@@ -44,24 +46,28 @@ static const PartLabel part_labels[HR_N_STATES][N_PARTS] = {
     { N_("shared-expert weights"), "P_shared·bytes (/ N under ZeRO-3)" },
     { N_("encoder weights"), "P_encoder·bytes (/ N under ZeRO-3)" },
     { N_("decoder weights"), "P_decoder·bytes (/ N under ZeRO-3)" },
+    { N_("shared-block weights"), "P_shared blocks·bytes" },
   },
   [HR_STATE_GRADIENTS] = {
     { N_("expert gradients"), "P_experts·bytes (/ N_expert under ZeRO-2/3)" },
     { N_("shared-expert gradients"), "P_shared·bytes (/ N under ZeRO-2/3)" },
     { N_("encoder gradients"), "P_encoder·bytes (/ N under ZeRO-2/3)" },
     { N_("decoder gradients"), "P_decoder·bytes (/ N under ZeRO-2/3)" },
+    { N_("shared-block gradients"), "P_shared blocks·bytes" },
   },
   [HR_STATE_MASTER] = {
     { N_("expert master weights"), "P_experts·bytes (/ N_expert under ZeRO-1+)" },
     { N_("shared-expert master weights"), "P_shared·bytes (/ N under ZeRO-1+)" },
     { N_("encoder master weights"), "P_encoder·bytes (/ N under ZeRO-1+)" },
     { N_("decoder master weights"), "P_decoder·bytes (/ N under ZeRO-1+)" },
+    { N_("shared-block master weights"), "P_shared blocks·bytes (/ N under ZeRO-1)" },
   },
   [HR_STATE_OPTIMIZER] = {
     { N_("expert optimizer states"), "P_experts·state bytes (/ N_expert under ZeRO-1+)" },
     { N_("shared-expert optimizer states"), "P_shared·state bytes (/ N under ZeRO-1+)" },
     { N_("encoder optimizer states"), "P_encoder·state bytes (/ N under ZeRO-1+)" },
     { N_("decoder optimizer states"), "P_decoder·state bytes (/ N under ZeRO-1+)" },
+    { N_("shared-block optimizer states"), "P_shared blocks·state bytes (/ N under ZeRO-1)" },
   },
 };
 
@@ -71,6 +77,7 @@ static const char * const part_why[N_PARTS] = {
   N_("The shared expert, which every token passes through."),
   N_("The encoder's layers, which read the input."),
   N_("The decoder's layers, which write the output, with their cross-attention."),
+  N_("The shared transformer blocks, whose weights every hybrid layer uses."),
 };
 
 void
@@ -94,7 +101,8 @@ hr_calc_add_state_item (Ctx               *ctx,
   /* Only a full model's states have parts (LoRA trains adapters); an
    * item too large to plan stays whole, for the refusal to name it.  A
    * dense decoder, the common case, leaves here at once. */
-  if ((sp->experts == 0 && sp->shared == 0 && sp->encoder == 0 && sp->decoder == 0)
+  if ((sp->experts == 0 && sp->shared == 0 && sp->encoder == 0 && sp->decoder == 0
+       && sp->shared_blocks == 0)
       || kind >= HR_N_STATES || ctx->lora || !(bytes < MAX_DEVICE_BYTES))
     {
       hr_calc_add_item (ctx, dev, category, pool, dtype, live, name, formula, why, bytes);
@@ -105,6 +113,7 @@ hr_calc_add_state_item (Ctx               *ctx,
   here[PART_SHARED] = sp->shared / shard;
   here[PART_ENCODER] = sp->encoder / shard;
   here[PART_DECODER] = sp->decoder / shard;
+  here[PART_SHARED_BLOCKS] = sp->shared_blocks / shard;
   /* Rounded as hr_calc_add_item rounds (every figure is positive and
    * under MAX_DEVICE_BYTES, so the cast is exact, and cheaper than floor). */
   rest = (double) (gint64) (bytes + 0.5);

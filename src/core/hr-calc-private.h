@@ -89,10 +89,11 @@ typedef struct
                         * sinusoidal encoder positions, on the first stage) */
   /* The parts the breakdown names (hr-calc-parts.c): of dense, the shared
    * experts and an encoder-decoder's two stacks (without their routed
-   * experts, which are experts above). */
+   * experts, which are experts above), and Zamba2's shared blocks. */
   double shared;
   double encoder;
   double decoder;
+  double shared_blocks;
 } StageParams;
 
 /* DeepSpeed's defaults, in elements (deepspeed/runtime/zero/config.py,

@@ -153,6 +153,7 @@ hr_calc_stage_params (const Ctx      *ctx,
               + L_mtp * (double) (c->mtp_extra - c->mtp_extra_linear)
               + (last ? (double) c->final_norm : 0.0);
   sp->lora = L * (double) c->layer_lora + L_d * (double) c->dense_first_lora;
+  sp->shared_blocks = 0;
   sp->shared = L * (double) c->layer_shared;
   /* An encoder-decoder model's stage holds both stacks whole (validation
    * keeps one stage): the encoder's layers, and the decoder's with their
@@ -194,6 +195,8 @@ hr_calc_stage_params (const Ctx      *ctx,
         }
       sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
       sp->shared = sp->encoder = sp->decoder = 0;
+      sp->shared_blocks = k.count[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE] > 0
+                          ? (double) c->shared_blocks : 0.0;
     }
   /* Llama 3.2 Vision: the stage's gated cross-attention layers are its
    * self-attention layers' shape and their extras (q_norm, k_norm and two
