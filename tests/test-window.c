@@ -1440,6 +1440,21 @@ test_state_space_preset (void)
   g_assert_true (g_str_has_prefix (hr_window_get_message (window), "Layer pattern: 4 blocks do not match"));
   g_assert_true (gtk_widget_has_css_class (hr_form_get_row (hr_window_get_form (window), "model.layer_pattern"),
                                            "error"));
+  g_assert_false (gtk_widget_is_sensitive (control (window, "model.shared_blocks")));
+
+  /* Zamba2: the shared blocks' rows editable (the pattern has S blocks);
+   * the default plan's ZeRO-3 is refused with the field, ZeRO-1 plans. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Zamba2 2.7B"));
+  settle ();
+  g_assert_true (gtk_widget_is_sensitive (control (window, "model.shared_blocks")));
+  g_assert_true (gtk_widget_is_sensitive (control (window, "model.shared_adapter_rank")));
+  g_assert_false (hr_window_get_plan_valid (window));
+  g_test_message ("over the chart: %s", hr_window_get_message (window));
+  g_assert_nonnull (strstr (hr_window_get_message (window), "not planned with shared blocks"));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "parallel.zero")), 1);
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 2662214560);
   close_window (window);
 }
 
