@@ -300,6 +300,14 @@ add_backward_work (const LayerShape   *L,
                        + (lora && tr->lora_dropout > 0 && (tr->lora_targets & HR_LORA_DOWN) ? 1.0 : 0.0))
                       * T * per_expert * w * ab
                       + (moe ? T * h * ab / rep : 0.0);
+
+    /* A down adapter reads the f-wide input beside the frozen base: the
+     * base's backward and the adapter's first linear's make their input
+     * gradients at once, before autograd sums them, two f-wide tensors
+     * (where an ungated MLP's own backward holds one; the reference
+     * oracle's GELU layers with LoRA on down were T·f under). */
+    if (lora && (tr->lora_targets & HR_LORA_DOWN) && !moe)
+      mlp_work = MAX (mlp_work, 2.0 * T * w * ab);
     /* The attention's backward makes the gradients of Q, K and V (K and V
      * repeated to every head where the forward repeated them) while the
      * gradient of its output exists: at once in a fused kernel.  Eager

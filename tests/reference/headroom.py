@@ -185,7 +185,7 @@ class Plan:
 
     # The parts a model state is split into (src/core/hr-calc-parts.c):
     # "expert gradients" is a part of "gradients".
-    PARTS = ("", "expert ", "shared-expert ", "encoder ", "decoder ")
+    PARTS = ("", "expert ", "shared-expert ", "encoder ", "decoder ", "shared-block ")
 
     def item(self, name):
         """Bytes of the listed item(s) called name before their type, their
