@@ -678,6 +678,7 @@ def measure(cfg, device="cpu", sampler="allocator"):
         "saved_total": saved.total() + cast_cache,
         "saved_layer": saved.total(layer_tag) + (cast_share if layer_tag in ck else 0),
         "saved_detail": saved.seen,
+        "saved_detail_total": saved.total,
         "cast_cache": cast_cache,
         "forward_end": exact + max(marks["forward_end"]),
         "forward_peak": exact + peaks["forward"],

@@ -770,7 +770,9 @@ def ssm_preset(m, pid):
         c["ffn"] = 0
     c["vocab"] = 256
     c["seq_len"] = 16
-    c["precision"] = "amp-bf16"
+    # (Zamba2's blocks in bf16: under autocast the shared weights' casts
+    # would be tagged to their first use, not to the use compared)
+    c["precision"] = "bf16-true" if "S" in c.get("layer_pattern", "") else "amp-bf16"
     c["attention"] = "flash"
     c["optimizer_impl"] = "fused"
     return finish(c)
@@ -849,6 +851,22 @@ def compare(cfg, hr, device, fields, sampler="allocator"):
         # the naive scan's saved tensors are not the fused kernels' (ssm.py)
         notes.append("activations: the fused kernels' save lists (test-activations), "
                      "not a naive scan's")
+        if "S" in cfg.get("layer_pattern", "") and cfg["checkpointing"] == "none":
+            # ... but a Zamba2 shared block's are a transformer's: one use
+            # (the pattern's second S, tagged by its layer) against the
+            # plan of an M, S, M stack less that of an M, M one
+            def stack(pattern):
+                sc = headroom.scenario(cfg)
+                sc["model"].update(layer_pattern=pattern, layers=len(pattern))
+                if "S" not in pattern:
+                    sc["model"].update(shared_blocks=0, shared_adapter_rank=0,
+                                       shared_attention_adapters=False)
+                else:
+                    sc["model"]["shared_blocks"] = 1
+                return hr.plan(sc).forward_extra()
+            use = cfg["layer_pattern"].rindex("S")
+            chk.near("shared block saved", stack("MSM") - stack("MM"), ref["saved_detail_total"](use),
+                     TOL_SAVED, SLACK_SAVED)
         return chk, notes, ref, p
     if direct and every == 1:
         p1 = plan(L + 1)

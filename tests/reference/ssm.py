@@ -25,7 +25,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 import torch.utils.checkpoint as torch_checkpoint
 
-from model import MLP, Attention, Block, MoE, Norm
+from model import MLP, Attention, Block, FlashLike, MoE, Norm
 
 
 def dt_rank(cfg):
@@ -218,15 +218,13 @@ class SharedBlock(nn.Module):
         q, k, v = self.q(y), self.k(y), self.v(y)
         if use.qkv_adapters is not None:
             q, k, v = (t + ad(y) for t, ad in zip((q, k, v), use.qkv_adapters))
-        q = q.unflatten(-1, (self.a, self.d)).transpose(1, 2)
-        k = k.unflatten(-1, (self.kh, self.d)).transpose(1, 2).repeat_interleave(self.a // self.kh, 1)
-        v = v.unflatten(-1, (self.kh, self.d)).transpose(1, 2).repeat_interleave(self.a // self.kh, 1)
-        # (eager: torch 1.13 has no scaled_dot_product_attention, and an SSM
-        # model's activations are not compared)
-        scores = (q @ k.transpose(-1, -2)) * self.d ** -0.5
-        scores = scores.masked_fill(torch.ones(s, s, dtype=torch.bool, device=x.device).triu(1), float("-inf"))
-        att = scores.float().softmax(-1).to(q.dtype) @ v
-        y = self.norm_ff(self.o(att.transpose(1, 2).flatten(-2)))
+        # flash-like attention (model.py's FlashLike: q, k, v, the output
+        # and its log-sum-exp saved), as the oracle plans it (attention flash)
+        q = q.unflatten(-1, (self.a, self.d))
+        k = k.unflatten(-1, (self.kh, self.d))
+        v = v.unflatten(-1, (self.kh, self.d))
+        att = FlashLike.apply(q, k, v, True, self.d ** -0.5)
+        y = self.norm_ff(self.o(att.reshape(b, s, self.a * self.d)))
         gu = self.gate_up(y)
         if use.mlp_adapter is not None:
             gu = gu + use.mlp_adapter(y)
