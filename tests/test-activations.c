@@ -1366,6 +1366,19 @@ test_zamba2_shared_block (void)
                                    + 125829120 + 41943040 + 524288 + 10485760);
   g_assert_cmpfloat (s->checkpoint, ==, 0);
   g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE].checkpoint, ==, 2048.0 * 2560 * 2);
+
+  /* Under full checkpointing the hybrid layer (Zamba2HybridLayer) is
+   * recomputed as one: the shared block's tensors and its Mamba layer's
+   * beside each other, where a Mamba layer alone is less. */
+  {
+    g_autoptr(HrPlan) plan = hr_plan_new ();
+    const HrLayerActivations *m = &kinds.kind[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE];
+
+    sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+    hr_test_plan (&sc, plan);
+    g_assert_cmpfloat (fabs ((double) hr_test_item_bytes (&plan->devices[0], "one layer recomputed for backward")
+                             - (s->total + m->total - m->checkpoint)), <=, 1.0);
+  }
 }
 
 /* Llama 3.2 11B Vision (hr-activations-mllama.c, hr-calc-mllama.c), one

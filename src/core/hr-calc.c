@@ -322,6 +322,16 @@ hybrid_stage_layers (Ctx            *ctx,
       if (k.count[a][x] > 0)
         ctx->last_recompute = MAX (ctx->last_recompute,
                                    ctx->pattern->kind[a][x].total - ctx->pattern->kind[a][x].checkpoint);
+  /* Zamba2's hybrid layer is one checkpointed layer (Zamba2HybridLayer,
+   * a GradientCheckpointingLayer): its shared block and its Mamba layer
+   * are recomputed together, both their tensors at once. */
+  if (k.count[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE] > 0)
+    {
+      const HrLayerActivations *s = &ctx->pattern->kind[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE];
+      const HrLayerActivations *m = &ctx->pattern->kind[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE];
+
+      ctx->last_recompute = MAX (ctx->last_recompute, s->total + m->total - m->checkpoint);
+    }
 }
 
 static void
