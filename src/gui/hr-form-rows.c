@@ -453,3 +453,54 @@ hr_form_field_row (HrForm     *self,
       g_return_val_if_reached (NULL);
     }
 }
+
+/* --- spins that show "Automatic" for -1 (sized from the plan or the GPU) --- */
+
+static gboolean
+on_automatic_output (GtkSpinButton *spin,
+                     gpointer       user_data)
+{
+  if (gtk_spin_button_get_value (spin) < 0)
+    {
+      /* TRANSLATORS: a size worked out from the plan or the GPU */
+      gtk_editable_set_text (GTK_EDITABLE (spin), _("Automatic"));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* "Automatic" (as shown, in any case) or "auto" is -1; anything below 0
+ * is too. */
+static int
+on_automatic_input (GtkSpinButton *spin,
+                    double        *value,
+                    gpointer       user_data)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+  g_autofree char *folded = g_utf8_casefold (text, -1);
+  g_autofree char *automatic = g_utf8_casefold (_("Automatic"), -1);
+
+  if (g_str_equal (folded, automatic) || g_str_has_prefix (folded, "auto"))
+    {
+      *value = -1;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A field's row whose -1 means "work it out": its spin shows and takes
+ * "Automatic". */
+void
+hr_form_automatic_row (HrForm     *self,
+                       GtkWidget  *group,
+                       const char *path)
+{
+  GtkWidget *spin = hr_form_field_row (self, group, path);
+
+  /* A numeric spin button would refuse the letters of "Automatic". */
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), FALSE);
+  g_signal_connect (spin, "output", G_CALLBACK (on_automatic_output), NULL);
+  g_signal_connect (spin, "input", G_CALLBACK (on_automatic_input), NULL);
+  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
+  on_automatic_output (GTK_SPIN_BUTTON (spin), NULL);
+}

@@ -30,57 +30,6 @@ G_DEFINE_FINAL_TYPE (HrForm, hr_form, GTK_TYPE_WIDGET)
  * what its rows need, when the window is narrow (a phone's 360 points). */
 #define NATURAL_WIDTH 375
 
-/* --- spins that show "Automatic" for -1 (sized from the plan or the GPU) --- */
-
-static gboolean
-on_automatic_output (GtkSpinButton *spin,
-                gpointer       user_data)
-{
-  if (gtk_spin_button_get_value (spin) < 0)
-    {
-      /* TRANSLATORS: a size worked out from the plan or the GPU */
-      gtk_editable_set_text (GTK_EDITABLE (spin), _("Automatic"));
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* "Automatic" (as shown, in any case) or "auto" is -1; anything below 0
- * is too. */
-static int
-on_automatic_input (GtkSpinButton *spin,
-               double        *value,
-               gpointer       user_data)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
-  g_autofree char *folded = g_utf8_casefold (text, -1);
-  g_autofree char *automatic = g_utf8_casefold (_("Automatic"), -1);
-
-  if (g_str_equal (folded, automatic) || g_str_has_prefix (folded, "auto"))
-    {
-      *value = -1;
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* A field's row whose -1 means "work it out": its spin shows and takes
- * "Automatic". */
-static void
-automatic_row (HrForm     *self,
-               GtkWidget  *group,
-               const char *path)
-{
-  GtkWidget *spin = hr_form_field_row (self, group, path);
-
-  /* A numeric spin button would refuse the letters of "Automatic". */
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), FALSE);
-  g_signal_connect (spin, "output", G_CALLBACK (on_automatic_output), NULL);
-  g_signal_connect (spin, "input", G_CALLBACK (on_automatic_input), NULL);
-  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
-  on_automatic_output (GTK_SPIN_BUTTON (spin), NULL);
-}
-
 /* --- building -------------------------------------------------------------- */
 
 /* --- solvers beside micro-batch, sequence length and GPUs ------------------ */
@@ -351,7 +300,7 @@ build_hardware_rows (HrForm    *self,
   hr_form_field_row (self, group, "gpu.bf16_tflops");
   hr_form_field_row (self, group, "gpu.fp8_tflops");
   hr_form_field_row (self, group, "gpu.compute_capability");
-  automatic_row (self, group, "gpu.blas_workspace_mib");
+  hr_form_automatic_row (self, group, "gpu.blas_workspace_mib");
 }
 
 /* Below the first screen, with its list of every GPU preset: the group's
@@ -388,7 +337,7 @@ build_overhead_rows (HrForm    *self,
                      GtkWidget *group)
 {
   hr_form_field_row (self, group, "overhead.cuda_context_mib");
-  automatic_row (self, group, "overhead.comm_buffer_mib");
+  hr_form_automatic_row (self, group, "overhead.comm_buffer_mib");
   hr_form_field_row (self, group, "overhead.fragmentation");
   hr_form_field_row (self, group, "overhead.headroom");
 }
