@@ -1381,6 +1381,43 @@ test_zamba2_shared_block (void)
   }
 }
 
+/* The same use under LoRA, r 16 on every linear and in_proj (a middle
+ * use: its input needs a gradient), no dropout: the frozen norms keep
+ * their fp32 inputs alone, 2048·(5120 + 2560)·4 = 62,914,560; the 2h
+ * norm output, which q's, k's and v's adapters read, 20,971,520; Q, K, V
+ * and the output with its log-sum-exp (o's adapter reads it) as before;
+ * six A outputs (q, k, v, o, the one gate_up_proj adapter, down)
+ * 6·2048·16·2 = 393,216; gate_up's input 10,485,760, gate, up and the
+ * product 125,829,120, down's input 41,943,040: 346,685,440.  The frozen
+ * adapters of the use and its frozen h x h linear keep nothing.  With
+ * dropout 0.1 every adapter keeps its own dropped-out copy and mask (3
+ * bytes an element) instead of the inputs only they read: q, k, v
+ * 3·2048·5120·3, o 2048·5120·3, gate_up 2048·2560·3, down 2048·10240·3 =
+ * 204,472,320, less the 2h norm output, gate_up's and down's inputs
+ * (73,400,320): 477,757,440. */
+static void
+test_zamba2_shared_block_lora (void)
+{
+  HrScenario sc;
+  HrPatternKinds kinds;
+
+  G_STATIC_ASSERT (2048ull * 7680 * 4 + 2048ull * 5120 * 2 + 62914560 + 21233664 + 6 * 2048 * 16 * 2
+                   + 2048 * 2560 * 2 + 125829120 + 2048 * 10240 * 2 == 346685440);
+  G_STATIC_ASSERT (4 * 2048ull * 5120 * 3 + 2048 * 2560 * 3 + 2048 * 10240 * 3 == 204472320);
+  ssm_scenario (&sc, "zamba2-2.7b");
+  sc.training.attention = HR_ATTENTION_FLASH;
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 16;
+  sc.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
+  sc.training.lora_dropout = 0;
+  hr_activations_pattern_kinds (&sc, &kinds);
+  g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE].total, ==, 346685440.0);
+  sc.training.lora_dropout = 0.1;
+  hr_activations_pattern_kinds (&sc, &kinds);
+  g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE].total, ==,
+                     346685440.0 - 2048.0 * (5120 + 2560 + 10240) * 2 + 204472320);
+}
+
 /* Llama 3.2 11B Vision (hr-activations-mllama.c, hr-calc-mllama.c), one
  * sample of 4096 text tokens and one image, bf16-mixed, no recompute,
  * against the tensors transformers' modeling_mllama.py keeps.  T = 4096
@@ -1839,6 +1876,7 @@ main (int   argc,
   g_test_add_func ("/activations/jamba-lora", test_jamba_lora_layer);
   g_test_add_func ("/activations/nemotron-h-blocks", test_nemotron_h_blocks);
   g_test_add_func ("/activations/zamba2-shared-block", test_zamba2_shared_block);
+  g_test_add_func ("/activations/zamba2-shared-block-lora", test_zamba2_shared_block_lora);
   g_test_add_func ("/activations/embedding-lora", test_embedding_lora_first_layer);
   g_test_add_func ("/activations/eager-attention-backward", test_eager_attention_backward);
   g_test_add_func ("/activations/qkv-moment", test_qkv_moment);

@@ -213,8 +213,8 @@ expect 2 "--set model.ssm: none leaves the pattern's M blocks without a mixer; a
 expect 2 "--set training.method: qlora is not planned with these SSM layers yet" "Nemotron-H under QLoRA" -- \
   --set model.preset=nemotron-h-8b --set training.method=qlora
 # Zamba2's shared blocks: counted once for all their uses; what the plan
-# does not cover (sharded weights, LoRA on shared modules, other blocks
-# beside S) is refused with the field and what is allowed.
+# does not cover (sharded weights, QLoRA's 4-bit shared modules, other
+# blocks beside S) is refused with the field and what is allowed.
 expect 0 "" "Zamba2 2.7B under ZeRO-1" -- --set model.preset=zamba2-2.7b --set parallel.deepspeed=false \
   --set parallel.zero=1 --format json
 grep -q '"params" : 2662214560' "$tmp/out" && ok "json params of Zamba2 2.7B" || not_ok "json params of Zamba2 2.7B"
@@ -223,8 +223,18 @@ grep -A1 '"name" : "shared-block weights (bf16)"' "$tmp/out" | grep -q '"bytes" 
   && ok "json shared-block weights of Zamba2 2.7B" || not_ok "json shared-block weights of Zamba2 2.7B"
 expect 2 "parallel.zero: 3 is not planned with shared blocks yet" "Zamba2 under ZeRO-3" -- \
   --set model.preset=zamba2-2.7b
-expect 2 "--set training.method: lora is not planned with shared blocks yet" "Zamba2 under LoRA" -- \
-  --set model.preset=zamba2-2.7b --set parallel.zero=1 --set training.method=lora
+expect 2 "--set training.method: qlora is not planned with shared blocks yet" "Zamba2 under QLoRA" -- \
+  --set model.preset=zamba2-2.7b --set parallel.zero=1 --set training.method=qlora
+expect 2 "--set training.lora.targets: gate without up: a shared block's gate and up are one linear" \
+  "Zamba2's gate_up_proj adapted in half" -- --set model.preset=zamba2-2.7b --set parallel.zero=1 \
+  --set training.method=lora --set 'training.lora.targets=["q","gate"]'
+# LoRA: the shared blocks' adapters once (test-params has the arithmetic:
+# r 16 on every linear and in_proj, 2,375,680 + 11,238,912)
+expect 0 "" "Zamba2 2.7B under LoRA" -- --set model.preset=zamba2-2.7b --set parallel.zero=1 \
+  --set training.method=lora --set training.lora.rank=16 \
+  --set 'training.lora.targets=["q","k","v","o","gate","up","down","in_proj"]' --format json
+grep -q '"trainable_params" : 13614592' "$tmp/out" && ok "json trainable of Zamba2 2.7B under LoRA" \
+  || not_ok "json trainable of Zamba2 2.7B under LoRA"
 expect 2 "--set model.layer_pattern: the S at block 2 is not followed by an M" "a shared block at the end" -- \
   --set model.preset=zamba2-2.7b --set parallel.zero=1 --set model.layers=2 --set model.layer_pattern=MS
 expect 2 "--set model.layer_pattern: - (block 2) is not planned beside shared blocks (S)" \

@@ -616,6 +616,43 @@ test_ssm_lora_counts (void)
   }
 }
 
+/* LoRA on Zamba2 2.7B (h 2560, 32 heads of 160: Q, K, V 2h -> 5120, O
+ * 5120 -> h; f 10240, gate_up_proj h -> 2f; 2 shared blocks; 54 Mamba-2
+ * layers whose in_proj goes to 2·5120 + 2·1·64 + 80 = 10,448), r 16 on
+ * every linear and in_proj.  A shared block's adapters, once per block
+ * (PEFT wraps a shared module once): q, k, v 16·(5120 + 5120) = 163,840
+ * each, o 16·(5120 + 2560) = 122,880, the one gate_up_proj adapter
+ * 16·(2560 + 20480) = 368,640, down 16·(10240 + 2560) = 204,800:
+ * 1,187,840, twice 2,375,680; in_proj 54 x 16·(2560 + 10448) =
+ * 11,238,912.  The uses' own linears and adapters get none. */
+static void
+test_zamba2_lora_counts (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  const guint64 block = 3 * 163840ull + 122880 + 368640 + 204800;
+  HrScenario sc;
+  HrParamCounts c;
+
+  G_STATIC_ASSERT (2 * (3 * 16ull * (5120 + 5120) + 16ull * (5120 + 2560) + 16ull * (2560 + 20480)
+                        + 16ull * (10240 + 2560)) == 2375680);
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "zamba2-2.7b");
+  sc.training.method = HR_METHOD_LORA;
+  sc.training.lora_rank = 16;
+  sc.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
+  hr_params_count (&sc.model, &sc.training, 1, 1, &c);
+  g_assert_cmpuint (c.shared_blocks_lora, ==, 2 * block);
+  g_assert_cmpuint (c.lora_total, ==, 2 * block + 54ull * 16 * (2560 + 10448));
+  g_assert_cmpuint (c.lora_total, ==, 2375680 + 11238912);
+
+  /* ... planned so on one GPU: every adapter is trainable */
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.parallel.deepspeed = FALSE;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->trainable_params, ==, 2375680 + 11238912);
+}
+
 /* QLoRA on Jamba Mini as transformers' Jamba documentation quantizes it
  * (llm_int8_skip_modules=["mamba"]): the attention's, the MLPs', the
  * experts' and the routers' linears in 4 bits, every Mamba mixer's in 16.
@@ -1193,6 +1230,7 @@ main (int   argc,
   g_test_add_func ("/params/every-preset", test_every_preset_count);
   g_test_add_func ("/params/lora", test_lora_count);
   g_test_add_func ("/params/jamba-qlora", test_jamba_qlora_counts);
+  g_test_add_func ("/params/zamba2-lora", test_zamba2_lora_counts);
   g_test_add_func ("/params/nemotron-h", test_nemotron_h_counts);
   g_test_add_func ("/params/tensor-parallel", test_tensor_parallel_split);
   return g_test_run ();

@@ -363,7 +363,7 @@ mlp_block (const HrScenario         *sc,
   out->op_saved = out->total;
 }
 
-static void shared_block (const HrScenario *sc, HrLayerActivations *out);
+static void shared_block (const HrScenario *sc, gboolean input_grad, HrLayerActivations *out);
 
 /* One layer of kind [mixer][mlp], its input needing a gradient or not;
  * SAME_MLP as ssm_layer's. */
@@ -376,7 +376,7 @@ pattern_layer (const HrScenario         *sc,
                HrLayerActivations       *out)
 {
   if (mixer == HR_LAYER_MIXER_SHARED)
-    shared_block (sc, out);
+    shared_block (sc, input_grad, out);
   else if (mixer == HR_LAYER_MIXER_SSM)
     ssm_layer (sc, mlp, input_grad, same_mlp, out);
   else if (mixer == HR_LAYER_MIXER_NONE)
@@ -419,7 +419,9 @@ kind_adapted (const HrScenario *sc,
   guint lt = sc->training.lora_targets;
   guint mlp = HR_LORA_UP | HR_LORA_DOWN | (hr_model_gated (&sc->model) ? HR_LORA_GATE : 0u);
 
-  return (a == HR_LAYER_MIXER_ATTENTION && (lt & (HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O)))
+  /* (a Zamba2 shared block's attention, or its MLP: x is dense) */
+  return ((a == HR_LAYER_MIXER_ATTENTION || a == HR_LAYER_MIXER_SHARED)
+          && (lt & (HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O)))
          || (a == HR_LAYER_MIXER_SSM && (lt & HR_LORA_SSM))
          || (x != HR_LAYER_MLP_NONE && (lt & mlp));
 }
@@ -470,36 +472,52 @@ add_by_name (HrLayerActivations       *sum,
  * input_layernorm upcasts and keeps as any norm's input), attention over
  * it as a 2h-wide model's (Q, K, V from the 2h norm output, O back to h),
  * no residual; pre_ff_layernorm and the MLP as an MLP block's over h; each
- * adapter's rank-r middle, which its second linear keeps (the first reads
- * the norm output the block's linears keep: full training, validated);
- * and the h x h linear's input, the MLP's output.  Its output joins the
+ * of the use's adapters' rank-r middle, which its second linear keeps (the
+ * first reads the norm output the block's linears keep); and the h x h
+ * linear's input, the MLP's output.  Under LoRA the block's linears, the
+ * use's adapters and its h x h linear are frozen and keep no input
+ * (PEFT's adapters on the block read them: hr_activations_adapters), the
+ * MLP's gate and up one linear with one adapter (gate_up_proj,
+ * hr-validate-shared.c); the MLP's input needs a gradient from the
+ * block's input or from an adapter on the attention.  Its output joins the
  * next M block's input: the hybrid layer is one checkpointed layer, whose
  * input the M block keeps (checkpoint 0 here).  The embeddings' copy
  * every use reads is kept once (hr-calc-activations.c). */
 static void
 shared_block (const HrScenario   *sc,
+              gboolean            input_grad,
               HrLayerActivations *out)
 {
   const HrModelArch *m = &sc->model;
+  gboolean full = sc->training.method == HR_METHOD_FULL;
+  guint lt = full ? 0 : sc->training.lora_targets;
   double T = (double) sc->training.micro_batch * (double) sc->training.seq_len;
   double ab = hr_dtype_bytes (sc->training.dtypes.activations);
   double h = (double) m->hidden, r = (double) m->shared_adapter_rank;
   double adapters = r > 0 ? 1.0 + (m->shared_attention_adapters ? 3.0 : 0.0) : 0.0;
-  HrScenario wide;
+  gboolean mlp_in_grad = full || input_grad || (lt & (HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O));
+  HrScenario wide, fused;
   HrLayerActivations mlp;
 
   plain_transformer (sc, FALSE, HR_LORA_Q | HR_LORA_K | HR_LORA_V | HR_LORA_O, &wide);
   wide.model.hidden = 2 * m->hidden;
   wide.model.head_dim = hr_model_head_dim (m);
   wide.model.norms_per_layer = 1;
-  hr_activations_attention_block (&wide, TRUE, out);
-  mlp_block (sc, HR_LAYER_MLP_DENSE, TRUE, NULL, &mlp);
+  hr_activations_attention_block (&wide, full || input_grad, out);
+  /* gate_up_proj's one adapter reads what up's alone would */
+  fused = *sc;
+  if ((lt & HR_LORA_GATE) && (lt & HR_LORA_UP))
+    fused.training.lora_targets &= ~(guint) HR_LORA_GATE;
+  mlp_block (&fused, HR_LAYER_MLP_DENSE, mlp_in_grad, NULL, &mlp);
   add_by_name (out, &mlp);
-  hr_activations_add (out, N_("shared block adapters' middles"), "uses' adapters·b·s·r·bytes",
-                      adapters * T * r * ab);
-  hr_activations_add (out, N_("shared block output (its linear's input)"), "b·s·h·bytes", T * h * ab);
+  if (full)
+    {
+      hr_activations_add (out, N_("shared block adapters' middles"), "uses' adapters·b·s·r·bytes",
+                          adapters * T * r * ab);
+      hr_activations_add (out, N_("shared block output (its linear's input)"), "b·s·h·bytes", T * h * ab);
+    }
   out->backward_work = MAX (out->backward_work, mlp.backward_work);
-  out->backward_weight = h * h;
+  out->backward_weight = full ? h * h : 0.0;
   out->checkpoint = 0;
   out->op_saved = out->total;
 }

@@ -192,6 +192,7 @@ hr_calc_stage_params (const Ctx      *ctx,
           sp->dense += (double) c->shared_blocks;
           sp->linear += (double) c->shared_blocks_linear;
           sp->adafactor += (double) c->shared_blocks_adafactor;
+          sp->lora += (double) c->shared_blocks_lora;
         }
       sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
       sp->shared = sp->encoder = sp->decoder = 0;

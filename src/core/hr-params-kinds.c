@@ -17,10 +17,15 @@
  * joined to the embeddings (2h), Q from 2h to a·d, K and V from 2h to k·d,
  * O from a·d back to h, pre_ff_layernorm (h) and the MLP; no biases
  * (add_bias_linear false, validated).  Its parameters, its linear weights
- * and its Adafactor size, once per shared block. */
+ * and its Adafactor size, once per shared block; and LoRA's adapters on
+ * its linears, r·(d_in + d_out) each, once per block too (PEFT wraps a
+ * module once, hr-validate-shared.c): Zamba2MLP's gate and up are one
+ * linear, gate_up_proj, h -> 2f, with one adapter. */
 static void
 shared_block_params (const HrModelArch *m,
                      const Shape       *s,
+                     guint              lora_targets,
+                     guint64            r,
                      HrParamCounts     *out)
 {
   guint64 two_h = 2 * s->h, norms = two_h + s->h;
@@ -28,11 +33,25 @@ shared_block_params (const HrModelArch *m,
   guint64 n_mat = s->gated ? 3 : 2;
   guint64 linear = qkv + o + n_mat * s->h * s->f;
   guint64 blocks = m->shared_blocks;
+  guint64 lora = 0;
 
   out->shared_blocks = blocks * (norms + linear);
   out->shared_blocks_linear = blocks * linear;
   out->shared_blocks_adafactor = blocks * (norms + 3 * two_h + (s->a + 2 * s->k) * s->d
                                            + s->a * s->d + s->h + mlp_adafactor (s, s->f));
+  if (lora_targets & HR_LORA_Q)
+    lora += r * (two_h + s->a * s->d);
+  if (lora_targets & HR_LORA_K)
+    lora += r * (two_h + s->k * s->d);
+  if (lora_targets & HR_LORA_V)
+    lora += r * (two_h + s->k * s->d);
+  if (lora_targets & HR_LORA_O)
+    lora += r * (s->a * s->d + s->h);
+  if (lora_targets & (HR_LORA_GATE | HR_LORA_UP))
+    lora += r * (s->h + (s->gated ? 2 : 1) * s->f);
+  if (lora_targets & HR_LORA_DOWN)
+    lora += r * (s->f + s->h);
+  out->shared_blocks_lora = blocks * lora;
 }
 
 /* What each use of a shared block has of its own
@@ -119,14 +138,16 @@ hr_params_count_kinds (const HrModelArch *m,
     count[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)]++;
 
   out->shared_blocks = out->shared_blocks_linear = out->shared_blocks_adafactor = 0;
+  out->shared_blocks_lora = 0;
   if (count[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE] > 0)
-    shared_block_params (m, s, out);
+    shared_block_params (m, s, lora_targets, lora_rank, out);
   outside += out->shared_blocks;
   out->total = outside;
   out->active = outside;
   out->stack_dense = out->stack_experts = out->stack_linear = out->stack_adafactor = 0;
   out->layer_lora = 0;
-  out->lora_total = lora_outside;   /* the head's and the token table's */
+  /* the head's and the token table's, and the shared blocks' */
+  out->lora_total = lora_outside + out->shared_blocks_lora;
   out->attention_layers = out->expert_layers = 0;
   for (guint k = 0; k < HR_N_LAYER_MLPS; k++)
     out->attention_layers += count[HR_LAYER_MIXER_ATTENTION][k];

@@ -73,10 +73,12 @@ typedef struct
   guint64 kind_lora[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS];   /* ... its LoRA adapters */
   /* Zamba2's shared transformer blocks, counted once for all the S
    * blocks that use them (kind_*[SHARED] hold each use's own linear and
-   * adapters): their parameters, linear weights and Adafactor size */
+   * adapters): their parameters, linear weights and Adafactor size, and
+   * the LoRA adapters PEFT puts on them (once too, in lora_total) */
   guint64 shared_blocks;
   guint64 shared_blocks_linear;
   guint64 shared_blocks_adafactor;
+  guint64 shared_blocks_lora;
   guint64 attention_layers;   /* of model.layers, how many attend */
   guint64 expert_layers;      /* ... and have experts */
 

@@ -9,11 +9,13 @@
  * parameters every hybrid layer it serves uses (Zamba2Model.__init__:
  * blocks = cycle(...), next(blocks) per hybrid layer).  In the pattern an
  * S block stands before its layer's M block.  The plans cover what Hugging
- * Face's code trains: full fine-tuning on one GPU or under data
+ * Face's code trains: full fine-tuning or LoRA on one GPU or under data
  * parallelism (DDP, ZeRO-1), with or without gradient checkpointing of
- * each layer.  Sharding the weights (ZeRO-2/3, FSDP), tensor, pipeline or
- * context parallelism, LoRA over the shared modules, fp8, compile and
- * the optimizer step in the backward pass would all have to say how the
+ * each layer.  PEFT wraps each shared module once (named_modules yields a
+ * module once, however many layers hold it), so every use runs the same
+ * adapters.  Sharding the weights (ZeRO-2/3, FSDP), tensor, pipeline or
+ * context parallelism, QLoRA's 4-bit shared weights, fp8, compile and the
+ * optimizer step in the backward pass would all have to say how the
  * parameters shared by several layers are split or stepped; they are
  * refused rather than planned as something they are not.
  */
@@ -66,9 +68,17 @@ validate_shared_training (const HrScenario  *sc,
   const HrTraining *t = &sc->training;
   const HrParallel *p = &sc->parallel;
 
-  if (t->method != HR_METHOD_FULL)
-    FAIL ("training.method", _("%s is not planned with shared blocks yet (adapters on modules "
-          "that several layers call); allowed: full"), hr_enum_name (&hr_method_names, t->method));
+  if (t->method == HR_METHOD_QLORA)
+    FAIL ("training.method", _("%s is not planned with shared blocks yet (4-bit weights of "
+          "modules that several layers call); allowed: full, lora"),
+          hr_enum_name (&hr_method_names, t->method));
+  /* Zamba2MLP's gate and up are one linear, gate_up_proj: PEFT adapts it
+   * whole or not at all. */
+  if (t->method == HR_METHOD_LORA && hr_model_gated (&sc->model)
+      && ((t->lora_targets & HR_LORA_GATE) != 0) != ((t->lora_targets & HR_LORA_UP) != 0))
+    FAIL ("training.lora.targets", _("%s without %s: a shared block's gate and up are one "
+          "linear (Zamba2's gate_up_proj), adapted whole; allowed: both gate and up, or neither"),
+          (t->lora_targets & HR_LORA_GATE) ? "gate" : "up", (t->lora_targets & HR_LORA_GATE) ? "up" : "gate");
   if (p->zero >= 2)
     FAIL ("parallel.zero", _("%" PRIu64 " is not planned with shared blocks yet (sharded "
           "gradients or weights of parameters several layers use); allowed: 0 or 1"), p->zero);

@@ -820,7 +820,21 @@ def apply_lora(model, cfg):
     # DeepSeek's latent attention: q the query projections, k the latent's
     # down projection (kv_a_proj_with_mqa), v its up projection (kv_b_proj)
     mla = {"q": ("q", "q_a", "q_b"), "k": ("kv_a",), "v": ("kv_b",), "o": ("o",)}
+    wrapped = set()
     for layer in model.layers:
+        # a Zamba2 shared block (ssm.py's SharedUse): PEFT wraps its
+        # linears once, however many layers use it (named_modules yields a
+        # module once); gate and up are one linear there, gate_up_proj
+        block = getattr(layer, "block", None)
+        if block is not None:
+            if id(block) not in wrapped:
+                wrapped.add(id(block))
+                for t in ("q", "k", "v", "o", "down"):
+                    if t in targets:
+                        wrap(block, t)
+                if targets & {"gate", "up"}:
+                    wrap(block, "gate_up")
+            continue
         # a Mamba block (ssm.py): in_proj, and Jamba's x_proj and out_proj,
         # the linears its mixer calls as modules (hr-validate-ssm.c)
         if hasattr(layer, "mixer"):

@@ -625,7 +625,10 @@ def preset_configs(presets_dir):
         if m.get("vision") == "mllama":
             continue      # Llama 3.2 Vision's tiled tower, cross-attention: not in the reference
         if m.get("ssm", "none") != "none":
-            out.append(ssm_preset(m, os.path.splitext(os.path.basename(path))[0]))
+            c = ssm_preset(m, os.path.splitext(os.path.basename(path))[0])
+            out.append(c)
+            if "S" in c.get("layer_pattern", ""):
+                out.append(shared_lora_preset(c))
             continue
         c = base_config()
         pid = os.path.splitext(os.path.basename(path))[0]
@@ -775,6 +778,25 @@ def ssm_preset(m, pid):
     c["precision"] = "bf16-true" if "S" in c.get("layer_pattern", "") else "amp-bf16"
     c["attention"] = "flash"
     c["optimizer_impl"] = "fused"
+    return finish(c)
+
+
+def shared_lora_preset(c):
+    """A Zamba2 preset (ssm_preset's) fine-tuned with LoRA as PEFT adapts
+    Hugging Face's Zamba2: in_proj of every Mamba layer, and on the shared
+    blocks, once each, the attention's q, k, v, o and the MLP's
+    gate_up_proj (gate and up together) and down; with dropout or without
+    by the preset's seed.  in_proj adapted makes every layer after the
+    first need an input gradient, as the shared block check's M, S, M and
+    M, M stacks both have it."""
+    c = dict(c)
+    c["name"] += " lora"
+    c["method"] = "lora"
+    c["lora_rank"] = 4
+    odd = (c["seed"] // 2) % 2
+    c["lora_targets"] = (["q", "k", "v", "o", "gate", "up", "down", "in_proj"] if odd
+                         else ["q", "v", "down", "in_proj"])
+    c["lora_dropout"] = 0.1 if odd else 0.0
     return finish(c)
 
 
