@@ -297,6 +297,9 @@ main (int   argc,
     zb.parallel.zero = 1;
     zb.parallel.deepspeed = FALSE;
     bench_plan ("plan: Zamba2 2.7B (shared blocks), ZeRO-1, 8 GPUs, 4k", &zb);
+    zb.training.method = HR_METHOD_LORA;
+    zb.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
+    bench_plan ("plan: Zamba2 2.7B, LoRA, ZeRO-1, 8 GPUs, 4k", &zb);
   }
 
   {

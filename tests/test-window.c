@@ -1443,7 +1443,8 @@ test_state_space_preset (void)
   g_assert_false (gtk_widget_is_sensitive (control (window, "model.shared_blocks")));
 
   /* Zamba2: the shared blocks' rows editable (the pattern has S blocks);
-   * the default plan's ZeRO-3 is refused with the field, ZeRO-1 plans. */
+   * the default plan's ZeRO-3 is refused with the field, ZeRO-1 plans,
+   * full fine-tuning or LoRA. */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Zamba2 2.7B"));
   settle ();
   g_assert_true (gtk_widget_is_sensitive (control (window, "model.shared_blocks")));
@@ -1455,6 +1456,26 @@ test_state_space_preset (void)
   settle ();
   g_assert_true (hr_window_get_plan_valid (window));
   g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 2662214560);
+
+  /* ... and under LoRA: gate without up is refused (one gate_up_proj),
+   * both plan with the shared blocks' adapters once (test-params) */
+  {
+    HrScenario sc = *hr_scenario_model_get_scenario (hr_window_get_model (window));
+
+    sc.training.method = HR_METHOD_LORA;
+    sc.training.lora_rank = 16;
+    sc.training.lora_targets = HR_LORA_Q | HR_LORA_GATE;
+    hr_scenario_model_set_scenario (hr_window_get_model (window), &sc);
+    settle ();
+    g_assert_false (hr_window_get_plan_valid (window));
+    g_test_message ("over the chart: %s", hr_window_get_message (window));
+    g_assert_nonnull (strstr (hr_window_get_message (window), "gate without up"));
+    sc.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
+    hr_scenario_model_set_scenario (hr_window_get_model (window), &sc);
+    settle ();
+    g_assert_true (hr_window_get_plan_valid (window));
+    g_assert_cmpuint (hr_window_get_plan (window)->trainable_params, ==, 2375680 + 11238912);
+  }
   close_window (window);
 }
 
