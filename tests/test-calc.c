@@ -350,6 +350,21 @@ test_deepseek_stages (void)
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (plan->devices[2].params, ==, dense_layer);
   g_assert_cmpuint (plan->devices[3].params, ==, moe_layer);
+
+  /* Every stage's weights and master weights are its own parameters in
+   * bf16 and fp32, whether worked out or copied from the stage before
+   * that holds the same (hr-calc.c, add_model_states_once): stage 2 from
+   * stage 1 (dense), stage 4 from stage 3 (MoE, after the dense one). */
+  for (guint i = 1; i + 1 < plan->n_devices; i++)
+    {
+      const HrDevice *d = &plan->devices[i];
+
+      g_assert_cmpuint (hr_test_item_bytes (d, "weights") + hr_test_item_bytes (d, "expert weights")
+                        + hr_test_item_bytes (d, "shared-expert weights"), ==, 2 * d->params);
+      g_assert_cmpuint (hr_test_item_bytes (d, "master weights")
+                        + hr_test_item_bytes (d, "expert master weights")
+                        + hr_test_item_bytes (d, "shared-expert master weights"), ==, 4 * d->params);
+    }
 }
 
 /* training.checkpoint_every: of 40 layers, N = 3 wraps the 3rd, 6th, ...

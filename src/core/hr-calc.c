@@ -428,15 +428,82 @@ ctx_init (const HrScenario *sc,
   ctx->accumulating = t->grad_accum > 1;
 }
 
+/* What a stage's model states (weights, gradients, optimizer states:
+ * hr_calc_add_model_states) depend on beyond the scenario: its
+ * parameters, its layer count, whether it holds the embeddings or the
+ * head or is the first stage, and DeepSeek's dense first layers on it.
+ * Consecutive middle stages of a deep pipeline hold the same (DeepSeek-V3
+ * on 16 stages: 12 of them), and their items are copied rather than
+ * worked out again: a third of such a plan's time.  A hybrid's stages
+ * differ by the kind of their last layer too, which this does not hold:
+ * they are always worked out. */
+typedef struct
+{
+  StageParams sp;
+  guint64     n_layers;
+  guint64     dense_first;
+  gboolean    first;
+  gboolean    last;
+  gboolean    stage0;
+} StatesKey;
+
+typedef struct
+{
+  gboolean  valid;
+  StatesKey key;
+  guint64   stage;        /* whose first n_items items are the states */
+  guint     n_items;
+  double    host_bytes;   /* what they add to ctx->host_bytes */
+} StatesMemo;
+
+static void
+add_model_states_once (Ctx         *ctx,
+                       HrPlan      *plan,
+                       HrDevice    *dev,
+                       StageParams *sp,
+                       StatesMemo  *memo)
+{
+  const HrScenario *sc = ctx->sc;
+  double host_before = ctx->host_bytes;
+  StatesKey key;
+
+  if (ctx->counts.mixed || dev->n_items != 0)
+    {
+      hr_calc_add_model_states (ctx, dev, sp);
+      return;
+    }
+  memset (&key, 0, sizeof key);
+  key.sp = *sp;
+  key.n_layers = dev->n_layers;
+  key.dense_first = hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer, dev->n_layers);
+  key.first = hr_calc_holds_first (sc, dev->stage);
+  key.last = hr_calc_holds_last (sc, dev->stage);
+  key.stage0 = dev->stage == 0;
+  if (memo->valid && memcmp (&memo->key, &key, sizeof key) == 0)
+    {
+      memcpy (dev->items, plan->devices[memo->stage].items, memo->n_items * sizeof dev->items[0]);
+      dev->n_items = memo->n_items;
+      ctx->host_bytes += memo->host_bytes;
+      return;
+    }
+  hr_calc_add_model_states (ctx, dev, sp);
+  memo->valid = TRUE;
+  memo->key = key;
+  memo->stage = dev->stage;
+  memo->n_items = dev->n_items;
+  memo->host_bytes = ctx->host_bytes - host_before;
+}
+
 /* Pipeline stage STAGE on its device: its layers (BASE_LAYERS each, one
  * more for the first EXTRA_LAYERS stages, or parallel.stage_layers), its
  * model states, activations and overheads. */
 static void
-plan_stage (Ctx     *ctx,
-            HrPlan  *plan,
-            guint64  stage,
-            guint64  base_layers,
-            guint64  extra_layers)
+plan_stage (Ctx        *ctx,
+            HrPlan     *plan,
+            guint64     stage,
+            guint64     base_layers,
+            guint64     extra_layers,
+            StatesMemo *memo)
 {
   const HrScenario *sc = ctx->sc;
   const HrParallel *p = &sc->parallel;
@@ -455,6 +522,8 @@ plan_stage (Ctx     *ctx,
     }
   label_device (sc, dev);
 
+  /* (every byte set: add_model_states_once compares them) */
+  memset (&sp, 0, sizeof sp);
   hr_calc_stage_params (ctx, dev, &sp);
   /* DualPipe: GPU i also holds stage pp - 1 - i, the reverse
    * direction's ("Parameter 2x", DeepSeek-V3 report Table 2;
@@ -464,7 +533,7 @@ plan_stage (Ctx     *ctx,
   if (p->schedule == HR_SCHEDULE_DUALPIPE && p->pp > 1)
     add_mirror_stage (ctx, dev, base_layers, extra_layers, &sp);
   dev->params = (guint64) (sp.dense + sp.experts);
-  hr_calc_add_model_states (ctx, dev, &sp);
+  add_model_states_once (ctx, plan, dev, &sp, memo);
   if (ctx->pattern != NULL)
     hybrid_stage_layers (ctx, dev);
   /* (DeepSeek: the stage's own mix of dense and MoE layers) */
@@ -536,6 +605,7 @@ hr_calc_plan (const HrScenario  *sc,
 {
   const HrParallel *p = &sc->parallel;
   Ctx ctx = { 0 };
+  StatesMemo memo = { 0 };
   HrPatternKinds pattern;
   guint64 base_layers, extra_layers;
   gint64 least_free = G_MAXINT64;
@@ -569,7 +639,7 @@ hr_calc_plan (const HrScenario  *sc,
     {
       const HrDevice *dev = &plan->devices[stage];
 
-      plan_stage (&ctx, plan, stage, base_layers, extra_layers);
+      plan_stage (&ctx, plan, stage, base_layers, extra_layers, &memo);
       if (dev->free_bytes < least_free)
         {
           least_free = dev->free_bytes;
