@@ -1333,6 +1333,33 @@ test_nemotron_h_blocks (void)
   g_assert_cmpfloat (last.total, ==, 243269632.0);
 }
 
+/* Nemotron 3 Nano's expert block (E) as a latent MoE of 1024
+ * (NemotronHMoE with moe_latent_size), 2048 tokens, bf16-true: h 2688, 6
+ * of 128 experts per token.  The experts' gathered inputs, outputs and
+ * weighted outputs are three tensors a routed token of the latent's width
+ * instead of h's, 2048·6·(2688 − 1024)·3·2 = 122,683,392 less; the
+ * latent projection back keeps the experts' sum, 2048·1024·2 = 4,194,304;
+ * everything else (the norm, the router's inputs, the f-wide tensors, the
+ * shared experts) is the same block's. */
+static void
+test_latent_moe_block (void)
+{
+  HrScenario sc;
+  HrPatternKinds kinds;
+  double plain;
+
+  G_STATIC_ASSERT (2048ull * 6 * (2688 - 1024) * 3 * 2 == 122683392);
+  ssm_scenario (&sc, "nemotron-3-nano-30b-a3b");
+  sc.training.attention = HR_ATTENTION_FLASH;
+  hr_activations_pattern_kinds (&sc, &kinds);
+  plain = kinds.kind[HR_LAYER_MIXER_NONE][HR_LAYER_MLP_EXPERTS].total;
+  sc.model.moe_latent_size = 1024;
+  hr_activations_pattern_kinds (&sc, &kinds);
+  g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_NONE][HR_LAYER_MLP_EXPERTS].total, ==,
+                     plain - 122683392.0 + 4194304.0);
+  g_assert_cmpfloat (plain, ==, 387301376.0);
+}
+
 /* Zamba2 2.7B's shared block, one use (modeling_zamba2.py,
  * Zamba2AttentionDecoderLayer and Zamba2HybridLayer.linear), 2048 tokens,
  * bf16-true, flash attention, no recompute; h 2560, 32 heads of 160 (2h
@@ -1875,6 +1902,7 @@ main (int   argc,
   g_test_add_func ("/activations/state-space-lora", test_ssm_lora_layers);
   g_test_add_func ("/activations/jamba-lora", test_jamba_lora_layer);
   g_test_add_func ("/activations/nemotron-h-blocks", test_nemotron_h_blocks);
+  g_test_add_func ("/activations/latent-moe-block", test_latent_moe_block);
   g_test_add_func ("/activations/zamba2-shared-block", test_zamba2_shared_block);
   g_test_add_func ("/activations/zamba2-shared-block-lora", test_zamba2_shared_block_lora);
   g_test_add_func ("/activations/embedding-lora", test_embedding_lora_first_layer);

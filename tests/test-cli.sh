@@ -212,6 +212,17 @@ expect 2 "--set model.ssm: none leaves the pattern's M blocks without a mixer; a
   "a layer pattern's M blocks without SSM layers" -- --set model.preset=nemotron-h-8b --set model.ssm=none
 expect 2 "--set training.method: qlora is not planned with these SSM layers yet" "Nemotron-H under QLoRA" -- \
   --set model.preset=nemotron-h-8b --set training.method=qlora
+# A latent MoE (Nemotron's moe_latent_size): its expert blocks only, full
+# training without tensor parallelism (test-params has the counts).
+expect 2 "--set model.moe_latent_size: 1024 describes a latent no block of model.layer_pattern has (no E)" \
+  "a latent without expert blocks" -- --set model.moe_latent_size=1024
+expect 2 "--set training.method: lora is not planned with a latent MoE (model.moe_latent_size) yet" \
+  "a latent MoE under LoRA" -- --set model.preset=nemotron-3-nano-30b-a3b --set model.moe_latent_size=1024 \
+  --set training.method=lora
+expect 0 "" "Nemotron 3 Nano as a latent MoE" -- --set model.preset=nemotron-3-nano-30b-a3b \
+  --set model.moe_latent_size=1024 --format json
+grep -q '"params" : 13520147904' "$tmp/out" && ok "json params of a latent MoE" \
+  || not_ok "json params of a latent MoE"
 # Zamba2's shared blocks: counted once for all their uses; what the plan
 # does not cover (sharded weights, QLoRA's 4-bit shared modules, other
 # blocks beside S) is refused with the field and what is allowed.

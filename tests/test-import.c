@@ -906,8 +906,8 @@ test_hf_nemotron_h (void)
     " \"n_groups\": 8, \"mamba_head_dim\": 64, \"conv_kernel\": 4, \"use_conv_bias\": true,"
     " \"tie_word_embeddings\": false}";
   static const struct { const char *config; const char *says; } refused[] = {
-    { "{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"ME*E\", \"moe_latent_size\": 1024}",
-      "config.json: moe_latent_size: a width is not supported for Nemotron-H" },
+    { "{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"ME*E\", \"moe_latent_size\": 0}",
+      "config.json: moe_latent_size: 0 is out of range; allowed: 1 to 1048576" },
     { "{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"ME*E\", \"moe_intermediate_size\": 1000,"
       " \"moe_shared_expert_intermediate_size\": 1500}",
       "config.json: moe_shared_expert_intermediate_size: 1500 is not supported for Nemotron-H; allowed: a "
@@ -987,6 +987,27 @@ test_hf_nemotron_h (void)
     g_assert_cmpuint (hr_params_total (&m), ==, 2 * 1000 * 256 + 256 + (mixer + 256) + 2 * (expert_block + 256)
                                                 + (2 * 256 * 256 + 2 * 256 * 128 + 256) + (2 * 256 * 512 + 256));
     g_assert_cmpuint (hr_params_total (&m), ==, 2175832);
+  }
+
+  /* ... with a latent MoE of 64 (Nemotron 3's moe_latent_size): each
+   * expert block has fc1_latent_proj and fc2_latent_proj (2·256·64) and
+   * experts over 64 (4 x 2·64·128) instead of 4 x 2·256·128: 163,840
+   * less a block, two blocks. */
+  {
+    g_autoptr(JsonNode) latent = hr_json_load_data (
+      "{\"model_type\": \"nemotron_h\", \"vocab_size\": 1000, \"hidden_size\": 256,"
+      " \"intermediate_size\": 512, \"hybrid_override_pattern\": \"ME*E-\", \"num_attention_heads\": 4,"
+      " \"num_key_value_heads\": 2, \"head_dim\": 64, \"mamba_num_heads\": 8, \"mamba_head_dim\": 64,"
+      " \"n_groups\": 2, \"ssm_state_size\": 16, \"n_routed_experts\": 4, \"num_experts_per_tok\": 2,"
+      " \"moe_intermediate_size\": 128, \"moe_shared_expert_intermediate_size\": 256,"
+      " \"moe_latent_size\": 64}", -1, "config.json", &error);
+    HrModelArch m = { 0 };
+
+    G_STATIC_ASSERT (4 * 2 * 256 * 128 - (4 * 2 * 64 * 128 + 2 * 256 * 64) == 163840);
+    g_assert_true (hr_hf_import_node (&m, latent, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (m.moe_latent_size, ==, 64);
+    g_assert_cmpuint (hr_params_total (&m), ==, 2175832 - 2 * 163840);
   }
 
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)

@@ -616,6 +616,23 @@ test_ssm_lora_counts (void)
   }
 }
 
+/* Nemotron 3 Nano as a latent MoE of 1024: each of its 23 expert blocks
+ * gains fc1_latent_proj and fc2_latent_proj (2·2688·1024 = 5,505,024)
+ * and its 128 experts read and write 1024 instead of 2688 (128·2·1856 x
+ * 1664 = 790,626,304 less): 785,121,280 less a block. */
+static void
+test_latent_moe_counts (void)
+{
+  HrScenario sc;
+
+  G_STATIC_ASSERT (128ull * 2 * 1856 * (2688 - 1024) - 2ull * 2688 * 1024 == 785121280);
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "nemotron-3-nano-30b-a3b");
+  g_assert_cmpuint (hr_params_total (&sc.model), ==, 31577937344);
+  sc.model.moe_latent_size = 1024;
+  g_assert_cmpuint (hr_params_total (&sc.model), ==, 31577937344 - 23 * 785121280ull);
+}
+
 /* LoRA on Zamba2 2.7B (h 2560, 32 heads of 160: Q, K, V 2h -> 5120, O
  * 5120 -> h; f 10240, gate_up_proj h -> 2f; 2 shared blocks; 54 Mamba-2
  * layers whose in_proj goes to 2·5120 + 2·1·64 + 80 = 10,448), r 16 on
@@ -1231,6 +1248,7 @@ main (int   argc,
   g_test_add_func ("/params/lora", test_lora_count);
   g_test_add_func ("/params/jamba-qlora", test_jamba_qlora_counts);
   g_test_add_func ("/params/zamba2-lora", test_zamba2_lora_counts);
+  g_test_add_func ("/params/latent-moe", test_latent_moe_counts);
   g_test_add_func ("/params/nemotron-h", test_nemotron_h_counts);
   g_test_add_func ("/params/tensor-parallel", test_tensor_parallel_split);
   return g_test_run ();

@@ -268,8 +268,17 @@ hr_layer_add_mlp (const LayerShape   *L,
        * which keeps its source to take its shape (derivatives.yaml:
        * index_add, expand_as(source)): per routed token three h-wide
        * tensors, the weighted one fp32 under autocast (the weights have
-       * the fp32 residual's type). */
-      double wb = autocast ? 4.0 : ab;
+       * the fp32 residual's type).  A latent MoE's experts read and write
+       * the latent's width instead (NemotronHMoE: fc1_latent_proj before
+       * them, whose output the gathers read without keeping it), and
+       * fc2_latent_proj keeps their sum for its weight's gradient: the sum
+       * in the type of the latent projection's output, 16 bits under
+       * autocast too, and so the weighted outputs added to it; the
+       * gathered tokens are 16-bit already, one copy for every reader. */
+      gboolean latent = m->moe_latent_size > 0;
+      double el = latent ? (double) m->moe_latent_size : h;
+      double wb = autocast && !latent ? 4.0 : ab;
+      double copies = hr_layer_input_copies (autocast && !latent, expert_readers);
 
       /* (In a first layer whose MLP input needs no gradient, the routing
        * needs none either: only the index and the weights the experts'
@@ -279,9 +288,13 @@ hr_layer_add_mlp (const LayerShape   *L,
       if (mlp_in_grad)
         hr_activations_add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
       hr_activations_add (out, N_("expert inputs, outputs and weighted outputs"),
-                          "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
-                          T * routed * h * (hr_layer_input_copies (autocast, expert_readers) * ab + (mlp_in_grad ? ab : 0.0) + wb)
+                          latent ? "b·s·k_e·L·(input + output + weighted)·bytes / c"
+                                 : "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
+                          T * routed * el * (copies * ab + (mlp_in_grad ? ab : 0.0) + wb)
                           / rep);
+      if (latent)
+        hr_activations_add (out, N_("experts' sum (the latent projection's input)"), "b·s·L·bytes / c",
+                            T * el * ab);
       hr_activations_add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
                           mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
     }

@@ -125,9 +125,10 @@ layer_shape (const HrScenario *scenario,
                        + adapter_readers (tr, attn_in);
   double expert_readers = (base_saves && mlp_in_grad ? (hr_model_gated (m) ? 2.0 : 1.0) : 0.0)
                           + adapter_readers (tr, hr_model_gated (m) ? mlp_in : HR_LORA_UP);
-  /* An MoE layer's norm output is read by its router; the experts read
-   * copies of their tokens (below). */
-  double mlp_readers = m->experts > 1 ? (tr->method == HR_METHOD_FULL ? 1.0 : 0.0)
+  /* An MoE layer's norm output is read by its router, and a latent MoE's
+   * by fc1_latent_proj; the experts read copies of their tokens (below). */
+  double mlp_readers = m->experts > 1 ? (tr->method == HR_METHOD_FULL
+                                         ? 1.0 + (m->moe_latent_size > 0 ? 1.0 : 0.0) : 0.0)
                                       : expert_readers;
   /* Transformer Engine's fp8 linears keep their input as fp8 only, one
    * byte an element: _Linear.forward (transformer_engine/pytorch/module/

@@ -183,17 +183,24 @@ hr_params_count_kinds (const HrModelArch *m,
           {
             /* the router, and a pattern's shared experts: one MLP of
              * shared_experts x expert_ffn every token goes through
-             * (Nemotron-H's NemotronHMoE.shared_experts) */
-            dense = mixer + norms + router_params (m, s) + shared_mlp_params (m, s, t);
-            experts = experts_here * mlp_params (m, s, s->ef, t);
-            linear = mixer_linear + s->h * s->E + experts_here * n_mat * s->h * s->ef / t
-                     + n_mat * s->h * shared_width / t;
+             * (Nemotron-H's NemotronHMoE.shared_experts); with a latent
+             * (moe_latent_size) its two projections, h x L each, and
+             * experts that read and write L (el) */
+            guint64 L = m->moe_latent_size;
+
+            dense = mixer + norms + router_params (m, s) + shared_mlp_params (m, s, t)
+                    + latent_params (m, s);
+            experts = experts_here * expert_params (m, s, t);
+            linear = mixer_linear + s->h * s->E + experts_here * n_mat * s->el * s->ef / t
+                     + n_mat * s->h * shared_width / t + 2 * s->h * L;
             ada = mixer_ada + norms + (s->h + s->E) + (m->router_bias ? s->E : 0)
-                  + experts_here * mlp_adafactor (s, s->ef) / t
-                  + (shared_width > 0 ? mlp_adafactor (s, shared_width) / t : 0);
+                  + experts_here * (n_mat * (s->el + s->ef)) / t
+                  + (shared_width > 0 ? mlp_adafactor (s, shared_width) / t : 0)
+                  + (L > 0 ? 2 * (s->h + L) + (latent_params (m, s) - 2 * s->h * L) : 0);
             whole = mixer_whole + norms + layer_mlp_params (m, s, s->E);
             active = mixer_whole + norms + layer_mlp_params (m, s, s->K);
-            out->largest_linear = MAX (out->largest_linear, s->h * MAX (s->ef, shared_width) / t);
+            out->largest_linear = MAX (out->largest_linear,
+                                       MAX (s->el * s->ef, s->h * MAX (shared_width, L)) / t);
           }
         else
           {

@@ -13,10 +13,12 @@
 #include "hr-params.h"
 
 /* h hidden, a heads, k KV heads, d head dim, f the dense MLP's width, ef an
- * expert's, E experts (1 when dense), K active experts, V the vocabulary. */
+ * expert's, el what an expert reads and writes (h, or a latent MoE's
+ * moe_latent_size), E experts (1 when dense), K active experts, V the
+ * vocabulary. */
 typedef struct
 {
-  guint64 h, a, k, d, f, ef, E, K, V;
+  guint64 h, a, k, d, f, ef, el, E, K, V;
   guint64 norm;                 /* elements of one norm: h or 2h */
   gboolean gated;
 } Shape;
@@ -31,6 +33,7 @@ shape_from_model (const HrModelArch *m,
   s->d = hr_model_head_dim (m);
   s->f = m->ffn;
   s->ef = hr_model_expert_ffn (m);
+  s->el = m->moe_latent_size > 0 ? m->moe_latent_size : m->hidden;
   s->E = MAX (m->experts, 1);
   s->K = MAX (m->experts_active, 1);
   s->V = m->vocab;
@@ -77,6 +80,36 @@ lora_mlp (const Shape *s,
   if (targets & HR_LORA_DOWN)
     p += r * (width + s->h);
   return p;
+}
+
+/* One routed expert, split by t: mlp_params's over el, the width it
+ * reads and writes (NemotronHExperts: up_proj ef x el, down_proj el x ef
+ * under a latent). */
+static inline guint64
+expert_params (const HrModelArch *m,
+               const Shape       *s,
+               guint64            t)
+{
+  guint64 n_in = s->gated ? 2 : 1;
+  guint64 p = (n_in + 1) * s->el * s->ef / t;
+
+  if (hr_model_linear_biases (m))
+    p += n_in * s->ef / t + s->el;
+  return p;
+}
+
+/* A latent MoE's two projections (NemotronHMoE: fc1_latent_proj h -> L,
+ * fc2_latent_proj L -> h, biased with mlp_bias), 0 without one; tp is 1
+ * with them (hr-validate-ssm.c). */
+static inline guint64
+latent_params (const HrModelArch *m,
+               const Shape       *s)
+{
+  guint64 L = m->moe_latent_size;
+
+  if (L == 0)
+    return 0;
+  return 2 * s->h * L + (hr_model_linear_biases (m) ? L + s->h : 0);
 }
 
 /* An MoE layer's router: E x h, and DeepSeek-V3's per-expert bias. */
@@ -134,8 +167,8 @@ layer_mlp_params (const HrModelArch *m,
                   guint64            experts)
 {
   if (s->E > 1)
-    return experts * mlp_params (m, s, s->ef, 1) + router_params (m, s)
-           + shared_mlp_params (m, s, 1);
+    return experts * expert_params (m, s, 1) + router_params (m, s)
+           + shared_mlp_params (m, s, 1) + latent_params (m, s);
   return mlp_params (m, s, s->f, 1);
 }
 

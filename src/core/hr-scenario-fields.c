@@ -137,6 +137,13 @@ applies_ssm (const HrScenario *sc)
   return sc->model.ssm != HR_SSM_NONE;
 }
 
+/* A pattern with expert blocks (E). */
+static gboolean
+applies_pattern_experts (const HrScenario *sc)
+{
+  return strchr (sc->model.layer_pattern, 'E') != NULL;
+}
+
 /* Zamba2's shared blocks: a pattern with S blocks. */
 static gboolean
 applies_shared (const HrScenario *sc)
@@ -403,6 +410,10 @@ const Field hr_model_fields[] = {
     .help = N_("A block per layer: M the SSM mixer, * attention, - the MLP, E the experts (Nemotron-H); "
                "S a shared transformer block (Zamba2)"),
     .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE },
+  SPIN (HrModelArch, moe_latent_size, 0, HR_MAX_HIDDEN, 64, N_("Expert latent width"),
+        N_("The pattern's expert blocks project each token to this width before the experts "
+           "and back after them (Nemotron's latent MoE); 0: none"),
+        OPTIONAL (0), .applies = applies_pattern_experts),
   { .key = "layer_mixers", .kind = F_NAME, .offset = G_STRUCT_OFFSET (HrModelArch, layer_mixers),
     .size = HR_LAYER_PATTERN_MAX, .label = N_("Layer mixers"),
     .help = N_("A mixer per layer, each followed by the MLP: M the SSM mixer, * attention (Bamba)"),

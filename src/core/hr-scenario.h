@@ -106,6 +106,11 @@ typedef struct
    * a norm and one module, by character: M the SSM mixer, * attention,
    * - the dense MLP, E the experts; "" = none (hr_model_layer_mixer) */
   char        layer_pattern[HR_LAYER_PATTERN_MAX];
+  /* ... whose E blocks may run their experts in a latent
+   * (NemotronHMoE with moe_latent_size): fc1_latent_proj takes each token
+   * from hidden to moe_latent_size, the experts read and write that
+   * width, fc2_latent_proj takes their sum back; 0 = none */
+  guint64     moe_latent_size;
   /* ... or Bamba's (attn_layer_indices): every layer a norm, its mixer, a norm and its MLP (or experts, by
    * expert_layer_period), the mixer by character: M the SSM mixer, *
    * attention; "" = none */

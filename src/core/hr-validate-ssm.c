@@ -12,6 +12,7 @@
 
 #include "hr-validate-private.h"
 #include "hr-error.h"
+#include "hr-optimizers.h"
 #include "hr-params.h"
 
 #include <glib/gi18n-lib.h>
@@ -64,6 +65,9 @@ validate_layer_pattern (const HrModelArch  *m,
   const char *p = m->layer_pattern;
   gsize len = strlen (p);
 
+  if (m->moe_latent_size != 0 && strchr (p, 'E') == NULL)
+    FAIL ("model.moe_latent_size", _("%" PRIu64 " describes a latent no block of "
+          "model.layer_pattern has (no E); allowed without expert blocks: 0"), m->moe_latent_size);
   if (len == 0)
     return TRUE;
   for (gsize i = 0; i < len; i++)
@@ -288,6 +292,34 @@ validate_ssm_adapters (const HrScenario  *sc,
   return TRUE;
 }
 
+/* A latent MoE (NemotronHMoE with moe_latent_size, modeling_nemotron_h.py):
+ * planned as Hugging Face trains it, every weight trained, without the
+ * parallel splits and the optimizers whose plans would have to say how
+ * the latent projections and the narrower experts are cut: no tensor
+ * parallelism (Megatron's latent projections are not planned), no LoRA
+ * or QLoRA (HF's experts are 3-D parameters PEFT does not wrap), no
+ * GaLore, no fp8. */
+static gboolean
+validate_latent_training (const HrScenario  *sc,
+                          GError           **error)
+{
+  const HrTraining *t = &sc->training;
+
+  if (sc->model.moe_latent_size == 0)
+    return TRUE;
+  if (t->method != HR_METHOD_FULL)
+    FAIL ("training.method", _("%s is not planned with a latent MoE (model.moe_latent_size) yet; "
+          "allowed: full"), hr_enum_name (&hr_method_names, t->method));
+  if (sc->parallel.tp > 1)
+    FAIL ("parallel.tp", _("%" PRIu64 " is not planned with a latent MoE (model.moe_latent_size) "
+          "yet; allowed: 1"), sc->parallel.tp);
+  if (hr_optimizer_info (t->optimizer)->projected || t->precision == HR_PRECISION_FP8_MIXED)
+    FAIL (t->precision == HR_PRECISION_FP8_MIXED ? "training.precision" : "training.optimizer",
+          _("is not planned with a latent MoE (model.moe_latent_size) yet; allowed: precision "
+          "other than fp8-mixed, an optimizer other than GaLore's"));
+  return TRUE;
+}
+
 /* Checkpointing, compile and the parallel layouts the scan kernels have. */
 static gboolean
 validate_ssm_layout (const HrScenario  *sc,
@@ -363,5 +395,6 @@ hr_validate_ssm (const HrScenario  *sc,
     return TRUE;
 
   return validate_ssm_sizes (sc, error) && validate_ssm_model (sc, error)
-         && validate_ssm_adapters (sc, error) && validate_ssm_layout (sc, error);
+         && validate_ssm_adapters (sc, error) && validate_ssm_layout (sc, error)
+         && validate_latent_training (sc, error);
 }

@@ -118,6 +118,7 @@ def _scenario(cfg, layers=None, checkpointing=None):
             "expert_layer_period": cfg.get("expert_layer_period", 0),
             "expert_layer_offset": cfg.get("expert_layer_offset", 0),
             "layer_pattern": pattern_for(cfg, layers),
+            "moe_latent_size": cfg.get("moe_latent_size", 0) if "E" in pattern_for(cfg, layers) else 0,
             "layer_mixers": cfg.get("layer_mixers", ""),
             "shared_blocks": cfg.get("shared_blocks", 0),
             "shared_adapter_rank": cfg.get("shared_adapter_rank", 0),

@@ -473,7 +473,15 @@ class MoE(nn.Module):
         self.E = cfg["experts"]
         self.k = cfg["experts_active"]
         self.router = nn.Linear(cfg["hidden"], self.E, bias=False)
-        self.experts = nn.ModuleList(MLP(cfg, cfg["expert_ffn"] or cfg["ffn"]) for _ in range(self.E))
+        # Nemotron's latent MoE (NemotronHMoE with moe_latent_size):
+        # fc1_latent_proj takes the tokens to L before the experts, which
+        # read and write L, and fc2_latent_proj takes their sum back
+        self.L = cfg.get("moe_latent_size", 0)
+        bias = cfg["bias"] in ("all", "all-but-k")
+        self.fc1_latent = nn.Linear(cfg["hidden"], self.L, bias=bias) if self.L else None
+        self.fc2_latent = nn.Linear(self.L, cfg["hidden"], bias=bias) if self.L else None
+        expert_cfg = dict(cfg, hidden=self.L) if self.L else cfg
+        self.experts = nn.ModuleList(MLP(expert_cfg, cfg["expert_ffn"] or cfg["ffn"]) for _ in range(self.E))
         # DeepSeek (DeepseekV3MoE): one shared MLP of n_shared x the expert
         # width over every token, and a gate that upcasts its input
         # (DeepseekV3TopkRouter: F.linear(hidden_states.type(float32), ...))
@@ -493,14 +501,18 @@ class MoE(nn.Module):
         w, idx = torch.topk(w, self.k, dim=-1)
         w = w / w.sum(dim=-1, keepdim=True)
         w = w.to(x.dtype)
-        out = torch.zeros((b * s, h), dtype=x.dtype, device=x.device)
+        xe = lin(self.fc1_latent, x) if self.L else x
+        width = xe.shape[-1]
+        out = torch.zeros((b * s, width), dtype=xe.dtype, device=x.device)
         mask = F.one_hot(idx, num_classes=self.E).permute(2, 1, 0)
         for e in range(self.E):
             slot, tok = torch.where(mask[e])
             if tok.numel() == 0:
                 continue
-            y = self.experts[e](x[None, tok].reshape(-1, h)) * w[tok, slot, None]
-            out.index_add_(0, tok, y.to(x.dtype))
+            y = self.experts[e](xe[None, tok].reshape(-1, width)) * w[tok, slot, None]
+            out.index_add_(0, tok, y.to(xe.dtype))
+        if self.L:
+            out = lin(self.fc2_latent, out)
         out = out.reshape(b, s, h)
         if self.shared is not None:
             out = out + self.shared(residual)

@@ -68,6 +68,7 @@ def base_config():
         "attn_layer_period": 0, "attn_layer_offset": 0,
         "expert_layer_period": 0, "expert_layer_offset": 0, "layer_pattern": "",
         "shared_blocks": 0, "shared_adapter_rank": 0, "shared_attention_adapters": False,
+        "moe_latent_size": 0,
         "attention_kind": "standard", "q_lora_rank": 0, "kv_lora_rank": 0, "qk_nope_head_dim": 0,
         "qk_rope_head_dim": 0, "v_head_dim": 0, "shared_experts": 0, "dense_layers": 0,
         "vision": "none", "vision_layers": 0, "vision_hidden": 0, "vision_heads": 0,
@@ -99,7 +100,7 @@ def scale_width(cfg, factor):
     c["ffn"] *= factor
     c["expert_ffn"] *= factor
     for key in ("q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim",
-                "vision_hidden", "vision_ffn"):
+                "vision_hidden", "vision_ffn", "moe_latent_size"):
         c[key] *= factor
     return c
 
@@ -449,7 +450,13 @@ def pattern_config(rng, index):
         # (NemotronHMoE.shared_experts): 0 to 2 by the configuration's
         # number, no draw of its own
         c["shared_experts"] = (index // 2) % 3
-    c["name"] = "pattern %s %d" % (c["layer_pattern"], index)
+        # ... and, fully trained, every second one a latent MoE (its
+        # NemotronHMoE with moe_latent_size: the experts over h / 2), by the
+        # number too
+        if c["method"] == "full" and (index // 3) % 2:
+            c["moe_latent_size"] = h // 2
+    c["name"] = "pattern %s %d%s" % (c["layer_pattern"], index,
+                                     " latent" if c.get("moe_latent_size") else "")
     return finish(c)
 
 
@@ -593,6 +600,7 @@ PATTERN_REGRESSIONS = (
     (2024, 20, "under LoRA the blocks before the first adapted one keep nothing"),
     (2024, 2, "autocast's cache under full checkpointing: each wrapped block's own casts"),
     (1, 4, "a hybrid stage's recomputation: the largest of its kinds'"),
+    (3, 29, "a latent MoE under autocast: its experts read 16-bit tokens, one copy for all"),
 )
 
 

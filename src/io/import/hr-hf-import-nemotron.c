@@ -23,8 +23,11 @@
  * of n_routed_experts x hidden (its e_score_correction_bias is a buffer,
  * no parameter) and one shared MLP of moe_shared_expert_intermediate_size
  * over every token, which the plan holds as shared_experts x expert_ffn:
- * a width that is no multiple of the experts' is refused, and so are the
- * latent projections (moe_latent_size) and multi-token prediction.
+ * a width that is no multiple of the experts' is refused, and so is
+ * multi-token prediction.  With moe_latent_size (Nemotron 3's latent MoE)
+ * fc1_latent_proj takes each token to that width before the experts, which
+ * read and write it, and fc2_latent_proj takes their sum back:
+ * model.moe_latent_size.
  */
 
 #include "hr-hf-import-private.h"
@@ -115,11 +118,6 @@ refuse_unplanned (HrHfReader   *r,
   const char *act = hr_hf_get_string (r->obj, "mlp_hidden_act");
   guint64 mtp = 0;
 
-  JsonNode *latent = json_object_get_member (r->obj, "moe_latent_size");
-
-  if (latent != NULL && !JSON_NODE_HOLDS_NULL (latent))
-    return hr_hf_refuse (r->origin, "moe_latent_size", "a width", "Nemotron-H",
-                         "null (the MoE block's latent projections are not planned)", error);
   if (act != NULL && strcmp (act, "relu2") != 0)
     return hr_hf_refuse (r->origin, "mlp_hidden_act", act, "Nemotron-H", "relu2", error);
   if (hr_hf_get_bool (r->obj, "mlp_bias", FALSE))
@@ -152,6 +150,9 @@ read_moe (HrHfReader   *r,
   hr_hf_get_uint (r, "num_experts_per_tok", 1, HR_MAX_EXPERTS, &out->experts_active);
   hr_hf_get_uint (r, "moe_intermediate_size", 1, HR_MAX_FFN, &out->expert_ffn);
   hr_hf_get_uint (r, "moe_shared_expert_intermediate_size", 0, HR_MAX_FFN, &shared);
+  /* (null, NemotronHConfig's default, is no latent) */
+  out->moe_latent_size = 0;
+  hr_hf_get_uint (r, "moe_latent_size", 1, HR_MAX_HIDDEN, &out->moe_latent_size);
   if (shared % out->expert_ffn != 0)
     {
       g_autofree char *value = g_strdup_printf ("%" PRIu64, shared);
