@@ -914,8 +914,6 @@ test_hf_nemotron_h (void)
       "multiple of moe_intermediate_size = 1000" },
     { "{\"model_type\": \"nemotron_h\", \"mlp_hidden_act\": \"silu\"}",
       "config.json: mlp_hidden_act: silu is not supported for Nemotron-H; allowed: relu2" },
-    { "{\"model_type\": \"nemotron_h\", \"num_nextn_predict_layers\": 1}",
-      "config.json: num_nextn_predict_layers: more than 0 is not supported for Nemotron-H; allowed: 0" },
     { "{\"model_type\": \"nemotron_h\", \"hybrid_override_pattern\": \"M-X\"}",
       "config.json: hybrid_override_pattern: not a pattern Headroom reads; allowed: 1 to 511 of the "
       "characters M, *, - and E" },
@@ -1008,6 +1006,23 @@ test_hf_nemotron_h (void)
     g_assert_no_error (error);
     g_assert_cmpuint (m.moe_latent_size, ==, 64);
     g_assert_cmpuint (hr_params_total (&m), ==, 2175832 - 2 * 163840);
+  }
+
+  /* Multi-token-prediction layers: transformers' NemotronH loads none
+   * (_keys_to_ignore_on_load_unexpected, mtp.*): planned without them, and
+   * said so. */
+  {
+    g_autoptr(JsonNode) mtp = hr_json_load_data (
+      "{\"model_type\": \"nemotron_h\", \"num_nextn_predict_layers\": 1}", -1, "config.json", &error);
+    g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+    HrModelArch m = { 0 };
+
+    g_assert_true (hr_hf_import_node (&m, mtp, "config.json", unmapped, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (m.mtp_modules, ==, 0);
+    g_assert_cmpuint (hr_params_total (&m), ==, 8100852736ull);
+    g_assert_cmpuint (unmapped->len, ==, 1);
+    g_assert_nonnull (strstr (g_ptr_array_index (unmapped, 0), "num_nextn_predict_layers: 1"));
   }
 
   for (guint i = 0; i < G_N_ELEMENTS (refused); i++)

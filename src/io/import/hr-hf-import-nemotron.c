@@ -23,8 +23,9 @@
  * of n_routed_experts x hidden (its e_score_correction_bias is a buffer,
  * no parameter) and one shared MLP of moe_shared_expert_intermediate_size
  * over every token, which the plan holds as shared_experts x expert_ffn:
- * a width that is no multiple of the experts' is refused, and so is
- * multi-token prediction.  With moe_latent_size (Nemotron 3's latent MoE)
+ * a width that is no multiple of the experts' is refused; multi-token
+ * prediction layers are left out, as transformers loads none (note_mtp).
+ * With moe_latent_size (Nemotron 3's latent MoE)
  * fc1_latent_proj takes each token to that width before the experts, which
  * read and write it, and fc2_latent_proj takes their sum back:
  * model.moe_latent_size.
@@ -109,14 +110,13 @@ read_pattern (HrHfReader   *r,
 }
 
 /* A value the blocks cannot hold: the MoE block, an MLP with another
- * activation or biases, biased SSM projections, MTP layers. */
+ * activation or biases, biased SSM projections. */
 static gboolean
 refuse_unplanned (HrHfReader   *r,
                   HrModelArch  *out,
                   GError      **error)
 {
   const char *act = hr_hf_get_string (r->obj, "mlp_hidden_act");
-  guint64 mtp = 0;
 
   if (act != NULL && strcmp (act, "relu2") != 0)
     return hr_hf_refuse (r->origin, "mlp_hidden_act", act, "Nemotron-H", "relu2", error);
@@ -126,10 +126,25 @@ refuse_unplanned (HrHfReader   *r,
     return hr_hf_refuse (r->origin, "use_bias", "true", "Nemotron-H", "false", error);
   if (!hr_hf_get_bool (r->obj, "use_conv_bias", hr_hf_get_bool (r->obj, "mamba_conv_bias", TRUE)))
     return hr_hf_refuse (r->origin, "use_conv_bias", "false", "Nemotron-H", "true", error);
-  if (hr_hf_get_uint (r, "num_nextn_predict_layers", 0, 64, &mtp) && mtp > 0)
-    return hr_hf_refuse (r->origin, "num_nextn_predict_layers", "more than 0", "Nemotron-H", "0",
-                         error);
   return TRUE;
+}
+
+/* Nemotron 3's multi-token-prediction layers: transformers' NemotronH
+ * builds none and drops their weights on loading
+ * (NemotronHPreTrainedModel._keys_to_ignore_on_load_unexpected, mtp.*),
+ * so the plan, as Hugging Face trains, has none, and says so; Megatron,
+ * which trains them, lays them out by a pattern of their own
+ * (mtp_hybrid_override_pattern) that the plan does not read. */
+static void
+note_mtp (HrHfReader *r,
+          GPtrArray  *unmapped)
+{
+  guint64 mtp = 0;
+
+  if (hr_hf_get_uint (r, "num_nextn_predict_layers", 0, 64, &mtp) && mtp > 0 && unmapped != NULL)
+    g_ptr_array_add (unmapped, g_strdup_printf ("num_nextn_predict_layers: %" PRIu64 " multi-token-"
+                                                "prediction layer(s) not planned: transformers' "
+                                                "NemotronH loads none (Megatron trains them)", mtp));
 }
 
 /* The MoE blocks' experts and shared MLP, NemotronHConfig's defaults
@@ -220,6 +235,7 @@ hr_hf_import_nemotron_h (HrHfReader   *r,
     }
   if (strchr (out->layer_pattern, 'E') != NULL && !read_moe (r, out, error))
     return FALSE;
+  note_mtp (r, unmapped);
   if (unmapped != NULL && hr_hf_get_bool (r->obj, "residual_in_fp32", FALSE))
     g_ptr_array_add (unmapped, g_strdup ("residual_in_fp32: true; NemotronHBlock keeps the "
                                          "residual in the model's type, and so does the plan"));
