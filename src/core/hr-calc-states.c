@@ -377,6 +377,7 @@ add_frozen_base (Ctx               *ctx,
   gboolean shard_is_master = fsdp_shard_is_master (ctx);
   double frozen_here = weights_here;
   double linear_here = zero3 ? sp->linear / ctx->shard : sp->linear;
+  gboolean fp32_adapters = adapters_upcast (ctx);
 
   /* Offloaded parameters leave the GPU whole, the 4-bit ones too: FSDP
    * shards and offloads QLoRA's packed weights like any other
@@ -407,13 +408,12 @@ add_frozen_base (Ctx               *ctx,
                         shard_is_master ? ctx->master_bytes : ctx->weight_bytes);
   if (!shard_is_master)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR,
-              adapters_upcast (ctx) ? HR_DTYPE_FP32 : t->dtypes.weights,
+              fp32_adapters ? HR_DTYPE_FP32 : t->dtypes.weights,
               HR_LIVE_ALWAYS, N_("LoRA adapters"),
-              adapters_upcast (ctx) ? "r·(d_in + d_out) per adapted matrix·4 (PEFT's fp32)"
-                                    : "r·(d_in + d_out) per adapted matrix",
+              fp32_adapters ? "r·(d_in + d_out) per adapted matrix·4 (PEFT's fp32)"
+                            : "r·(d_in + d_out) per adapted matrix",
               N_("The small trainable adapter matrices."),
-              sp->lora / (p->zero == 3 ? ctx->shard : 1.0)
-              * (adapters_upcast (ctx) ? 4.0 : ctx->weight_bytes));
+              sp->lora / (p->zero == 3 ? ctx->shard : 1.0) * (fp32_adapters ? 4.0 : ctx->weight_bytes));
   return sp->lora;
 }
 

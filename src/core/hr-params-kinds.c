@@ -12,6 +12,8 @@
 
 #include "hr-params-private.h"
 
+#include <string.h>
+
 /* Zamba2's shared transformer block (modeling_zamba2.py,
  * Zamba2AttentionDecoderLayer): input_layernorm over the hidden state
  * joined to the embeddings (2h), Q from 2h to a·d, K and V from 2h to k·d,
@@ -83,6 +85,155 @@ shared_use_params (const HrModelArch *m,
     }
 }
 
+/* One layer's mixer on a rank, by kind: its parameters, its linears (none
+ * quantizable for 16-bit Mamba mixers), its Adafactor size, its whole
+ * count and its adapters. */
+typedef struct
+{
+  guint64 params, linear, ada, whole, lora;
+} MixerCounts;
+
+/* One layer of a kind on a rank: its dense and expert parameters, its
+ * linears, Adafactor size, whole and active counts. */
+typedef struct
+{
+  guint64 dense, experts, linear, ada, whole, active;
+} KindCounts;
+
+/* Attention's and the Mamba block's counts (the other mixers have
+ * none), and the Mamba block's largest matrix. */
+static guint64
+mixer_counts (const HrModelArch *m,
+              const Shape       *s,
+              guint64            t,
+              guint              lora_targets,
+              guint64            lora_rank,
+              guint64            lora_attn,
+              gboolean           mixers_16bit,
+              MixerCounts        mixers[HR_N_LAYER_MIXERS])
+{
+  HrSsmMixerParams ssm = { 0 };
+  MixerCounts *attn = &mixers[HR_LAYER_MIXER_ATTENTION], *mamba = &mixers[HR_LAYER_MIXER_SSM];
+
+  memset (mixers, 0, HR_N_LAYER_MIXERS * sizeof mixers[0]);
+  attn->params = attention_params (m, s, t, &attn->linear);
+  attn->whole = attention_params (m, s, 1, NULL);
+  attn->ada = ((s->h + s->a * s->d) * 2 + (s->h + s->k * s->d) * 2) / t + (attn->params - attn->linear);
+  attn->lora = lora_attn;
+  if (m->ssm == HR_SSM_NONE)
+    return 0;
+  hr_params_ssm_mixer (m, &ssm);
+  /* LoRA in a Mamba block (hr-validate-ssm.c: the linears the model calls
+   * as modules): r·(d_in + d_out) each, in_proj h -> its width, Jamba's
+   * x_proj d_inner -> R + 2N and out_proj d_inner -> h. */
+  if (lora_targets & HR_LORA_IN_PROJ)
+    mamba->lora += lora_rank * (s->h + ssm.in_proj);
+  if (lora_targets & HR_LORA_X_PROJ)
+    mamba->lora += lora_rank * (hr_model_ssm_inner (m) + hr_model_ssm_dt_rank (m) + 2 * hr_model_ssm_state (m));
+  if (lora_targets & HR_LORA_OUT_PROJ)
+    mamba->lora += lora_rank * (hr_model_ssm_inner (m) + s->h);
+  /* Megatron's MambaMixer (megatron/core/ssm/mamba_mixer.py,
+   * MambaMixer.__init__) splits a Mamba-2 block by heads and groups over
+   * the tensor-parallel ranks (nheads_local_tp, ngroups_local_tp,
+   * d_inner_local_tp; in_proj column-parallel, out_proj row-parallel):
+   * every tensor of the block is a t-th (hr-validate.c: t divides the
+   * heads and the groups). */
+  mamba->params = ssm.total / t;
+  mamba->linear = mixers_16bit ? 0 : ssm.linear / t;
+  mamba->ada = ssm.adafactor / t;
+  mamba->whole = ssm.total;
+  return mixers_16bit ? 0 : ssm.largest / t;
+}
+
+/* A layer with experts after MIXER: the router, and a pattern's shared
+ * experts, one MLP of shared_experts x expert_ffn every token goes
+ * through (Nemotron-H's NemotronHMoE.shared_experts); with a latent
+ * (moe_latent_size) its two projections, h x L each, and experts that
+ * read and write L (el).  Returns its largest matrix. */
+static guint64
+expert_kind (const HrModelArch *m,
+             const Shape       *s,
+             guint64            t,
+             guint64            e,
+             const MixerCounts *mixer,
+             guint64            norms,
+             KindCounts        *k)
+{
+  guint64 experts_here = (s->E + e - 1) / e;
+  guint64 n_mat = s->gated ? 3 : 2;
+  guint64 shared_width = m->shared_experts * s->ef;
+  guint64 L = m->moe_latent_size;
+
+  k->dense = mixer->params + norms + router_params (m, s) + shared_mlp_params (m, s, t)
+             + latent_params (m, s);
+  k->experts = experts_here * expert_params (m, s, t);
+  k->linear = mixer->linear + s->h * s->E + experts_here * n_mat * s->el * s->ef / t
+              + n_mat * s->h * shared_width / t + 2 * s->h * L;
+  k->ada = mixer->ada + norms + (s->h + s->E) + (m->router_bias ? s->E : 0)
+           + experts_here * (n_mat * (s->el + s->ef)) / t
+           + (shared_width > 0 ? mlp_adafactor (s, shared_width) / t : 0)
+           + (L > 0 ? 2 * (s->h + L) + (latent_params (m, s) - 2 * s->h * L) : 0);
+  k->whole = mixer->whole + norms + layer_mlp_params (m, s, s->E);
+  k->active = mixer->whole + norms + layer_mlp_params (m, s, s->K);
+  return MAX (s->el * s->ef, s->h * MAX (shared_width, L)) / t;
+}
+
+/* A layer of MIXER and, with MLP, the dense MLP.  Returns its largest
+ * MLP matrix (0 without one). */
+static guint64
+dense_kind (const HrModelArch *m,
+            const Shape       *s,
+            guint64            t,
+            gboolean           mlp,
+            const MixerCounts *mixer,
+            guint64            norms,
+            KindCounts        *k)
+{
+  guint64 n_mat = s->gated ? 3 : 2;
+
+  k->dense = mixer->params + norms + (mlp ? mlp_params (m, s, s->f, t) : 0);
+  k->experts = 0;
+  k->linear = mixer->linear + (mlp ? n_mat * s->h * s->f / t : 0);
+  k->ada = mixer->ada + norms + (mlp ? mlp_adafactor (s, s->f) / t : 0);
+  k->whole = mixer->whole + norms + (mlp ? mlp_params (m, s, s->f, 1) : 0);
+  k->active = k->whole;
+  return mlp ? s->h * s->f / t : 0;
+}
+
+/* Adds N layers of kind [A][X] with counts K and adapters LORA to OUT's
+ * sums, and keeps the largest kind as "one layer" (BEST its size). */
+static void
+add_kind (HrParamCounts    *out,
+          guint             a,
+          guint             x,
+          guint64           n,
+          const KindCounts *k,
+          guint64           lora,
+          guint64          *best)
+{
+  out->total += n * k->whole;
+  out->kind_lora[a][x] = lora;
+  out->lora_total += n * lora;
+  out->layer_lora = MAX (out->layer_lora, lora);
+  out->active += n * k->active;
+  out->kind_dense[a][x] = k->dense;
+  out->kind_experts[a][x] = k->experts;
+  out->kind_linear[a][x] = k->linear;
+  out->kind_adafactor[a][x] = k->ada;
+  out->stack_dense += n * k->dense;
+  out->stack_experts += n * k->experts;
+  out->stack_linear += n * k->linear;
+  out->stack_adafactor += n * k->ada;
+  if (k->dense + k->experts > *best)
+    {
+      *best = k->dense + k->experts;
+      out->layer_dense = k->dense;
+      out->layer_experts = k->experts;
+      out->layer_linear = k->linear;
+      out->layer_adafactor = k->ada;
+    }
+}
+
 /* A state-space model's layers, or a model whose layers differ: counted
  * type by type (attention or SSM mixer, experts or dense MLP), with the
  * largest layer standing for "one layer" and the stack's sums beside it.
@@ -101,39 +252,14 @@ hr_params_count_kinds (const HrModelArch *m,
                        gboolean           mixers_16bit,
                        HrParamCounts     *out)
 {
-  HrSsmMixerParams ssm = { 0 };
-  guint64 lora_ssm = 0;
-  guint64 attn_linear, attn = attention_params (m, s, t, &attn_linear);
-  guint64 attn_whole = attention_params (m, s, 1, NULL);
-  guint64 attn_ada = ((s->h + s->a * s->d) * 2 + (s->h + s->k * s->d) * 2) / t + (attn - attn_linear);
-  guint64 experts_here = (s->E + e - 1) / e;
-  guint64 n_mat = s->gated ? 3 : 2;
+  MixerCounts mixers[HR_N_LAYER_MIXERS];
   guint64 shared_width = m->shared_experts * s->ef;
   guint64 count[HR_N_LAYER_MIXERS][HR_N_LAYER_MLPS] = { { 0 } };
   /* a Mamba block's norms, or a pattern's block's: one per module */
   gboolean norm_per_module = m->ssm != HR_SSM_NONE || m->layer_pattern[0] != '\0';
   guint64 best = 0;
 
-  if (m->ssm != HR_SSM_NONE)
-    hr_params_ssm_mixer (m, &ssm);
-  /* LoRA in a Mamba block (hr-validate-ssm.c: the linears the model calls
-   * as modules): r·(d_in + d_out) each, in_proj h -> its width, Jamba's
-   * x_proj d_inner -> R + 2N and out_proj d_inner -> h. */
-  if (lora_targets & HR_LORA_IN_PROJ)
-    lora_ssm += lora_rank * (s->h + ssm.in_proj);
-  if (lora_targets & HR_LORA_X_PROJ)
-    lora_ssm += lora_rank * (hr_model_ssm_inner (m) + hr_model_ssm_dt_rank (m) + 2 * hr_model_ssm_state (m));
-  if (lora_targets & HR_LORA_OUT_PROJ)
-    lora_ssm += lora_rank * (hr_model_ssm_inner (m) + s->h);
-  /* Megatron's MambaMixer (megatron/core/ssm/mamba_mixer.py,
-   * MambaMixer.__init__) splits a Mamba-2 block by heads and groups over
-   * the tensor-parallel ranks (nheads_local_tp, ngroups_local_tp,
-   * d_inner_local_tp; in_proj column-parallel, out_proj row-parallel):
-   * every tensor of the block is a t-th (hr-validate.c: t divides the
-   * heads and the groups). */
-  guint64 ssm_rank = ssm.total / t, ssm_linear = ssm.linear / t, ssm_ada = ssm.adafactor / t;
-  guint64 ssm_quantized = mixers_16bit ? 0 : ssm_linear;
-
+  out->largest_linear = mixer_counts (m, s, t, lora_targets, lora_rank, lora_attn, mixers_16bit, mixers);
   for (guint64 i = 0; i < m->layers; i++)
     count[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)]++;
 
@@ -153,97 +279,37 @@ hr_params_count_kinds (const HrModelArch *m,
     out->attention_layers += count[HR_LAYER_MIXER_ATTENTION][k];
   for (guint k = 0; k < HR_N_LAYER_MIXERS; k++)
     out->expert_layers += count[k][HR_LAYER_MLP_EXPERTS];
-  out->largest_linear = mixers_16bit ? 0 : ssm.largest / t;
   for (guint a = 0; a < HR_N_LAYER_MIXERS; a++)
     for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
       {
-        guint64 n = count[a][x];
-        gboolean attends = a == HR_LAYER_MIXER_ATTENTION, ssm_mixer = a == HR_LAYER_MIXER_SSM;
         guint64 norms = (norm_per_module ? (guint64) (a != HR_LAYER_MIXER_NONE) + (x != HR_LAYER_MLP_NONE)
                          : hr_model_norms_per_layer (m)) * s->norm;
-        /* the mixer's parameters on a rank, its linears, its Adafactor
-         * size, its whole count and its adapters */
-        guint64 mixer = attends ? attn : ssm_mixer ? ssm_rank : 0;
-        guint64 mixer_linear = attends ? attn_linear : ssm_mixer ? ssm_quantized : 0;
-        guint64 mixer_ada = attends ? attn_ada : ssm_mixer ? ssm_ada : 0;
-        guint64 mixer_whole = attends ? attn_whole : ssm_mixer ? ssm.total : 0;
-        guint64 mixer_lora = attends ? lora_attn : ssm_mixer ? lora_ssm : 0;
-        guint64 dense, experts, linear, ada, whole, active, lora;
+        KindCounts k;
+        guint64 lora;
 
-        if (n == 0)
+        if (count[a][x] == 0)
           continue;
         if (a == HR_LAYER_MIXER_SHARED)
           {
             /* (the shared block itself is counted once, above) */
-            shared_use_params (m, s, &dense, &ada);
-            experts = 0;
-            linear = whole = active = dense;
+            shared_use_params (m, s, &k.dense, &k.ada);
+            k.experts = 0;
+            k.linear = k.whole = k.active = k.dense;
           }
         else if (x == HR_LAYER_MLP_EXPERTS)
-          {
-            /* the router, and a pattern's shared experts: one MLP of
-             * shared_experts x expert_ffn every token goes through
-             * (Nemotron-H's NemotronHMoE.shared_experts); with a latent
-             * (moe_latent_size) its two projections, h x L each, and
-             * experts that read and write L (el) */
-            guint64 L = m->moe_latent_size;
-
-            dense = mixer + norms + router_params (m, s) + shared_mlp_params (m, s, t)
-                    + latent_params (m, s);
-            experts = experts_here * expert_params (m, s, t);
-            linear = mixer_linear + s->h * s->E + experts_here * n_mat * s->el * s->ef / t
-                     + n_mat * s->h * shared_width / t + 2 * s->h * L;
-            ada = mixer_ada + norms + (s->h + s->E) + (m->router_bias ? s->E : 0)
-                  + experts_here * (n_mat * (s->el + s->ef)) / t
-                  + (shared_width > 0 ? mlp_adafactor (s, shared_width) / t : 0)
-                  + (L > 0 ? 2 * (s->h + L) + (latent_params (m, s) - 2 * s->h * L) : 0);
-            whole = mixer_whole + norms + layer_mlp_params (m, s, s->E);
-            active = mixer_whole + norms + layer_mlp_params (m, s, s->K);
-            out->largest_linear = MAX (out->largest_linear,
-                                       MAX (s->el * s->ef, s->h * MAX (shared_width, L)) / t);
-          }
+          out->largest_linear = MAX (out->largest_linear, expert_kind (m, s, t, e, &mixers[a], norms, &k));
         else
-          {
-            gboolean mlp = x == HR_LAYER_MLP_DENSE;
-
-            dense = mixer + norms + (mlp ? mlp_params (m, s, s->f, t) : 0);
-            experts = 0;
-            linear = mixer_linear + (mlp ? n_mat * s->h * s->f / t : 0);
-            ada = mixer_ada + norms + (mlp ? mlp_adafactor (s, s->f) / t : 0);
-            whole = mixer_whole + norms + (mlp ? mlp_params (m, s, s->f, 1) : 0);
-            active = whole;
-            if (mlp)
-              out->largest_linear = MAX (out->largest_linear, s->h * s->f / t);
-          }
+          out->largest_linear = MAX (out->largest_linear,
+                                     dense_kind (m, s, t, x == HR_LAYER_MLP_DENSE, &mixers[a], norms, &k));
         /* Adapters: the mixer's (attention's or the Mamba block's), then
          * every expert's or the dense MLP's (t is 1 with LoRA here). */
-        lora = a == HR_LAYER_MIXER_SHARED ? 0 : mixer_lora
+        lora = a == HR_LAYER_MIXER_SHARED ? 0 : mixers[a].lora
                + (x == HR_LAYER_MLP_EXPERTS ? s->E * lora_mlp (s, lora_targets, lora_rank, s->ef)
                                              + (shared_width > 0 ? lora_mlp (s, lora_targets, lora_rank, shared_width) : 0)
                   : x == HR_LAYER_MLP_DENSE ? lora_mlp (s, lora_targets, lora_rank, s->f) : 0);
-        if (attends)
+        if (a == HR_LAYER_MIXER_ATTENTION)
           out->largest_linear = MAX (out->largest_linear, s->h * s->a * s->d / t);
-        out->total += n * whole;
-        out->kind_lora[a][x] = lora;
-        out->lora_total += n * lora;
-        out->layer_lora = MAX (out->layer_lora, lora);
-        out->active += n * active;
-        out->kind_dense[a][x] = dense;
-        out->kind_experts[a][x] = experts;
-        out->kind_linear[a][x] = linear;
-        out->kind_adafactor[a][x] = ada;
-        out->stack_dense += n * dense;
-        out->stack_experts += n * experts;
-        out->stack_linear += n * linear;
-        out->stack_adafactor += n * ada;
-        if (dense + experts > best)
-          {
-            best = dense + experts;
-            out->layer_dense = dense;
-            out->layer_experts = experts;
-            out->layer_linear = linear;
-            out->layer_adafactor = ada;
-          }
+        add_kind (out, a, x, count[a][x], &k, lora, &best);
       }
   out->mixed = hr_model_mixed_layers (m);
 }
