@@ -115,27 +115,21 @@ hr_calc_stage_kinds (const HrScenario *sc,
     count_kinds (m, dev->first_layer, dev->n_layers, out, &seen);
 }
 
-void
-hr_calc_stage_params (const Ctx      *ctx,
-                      const HrDevice *dev,
-                      StageParams    *sp)
+/* A stage of alike layers: L of them, L_D of DeepSeek's dense first
+ * layers, L_MTP multi-token-prediction modules and L_DEC decoder layers
+ * of an encoder-decoder model, each of its kind's counts. */
+static void
+uniform_layers (const Ctx      *ctx,
+                const HrDevice *dev,
+                double          L,
+                double          L_d,
+                double          L_mtp,
+                double          L_dec,
+                gboolean        last,
+                StageParams    *sp)
 {
   const HrScenario *sc = ctx->sc;
   const HrParamCounts *c = &ctx->counts;
-  guint64 stage = dev->stage;
-  gboolean first = stage == 0;
-  gboolean last = stage + 1 == sc->parallel.pp;
-  /* DeepSeek: the stage's dense first layers replace MoE layers; the last
-   * stage holds the multi-token-prediction modules, each one more MoE
-   * layer and its extras (Megatron's MTP is built in the post-process
-   * stage: gpt_model.py, GPTModel, mtp_process). */
-  double L_d = (double) hr_calc_dense_first_on_stage (sc, stage, dev->first_layer, dev->n_layers);
-  double L_mtp = last ? (double) sc->model.mtp_modules : 0.0;
-  double L = (double) dev->n_layers - L_d + L_mtp;
-
-  /* An encoder-decoder model's decoder layers (all on this one stage)
-   * each add a cross-attention; the largest layer is one of them. */
-  double L_dec = sc->model.kind == HR_KIND_ENCODER_DECODER ? (double) sc->model.decoder_layers : 0.0;
 
   sp->dense = L * (double) c->layer_dense + L_dec * (double) c->decoder_extra
               + L_d * (double) c->dense_first + L_mtp * (double) c->mtp_extra;
@@ -167,38 +161,108 @@ hr_calc_stage_params (const Ctx      *ctx,
   sp->adafactor = L * (double) c->layer_adafactor + L_dec * (double) c->decoder_extra_adafactor
                   + L_d * (double) c->dense_first_adafactor
                   + L_mtp * (double) (c->mtp_extra - c->mtp_extra_linear + 3 * sc->model.hidden);
+}
+
+/* A hybrid's stage: its own layers' kinds, each of its kind's counts, and
+ * Zamba2's shared blocks on the one stage (hr-validate-shared.c) that
+ * holds the S blocks using them. */
+static void
+hybrid_layers (const Ctx      *ctx,
+               const HrDevice *dev,
+               gboolean        last,
+               StageParams    *sp)
+{
+  const HrParamCounts *c = &ctx->counts;
+  HrStageKinds k;
+  gboolean shared = FALSE;
+
+  hr_calc_stage_kinds (ctx->sc, dev, &k);
+  sp->dense = sp->experts = sp->linear = sp->adafactor = sp->lora = 0;
+  for (guint a = 0; a < HR_N_LAYER_MIXERS; a++)
+    for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
+      {
+        double n = (double) k.count[a][x];
+
+        sp->dense += n * (double) c->kind_dense[a][x];
+        sp->experts += n * (double) c->kind_experts[a][x];
+        sp->linear += n * (double) c->kind_linear[a][x];
+        sp->adafactor += n * (double) c->kind_adafactor[a][x];
+        sp->lora += n * (double) c->kind_lora[a][x];
+      }
+  shared = k.count[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE] > 0;
+  if (shared)
+    {
+      sp->dense += (double) c->shared_blocks;
+      sp->linear += (double) c->shared_blocks_linear;
+      sp->adafactor += (double) c->shared_blocks_adafactor;
+      sp->lora += (double) c->shared_blocks_lora;
+    }
+  sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
+  sp->shared = sp->encoder = sp->decoder = 0;
+  sp->shared_blocks = shared ? (double) c->shared_blocks : 0.0;
+}
+
+/* What sits outside the layers: the embeddings on the first stage (and a
+ * vision-language model's tower and projector, Whisper's frozen encoder
+ * positions: validation keeps one stage and tp 1 with them), the head and
+ * the final norm on the last. */
+static void
+outside_layers (const Ctx   *ctx,
+                gboolean     first,
+                gboolean     last,
+                StageParams *sp)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrParamCounts *c = &ctx->counts;
+
+  sp->outside = 0;
+  sp->frozen = 0;
+  if (first)
+    {
+      sp->outside += (double) (c->embedding + c->vision + c->projector);
+      sp->frozen = (double) c->frozen;
+      sp->lora += (double) c->embedding_lora;
+    }
+  if (last)
+    {
+      sp->outside += (double) (c->head + c->final_norm);
+      sp->lora += (double) c->head_lora;
+      if (sc->training.quant_lm_head)
+        sp->linear += (double) c->head_linear;
+      /* Megatron keeps a copy of tied embeddings on the last stage. */
+      if (sc->model.tied_embeddings && !first && sc->model.head == HR_HEAD_LM)
+        sp->outside += (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1));
+    }
+  if (first || last)
+    sp->adafactor += (double) c->outside_adafactor / (first && last ? 1.0 : 2.0);
+  sp->dense += sp->outside;
+}
+
+void
+hr_calc_stage_params (const Ctx      *ctx,
+                      const HrDevice *dev,
+                      StageParams    *sp)
+{
+  const HrScenario *sc = ctx->sc;
+  const HrParamCounts *c = &ctx->counts;
+  guint64 stage = dev->stage;
+  gboolean first = stage == 0;
+  gboolean last = stage + 1 == sc->parallel.pp;
+  /* DeepSeek: the stage's dense first layers replace MoE layers; the last
+   * stage holds the multi-token-prediction modules, each one more MoE
+   * layer and its extras (Megatron's MTP is built in the post-process
+   * stage: gpt_model.py, GPTModel, mtp_process). */
+  double L_d = (double) hr_calc_dense_first_on_stage (sc, stage, dev->first_layer, dev->n_layers);
+  double L_mtp = last ? (double) sc->model.mtp_modules : 0.0;
+  double L = (double) dev->n_layers - L_d + L_mtp;
+  /* An encoder-decoder model's decoder layers (all on this one stage)
+   * each add a cross-attention; the largest layer is one of them. */
+  double L_dec = sc->model.kind == HR_KIND_ENCODER_DECODER ? (double) sc->model.decoder_layers : 0.0;
+
+  uniform_layers (ctx, dev, L, L_d, L_mtp, L_dec, last, sp);
   /* A hybrid's layers differ: the stage holds its own layers' kinds. */
   if (c->mixed)
-    {
-      HrStageKinds k;
-
-      hr_calc_stage_kinds (sc, dev, &k);
-      sp->dense = sp->experts = sp->linear = sp->adafactor = sp->lora = 0;
-      for (guint a = 0; a < HR_N_LAYER_MIXERS; a++)
-        for (guint x = 0; x < HR_N_LAYER_MLPS; x++)
-          {
-            double n = (double) k.count[a][x];
-
-            sp->dense += n * (double) c->kind_dense[a][x];
-            sp->experts += n * (double) c->kind_experts[a][x];
-            sp->linear += n * (double) c->kind_linear[a][x];
-            sp->adafactor += n * (double) c->kind_adafactor[a][x];
-            sp->lora += n * (double) c->kind_lora[a][x];
-          }
-      /* Zamba2's shared blocks, on the one stage (hr-validate-shared.c)
-       * that holds the S blocks using them */
-      if (k.count[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE] > 0)
-        {
-          sp->dense += (double) c->shared_blocks;
-          sp->linear += (double) c->shared_blocks_linear;
-          sp->adafactor += (double) c->shared_blocks_adafactor;
-          sp->lora += (double) c->shared_blocks_lora;
-        }
-      sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
-      sp->shared = sp->encoder = sp->decoder = 0;
-      sp->shared_blocks = k.count[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE] > 0
-                          ? (double) c->shared_blocks : 0.0;
-    }
+    hybrid_layers (ctx, dev, last, sp);
   /* Llama 3.2 Vision: the stage's gated cross-attention layers are its
    * self-attention layers' shape and their extras (q_norm, k_norm and two
    * gates: no linear weight, hr-params.c); the largest layer is one. */
@@ -221,33 +285,9 @@ hr_calc_stage_params (const Ctx      *ctx,
                       + L_d * ctx->galore_dense_states;
   sp->galore_projection = L * ctx->galore_projection + L_dec * ctx->galore_cross_projection
                           + L_d * ctx->galore_dense_projection;
-  sp->outside = 0;
   sp->head_weight = last && sc->model.head == HR_HEAD_LM
                     ? (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1)) : 0.0;
-
-  sp->frozen = 0;
-  /* A vision-language model's vision tower and projector sit with the
-   * embeddings (validation keeps one stage and tp 1 with them), as do
-   * Whisper's frozen encoder positions. */
-  if (first)
-    {
-      sp->outside += (double) (c->embedding + c->vision + c->projector);
-      sp->frozen = (double) c->frozen;
-      sp->lora += (double) c->embedding_lora;
-    }
-  if (last)
-    {
-      sp->outside += (double) (c->head + c->final_norm);
-      sp->lora += (double) c->head_lora;
-      if (sc->training.quant_lm_head)
-        sp->linear += (double) c->head_linear;
-      /* Megatron keeps a copy of tied embeddings on the last stage. */
-      if (sc->model.tied_embeddings && !first && sc->model.head == HR_HEAD_LM)
-        sp->outside += (double) (sc->model.vocab * sc->model.hidden / MAX (sc->parallel.tp, 1));
-    }
-  if (first || last)
-    sp->adafactor += (double) c->outside_adafactor / (first && last ? 1.0 : 2.0);
-  sp->dense += sp->outside;
+  outside_layers (ctx, first, last, sp);
 }
 
 double
