@@ -71,6 +71,14 @@ def _scenario(cfg, layers=None, checkpointing=None):
             "vision", "vision_layers", "vision_hidden", "vision_heads", "vision_ffn",
             "vision_patch", "vision_image", "vision_channels", "vision_feature_layer",
             "projector", "projector_merge")}
+        if cfg["vision"] == "mllama":
+            # Llama 3.2 Vision (mllama.py): its tiles, global layers and
+            # the gated cross-attention layers of the language model
+            vision.update({key: cfg[key] for key in (
+                "vision_tiles", "vision_global_layers", "vision_aspect_ratios",
+                "vision_intermediate_layers", "cross_attn_layer_period", "cross_attn_layer_offset")})
+            vision.pop("vision_feature_layer")
+            vision.pop("projector_merge")
     sc = {
         "headroom": 1,
         "name": "oracle",

@@ -313,6 +313,9 @@ def _autocast(cfg, device):
 
 
 def make_batch(cfg, device, gen):
+    if cfg.get("vision", "none") == "mllama":
+        import mllama
+        return mllama.make_batch(cfg, device, gen)
     if cfg.get("vision", "none") != "none":
         import vision
         return vision.make_batch(cfg, device, gen)
@@ -640,7 +643,7 @@ def measure(cfg, device="cpu", sampler="allocator"):
         seq2seq["saved_decoder_layer"] = (saved.total("dec%d" % (Ld - 1))
                                           + (cast_cache * dec_w // total_w if ck else 0))
     vis = {}
-    if cfg.get("vision", "none") != "none":
+    if cfg.get("vision", "none") not in ("none", "mllama"):
         # autocast's cache holds the casts of the tower's layers too (those
         # after the feature layer among them): a layer's share is its own
         # linears' casts, counted (vision.linear_cast_bytes)

@@ -881,6 +881,9 @@ def build(cfg, device="cpu"):
     if cfg.get("ssm", "none") != "none" or cfg.get("layer_pattern"):
         import ssm               # state-space and hybrid models (ssm.py)
         model = ssm.SSMModel(cfg)
+    elif cfg.get("vision", "none") == "mllama":
+        import mllama            # Llama 3.2 Vision's language side (mllama.py)
+        model = mllama.MllamaModel(cfg)
     elif cfg.get("vision", "none") != "none":
         import vision            # vision-language models (vision.py)
         model = vision.VLModel(cfg)

@@ -1,0 +1,224 @@
+# mllama.py: Llama 3.2 Vision's language side for the reference oracle
+#
+# Copyright 2026 The Headroom developers
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# MllamaForConditionalGeneration as Hugging Face's transformers runs it
+# (modeling_mllama.py) with its vision tower frozen (training.freeze_vision):
+#
+#   the tower's parameters, every one of MllamaVisionModel's (the patch
+#     embedding, the class token, the gated position and tile embeddings,
+#     the two outer norms, the local and the gated global layers), frozen
+#     and never run: a frozen tower keeps nothing for the backward pass,
+#     and its features are inputs here, random, of the width the projector
+#     reads (h_v x (1 + intermediate layers), every tile's patches and class
+#     token);
+#   multi_modal_projector, one linear with a bias, its output the
+#     cross-attention states every cross-attention layer's keys and values
+#     read;
+#   the cross-attention mask (_prepare_cross_attention_mask: b x 1 x s x N,
+#     additive, in the model's type) and full_text_row_masked_out_mask
+#     (b x 1 x s x 1);
+#   the text model: model.py's self-attention layers, and at the layers
+#     cross_attn_layer_period divides (from cross_attn_layer_offset) a
+#     MllamaCrossAttentionDecoderLayer: input_layernorm, the cross
+#     attention (q_proj, view, q_norm over the head dimension; k_proj and
+#     v_proj over the states, repeated to every head, k_norm over the
+#     repeated K; the three made contiguous, as on CUDA with a mask, and
+#     SDPA with attn_mask, the memory-efficient kernel, which
+#     keeps its query, key, value, the mask, its output and one fp32
+#     log-sum-exp per row and head: MemEffLike), o_proj, the residual plus
+#     cross_attn_attn_gate.tanh() times it; post_attention_layernorm, the
+#     MLP, its output times the row mask, the residual plus
+#     cross_attn_mlp_gate.tanh() times that;
+#   the token table of vocab + 8 rows (MllamaTextModel.embed_tokens).
+#
+# Layers are tagged as model.py's, the projector "projector".
+
+import torch
+import torch.nn as nn
+
+import model as reference
+from opcheckpoint import lin
+
+
+def cross_layer(cfg, i):
+    return cfg["cross_attn_layer_period"] > 0 and i % cfg["cross_attn_layer_period"] == cfg["cross_attn_layer_offset"]
+
+
+def tile_tokens(cfg):
+    """A tile's patches and its class token."""
+    return (cfg["vision_image"] // cfg["vision_patch"]) ** 2 + 1
+
+
+def cross_tokens(cfg):
+    """The states' rows per sample: every tile of every image."""
+    return cfg["images_per_sample"] * cfg["vision_tiles"] * tile_tokens(cfg)
+
+
+def feature_width(cfg):
+    return cfg["vision_hidden"] * (1 + cfg["vision_intermediate_layers"])
+
+
+class MemEffLike(torch.autograd.Function):
+    """SDPA's memory-efficient kernel with an additive mask: saves q, k, v,
+    the mask, the output and the fp32 log-sum-exp.  q (b, a, s, d), k and
+    v (b, a, n, d), mask (b, 1, s, n); the output (b, a, s, d), allocated
+    (b, s, a, d) and returned transposed as the kernel's is (its BMHK
+    layout), so that the transpose back and o_proj's reshape are views."""
+
+    @staticmethod
+    def compute(q, k, v, mask, scale):
+        b, a, s, d = q.shape
+        with reference._kernel():
+            sc = torch.matmul(q.float(), k.float().transpose(-1, -2)) * scale + mask.float()
+            lse = torch.logsumexp(sc, dim=-1)
+            o = torch.matmul(torch.exp(sc - lse[..., None]), v.float())
+            out = q.new_empty(b, s, a, d)
+            out.copy_(o.transpose(1, 2))
+            del sc, o
+        return out.transpose(1, 2), lse
+
+    @staticmethod
+    def forward(ctx, q, k, v, mask, scale):
+        out, lse = MemEffLike.compute(q, k, v, mask, scale)
+        ctx.save_for_backward(q, k, v, mask, out, lse)
+        ctx.scale = scale
+        return out
+
+    @staticmethod
+    def backward(ctx, dout):
+        q, k, v, mask, out, lse = ctx.saved_tensors
+        scale = ctx.scale
+        with reference._kernel():
+            qf, kf, vf, dof = q.float(), k.float(), v.float(), dout.float()
+            p = torch.exp(torch.matmul(qf, kf.transpose(-1, -2)) * scale + mask.float() - lse[..., None])
+            dv = torch.matmul(p.transpose(-1, -2), dof)
+            dp = torch.matmul(dof, vf.transpose(-1, -2))
+            delta = (dof * out.float()).sum(-1, keepdim=True)
+            ds = p * (dp - delta) * scale
+            dq = torch.matmul(ds, kf).to(q.dtype)
+            dk = torch.matmul(ds.transpose(-1, -2), qf).to(k.dtype)
+            dv = dv.to(v.dtype)
+            del qf, kf, vf, dof, p, dp, delta, ds
+        return dq, dk, dv, None, None
+
+
+class CrossAttention(nn.Module):
+    """MllamaTextCrossSdpaAttention: its q, k, v, o (apply_lora wraps them
+    by these names) and the two head-dimension norms."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        h, a, kh, d = cfg["hidden"], cfg["heads"], cfg["kv_heads"], cfg["head_dim"]
+        self.a, self.kh, self.d = a, kh, d
+        self.q = nn.Linear(h, a * d, bias=False)
+        self.k = nn.Linear(h, kh * d, bias=False)
+        self.v = nn.Linear(h, kh * d, bias=False)
+        self.o = nn.Linear(a * d, h, bias=False)
+        self.q_norm = reference.Norm(cfg, d)
+        self.k_norm = reference.Norm(cfg, d)
+
+    def forward(self, x, states, mask):
+        b, s, _ = x.shape
+        n = states.shape[1]
+        q = self.q_norm(lin(self.q, x).view(b, s, self.a, self.d).transpose(1, 2))
+        k = lin(self.k, states).view(b, n, self.kh, self.d).transpose(1, 2)
+        v = lin(self.v, states).view(b, n, self.kh, self.d).transpose(1, 2)
+        # repeat_kv: expand and reshape, a copy of every head's K and V
+        g = self.a // self.kh
+        k = k[:, :, None].expand(b, self.kh, g, n, self.d).reshape(b, self.a, n, self.d)
+        v = v[:, :, None].expand(b, self.kh, g, n, self.d).reshape(b, self.a, n, self.d)
+        k = self.k_norm(k)
+        # (on CUDA, with a mask, the inputs made contiguous first)
+        out = MemEffLike.apply(q.contiguous(), k.contiguous(), v.contiguous(), mask, self.d ** -0.5)
+        return lin(self.o, out.transpose(1, 2).reshape(b, s, self.a * self.d))
+
+
+class CrossLayer(nn.Module):
+    """MllamaCrossAttentionDecoderLayer; its states and masks are the
+    model's (HOLDER.cross), set for each forward pass."""
+
+    def __init__(self, cfg, holder):
+        super().__init__()
+        h = cfg["hidden"]
+        self.__dict__["holder"] = holder
+        self.norm1 = reference.Norm(cfg, h)
+        self.attn = CrossAttention(cfg)
+        self.attn_gate = nn.Parameter(torch.full((1,), 0.5))
+        self.norm2 = reference.Norm(cfg, h)
+        self.mlp = reference.MLP(cfg, cfg["ffn"])
+        self.mlp_gate = nn.Parameter(torch.full((1,), 0.5))
+
+    def forward(self, x, rope=None):
+        states, mask, rows = self.holder.cross
+        x = x + self.attn_gate.tanh() * self.attn(self.norm1(x), states, mask)
+        y = rows[:, 0] * self.mlp(self.norm2(x))
+        return x + self.mlp_gate.tanh() * y
+
+
+class FrozenTower(nn.Module):
+    """MllamaVisionModel's parameters, frozen (the file's comment)."""
+
+    def __init__(self, cfg):
+        super().__init__()
+        h, f, p, C = cfg["vision_hidden"], cfg["vision_ffn"], cfg["vision_patch"], cfg["vision_channels"]
+        T, tiles, rows = tile_tokens(cfg), cfg["vision_tiles"], cfg["vision_aspect_ratios"] + 1
+        shapes = [(h, C, p, p), (h,), (1,), (T, h), (rows, tiles * T * h),
+                  (rows, tiles * h), (1,), (rows, tiles * h), (1,), (h,), (h,), (h,), (h,)]
+        for i in range(cfg["vision_layers"] + cfg["vision_global_layers"]):
+            shapes += [(h, h)] * 4 + [(f, h), (f,), (h, f), (h,)] + [(h,)] * 4
+            if i >= cfg["vision_layers"]:
+                shapes += [(1,), (1,)]      # gate_attn, gate_ffn
+        self.params = nn.ParameterList(nn.Parameter(torch.zeros(s), requires_grad=False) for s in shapes)
+
+
+class MllamaModel(reference.Model):
+    """forward(tokens, features): features (b, N, h_v·(1 + intermediate
+    layers)), the frozen tower's output."""
+
+    def __init__(self, cfg):
+        super().__init__(cfg)
+        h, V = cfg["hidden"], cfg["vocab"]
+        self.embed = nn.Embedding(V + 8, h)
+        for i in range(cfg["layers"]):
+            if cross_layer(cfg, i):
+                self.layers[i] = CrossLayer(cfg, self)
+        self.tower = FrozenTower(cfg)
+        self.projector = nn.Linear(feature_width(cfg), h, bias=True)
+        self.cross = None
+        self.extra_outputs = []
+        self.embed_tensors = []
+
+    def tower_trains(self):
+        return False
+
+    def forward(self, tokens, features):
+        b, s = tokens.shape
+        if self.layer_hook is not None:
+            self.layer_hook("projector")
+        # (the tower's output in the model's type)
+        states = lin(self.projector, features.to(self.projector.weight.dtype))
+        n = states.shape[1]
+        # _prepare_cross_attention_mask: every text token sees every tile
+        # (the processor's mask for an image before the text), inverted to
+        # an additive mask in the model's type, and the rows that see an
+        # image
+        dtype = self.embed.weight.dtype
+        mask = torch.zeros(b, 1, s, n, dtype=dtype, device=tokens.device)
+        rows = torch.ones(b, 1, s, 1, dtype=dtype, device=tokens.device)
+        self.cross = (states, mask, rows)
+        try:
+            return super().forward(tokens, None)
+        finally:
+            self.cross = None
+
+
+def make_batch(cfg, device, gen):
+    """input_ids (no image token: the states reach the text through the
+    cross-attention layers), the tower's features for every tile, labels."""
+    b, s, V = cfg["micro_batch"], cfg["seq_len"], cfg["vocab"]
+    tokens = torch.randint(0, V, (b, s), generator=gen)
+    features = torch.randn(b, cross_tokens(cfg), feature_width(cfg), generator=gen)
+    targets = torch.randint(0, V, (b, s), generator=gen)
+    return tokens.to(device), features.to(device), targets.to(device)
