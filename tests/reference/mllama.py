@@ -1,18 +1,23 @@
-# mllama.py: Llama 3.2 Vision's language side for the reference oracle
+# mllama.py: Llama 3.2 Vision for the reference oracle
 #
 # Copyright 2026 The Headroom developers
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # MllamaForConditionalGeneration as Hugging Face's transformers runs it
-# (modeling_mllama.py) with its vision tower frozen (training.freeze_vision):
+# (modeling_mllama.py):
 #
-#   the tower's parameters, every one of MllamaVisionModel's (the patch
-#     embedding, the class token, the gated position and tile embeddings,
-#     the two outer norms, the local and the gated global layers), frozen
-#     and never run: a frozen tower keeps nothing for the backward pass,
-#     and its features are inputs here, random, of the width the projector
-#     reads (h_v x (1 + intermediate layers), every tile's patches and class
-#     token);
+#   the vision tower (MllamaVisionModel.forward): every image's tiles
+#     through a bias-free Conv2d patch embedding (the pixels cast to the
+#     weight's type), the gated pre-tile embedding, the class token, the
+#     gated position and tile embeddings, layernorm_pre, each tile padded
+#     to a multiple of 8 tokens, the tiles of an image one sequence of the
+#     local layers (LayerNorm, attention without biases through SDPA with
+#     the tiles' additive mask, LayerNorm, fc1, exact GELU, fc2), the
+#     intermediate layers' outputs kept, layernorm_post, the gated
+#     post-tile embedding, the gated global layers (each branch times its
+#     gate's tanh), the padding cut off, the intermediate outputs stacked
+#     and joined to the last (h_v x (1 + intermediate layers));
+#     frozen with training.freeze_vision, when it keeps nothing;
 #   multi_modal_projector, one linear with a bias, its output the
 #     cross-attention states every cross-attention layer's keys and values
 #     read;
@@ -33,10 +38,12 @@
 #     cross_attn_mlp_gate.tanh() times that;
 #   the token table of vocab + 8 rows (MllamaTextModel.embed_tokens).
 #
-# Layers are tagged as model.py's, the projector "projector".
+# Layers are tagged as model.py's, the tower "vision", the projector
+# "projector".
 
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 import model as reference
 from opcheckpoint import lin
@@ -157,20 +164,109 @@ class CrossLayer(nn.Module):
         return x + self.mlp_gate.tanh() * y
 
 
-class FrozenTower(nn.Module):
-    """MllamaVisionModel's parameters, frozen (the file's comment)."""
+class TowerLayer(nn.Module):
+    """MllamaVisionEncoderLayer: LayerNorm, attention (q, k, v, o without
+    biases, SDPA with the tiles' mask: MemEffLike), LayerNorm, fc1, exact
+    GELU, fc2, each residual branch times its gate's tanh in the global
+    layers (is_gated)."""
+
+    def __init__(self, cfg, gated):
+        super().__init__()
+        h, f = cfg["vision_hidden"], cfg["vision_ffn"]
+        self.a = cfg["vision_heads"]
+        self.d = h // self.a
+        lcfg = dict(cfg, norm="layernorm")
+        self.norm1 = reference.Norm(lcfg, h)
+        self.q = nn.Linear(h, h, bias=False)
+        self.k = nn.Linear(h, h, bias=False)
+        self.v = nn.Linear(h, h, bias=False)
+        self.o = nn.Linear(h, h, bias=False)
+        self.norm2 = reference.Norm(lcfg, h)
+        self.fc1 = nn.Linear(h, f)
+        self.fc2 = nn.Linear(f, h)
+        self.gate_attn = nn.Parameter(torch.full((1,), 0.5)) if gated else None
+        self.gate_ffn = nn.Parameter(torch.full((1,), 0.5)) if gated else None
+
+    def forward(self, x, mask):
+        n, t, h = x.shape
+        y = self.norm1(x)
+        q, k, v = (lin(p, y).view(n, t, self.a, self.d).transpose(1, 2).contiguous()
+                   for p in (self.q, self.k, self.v))
+        y = lin(self.o, MemEffLike.apply(q, k, v, mask, self.d ** -0.5).transpose(1, 2).reshape(n, t, h))
+        x = x + (self.gate_attn.tanh() * y if self.gate_attn is not None else y)
+        y = lin(self.fc2, F.gelu(lin(self.fc1, self.norm2(x))))
+        return x + (self.gate_ffn.tanh() * y if self.gate_ffn is not None else y)
+
+
+class Tower(nn.Module):
+    """MllamaVisionModel (the file's comment): features(pixels, aspect
+    ratio ids) -> (b·images, tiles·(patches + 1), h_v·(1 + intermediate
+    layers)), every tile's patches and class token, the padding cut off."""
 
     def __init__(self, cfg):
         super().__init__()
-        h, f, p, C = cfg["vision_hidden"], cfg["vision_ffn"], cfg["vision_patch"], cfg["vision_channels"]
+        h, p, C = cfg["vision_hidden"], cfg["vision_patch"], cfg["vision_channels"]
         T, tiles, rows = tile_tokens(cfg), cfg["vision_tiles"], cfg["vision_aspect_ratios"] + 1
-        shapes = [(h, C, p, p), (h,), (1,), (T, h), (rows, tiles * T * h),
-                  (rows, tiles * h), (1,), (rows, tiles * h), (1,), (h,), (h,), (h,), (h,)]
-        for i in range(cfg["vision_layers"] + cfg["vision_global_layers"]):
-            shapes += [(h, h)] * 4 + [(f, h), (f,), (h, f), (h,)] + [(h,)] * 4
-            if i >= cfg["vision_layers"]:
-                shapes += [(1,), (1,)]      # gate_attn, gate_ffn
-        self.params = nn.ParameterList(nn.Parameter(torch.zeros(s), requires_grad=False) for s in shapes)
+        self.cfg, self.h, self.T, self.tiles = cfg, h, T, tiles
+        lcfg = dict(cfg, norm="layernorm")
+        self.patch_embedding = nn.Conv2d(C, h, kernel_size=p, stride=p, bias=False)
+        self.class_embedding = nn.Parameter(torch.randn(h))
+        # gated_positional_embedding
+        self.pos_gate = nn.Parameter(torch.full((1,), 0.5))
+        self.pos_embedding = nn.Parameter(torch.randn(T, h) * 0.02)
+        self.tile_embedding = nn.Embedding(rows, tiles * T * h)
+        # pre_ and post_tile_positional_embedding
+        self.pre_tile = nn.Embedding(rows, tiles * h)
+        self.pre_gate = nn.Parameter(torch.full((1,), 0.5))
+        self.post_tile = nn.Embedding(rows, tiles * h)
+        self.post_gate = nn.Parameter(torch.full((1,), 0.5))
+        self.layernorm_pre = reference.Norm(lcfg, h)
+        self.layernorm_post = reference.Norm(lcfg, h)
+        self.local = nn.ModuleList(TowerLayer(cfg, False) for _ in range(cfg["vision_layers"]))
+        self.globl = nn.ModuleList(TowerLayer(cfg, True) for _ in range(cfg["vision_global_layers"]))
+        # intermediate_layers_indices: the last ones of the local stack
+        n = cfg["vision_intermediate_layers"]
+        self.intermediate = list(range(cfg["vision_layers"] - n, cfg["vision_layers"]))
+
+    def forward(self, pixels, ar_ids):
+        n_img, tiles, h, T = pixels.shape[0], self.tiles, self.h, self.T
+        w = self.patch_embedding.weight
+        x = self.patch_embedding(pixels.reshape(n_img * tiles, *pixels.shape[2:]).to(w.dtype))
+        x = x.flatten(2).transpose(1, 2).reshape(n_img, tiles, T - 1, h)
+        x = x + self.pre_tile(ar_ids).reshape(n_img, tiles, 1, h) * self.pre_gate.tanh()
+        x = x.reshape(n_img * tiles, T - 1, h)
+        x = torch.cat([self.class_embedding.to(x.dtype).expand(n_img * tiles, 1, h), x], dim=1)
+        x = x.reshape(n_img, tiles, T, h)
+        x = x + ((1 - self.pos_gate.tanh()) * self.pos_embedding).view(1, 1, T, h)
+        x = x + self.pos_gate.tanh() * self.tile_embedding(ar_ids).reshape(n_img, tiles, T, h)
+        x = self.layernorm_pre(x)
+        pad = (8 - T % 8) % 8
+        x = F.pad(x, (0, 0, 0, pad))
+        Tp = T + pad
+        # _prepare_aspect_ratio_attention_mask: every tile valid, the
+        # padding masked, additive, in the model's type
+        valid = torch.ones(n_img, tiles, Tp, dtype=x.dtype, device=x.device)
+        valid[:, :, T:] = 0
+        valid = valid.reshape(n_img, tiles * Tp, 1)
+        mask = (1 - valid @ valid.transpose(1, 2)) * torch.finfo(x.dtype).min
+        mask = mask[:, None]
+        del valid
+        x = x.reshape(n_img, tiles * Tp, h)
+        hidden = []
+        for layer in self.local:
+            x = layer(x, mask)
+            hidden.append(x)
+        x = self.layernorm_post(x)
+        x = x.reshape(n_img, tiles, Tp, h)
+        x = x + self.post_tile(ar_ids).reshape(n_img, tiles, 1, h) * self.post_gate.tanh()
+        x = x.reshape(n_img, tiles * Tp, h)
+        for layer in self.globl:
+            x = layer(x, mask)
+        x = x.reshape(n_img, tiles, Tp, h)[:, :, :T]
+        inter = torch.stack([hidden[i] for i in self.intermediate], dim=-1)
+        inter = inter.reshape(n_img, tiles, Tp, -1)[:, :, :T]
+        del hidden
+        return torch.cat([x, inter], dim=-1).reshape(n_img, tiles * T, -1)
 
 
 class MllamaModel(reference.Model):
@@ -184,21 +280,28 @@ class MllamaModel(reference.Model):
         for i in range(cfg["layers"]):
             if cross_layer(cfg, i):
                 self.layers[i] = CrossLayer(cfg, self)
-        self.tower = FrozenTower(cfg)
+        self.tower = Tower(cfg)
+        if cfg["freeze_vision"]:
+            for p in self.tower.parameters():
+                p.requires_grad_(False)
         self.projector = nn.Linear(feature_width(cfg), h, bias=True)
         self.cross = None
         self.extra_outputs = []
         self.embed_tensors = []
 
     def tower_trains(self):
-        return False
+        return any(p.requires_grad for p in self.tower.parameters())
 
-    def forward(self, tokens, features):
+    def forward(self, tokens, pixels):
         b, s = tokens.shape
         if self.layer_hook is not None:
+            self.layer_hook("vision")
+        # every image of one aspect ratio, its id 1 (the processor's first)
+        ar_ids = torch.ones(pixels.shape[0], dtype=torch.long, device=pixels.device)
+        features = self.tower(pixels, ar_ids)
+        if self.layer_hook is not None:
             self.layer_hook("projector")
-        # (the tower's output in the model's type)
-        states = lin(self.projector, features.to(self.projector.weight.dtype))
+        states = lin(self.projector, features.reshape(b, -1, features.shape[-1]))
         n = states.shape[1]
         # _prepare_cross_attention_mask: every text token sees every tile
         # (the processor's mask for an image before the text), inverted to
@@ -216,9 +319,12 @@ class MllamaModel(reference.Model):
 
 def make_batch(cfg, device, gen):
     """input_ids (no image token: the states reach the text through the
-    cross-attention layers), the tower's features for every tile, labels."""
+    cross-attention layers), every image's tiles' pixels, fp32 as the
+    image processor gives them, and labels."""
     b, s, V = cfg["micro_batch"], cfg["seq_len"], cfg["vocab"]
     tokens = torch.randint(0, V, (b, s), generator=gen)
-    features = torch.randn(b, cross_tokens(cfg), feature_width(cfg), generator=gen)
+    side = cfg["vision_image"]
+    pixels = torch.randn(b * cfg["images_per_sample"], cfg["vision_tiles"], cfg["vision_channels"],
+                         side, side, generator=gen)
     targets = torch.randint(0, V, (b, s), generator=gen)
-    return tokens.to(device), features.to(device), targets.to(device)
+    return tokens.to(device), pixels.to(device), targets.to(device)

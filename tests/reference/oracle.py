@@ -633,6 +633,8 @@ def preset_configs(presets_dir):
         if m.get("vision") == "mllama":
             c = mllama_preset(m, os.path.splitext(os.path.basename(path))[0])
             out.append(c)
+            # ... with its tower trained too
+            out.append(finish(dict(c, name=c["name"] + " tower", freeze_vision=False)))
             # ... and under LoRA on every linear of both kinds of layer
             out.append(finish(dict(c, name=c["name"] + " lora", method="lora", lora_rank=4,
                                    lora_targets=list(LORA_ALL), lora_dropout=0.0)))
