@@ -41,56 +41,26 @@ hr_attention_score_bytes (const LayerShape *L,
   return L->a * L->b * (L->s / L->c) * L->s * per;
 }
 
-/* The attention: its input, Q, K and V, the kernel's output, its scores
- * when eager, Q/K norms, dropout; *MLA_WORK its backward's working set
- * where DeepSeek's latent attention replaces it. */
-void
-hr_layer_add_attention (const LayerShape   *L,
-                        HrLayerActivations *out,
-                        double             *mla_attn_work)
+/* What Q, K and V keep.  Before PyTorch's SDPA took grouped K and V
+ * (enable_gqa, 2.5), code that calls it or computes attention eagerly
+ * repeats K and V to every head and the kernel saves those copies: Hugging
+ * Face's repeat_kv, LitGPT's expand + reshape ("flash attention requires
+ * it").  FlashAttention-2's own kernel reads the grouped ones.  Q/K norms
+ * are RMSNorms over the projections' 16-bit outputs: the fp32 copy of
+ * their input and, when their weights train, the normalised copy the
+ * weight multiplies (hr_activations_norm_bytes). */
+static void
+add_qkv (const LayerShape   *L,
+         HrLayerActivations *out)
 {
   const HrModelArch *m = L->m;
   const HrTraining *tr = L->tr;
-  double rep = L->rep;
-  double ab = L->ab;
-  double lin_in = L->lin_in;
-  double h = L->h;
-  double d = L->d;
-  double a = L->a;
-  double k = L->k;
-  double b = L->b;
-  double T = L->T;
-  gboolean autocast = L->autocast;
-  gboolean lora = L->lora;
-  gboolean shared_norm = L->shared_norm;
+  double d = L->d, a = L->a, k = L->k, b = L->b, T = L->T, ab = L->ab;
   guint lt = L->lt;
-  gboolean attn_grad = L->attn_grad;
-  gboolean attn_out_grad = L->attn_out_grad;
-  double qkv_readers = L->qkv_readers;
-  double mlp_readers = L->mlp_readers;
-  gboolean input_grad = L->input_grad;
-  guint attn_first;
-  double attn_start;
 
-  /* Attention.  The norm's output is kept by each linear layer that needs
-   * it for its weight's gradient (input_copies).  (DeepSeek's latent
-   * attention replaces what this lists, below.) */
-  attn_first = out->n;
-  attn_start = out->total;
-  if (shared_norm)
-    hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-                        hr_layer_input_copies (autocast, qkv_readers + mlp_readers) * T * h * lin_in / rep);
-  else
-    hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
-                        hr_layer_input_copies (autocast, qkv_readers) * T * h * lin_in / rep);
-  /* Before PyTorch's SDPA took grouped K and V (enable_gqa, 2.5), code that
-   * calls it or computes attention eagerly repeats K and V to every head
-   * and the kernel saves those copies: Hugging Face's repeat_kv, LitGPT's
-   * expand + reshape ("flash attention requires it").  FlashAttention-2's
-   * own kernel reads the grouped ones. */
-  if (!attn_grad)
+  if (!L->attn_grad)
     ;  /* no adapter before the attention in a first layer: nothing needs a gradient */
-  else if (tr->attention == HR_ATTENTION_EAGER && !input_grad
+  else if (tr->attention == HR_ATTENTION_EAGER && !L->input_grad
            && !((lt & HR_LORA_Q) && (lt & HR_LORA_K)))
     {
       /* A first layer's eager attention with adapters on some of Q, K and
@@ -118,24 +88,32 @@ hr_layer_add_attention (const LayerShape   *L,
        * weight * hidden_states.to(input_dtype)); the 16-bit cast for the
        * kernel then copies the repeated view whole (the reference
        * oracle's case 239 of seed 294901). */
-      double kk = m->qk_norm != HR_QK_NORM_NONE && autocast ? a : 1.0;
+      double kk = m->qk_norm != HR_QK_NORM_NONE && L->autocast ? a : 1.0;
 
       hr_activations_add (out, N_("Q, K, V"), kk == 1.0 ? "b·s·(a + 2)·d·bytes / (t·c)" : "b·s·(2a + 1)·d·bytes / (t·c)",
                           T * (a + kk + 1) * d * ab);
     }
   else
     hr_activations_add (out, N_("Q, K, V (K, V repeated per head)"), "b·s·3a·d·bytes / (t·c)", T * 3 * a * d * ab);
-  /* Q/K norms are RMSNorms over the projections' 16-bit outputs: the fp32
-   * copy of their input and, when their weights train, the normalised
-   * copy the weight multiplies (hr_activations_norm_bytes). */
-  if (m->qk_norm != HR_QK_NORM_NONE && attn_grad)
+  if (m->qk_norm != HR_QK_NORM_NONE && L->attn_grad)
     hr_activations_add (out, N_("Q/K norm inputs (fp32)"), "b·s·(a + k)·d·(4 + bytes) / (t·c)",
-                        T * (input_grad ? a + k : ((lt & HR_LORA_Q) ? a : 0.0) + ((lt & HR_LORA_K) ? k : 0.0))
+                        T * (L->input_grad ? a + k : ((lt & HR_LORA_Q) ? a : 0.0) + ((lt & HR_LORA_K) ? k : 0.0))
                         * d * (4.0 + (tr->method == HR_METHOD_FULL ? ab : 0.0)));
+}
 
-  if (!attn_grad)
+/* What the attention's core keeps: a kernel's output and log-sum-exp, or
+ * eager attention's scores, and the O projection's input. */
+static void
+add_attention_core (const LayerShape   *L,
+                    HrLayerActivations *out)
+{
+  const HrTraining *tr = L->tr;
+  double d = L->d, a = L->a, T = L->T, ab = L->ab, lin_in = L->lin_in;
+  guint lt = L->lt;
+
+  if (!L->attn_grad)
     {
-      if (hr_layer_needs_input (tr, HR_LORA_O) && lora && (lt & HR_LORA_O))
+      if (hr_layer_needs_input (tr, HR_LORA_O) && L->lora && (lt & HR_LORA_O))
         hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
     }
   else if (tr->attention != HR_ATTENTION_EAGER)
@@ -156,8 +134,8 @@ hr_layer_add_attention (const LayerShape   *L,
     {
       /* In a first layer adapting some of Q, K and V the scores need a
        * gradient when Q or K is adapted, V when V is. */
-      double score_bytes = hr_attention_score_bytes (L, input_grad || (lt & (HR_LORA_Q | HR_LORA_K)),
-                                                     input_grad || (lt & HR_LORA_V));
+      double score_bytes = hr_attention_score_bytes (L, L->input_grad || (lt & (HR_LORA_Q | HR_LORA_K)),
+                                                     L->input_grad || (lt & HR_LORA_V));
 
       if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
         hr_activations_add (out, N_("attention scores (softmax, dropout)"),
@@ -167,6 +145,30 @@ hr_layer_add_attention (const LayerShape   *L,
       if (hr_layer_needs_input (tr, HR_LORA_O))
         hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * lin_in);
     }
+}
+
+/* The attention: its input, Q, K and V, the kernel's output, its scores
+ * when eager, Q/K norms, dropout; *MLA_WORK its backward's working set
+ * where DeepSeek's latent attention replaces it. */
+void
+hr_layer_add_attention (const LayerShape   *L,
+                        HrLayerActivations *out,
+                        double             *mla_attn_work)
+{
+  const HrModelArch *m = L->m;
+  double h = L->h, T = L->T, rep = L->rep;
+  guint attn_first = out->n;
+  double attn_start = out->total;
+
+  /* Attention.  The norm's output is kept by each linear layer that needs
+   * it for its weight's gradient (input_copies).  (DeepSeek's latent
+   * attention replaces what this lists, below.) */
+  hr_activations_add (out, N_("attention input (norm output)"), "b·s·h·bytes·copies / c",
+                      hr_layer_input_copies (L->autocast, L->qkv_readers
+                                                          + (L->shared_norm ? L->mlp_readers : 0.0))
+                      * T * h * L->lin_in / rep);
+  add_qkv (L, out);
+  add_attention_core (L, out);
   if (hr_model_mla (m))
     {
       out->n = attn_first;
@@ -174,7 +176,7 @@ hr_layer_add_attention (const LayerShape   *L,
       out->recomputed = 0;
       hr_activations_mla (L, out, mla_attn_work);
     }
-  if (m->dropout && attn_out_grad)
+  if (m->dropout && L->attn_out_grad)
     hr_activations_add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
 }
 
