@@ -1441,6 +1441,19 @@ test_state_space_preset (void)
   g_assert_true (gtk_widget_has_css_class (hr_form_get_row (hr_window_get_form (window), "model.layer_pattern"),
                                            "error"));
   g_assert_false (gtk_widget_is_sensitive (control (window, "model.shared_blocks")));
+  /* (no expert blocks: no latent to set) */
+  g_assert_false (gtk_widget_is_sensitive (control (window, "model.moe_latent_size")));
+
+  /* Nemotron 3 Nano: its expert blocks take a latent (Nemotron 3's latent
+   * MoE), fewer parameters (test-params has the arithmetic) */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Nemotron 3 Nano 30B-A3B"));
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_true (gtk_widget_is_sensitive (control (window, "model.moe_latent_size")));
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.moe_latent_size")), 1024);
+  settle ();
+  g_assert_true (hr_window_get_plan_valid (window));
+  g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 31577937344 - 23 * 785121280ull);
 
   /* Zamba2: the shared blocks' rows editable (the pattern has S blocks);
    * the default plan's ZeRO-3 is refused with the field, ZeRO-1 plans,
