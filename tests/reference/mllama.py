@@ -44,6 +44,7 @@
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+import torch.utils.checkpoint as torch_checkpoint
 
 import model as reference
 from opcheckpoint import lin
@@ -157,8 +158,9 @@ class CrossLayer(nn.Module):
         self.mlp = reference.MLP(cfg, cfg["ffn"])
         self.mlp_gate = nn.Parameter(torch.full((1,), 0.5))
 
-    def forward(self, x, rope=None):
-        states, mask, rows = self.holder.cross
+    def forward(self, x, rope=None, states=None, mask=None, rows=None):
+        if states is None:
+            states, mask, rows = self.holder.cross
         x = x + self.attn_gate.tanh() * self.attn(self.norm1(x), states, mask)
         y = rows[:, 0] * self.mlp(self.norm2(x))
         return x + self.mlp_gate.tanh() * y
@@ -288,6 +290,19 @@ class MllamaModel(reference.Model):
         self.cross = None
         self.extra_outputs = []
         self.embed_tensors = []
+
+    def _layer(self, i, layer, x, rope):
+        """model.py's, but a cross-attention layer checkpointed with the
+        states and masks as its inputs, as MllamaTextModel.forward hands
+        them to _gradient_checkpointing_func."""
+        every = self.cfg["checkpoint_every"]
+        if (not isinstance(layer, CrossLayer) or self.cfg["checkpointing"] != "full"
+                or (i + 1) % every != 0):
+            return super()._layer(i, layer, x, rope)
+        if self.layer_hook is not None:
+            self.layer_hook(i)
+        states, mask, rows = self.cross
+        return torch_checkpoint.checkpoint(layer, x, rope, states, mask, rows)
 
     def tower_trains(self):
         return any(p.requires_grad for p in self.tower.parameters())

@@ -633,8 +633,9 @@ def preset_configs(presets_dir):
         if m.get("vision") == "mllama":
             c = mllama_preset(m, os.path.splitext(os.path.basename(path))[0])
             out.append(c)
-            # ... with its tower trained too
+            # ... with its tower trained too, and under full checkpointing
             out.append(finish(dict(c, name=c["name"] + " tower", freeze_vision=False)))
+            out.append(finish(dict(c, name=c["name"] + " checkpointed", checkpointing="full")))
             # ... and under LoRA on every linear of both kinds of layer
             out.append(finish(dict(c, name=c["name"] + " lora", method="lora", lora_rank=4,
                                    lora_targets=list(LORA_ALL), lora_dropout=0.0)))
