@@ -180,6 +180,60 @@ hr_layer_add_attention (const LayerShape   *L,
     hr_activations_add (out, N_("attention dropout mask"), "b·s·h / c", T * h / rep);
 }
 
+/* An MoE layer's routing and its experts' gathered tokens: Mixtral's
+ * sparse MoE block as Hugging Face writes it (the comment below), or a
+ * latent MoE's. */
+static void
+add_expert_routing (const LayerShape   *L,
+                    HrLayerActivations *out)
+{
+  const HrModelArch *m = L->m;
+  double ab = L->ab, h = L->h, T = L->T, routed = L->routed, rep = L->rep;
+  gboolean autocast = L->autocast, mlp_in_grad = L->mlp_in_grad;
+  double expert_readers = L->expert_readers;
+
+  /* Mixtral's sparse MoE block as Hugging Face writes it
+   * (MixtralSparseMoeBlock.forward): an fp32 softmax over the router's
+   * logits (kept), top-k (its indices kept), the weights renormalised
+   * (div keeps both operands); then per expert torch.where of the
+   * one-hot mask (one int64 tensor of slot and token indices, kept by
+   * every index op), the expert's tokens gathered (a copy its gate and
+   * up keep), its output times the routing weight (mul keeps both:
+   * the weight needs a gradient through the router), and index_add_,
+   * which keeps its source to take its shape (derivatives.yaml:
+   * index_add, expand_as(source)): per routed token three h-wide
+   * tensors, the weighted one fp32 under autocast (the weights have
+   * the fp32 residual's type).  A latent MoE's experts read and write
+   * the latent's width instead (NemotronHMoE: fc1_latent_proj before
+   * them, whose output the gathers read without keeping it), and
+   * fc2_latent_proj keeps their sum for its weight's gradient: the sum
+   * in the type of the latent projection's output, 16 bits under
+   * autocast too, and so the weighted outputs added to it; the
+   * gathered tokens are 16-bit already, one copy for every reader. */
+  gboolean latent = m->moe_latent_size > 0;
+  double el = latent ? (double) m->moe_latent_size : h;
+  double wb = autocast && !latent ? 4.0 : ab;
+  double copies = hr_layer_input_copies (autocast && !latent, expert_readers);
+
+  /* (In a first layer whose MLP input needs no gradient, the routing
+   * needs none either: only the index and the weights the experts'
+   * outputs are multiplied by are kept.) */
+  /* (When only the experts' down adapters need gradients, their
+   * inputs are gathered without one.) */
+  if (mlp_in_grad)
+    hr_activations_add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
+  hr_activations_add (out, N_("expert inputs, outputs and weighted outputs"),
+                      latent ? "b·s·k_e·L·(input + output + weighted)·bytes / c"
+                             : "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
+                      T * routed * el * (copies * ab + (mlp_in_grad ? ab : 0.0) + wb)
+                      / rep);
+  if (latent)
+    hr_activations_add (out, N_("experts' sum (the latent projection's input)"), "b·s·L·bytes / c",
+                        T * el * ab);
+  hr_activations_add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
+                      mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
+}
+
 /* The MLP, dense or its experts with their routing, and its dropout. */
 void
 hr_layer_add_mlp (const LayerShape   *L,
@@ -201,7 +255,6 @@ hr_layer_add_mlp (const LayerShape   *L,
   gboolean mlp_in_grad = L->mlp_in_grad;
   gboolean mlp_grad = L->mlp_grad;
   gboolean mlp_out_grad = L->mlp_out_grad;
-  double expert_readers = L->expert_readers;
   double mlp_readers = L->mlp_readers;
   double mlp_start;
 
@@ -258,48 +311,7 @@ hr_layer_add_mlp (const LayerShape   *L,
                             "b·s·k_e·f·bytes / (t·c)", T * routed * w * (moe ? ab : lin_in));
     }
   if (moe && mlp_out_grad)
-    {
-      /* Mixtral's sparse MoE block as Hugging Face writes it
-       * (MixtralSparseMoeBlock.forward): an fp32 softmax over the router's
-       * logits (kept), top-k (its indices kept), the weights renormalised
-       * (div keeps both operands); then per expert torch.where of the
-       * one-hot mask (one int64 tensor of slot and token indices, kept by
-       * every index op), the expert's tokens gathered (a copy its gate and
-       * up keep), its output times the routing weight (mul keeps both:
-       * the weight needs a gradient through the router), and index_add_,
-       * which keeps its source to take its shape (derivatives.yaml:
-       * index_add, expand_as(source)): per routed token three h-wide
-       * tensors, the weighted one fp32 under autocast (the weights have
-       * the fp32 residual's type).  A latent MoE's experts read and write
-       * the latent's width instead (NemotronHMoE: fc1_latent_proj before
-       * them, whose output the gathers read without keeping it), and
-       * fc2_latent_proj keeps their sum for its weight's gradient: the sum
-       * in the type of the latent projection's output, 16 bits under
-       * autocast too, and so the weighted outputs added to it; the
-       * gathered tokens are 16-bit already, one copy for every reader. */
-      gboolean latent = m->moe_latent_size > 0;
-      double el = latent ? (double) m->moe_latent_size : h;
-      double wb = autocast && !latent ? 4.0 : ab;
-      double copies = hr_layer_input_copies (autocast && !latent, expert_readers);
-
-      /* (In a first layer whose MLP input needs no gradient, the routing
-       * needs none either: only the index and the weights the experts'
-       * outputs are multiplied by are kept.) */
-      /* (When only the experts' down adapters need gradients, their
-       * inputs are gathered without one.) */
-      if (mlp_in_grad)
-        hr_activations_add (out, N_("router logits (fp32)"), "b·s·E·4 / c", T * (double) m->experts * 4.0);
-      hr_activations_add (out, N_("expert inputs, outputs and weighted outputs"),
-                          latent ? "b·s·k_e·L·(input + output + weighted)·bytes / c"
-                                 : "b·s·k_e·h·(copies·bytes + bytes + weighted bytes) / c",
-                          T * routed * el * (copies * ab + (mlp_in_grad ? ab : 0.0) + wb)
-                          / rep);
-      if (latent)
-        hr_activations_add (out, N_("experts' sum (the latent projection's input)"), "b·s·L·bytes / c",
-                            T * el * ab);
-      hr_activations_add (out, N_("routing indices and weights"), "b·s·(k_e·(16 + 8 + 4 + bytes) + 4) / c",
-                          mlp_in_grad ? T * (routed * (16.0 + 8.0 + 4.0 + wb) + 4.0) : T * routed * (16.0 + wb));
-    }
+    add_expert_routing (L, out);
   if (moe && mlp_out_grad)
     hr_activations_shared_experts (L, out);
   if (m->dropout && mlp_out_grad)
