@@ -54,7 +54,9 @@ read_attention_layers (HrHfReader   *r,
                  && json_node_get_value_type (e) != G_TYPE_BOOLEAN
                  ? json_node_get_double (e) : -1;
 
-      if (v < 0 || v != (double) (guint64) v || v >= (double) out->layers)
+      /* (the range first: converting a double past 2^64, or NaN, to an
+       * integer is undefined) */
+      if (!(v >= 0) || v >= (double) out->layers || v != (double) (guint64) v)
         {
           g_autofree char *key = g_strdup_printf ("attn_layer_indices[%u]", i);
 
