@@ -488,7 +488,8 @@ add_model_states_once (Ctx         *ctx,
     }
   hr_calc_add_model_states (ctx, dev, sp);
   memo->valid = TRUE;
-  memo->key = key;
+  /* (bytes, padding too, as memcmp reads them) */
+  memcpy (&memo->key, &key, sizeof key);
   memo->stage = dev->stage;
   memo->n_items = dev->n_items;
   memo->host_bytes = ctx->host_bytes - host_before;
