@@ -1333,31 +1333,72 @@ test_nemotron_h_blocks (void)
   g_assert_cmpfloat (last.total, ==, 243269632.0);
 }
 
-/* Nemotron 3 Nano's expert block (E) as a latent MoE of 1024
- * (NemotronHMoE with moe_latent_size), 2048 tokens, bf16-true: h 2688, 6
- * of 128 experts per token.  The experts' gathered inputs, outputs and
- * weighted outputs are three tensors a routed token of the latent's width
- * instead of h's, 2048·6·(2688 − 1024)·3·2 = 122,683,392 less; the
- * latent projection back keeps the experts' sum, 2048·1024·2 = 4,194,304;
- * everything else (the norm, the router's inputs, the f-wide tensors, the
- * shared experts) is the same block's. */
+/* Nemotron 3 Nano's expert block (E), 2048 tokens, bf16-true: h 2688, 6
+ * of 128 experts per token.  NemotronHMoE routes as DeepSeek-V3 does and
+ * sums its experts in fp32 (modeling_nemotron_h.py: NemotronHTopkRouter
+ * is DeepseekV3TopkRouter, F.linear over hidden_states.type(float32);
+ * NemotronHExperts.forward's final_hidden_states has the fp32 routing
+ * weights' dtype, and each expert's output times its weight, fp32, is
+ * what index_add_ keeps):
+ * - the router's fp32 copy of the tokens, 2048·2688·4 = 22,020,096;
+ * - per routed token the gathered input and the expert's output in bf16
+ *   and the weighted output in fp32, 2048·6·2688·(2 + 2 + 4) =
+ *   264,241,152 (Mixtral's sum, in bf16, would keep 2 bytes, not 4);
+ * - the routing: the sigmoid's scores 2048·128·4, and per routed token
+ *   the where's two indices, the gather's index, the renormalisation's
+ *   operand and the fp32 weight slice, 2048·(6·(16 + 8 + 4 + 4) + 4).
+ * As a latent MoE of 1024 (moe_latent_size) the three routed tensors are
+ * the latent's width instead of h's, 2048·6·(2688 − 1024)·8 =
+ * 163,577,856 less, and the latent projection back keeps the experts'
+ * sum in bf16, 2048·1024·2 = 4,194,304; everything else (the norm, the
+ * router's inputs, the f-wide tensors, the shared experts) is the same
+ * block's. */
 static void
 test_latent_moe_block (void)
 {
+  const double T = 2048;
   HrScenario sc;
   HrPatternKinds kinds;
+  const HrLayerActivations *e;
   double plain;
 
-  G_STATIC_ASSERT (2048ull * 6 * (2688 - 1024) * 3 * 2 == 122683392);
+  G_STATIC_ASSERT (2048ull * 6 * (2688 - 1024) * 8 == 163577856);
   ssm_scenario (&sc, "nemotron-3-nano-30b-a3b");
   sc.training.attention = HR_ATTENTION_FLASH;
   hr_activations_pattern_kinds (&sc, &kinds);
-  plain = kinds.kind[HR_LAYER_MIXER_NONE][HR_LAYER_MLP_EXPERTS].total;
+  e = &kinds.kind[HR_LAYER_MIXER_NONE][HR_LAYER_MLP_EXPERTS];
+  g_assert_cmpfloat (saved_bytes (e, "router input (fp32)"), ==, T * 2688 * 4);
+  g_assert_cmpfloat (saved_bytes (e, "expert inputs, outputs and weighted outputs"), ==, T * 6 * 2688 * (2 + 2 + 4));
+  g_assert_cmpfloat (saved_bytes (e, "routing indices and weights"), ==, T * (6 * (16 + 8 + 4 + 4) + 4));
+  g_assert_cmpfloat (saved_bytes (e, "router logits (fp32)"), ==, T * 128 * 4);
+  plain = e->total;
+  g_assert_cmpfloat (plain, ==, 453386240.0);
   sc.model.moe_latent_size = 1024;
   hr_activations_pattern_kinds (&sc, &kinds);
   g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_NONE][HR_LAYER_MLP_EXPERTS].total, ==,
-                     plain - 122683392.0 + 4194304.0);
-  g_assert_cmpfloat (plain, ==, 387301376.0);
+                     plain - 163577856.0 + 4194304.0);
+}
+
+/* Jamba's experts are Mixtral's (JambaSparseMoeBlock: the router in the
+ * tokens' type, the weights cast back to it, the sum in bf16): per
+ * routed token the weighted output keeps 2 bytes an element under
+ * bf16-true, and no router copy is kept. */
+static void
+test_jamba_moe_sum (void)
+{
+  const double T = 2048;
+  HrScenario sc;
+  HrPatternKinds kinds;
+  const HrLayerActivations *e = NULL;
+
+  ssm_scenario (&sc, "jamba-mini");
+  hr_activations_pattern_kinds (&sc, &kinds);
+  for (guint a = 0; a < HR_N_LAYER_MIXERS && e == NULL; a++)
+    if (kinds.has[a][HR_LAYER_MLP_EXPERTS])
+      e = &kinds.kind[a][HR_LAYER_MLP_EXPERTS];
+  g_assert_nonnull (e);
+  g_assert_cmpfloat (saved_bytes (e, "router input (fp32)"), ==, 0);
+  g_assert_cmpfloat (saved_bytes (e, "expert inputs, outputs and weighted outputs"), ==, T * 2 * 4096 * (2 + 2 + 2));
 }
 
 /* Zamba2 2.7B's shared block, one use (modeling_zamba2.py,
@@ -1911,5 +1952,6 @@ main (int   argc,
   g_test_add_func ("/activations/attention-buffer", test_attention_buffer);
   g_test_add_func ("/activations/vision-tower", test_vision_tower);
   g_test_add_func ("/activations/llama-3.2-vision", test_mllama);
+  g_test_add_func ("/activations/jamba-moe-sum", test_jamba_moe_sum);
   return g_test_run ();
 }

@@ -208,13 +208,31 @@ add_expert_routing (const LayerShape   *L,
    * them, whose output the gathers read without keeping it), and
    * fc2_latent_proj keeps their sum for its weight's gradient: the sum
    * in the type of the latent projection's output, 16 bits under
-   * autocast too, and so the weighted outputs added to it; the
-   * gathered tokens are 16-bit already, one copy for every reader. */
+   * autocast too, and the gathered tokens are 16-bit already, one copy
+   * for every reader.
+   *
+   * A pattern's E block is Nemotron-H's NemotronHMoE, which routes as
+   * DeepSeek-V3 does (NemotronHTopkRouter is DeepseekV3TopkRouter: an fp32
+   * linear over an fp32 copy of the tokens, which it keeps while its
+   * weight trains; sigmoid scores, kept as the softmax's are; group
+   * top-k, whose masks and indices nothing downstream keeps; the chosen
+   * scores gathered, renormalised and scaled, in fp32) and sums its
+   * experts in fp32 (NemotronHExperts.forward: final_hidden_states has
+   * top_k_weights' dtype, each expert's output times its fp32 weight is
+   * fp32, index_add_ keeps that), cast back to the tokens' type after.
+   * DeepSeek's own MoE (shared experts, no pattern) keeps the same fp32
+   * router input and sums in the tokens' type (MixtralExperts). */
   gboolean latent = m->moe_latent_size > 0;
+  gboolean nemotron = L->nemotron_moe;
   double el = latent ? (double) m->moe_latent_size : h;
-  double wb = autocast && !latent ? 4.0 : ab;
+  double wb = (autocast && !latent) || nemotron ? 4.0 : ab;
   double copies = hr_layer_input_copies (autocast && !latent, expert_readers);
 
+  /* (in fp32 the upcast is the input itself; under autocast the router's
+   * linear keeps its 16-bit cast, the MLP input the plan counts already) */
+  if (m->shared_experts > 0 || nemotron)
+    hr_activations_add (out, N_("router input (fp32)"), "b·s·h·4 / c",
+                        autocast || ab == 4.0 || L->tr->method != HR_METHOD_FULL ? 0.0 : T * h * 4.0 / rep);
   /* (In a first layer whose MLP input needs no gradient, the routing
    * needs none either: only the index and the weights the experts'
    * outputs are multiplied by are kept.) */

@@ -196,10 +196,9 @@ hr_activations_mla (const LayerShape   *L,
   }
 }
 
-/* DeepSeek's MoE beside the routed experts: the gate's fp32 copy of its
- * input, kept while the gate's weight trains (F.linear's input is saved
- * for the weight's gradient only), and the shared experts' saved tensors,
- * a dense MLP of width shared_experts x expert_ffn / t over every token,
+/* DeepSeek's and Nemotron-H's MoE beside the routed experts (the router's
+ * fp32 copy of the tokens is counted with the routing,
+ * hr-activations-blocks.c): the shared experts' saved tensors, a dense MLP of width shared_experts x expert_ffn / t over every token,
  * frozen under LoRA as the routed experts are: a gated one keeps gate, up
  * and the activation (in a first layer adapting gate or up alone, the
  * adapted side's) and down's input where down trains or its adapter
@@ -230,10 +229,6 @@ hr_activations_shared_experts (const LayerShape   *L,
 
   if (m->shared_experts == 0)
     return;
-  /* (in fp32 the upcast is the input itself; under autocast the gate's
-   * linear keeps its 16-bit cast, the MLP input the plan counts already) */
-  hr_activations_add (out, N_("router input (fp32)"), "b·s·h·4 / c",
-                      autocast || ab == 4.0 || tr->method != HR_METHOD_FULL ? 0.0 : T * h * 4.0 / rep);
   if (!L->mlp_grad)
     kept = 0;
   else if (gated)

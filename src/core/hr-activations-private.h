@@ -76,6 +76,8 @@ typedef struct
   gboolean           input_grad;  /* the layer's input needs a gradient */
   double             kv_T;  /* tokens K and V read: T, or in a cross-attention
                              * layer the images' (hr-activations-mllama.c) */
+  gboolean           nemotron_moe;  /* its experts are Nemotron-H's NemotronHMoE
+                                     * (a pattern's E block, hr-activations-ssm.c) */
 } LayerShape;
 
 static inline gboolean
@@ -110,6 +112,12 @@ hr_layer_input_copies (gboolean autocast,
  * input needs a gradient or not (INPUT_GRAD). */
 void hr_activations_layer_with_input (const HrScenario   *scenario,
                                       gboolean            input_grad,
+                                      HrLayerActivations *out);
+/* ... whose experts, where it has any, are NEMOTRON_MOE Nemotron-H's
+ * (NemotronHMoE: a pattern's E block) rather than Mixtral's. */
+void hr_activations_layer_with_moe   (const HrScenario   *scenario,
+                                      gboolean            input_grad,
+                                      gboolean            nemotron_moe,
                                       HrLayerActivations *out);
 
 /* How many LoRA targets a mask of HR_LORA_* bits names. */

@@ -100,7 +100,9 @@ transformer_layer (const HrScenario   *sc,
   HrScenario plain;
 
   plain_transformer (sc, experts, targets, &plain);
-  hr_activations_layer_with_input (&plain, input_grad, out);
+  /* (a pattern's experts are Nemotron-H's; Jamba's and Bamba's, by
+   * expert_layer_period, Mixtral's) */
+  hr_activations_layer_with_moe (&plain, input_grad, sc->model.layer_pattern[0] != '\0', out);
 }
 
 /* A pattern's attention block (Nemotron-H's '*'): a norm and the

@@ -474,10 +474,20 @@ hr_activations_layer_with_input (const HrScenario   *scenario,
                                  gboolean            input_grad,
                                  HrLayerActivations *out)
 {
+  hr_activations_layer_with_moe (scenario, input_grad, FALSE, out);
+}
+
+void
+hr_activations_layer_with_moe (const HrScenario   *scenario,
+                               gboolean            input_grad,
+                               gboolean            nemotron_moe,
+                               HrLayerActivations *out)
+{
   LayerShape shape;
   double mla_attn_work = 0;
 
   layer_shape (scenario, input_grad, &shape);
+  shape.nemotron_moe = nemotron_moe;
   *out = (HrLayerActivations) { 0 };
   add_norms (&shape, out);
   hr_layer_add_attention (&shape, out, &mla_attn_work);

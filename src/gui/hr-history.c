@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Snapshots of the whole scenario, one per step, with whether its name
- * follows the plan.  The window records one after each main-loop turn in
- * which fields changed, naming the properties that did; a turn that
+ * follows the plan.  The window notes each property that changes and
+ * commits the edits as a step after each main-loop turn in which fields
+ * changed; a turn that
  * changes only fields the last step changed, within a second of it, is
  * merged into that step, so dragging a spin button from 4 to 32 undoes in
  * one go.  Undo moves back a step, an edit after it forgets the steps
@@ -35,6 +36,8 @@ struct _HrHistory
   GPtrArray *last_fields;   /* interned property names the last step changed */
   gint64     last_usec;
   gboolean   mergeable;     /* the next edit may merge into the current step */
+  GPtrArray *edits;         /* interned property names changed since the last commit */
+  gboolean   alone;         /* the next commit merges with no step (Apply, Import) */
 };
 
 G_DEFINE_FINAL_TYPE (HrHistory, hr_history, G_TYPE_OBJECT)
@@ -102,23 +105,23 @@ hr_history_reset (HrHistory        *self,
   self->saved = 0;
   self->mergeable = FALSE;
   g_ptr_array_set_size (self->last_fields, 0);
+  g_ptr_array_set_size (self->edits, 0);
 }
 
 /* Records the scenario after an edit of fields (property names, NULL for
  * unknown).  Returns whether it made or changed a step: an edit that
  * leaves the scenario as it was makes none. */
-gboolean
-hr_history_record (HrHistory        *self,
-                   const HrScenario *scenario,
-                   gboolean          name_follows,
-                   GPtrArray        *fields,
-                   gboolean          mergeable,
-                   gint64            now_usec)
+static gboolean
+record (HrHistory        *self,
+        const HrScenario *scenario,
+        gboolean          name_follows,
+        GPtrArray        *fields,
+        gboolean          mergeable,
+        gint64            now_usec)
 {
   Step step = { .name_follows = name_follows };
   gboolean merge;
 
-  g_return_val_if_fail (HR_IS_HISTORY (self), FALSE);
   step.scenario = *scenario;
   normalise (&step.scenario);
   if (memcmp (&step.scenario, &step_at (self, self->index)->scenario, sizeof step.scenario) == 0)
@@ -152,6 +155,52 @@ hr_history_record (HrHistory        *self,
   self->last_usec = now_usec;
   self->mergeable = mergeable;
   return TRUE;
+}
+
+/* A property of the scenario changed (its name interned). */
+void
+hr_history_note_edit (HrHistory  *self,
+                      const char *field)
+{
+  g_return_if_fail (HR_IS_HISTORY (self));
+  if (!g_ptr_array_find (self->edits, field, NULL))
+    g_ptr_array_add (self->edits, (gpointer) field);
+}
+
+/* The edits that come next are a step of their own, merged with none: a
+ * change the user takes back as one (Apply a suggestion, Import). */
+void
+hr_history_next_alone (HrHistory *self)
+{
+  g_return_if_fail (HR_IS_HISTORY (self));
+  self->alone = TRUE;
+}
+
+/* The edits noted since the last commit become a step of the scenario as
+ * it is now (merged with the last step when they are more of the same).
+ * Returns FALSE, and keeps everything as it was, when none were noted. */
+gboolean
+hr_history_commit (HrHistory        *self,
+                   const HrScenario *scenario,
+                   gboolean          name_follows,
+                   gint64            now_usec)
+{
+  g_return_val_if_fail (HR_IS_HISTORY (self), FALSE);
+  if (self->edits->len == 0)
+    return FALSE;
+  record (self, scenario, name_follows, self->edits, !self->alone, now_usec);
+  g_ptr_array_set_size (self->edits, 0);
+  self->alone = FALSE;
+  return TRUE;
+}
+
+/* Forgets the edits noted: the scenario was replaced or restored as a
+ * whole, which is no edit. */
+void
+hr_history_drop_edits (HrHistory *self)
+{
+  g_return_if_fail (HR_IS_HISTORY (self));
+  g_ptr_array_set_size (self->edits, 0);
 }
 
 /* The scenario one step back, or NULL at the start. */
@@ -229,6 +278,7 @@ hr_history_finalize (GObject *object)
 
   g_array_unref (self->steps);
   g_ptr_array_unref (self->last_fields);
+  g_ptr_array_unref (self->edits);
   G_OBJECT_CLASS (hr_history_parent_class)->finalize (object);
 }
 
@@ -245,6 +295,7 @@ hr_history_init (HrHistory *self)
 
   self->steps = g_array_new (FALSE, TRUE, sizeof (Step));
   self->last_fields = g_ptr_array_new ();
+  self->edits = g_ptr_array_new ();
   hr_scenario_init_default (&sc);
   hr_history_reset (self, &sc, TRUE);
 }

@@ -25,12 +25,14 @@ HrHistory        *hr_history_new         (void);
 void              hr_history_reset       (HrHistory        *self,
                                           const HrScenario *scenario,
                                           gboolean          name_follows);
-gboolean          hr_history_record      (HrHistory        *self,
+void              hr_history_note_edit   (HrHistory        *self,
+                                          const char       *field);
+void              hr_history_next_alone  (HrHistory        *self);
+gboolean          hr_history_commit      (HrHistory        *self,
                                           const HrScenario *scenario,
                                           gboolean          name_follows,
-                                          GPtrArray        *fields,
-                                          gboolean          mergeable,
                                           gint64            now_usec);
+void              hr_history_drop_edits  (HrHistory        *self);
 const HrScenario *hr_history_undo        (HrHistory        *self,
                                           gboolean         *name_follows);
 const HrScenario *hr_history_redo        (HrHistory        *self,

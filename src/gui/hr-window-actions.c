@@ -41,30 +41,24 @@ typedef struct
 void
 hr_window_clear_pending (HrWindow *self)
 {
-  gpointer data = self->pending_data;
-  GDestroyNotify destroy = self->pending_destroy;
+  HrWindowPending pending = self->pending;
 
-  self->pending = NULL;
-  self->pending_data = NULL;
-  self->pending_destroy = NULL;
-  if (destroy != NULL)
-    destroy (data);
+  self->pending = (HrWindowPending) { 0 };
+  if (pending.destroy != NULL)
+    pending.destroy (pending.data);
 }
 
 static void
 run_pending (HrWindow *self)
 {
-  HrWindowThen then = self->pending;
-  gpointer data = self->pending_data;
-  GDestroyNotify destroy = self->pending_destroy;
+  HrWindowPending pending = self->pending;
 
-  self->pending = NULL;
-  self->pending_data = NULL;
-  self->pending_destroy = NULL;
-  if (then != NULL)
-    then (self, data);
-  if (destroy != NULL)
-    destroy (data);
+  /* (taken out first: then may ask again) */
+  self->pending = (HrWindowPending) { 0 };
+  if (pending.then != NULL)
+    pending.then (self, pending.data);
+  if (pending.destroy != NULL)
+    pending.destroy (pending.data);
 }
 
 static void choose_file (HrWindow *self, Choice choice);
@@ -110,9 +104,7 @@ hr_window_ask_to_discard (HrWindow       *self,
       return;
     }
   hr_window_clear_pending (self);
-  self->pending = then;
-  self->pending_data = data;
-  self->pending_destroy = destroy;
+  self->pending = (HrWindowPending) { then, data, destroy };
 
   dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Save changes?"),
                                    _("The scenario has changes that are not saved."));
@@ -426,7 +418,7 @@ hr_window_import_file (HrWindow  *self,
     return FALSE;
 
   hr_window_record_edit (self);
-  self->edit_alone = TRUE;
+  hr_history_next_alone (self->history);
   hr_scenario_model_set_scenario (self->model, &sc);
   message = g_strdup_printf (_("Imported %s"), name);
   hr_window_toast_undo (self, message);
@@ -540,7 +532,7 @@ action_apply_suggestion (GSimpleAction *action,
     return;
   /* A step of its own, that the toast's Undo takes back. */
   hr_window_record_edit (self);
-  self->edit_alone = TRUE;
+  hr_history_next_alone (self->history);
   saves = hr_locale_bytes ((double) sg->saves_bytes, hr_window_units (self));
   /* TRANSLATORS: a toast: the suggestion applied, and what it saves */
   message = g_strdup_printf (_("Applied “%s”: −%s per GPU"), sg->title, saves);

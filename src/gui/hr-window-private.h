@@ -27,6 +27,15 @@ G_BEGIN_DECLS
 typedef void (*HrWindowThen) (HrWindow *self,
                               gpointer  data);
 
+/* What to do once unsaved changes are saved or discarded
+ * (hr_window_ask_to_discard). */
+typedef struct
+{
+  HrWindowThen   then;
+  gpointer       data;
+  GDestroyNotify destroy;
+} HrWindowPending;
+
 struct _HrWindow
 {
   AdwApplicationWindow parent_instance;
@@ -67,15 +76,9 @@ struct _HrWindow
   guint                fold_id;
   gboolean             close_confirmed;
 
-  /* undo: the steps, and the properties edited since the last one */
-  HrHistory           *history;
-  GPtrArray           *edited;        /* interned property names */
-  gboolean             edit_alone;    /* the next step merges with none */
+  HrHistory           *history;       /* undo: the steps, and the edits since the last */
 
-  /* what to do once unsaved changes are saved or discarded */
-  HrWindowThen         pending;
-  gpointer             pending_data;
-  GDestroyNotify       pending_destroy;
+  HrWindowPending      pending;       /* once unsaved changes are saved or discarded */
   char                *last_toast;
   AdwToast            *undo_toast;    /* weak: the toast whose Undo is showing */
 

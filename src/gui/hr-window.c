@@ -291,13 +291,9 @@ recompute (gpointer user_data)
 void
 hr_window_record_edit (HrWindow *self)
 {
-  if (self->edited->len == 0)
+  if (!hr_history_commit (self->history, hr_scenario_model_get_scenario (self->model),
+                          self->name_follows, g_get_monotonic_time ()))
     return;
-  hr_history_record (self->history, hr_scenario_model_get_scenario (self->model),
-                     self->name_follows, self->edited, !self->edit_alone,
-                     g_get_monotonic_time ());
-  g_ptr_array_set_size (self->edited, 0);
-  self->edit_alone = FALSE;
   self->dirty = !hr_history_is_saved (self->history);
   hr_window_update_title (self);
   hr_window_update_actions (self);
@@ -322,12 +318,7 @@ on_model_notify (HrWindow   *self,
       return;
     }
   if (self->loading == 0)
-    {
-      const char *property = g_intern_string (pspec->name);
-
-      if (!g_ptr_array_find (self->edited, property, NULL))
-        g_ptr_array_add (self->edited, (gpointer) property);
-    }
+    hr_history_note_edit (self->history, g_intern_string (pspec->name));
   /* A name of the user's own stays; clearing it lets it follow again,
    * from the next change that renames the plan. */
   if (name && self->loading == 0)
@@ -366,7 +357,6 @@ hr_window_replace_scenario (HrWindow         *self,
   g_free (self->name_base);
   self->name_base = hr_scenario_generate_name (scenario);
   hr_history_reset (self->history, &named, name_follows);
-  g_ptr_array_set_size (self->edited, 0);
   self->dirty = FALSE;
   hr_window_update_title (self);
   hr_window_update_actions (self);
@@ -386,7 +376,7 @@ hr_window_restore_step (HrWindow         *self,
   self->name_follows = name_follows;
   g_free (self->name_base);
   self->name_base = hr_scenario_generate_name (scenario);
-  g_ptr_array_set_size (self->edited, 0);
+  hr_history_drop_edits (self->history);
   self->dirty = !hr_history_is_saved (self->history);
   hr_window_update_title (self);
   hr_window_update_actions (self);
@@ -468,7 +458,6 @@ hr_window_finalize (GObject *object)
   g_clear_pointer (&self->name_base, g_free);
   g_clear_pointer (&self->last_toast, g_free);
   g_clear_weak_pointer (&self->undo_toast);
-  g_clear_pointer (&self->edited, g_ptr_array_unref);
   g_clear_object (&self->history);
   g_clear_pointer (&self->presets, hr_presets_free);
   g_clear_pointer (&self->plan, hr_plan_free);
@@ -536,7 +525,6 @@ hr_window_init (HrWindow *self)
   self->name_base = hr_scenario_generate_name (&sc);
   self->history = hr_history_new ();
   hr_history_reset (self->history, &sc, self->name_follows);
-  self->edited = g_ptr_array_new ();
 
   self->form = HR_FORM (hr_form_new (self->model, self->presets));
   gtk_scrolled_window_set_child (self->form_scroller, GTK_WIDGET (self->form));

@@ -467,12 +467,19 @@ class MoE(nn.Module):
     fp32 softmax over the router logits, top-k, renormalised weights, and
     each expert run on the tokens routed to it."""
 
-    def __init__(self, cfg):
+    def __init__(self, cfg, nemotron=False):
         super().__init__()
         self.cfg = cfg
         self.E = cfg["experts"]
         self.k = cfg["experts_active"]
         self.router = nn.Linear(cfg["hidden"], self.E, bias=False)
+        # Nemotron-H's NemotronHMoE (a pattern's E block) routes as
+        # DeepSeek-V3 (NemotronHTopkRouter is DeepseekV3TopkRouter, its
+        # e_score_correction_bias a buffer) and sums in fp32
+        # (NemotronHExperts)
+        self.nemotron = nemotron
+        if nemotron:
+            self.register_buffer("score_bias", torch.zeros(self.E))
         # Nemotron's latent MoE (NemotronHMoE with moe_latent_size):
         # fc1_latent_proj takes the tokens to L before the experts, which
         # read and write L, and fc2_latent_proj takes their sum back
@@ -492,31 +499,54 @@ class MoE(nn.Module):
         b, s, h = x.shape
         residual = x
         x = x.reshape(-1, h)
-        if self.shared is not None:
+        if self.shared is not None or self.nemotron:
             logits = F.linear(x.float(), self.router.weight.float()) if not autocast_on(self.cfg) \
                 else self.router(x)
         else:
             logits = self.router(x)
-        w = F.softmax(logits, dim=1, dtype=torch.float)
-        w, idx = torch.topk(w, self.k, dim=-1)
-        w = w / w.sum(dim=-1, keepdim=True)
-        w = w.to(x.dtype)
+        if self.nemotron:
+            w, idx = self.route_sigmoid(logits)
+        else:
+            w = F.softmax(logits, dim=1, dtype=torch.float)
+            w, idx = torch.topk(w, self.k, dim=-1)
+            w = w / w.sum(dim=-1, keepdim=True)
+            w = w.to(x.dtype)
         xe = lin(self.fc1_latent, x) if self.L else x
         width = xe.shape[-1]
-        out = torch.zeros((b * s, width), dtype=xe.dtype, device=x.device)
+        out = torch.zeros((b * s, width), dtype=w.dtype if self.nemotron else xe.dtype, device=x.device)
         mask = F.one_hot(idx, num_classes=self.E).permute(2, 1, 0)
         for e in range(self.E):
             slot, tok = torch.where(mask[e])
             if tok.numel() == 0:
                 continue
             y = self.experts[e](xe[None, tok].reshape(-1, width)) * w[tok, slot, None]
-            out.index_add_(0, tok, y.to(xe.dtype))
+            out.index_add_(0, tok, y.to(out.dtype))
+        out = out.to(xe.dtype)
         if self.L:
             out = lin(self.fc2_latent, out)
         out = out.reshape(b, s, h)
         if self.shared is not None:
             out = out + self.shared(residual)
         return out
+
+
+    def route_sigmoid(self, logits):
+        """DeepseekV3MoE.route_tokens_to_experts with one group (Nemotron
+        3's n_group and topk_group 1): sigmoid scores, the bias added for
+        the choice, the group top-k and its mask, top-k, the chosen scores
+        gathered, renormalised and scaled (routed_scaling_factor)."""
+        scores = logits.sigmoid()
+        choice = scores + self.score_bias
+        group_scores = choice.view(-1, 1, self.E).topk(min(2, self.E), dim=-1)[0].sum(dim=-1)
+        group_idx = torch.topk(group_scores, k=1, dim=-1, sorted=False)[1]
+        group_mask = torch.zeros_like(group_scores)
+        group_mask.scatter_(1, group_idx, 1)
+        score_mask = group_mask.unsqueeze(-1).expand(-1, 1, self.E).reshape(-1, self.E)
+        masked = choice.masked_fill(~score_mask.bool(), 0.0)
+        idx = torch.topk(masked, k=self.k, dim=-1, sorted=False)[1]
+        w = scores.gather(1, idx)
+        w /= w.sum(dim=-1, keepdim=True) + 1e-20
+        return w * 2.5, idx
 
 
 class Block(nn.Module):

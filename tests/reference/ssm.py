@@ -179,7 +179,7 @@ class PatternBlock(nn.Module):
         elif char == "-":
             self.mlp = MLP(cfg, cfg["ffn"])
         else:
-            self.mlp = MoE(cfg)
+            self.mlp = MoE(cfg, nemotron=True)
 
     def forward(self, x, rope, extra=None):
         # (a Zamba2 hybrid layer's shared block output joins its Mamba
