@@ -20,15 +20,13 @@ cli="$1"
 presets="$2"
 shift 2
 here="$(cd "$(dirname "$0")" && pwd)"
-for py in "${HEADROOM_ORACLE_PYTHON:-}" python3 /usr/bin/python3; do
-  [ -n "$py" ] || continue
-  if "$py" -c "import torch" >/dev/null 2>&1; then
-    set -- --count "${HEADROOM_ORACLE_COUNT:-300}" "$@"
-    seed="${HEADROOM_ORACLE_SEED:-11}"
-    [ "$seed" != random ] && set -- --seed "$seed" "$@"
-    exec "$py" -u "$here/oracle.py" --cli "$cli" --presets "$presets" "$@"
-  fi
-done
+py="$("$here/torch-python.sh")"
+if [ -n "$py" ]; then
+  set -- --count "${HEADROOM_ORACLE_COUNT:-300}" "$@"
+  seed="${HEADROOM_ORACLE_SEED:-11}"
+  [ "$seed" != random ] && set -- --seed "$seed" "$@"
+  exec "$py" -u "$here/oracle.py" --cli "$cli" --presets "$presets" "$@"
+fi
 # build-aux/test installs python3-torch and sets HEADROOM_ORACLE_REQUIRED:
 # there a missing torch is a broken install, not a reason to skip.
 if [ -n "${HEADROOM_ORACLE_REQUIRED:-}" ]; then
