@@ -1,4 +1,4 @@
-# hfllama.py: measure-stacks.py's plain loop, op for op, on the meta device
+# hfllama.py: measure-stacks.py's plain loop and Trainer, op for op, on the meta device
 #
 # Copyright 2026 The Headroom developers
 # SPDX-License-Identifier: GPL-3.0-or-later
@@ -11,12 +11,13 @@
 # upcast to fp32, then cross_entropy), fused AdamW (its step allocates
 # nothing; its first step makes each parameter's step counter and two
 # states), zero_grad(set_to_none=True), each decoder layer wrapped for
-# full checkpointing or not.  Written again here, as the modules write
+# full checkpointing or not; and as run_trainer trains it: transformers'
+# Trainer(bf16=True), autocast over fp32 weights or, with PEFT's LoRA on
+# every linear of the layers, over a bf16 base and fp32 adapters.
+# Written again here, as the modules write
 # each op, because the caching allocator's reserved bytes depend on the
 # order and sizes of every allocation (alloctrace.py, cachingalloc.py);
 # the trace runs on the meta device, so a 1B model's step costs no memory.
-
-import math
 
 import torch
 import torch.nn.functional as F
@@ -141,14 +142,22 @@ class CudnnAttention(torch.autograd.Function):
         return torch.empty_like(q), torch.empty_like(k), torch.empty_like(v)
 
 
+TARGETS = ("q", "k", "v", "o", "gate", "up", "down")
+
+
 class Llama:
-    def __init__(self, cfg, trace, device="meta", dtype=torch.bfloat16):
+    """LORA, where given, is (rank, alpha, dropout): PEFT's LoraConfig on
+    every linear of the layers over a frozen base (target_modules
+    "all-linear" leaves the head out), its adapters fp32."""
+
+    def __init__(self, cfg, trace, device="meta", dtype=torch.bfloat16, lora=None):
         self.cfg = cfg
+        self.lora = lora
         h, f, V = cfg["hidden"], cfg["ffn"], cfg["vocab"]
         a, kh, d = cfg["heads"], cfg["kv_heads"], cfg["head_dim"]
 
-        def param(*shape):
-            p = torch.empty(*shape, device=device, dtype=dtype, requires_grad=True)
+        def param(*shape, dt=dtype, grad=lora is None):
+            p = torch.empty(*shape, device=device, dtype=dt, requires_grad=grad)
             trace.track(p)
             return p
 
@@ -168,6 +177,17 @@ class Llama:
         untied = param(V, h)
         del untied
         self.params = [self.embed] + [p for L in self.layers for p in L.values()] + [self.norm]
+        if lora is not None:
+            # get_peft_model: lora_A (r x in) and lora_B (out x r) of each
+            # target, module by module, made on the base layer's device
+            r = lora[0]
+            for L in self.layers:
+                for t in TARGETS:
+                    out_f, in_f = L[t].shape
+                    L[t + "_A"] = param(r, in_f, dt=torch.float32, grad=True)
+                    L[t + "_B"] = param(out_f, r, dt=torch.float32, grad=True)
+            self.params = [p for L in self.layers for t in TARGETS
+                           for p in (L[t + "_A"], L[t + "_B"])]
 
     @staticmethod
     def rms_norm(x, w, eps):
@@ -201,6 +221,24 @@ class Llama:
             sin = emb.sin() * 1.0
             return cos.to(dtype=x.dtype), sin.to(dtype=x.dtype)
 
+    def proj(self, L, t, x):
+        """One of the layer's linears; with LoRA, PEFT's lora.Linear.forward:
+        the frozen base, then the input cast to the adapters' fp32
+        (_cast_input_dtype), dropout (CUDA's fused native_dropout, which
+        keeps a bool mask), lora_A, lora_B, scaled and added."""
+        result = linear(x, L[t])
+        if self.lora is None:
+            return result
+        r, alpha, p = self.lora
+        xa = x if x.dtype == torch.float32 else x.to(torch.float32)
+        if p > 0:
+            xa = torch.native_dropout(xa, p, True)[0]
+        # (the scaling a 0-dim tensor, as the norms' divisor: a Python
+        # number is a wrapped number, which a dispatch mode cannot detach)
+        scaling = torch.full((), alpha / r, device=x.device)
+        result = result + linear(linear(xa, L[t + "_A"]), L[t + "_B"]) * scaling
+        return result.to(result.dtype)
+
     def layer(self, L, x, cos, sin):
         cfg = self.cfg
         b, s, h = x.shape
@@ -208,9 +246,9 @@ class Llama:
         residual = x
         x = self.rms_norm(x, L["ln1"], cfg["eps"])
         # LlamaAttention.forward
-        q = linear(x, L["q"]).view(b, s, -1, d).transpose(1, 2)
-        k = linear(x, L["k"]).view(b, s, -1, d).transpose(1, 2)
-        v = linear(x, L["v"]).view(b, s, -1, d).transpose(1, 2)
+        q = self.proj(L, "q", x).view(b, s, -1, d).transpose(1, 2)
+        k = self.proj(L, "k", x).view(b, s, -1, d).transpose(1, 2)
+        v = self.proj(L, "v", x).view(b, s, -1, d).transpose(1, 2)
         c, sn = cos.unsqueeze(1), sin.unsqueeze(1)
         q = (q * c) + (self.rotate_half(q) * sn)
         k = (k * c) + (self.rotate_half(k) * sn)
@@ -220,12 +258,12 @@ class Llama:
         # sdpa_attention_forward, then LlamaAttention
         out = out.transpose(1, 2).contiguous()
         out = out.reshape(b, s, -1).contiguous()
-        x = linear(out, L["o"])
+        x = self.proj(L, "o", out)
         x = residual + x
         residual = x
         x = self.rms_norm(x, L["ln2"], cfg["eps"])
         # LlamaMLP.forward
-        x = linear(F.silu(linear(x, L["gate"])) * linear(x, L["up"]), L["down"])
+        x = self.proj(L, "down", F.silu(self.proj(L, "gate", x)) * self.proj(L, "up", x))
         return residual + x
 
     def forward(self, ids, labels, checkpointing):
@@ -320,14 +358,16 @@ def clip_grad_norm(params):
         g.mul_(coef)
 
 
-def trainer_trace(cfg=LLAMA_32_1B, batch=4, seq=2048, checkpointing="none", steps=3):
+def trainer_trace(cfg=LLAMA_32_1B, batch=4, seq=2048, checkpointing="none", steps=3, lora=None):
     """measure-stacks.py run_trainer's events for full training:
     transformers' Trainer(bf16=True) over fp32 weights, each step under
     autocast up to the loss (compute_loss_context_manager), the inputs
     moved to the GPU and dropped before the backward (training_step),
     the gradients clipped, fused AdamW (adamw_torch_fused), zero_grad."""
     trace = alloctrace.Trace()
-    model = Llama(cfg, trace, dtype=torch.float32)
+    # (full training keeps the Trainer's fp32 weights; LoRA loads the base
+    # in bf16, as PEFT's examples do)
+    model = Llama(cfg, trace, dtype=torch.float32 if lora is None else torch.bfloat16, lora=lora)
     opt = FusedAdamW(model.params)
     with trace:
         workspace = [torch.empty(CUBLAS_WORKSPACE, dtype=torch.uint8, device="meta")]
@@ -365,8 +405,11 @@ if __name__ == "__main__":
     import cachingalloc
 
     ck = sys.argv[1] if len(sys.argv) > 1 else "none"
-    run = trainer_trace if len(sys.argv) > 2 and sys.argv[2] == "trainer" else loop_trace
-    events = run(checkpointing=ck)
+    kind = sys.argv[2] if len(sys.argv) > 2 else "loop"
+    if kind == "lora":
+        events = trainer_trace(checkpointing=ck, lora=(16, 32, 0.05))
+    else:
+        events = (trainer_trace if kind == "trainer" else loop_trace)(checkpointing=ck)
     peaks = alloctrace.replay(events, cachingalloc.CachingAllocator())
     for k, (al, rs) in peaks.items():
         print("%-8s allocated %8.3f GiB  reserved %8.3f GiB" % (k, al / 2**30, rs / 2**30))
