@@ -542,6 +542,44 @@ test_logits_upcast (void)
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"), ==, 0);
 }
 
+/* PyTorch's loss_parallel (torchtitan with tensor parallelism) runs the
+ * nll_loss and log_softmax backwards as one over this rank's vocabulary
+ * shard (torch/distributed/tensor/parallel/loss.py,
+ * _nll_loss_and_log_softmax_backward): zeros_like, the exponential and
+ * their sum beside the saved log-probabilities, three fp32 tensors of
+ * T·V/t where the fused kernels hold two.  Llama 2 13B's V 32000, 16384
+ * tokens, tp 8, logits upcast: 3·16384·4000·4.  Without tensor
+ * parallelism it is the standard loss. */
+static void
+test_loss_parallel (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  const double T = 16384, V = 32000;
+
+  hr_test_load (&sc, "default");
+  sc.training.logits_fp32 = TRUE;
+  sc.parallel.gpus = 8;
+  sc.parallel.tp = 8;
+  sc.parallel.sp = TRUE;
+  sc.parallel.zero = 0;
+  sc.training.loss = HR_LOSS_LOSS_PARALLEL;
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "loss gradients"), 3 * T * V / 8 * 4, 1e-12);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"),
+                   T * V / 8 * 4, 1e-12);
+  sc.training.loss = HR_LOSS_STANDARD;
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "loss gradients"), 2 * T * V / 8 * 4, 1e-12);
+
+  sc.parallel.gpus = 1;
+  sc.parallel.tp = 1;
+  sc.parallel.sp = FALSE;
+  sc.training.loss = HR_LOSS_LOSS_PARALLEL;
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "loss gradients"), 2 * T * V * 4, 1e-12);
+}
+
 /* QLoRA under ZeRO-3 with its parameters offloaded: the 4-bit linears leave
  * the GPU with the rest, and the host holds each rank's shard as the GPU
  * did, 4-bit linears and 16-bit others (plus the half again for pinned
@@ -1325,6 +1363,7 @@ main (int   argc,
   g_test_add_func ("/calc/item-capacity", test_item_capacity);
   g_test_add_func ("/calc/whisper", test_whisper_plan);
   g_test_add_func ("/calc/compiled-chunked-loss", test_compiled_chunked_loss);
+  g_test_add_func ("/calc/loss-parallel", test_loss_parallel);
   g_test_add_func ("/calc/compiled-blocks-eager-loss", test_compiled_blocks_eager_loss);
   g_test_add_func ("/calc/optimizer-in-backward-scratch", test_optimizer_in_backward_scratch);
   return g_test_run ();

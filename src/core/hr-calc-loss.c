@@ -180,14 +180,26 @@ add_eager_loss (Ctx      *ctx,
             logits * lp);
   /* The loss's backward holds the gradient of the log-probabilities
    * and of the logits at once: two full-size tensors, unless the loss
-   * runs chunk by chunk. */
-  if (t->loss == HR_LOSS_STANDARD)
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
-              fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
-              HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients"),
-              "2·b·s·V·bytes / (t·c)",
-              N_("The backward pass of the loss briefly needs two more logits-sized tensors."),
-              2.0 * logits * lp);
+   * runs chunk by chunk.  PyTorch's loss_parallel, over logits sharded by
+   * vocabulary on the tensor-parallel ranks, runs both backwards as one
+   * (torch/distributed/tensor/parallel/loss.py,
+   * _nll_loss_and_log_softmax_backward: grad_input = zeros_like(x), then
+   * (grad_input + torch.exp(x)) * grad_output): the zeros, the
+   * exponential and the sum beside the saved log-probabilities, three;
+   * without tensor parallelism torchtitan does not enter it
+   * (ParallelDims.loss_parallel_enabled: tp > 1). */
+  if (t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_LOSS_PARALLEL)
+    {
+      gboolean dtensor = t->loss == HR_LOSS_LOSS_PARALLEL && ctx->sc->parallel.tp > 1;
+
+      hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
+                fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
+                HR_LIVE (HR_PHASE_LOSS_BACKWARD), N_("loss gradients"),
+                dtensor ? "3·b·s·V·bytes / (t·c) (loss_parallel)" : "2·b·s·V·bytes / (t·c)",
+                dtensor ? N_("The backward pass of the sharded loss briefly needs three more logits-sized tensors.")
+                        : N_("The backward pass of the loss briefly needs two more logits-sized tensors."),
+                (dtensor ? 3.0 : 2.0) * logits * lp);
+    }
   /* A chunked loss's backward runs chunk by chunk: the autograd engine
    * takes the node made last first, so each chunk's loss backward runs
    * to its logits' gradient before the next starts, and at the first,
@@ -221,10 +233,16 @@ hr_calc_add_head_and_loss (Ctx      *ctx,
   /* every set of logits, on this rank's share of the vocabulary */
   double logits = heads * ctx->tokens * (double) sc->model.vocab / (double) MAX (sc->parallel.tp, 1);
 
+  /* (loss_parallel's handlers run at DTensor's dispatch, which a compiled
+   * loss's graph is not planned through: with tensor parallelism it is
+   * planned eager) */
+  gboolean plain = t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_CHUNKED
+                   || (t->loss == HR_LOSS_LOSS_PARALLEL && sc->parallel.tp <= 1);
+
   add_head_input (ctx, dev, heads);
   if (sc->model.head != HR_HEAD_LM)
     return;
-  if ((t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_CHUNKED) && t->compile && t->compile_loss)
+  if (plain && t->compile && t->compile_loss)
     add_compiled_loss (ctx, dev, logits);
   else if (t->loss == HR_LOSS_VOCAB_PARALLEL)
     add_vocab_parallel_loss (ctx, dev, logits);

@@ -285,7 +285,8 @@ flash_attention (HrScenario *sc, char *title, gsize size)
 static gboolean
 chunked_loss (HrScenario *sc, char *title, gsize size)
 {
-  if (sc->training.loss != HR_LOSS_STANDARD || sc->model.head != HR_HEAD_LM)
+  if ((sc->training.loss != HR_LOSS_STANDARD && sc->training.loss != HR_LOSS_LOSS_PARALLEL)
+      || sc->model.head != HR_HEAD_LM)
     return FALSE;
   sc->training.loss = HR_LOSS_CHUNKED;
   TITLE ("%s", _("Chunked cross-entropy"));
