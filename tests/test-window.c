@@ -2419,7 +2419,7 @@ test_stress (void)
 /* The error bar under the verdict comes from the measured runs of the
  * plan's kind, and the tooltip lists exactly those runs: for the default
  * scenario (DeepSpeed ZeRO-3) none is of its kind, and it says so, naming
- * the nearest kind (torchtitan's four FSDP2 runs); LoRA with
+ * the nearest kind (torchtitan's five FSDP2 runs); LoRA with
  * LitGPT on one GPU has eight runs like it. */
 static void
 test_error_bar (void)
@@ -2442,8 +2442,9 @@ test_error_bar (void)
   g_assert_true (g_str_has_prefix (tooltip, "No measured run like this (DeepSpeed, full "
                                             "fine-tuning, ZeRO/FSDP sharded)"));
   lines = g_strsplit (tooltip, "\n", -1);
-  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 4);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 5);
   g_assert_nonnull (strstr (tooltip, "torchtitan-llama31-8b-fsdp8-sac-op-compile-float8"));
+  g_assert_nonnull (strstr (tooltip, "torchtitan-llama31-8b-fsdp8-cp1-full-compile-float8"));
   g_assert_null (strstr (tooltip, "lora"));
 
   sc.parallel.deepspeed = FALSE;
