@@ -312,6 +312,33 @@ class FusedAdamW:
             p.grad = None
 
 
+def start(model, trace):
+    """What measure-stacks.py does before its steps: cuBLAS's workspace at
+    the first matmul of the forward's thread, and sdpa_ops's probe (one
+    forward of 1 x 128 tokens under no_grad).  Returns the workspaces'
+    list, which backward adds the backward thread's to."""
+    cfg = model.cfg
+    with trace:
+        workspace = [torch.empty(CUBLAS_WORKSPACE, dtype=torch.uint8, device="meta")]
+        with torch.no_grad():
+            probe = torch.randint(0, cfg["vocab"], (1, 128), device="meta")
+            model.forward(probe, None, "none")
+            del probe
+    return workspace
+
+
+def backward(loss, first, workspace):
+    """loss.backward(); in the first step autograd's thread takes its own
+    cuBLAS workspace at its first matmul."""
+    if not first:
+        loss.backward()
+        return
+    hook = loss.grad_fn.register_hook(
+        lambda *a: workspace.append(torch.empty(CUBLAS_WORKSPACE, dtype=torch.uint8, device="meta")))
+    loss.backward()
+    hook.remove()
+
+
 def loop_trace(cfg=LLAMA_32_1B, batch=4, seq=4096, checkpointing="none", steps=3):
     """measure-stacks.py run_loop's events: the model made, sdpa_ops's
     probe (one forward of 1 x 128 tokens under no_grad), the batch, then
@@ -319,26 +346,14 @@ def loop_trace(cfg=LLAMA_32_1B, batch=4, seq=4096, checkpointing="none", steps=3
     trace = alloctrace.Trace()
     model = Llama(cfg, trace)
     opt = FusedAdamW(model.params)
+    workspace = start(model, trace)
     with trace:
-        workspace = [torch.empty(CUBLAS_WORKSPACE, dtype=torch.uint8, device="meta")]
-        with torch.no_grad():
-            probe = torch.randint(0, cfg["vocab"], (1, 128), device="meta")
-            model.forward(probe, None, "none")
-            del probe
         ids = torch.randint(0, cfg["vocab"], (batch, seq), device="meta")
     for n in range(steps):
         trace.mark("step %d" % (n + 1))
         with trace:
             loss = model.forward(ids, ids, checkpointing)[1]
-            if n == 0:
-                # autograd's thread takes its own cuBLAS workspace at its
-                # first matmul
-                hook = loss.grad_fn.register_hook(
-                    lambda *a: workspace.append(torch.empty(CUBLAS_WORKSPACE, dtype=torch.uint8,
-                                                            device="meta")))
-            loss.backward()
-            if n == 0:
-                hook.remove()
+            backward(loss, n == 0, workspace)
             opt.step()
             opt.zero_grad()
             del loss
@@ -369,12 +384,7 @@ def trainer_trace(cfg=LLAMA_32_1B, batch=4, seq=2048, checkpointing="none", step
     # in bf16, as PEFT's examples do)
     model = Llama(cfg, trace, dtype=torch.float32 if lora is None else torch.bfloat16, lora=lora)
     opt = FusedAdamW(model.params)
-    with trace:
-        workspace = [torch.empty(CUBLAS_WORKSPACE, dtype=torch.uint8, device="meta")]
-        with torch.no_grad():
-            probe = torch.randint(0, cfg["vocab"], (1, 128), device="meta")
-            model.forward(probe, None, "none")
-            del probe
+    workspace = start(model, trace)
     for n in range(steps):
         trace.mark("step %d" % (n + 1))
         with trace:
@@ -383,13 +393,7 @@ def trainer_trace(cfg=LLAMA_32_1B, batch=4, seq=2048, checkpointing="none", step
             with Autocast.region():
                 loss = model.forward(ids, labels, checkpointing)[1]
             del ids, labels
-            if n == 0:
-                hook = loss.grad_fn.register_hook(
-                    lambda *a: workspace.append(torch.empty(CUBLAS_WORKSPACE, dtype=torch.uint8,
-                                                            device="meta")))
-            loss.backward()
-            if n == 0:
-                hook.remove()
+            backward(loss, n == 0, workspace)
             loss = loss.detach()
             clip_grad_norm(model.params)
             opt.step()
