@@ -1217,8 +1217,9 @@ test_compiled_chunked_loss (void)
  * apply_compile), the loss eager (train.py: its compile commented out).
  * Its plan is the eager plan's loss and the compiled plan's blocks:
  * - loss, as eager: fp32 log-probabilities T·V·4 = 16384·128256·4 =
- *   8,405,385,216 B, two fp32 gradients 2·T·V·4 = 16,810,770,432 B, and
- *   nothing of the compiled loss's (T·(V·2 + 4) = 4,202,758,144 B);
+ *   8,405,385,216 B, two fp32 gradients 2·T·V·4 = 16,810,770,432 B, the
+ *   fp32 copy the forward's loss makes (T·V·4), and nothing of the
+ *   compiled loss's (T·(V·2 + 4) = 4,202,758,144 B);
  * - blocks, as compiled: per-op checkpoints less the down projection's
  *   output, which no backward reads, 32·T·h·2 = 32·16384·4096·2 =
  *   4,294,967,296 B under the eager per-op set;
@@ -1253,6 +1254,7 @@ test_compiled_blocks_eager_loss (void)
   static const char * const loss_items[] = {
     "logits", "log-probabilities (saved by the loss)", "loss gradients",
     "logits and log-sum-exp (kept by the compiled loss)", "final norm input and output",
+    "logits' fp32 copy (while the loss runs)",
   };
   const char *per_op = "saved matmul and attention outputs (per-op checkpoints)";
   const HrDevice *e, *c, *b;
@@ -1276,6 +1278,7 @@ test_compiled_blocks_eager_loss (void)
                     G_GUINT64_CONSTANT (8405385216));
   g_assert_cmpuint (hr_test_item_bytes (b, "loss gradients"), ==, G_GUINT64_CONSTANT (16810770432));
   g_assert_cmpuint (hr_test_item_bytes (b, "logits and log-sum-exp (kept by the compiled loss)"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (c, "logits' fp32 copy (while the loss runs)"), ==, 0);
   g_assert_cmpuint (hr_test_item_bytes (c, "logits and log-sum-exp (kept by the compiled loss)"), ==,
                     G_GUINT64_CONSTANT (4202758144));
 

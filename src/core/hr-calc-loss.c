@@ -172,6 +172,21 @@ add_eager_loss (Ctx      *ctx,
             N_("logits"), fp32_out ? "b·s·V·4 / (t·c)" : "b·s·V·bytes / (t·c)",
             N_("The model's score for every word of the vocabulary at every position."),
             logits * (fp32_out ? 4.0 : ctx->act_bytes));
+  /* The forward pass's last moment is the loss's own: cross_entropy's
+   * log_softmax makes the log-probabilities while its fp32 input, the
+   * upcast copy of 16-bit logits (logits.float(), or autocast's cast:
+   * log_softmax is on its fp32 list), still exists beside the logits;
+   * the copy goes when the loss returns (replayed at full size,
+   * tests/reference/reserved-replay.py: the Trainer over Llama 3.2 1B with
+   * checkpointing at 2 x 2048 tokens peaks there, 21.68 GiB, where the
+   * loss's backward holds 20.81). */
+  if (fp32_loss && !fp32_out && ctx->act_bytes < 4.0
+      && (t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_LOSS_PARALLEL))
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
+              HR_LIVE (HR_PHASE_FORWARD), N_("logits' fp32 copy (while the loss runs)"),
+              "b·s·V·4 / (t·c)",
+              N_("The loss computes in full precision from a copy of the logits, gone once it returns."),
+              logits * 4.0);
   hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
             fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
             HR_LIVE_LOSS, N_("log-probabilities (saved by the loss)"),

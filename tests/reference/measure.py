@@ -587,7 +587,8 @@ def measure(cfg, device="cpu", sampler="allocator"):
                 with torch.autograd.graph.saved_tensors_hooks(saved.pack, saved.unpack):
                     with _autocast(cfg, device):
                         logits = model(tokens, types)
-                        loss = reference.loss_fn(cfg, logits, targets) / cfg["grad_accum"]
+                        loss = reference.loss_fn(cfg, logits, targets,
+                                                 lambda: meter.mark("loss")) / cfg["grad_accum"]
                         # the end of the forward pass: the loss computed,
                         # as the Trainer does it, inside autocast
                         meter.mark("forward_end")
@@ -625,6 +626,12 @@ def measure(cfg, device="cpu", sampler="allocator"):
     grad_bytes = sum(_nbytes(p.grad) for p in params.values() if p.grad is not None)
     opt.zero_grad(cfg["zero_grad_to_none"])
     cast_cache = max(0, marks["forward_end"][-1] - marks["after_autocast"][-1])
+    # The loss's fp32 copy of 16-bit logits, alive at its own moment and
+    # gone at the forward pass's end: what the loss mark held beyond the
+    # end (the loss scalars made between them are a few bytes).  Headroom
+    # plans it in its forward phase, so "model saved" counts it too.
+    loss_copy = (max(0, marks["loss"][-1] - marks["forward_end"][-1])
+                 if marks.get("loss") else 0)
     layer_tag = cfg["layers"] - 1
     ck = [i for i in range(cfg["layers"])
           if cfg["checkpointing"] == "full" and (i + 1) % cfg["checkpoint_every"] == 0]
@@ -678,12 +685,15 @@ def measure(cfg, device="cpu", sampler="allocator"):
     out.update({
         "state_bytes": state_bytes,
         "grad_bytes": grad_bytes,
-        "saved_total": saved.total() + cast_cache,
+        "saved_total": saved.total() + cast_cache + loss_copy,
         "saved_layer": saved.total(layer_tag) + (cast_share if layer_tag in ck else 0),
         "saved_detail": saved.seen,
         "saved_detail_total": saved.total,
         "cast_cache": cast_cache,
-        "forward_end": exact + max(marks["forward_end"]),
+        # the end of the forward pass, or the loss's own moment before it
+        # (its fp32 copy of the logits beside the log-probabilities),
+        # whichever held more: Headroom's forward phase
+        "forward_end": exact + max(marks["forward_end"] + marks.get("loss", [])),
         "forward_peak": exact + peaks["forward"],
         "backward_peak": exact + peaks["backward"],
         "step_peak": exact + peaks["step"],

@@ -836,8 +836,10 @@ class Seq2SeqModel(nn.Module):
         return self.head(y)
 
 
-def loss_fn(cfg, logits, targets):
-    """Cross-entropy as Hugging Face's and LitGPT's loops compute it."""
+def loss_fn(cfg, logits, targets, mark=None):
+    """Cross-entropy as Hugging Face's and LitGPT's loops compute it.
+    MARK, where given, is called at the loss's own moment: its fp32 copy
+    of 16-bit logits and the log-probabilities beside the logits."""
     if cfg["head"] != "lm":
         return F.cross_entropy(to_fp32_if_amp(cfg, logits), targets)
     V = cfg["vocab"]
@@ -847,7 +849,11 @@ def loss_fn(cfg, logits, targets):
         losses = [F.cross_entropy((c.float() if fp32 else c).reshape(-1, V), t.reshape(-1), reduction="none")
                   for c, t in zip(logits, chunks)]
         return torch.cat(losses).sum() / targets.numel()
-    return F.cross_entropy((logits.float() if fp32 else logits).reshape(-1, V), targets.reshape(-1))
+    x = logits.float() if fp32 else logits
+    loss = F.cross_entropy(x.reshape(-1, V), targets.reshape(-1))
+    if mark is not None:
+        mark()
+    return loss
 
 
 def apply_lora(model, cfg):

@@ -15,12 +15,21 @@
 # must come out to the measured ones (what the trace holds is right), the
 # reserved ones within 2 % (the allocator's policy explains the gap).
 #
+# With --cli, the same replay checks Headroom's plans at full size, where
+# the CPU oracle's models are small: each run's layout at other batch
+# shapes, replayed, against `headroom-cli --validate` of the same run with
+# the replay's allocated peak as its measurement (within 0.5 %).
+#
 # TAP; run by meson's 'oracle' suite (tests/meson.build) with the Python
 # that has torch (torch-python.sh).
 
+import argparse
+import copy
 import json
 import os
+import subprocess
 import sys
+import tempfile
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
@@ -52,6 +61,11 @@ RUNS = [
 LORA = {"measured-h200-trainer-lora": (16, 32, 0.05), "measured-h200-trainer-lora-gc": (16, 32, 0.05)}
 ALLOCATED_TOLERANCE = 0.001
 RESERVED_TOLERANCE = 0.02
+# the plans against the replay: micro-batch x sequence (the Trainer with
+# checkpointing at 2 x 2048 peaks inside the loss's forward, its fp32 copy
+# of the logits beside the log-probabilities)
+PLAN_SHAPES = [(1, 1024), (2, 2048), (1, 8192)]
+PLAN_TOLERANCE = 0.005
 
 
 def measured():
@@ -66,14 +80,62 @@ def measured():
     return {k: (allocated[k], reserved[k]) for k in allocated if k in reserved}
 
 
+def trace_of(run_id, trace, ck, batch=None, seq=None):
+    kwargs = {"checkpointing": ck}
+    if run_id in LORA:
+        kwargs["lora"] = LORA[run_id]
+    if batch is not None:
+        kwargs.update(batch=batch, seq=seq)
+    return trace(**kwargs)
+
+
+def plans_against_replay(cli, presets, n):
+    """Each run's allocated-peak entry (tests/data/measured-stacks-
+    allocated.json) at PLAN_SHAPES, its measurement the replay's; the
+    plans from headroom-cli --validate.  Prints TAP from test N + 1."""
+    with open(os.path.join(TOP, "tests", "data", "measured-stacks-allocated.json")) as f:
+        bases = {r["id"][: -len("-allocated")]: r for r in json.load(f)}
+    entries, replayed = [], {}
+    for run_id, trace, ck, _ in RUNS:
+        for b, s in PLAN_SHAPES:
+            al = alloctrace.replay(trace_of(run_id, trace, ck, b, s),
+                                   cachingalloc.CachingAllocator())["step 3"][0] / GIB
+            e = copy.deepcopy(bases[run_id])
+            e["id"] = "%s-%dx%d" % (run_id, b, s)
+            e["micro_batch"], e["seq_len"] = b, s
+            e["measured_gib"] = e["reported_value"] = al
+            entries.append(e)
+            replayed[e["id"]] = al
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump(entries, f)
+        path = f.name
+    try:
+        env = dict(os.environ, HEADROOM_PRESETS_DIR=presets, LC_ALL="C.UTF-8")
+        out = subprocess.run([cli, "--validate", path, "--format", "json"], env=env,
+                             capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(path)
+    for r in json.loads(out)["runs"]:
+        n += 1
+        plan = r["predicted_bytes"] / GIB
+        err = plan / replayed[r["id"]] - 1
+        print("%s %d - plan against the replay, %s allocated: plan %.3f GiB, replay %.3f GiB (%+.2f %%)"
+              % ("ok" if abs(err) <= PLAN_TOLERANCE else "not ok", n, r["id"], plan,
+                 replayed[r["id"]], 100 * err))
+    return n
+
+
 def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", help="headroom-cli, to check its plans against the replay")
+    ap.add_argument("--presets", help="Headroom's presets folder (with --cli)")
+    args = ap.parse_args()
     data = measured()
-    print("1..%d" % (2 * len(RUNS)))
+    print("1..%d" % (2 * len(RUNS) + (len(RUNS) * len(PLAN_SHAPES) if args.cli else 0)))
     n = 0
     for run_id, trace, ck, known in RUNS:
         al_m, rs_m = data[run_id]
-        events = (trace(checkpointing=ck, lora=LORA[run_id]) if run_id in LORA
-                  else trace(checkpointing=ck))
+        events = trace_of(run_id, trace, ck)
         al, rs = alloctrace.replay(events, cachingalloc.CachingAllocator())["step 3"]
         al, rs = al / GIB, rs / GIB
         n += 1
@@ -87,6 +149,8 @@ def main():
               % ("ok" if fine else "not ok", n, run_id, rs, rs_m, 100 * err, 100 * (rs_m / al_m - 1),
                  " # TODO " + known if known else ""))
         sys.stdout.flush()
+    if args.cli:
+        plans_against_replay(args.cli, args.presets, n)
 
 
 if __name__ == "__main__":

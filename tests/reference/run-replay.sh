@@ -5,12 +5,13 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Replays the H200 runs' allocations through the caching allocator's policy
-# (reserved-replay.py) with the first Python that can import torch; a TAP
-# skip where none can, a failure under build-aux/test (which installs it).
+# (reserved-replay.py, its options passed on: --cli, --presets) with the
+# first Python that can import torch; a TAP skip where none can, a failure
+# under build-aux/test (which installs it).
 here="$(cd "$(dirname "$0")" && pwd)"
 py="$("$here/torch-python.sh")"
 if [ -n "$py" ]; then
-  exec "$py" -u "$here/reserved-replay.py"
+  exec "$py" -u "$here/reserved-replay.py" "$@"
 fi
 if [ -n "${HEADROOM_ORACLE_REQUIRED:-}" ]; then
   echo "1..1"
