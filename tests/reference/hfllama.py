@@ -117,7 +117,10 @@ def checkpoint(fn, *args):
         return fn(*args)
 
 LLAMA_32_1B = dict(hidden=2048, ffn=8192, layers=16, heads=32, kv_heads=8, head_dim=64,
-                   vocab=128256, eps=1e-5, rope_theta=500000.0)
+                   vocab=128256, eps=1e-5, rope_theta=500000.0, tied=True)
+# Llama 3.1 8B's config.json sizes: its own output layer (tie_word_embeddings false)
+LLAMA_31_8B = dict(hidden=4096, ffn=14336, layers=32, heads=32, kv_heads=8, head_dim=128,
+                   vocab=128256, eps=1e-5, rope_theta=500000.0, tied=False)
 # cuBLAS's workspace on Hopper (ATen/cuda/CublasHandlePool.cpp: 32 MiB from
 # compute capability 9), taken from the allocator at the first matmul of
 # each thread: the forward's and autograd's backward thread
@@ -174,9 +177,12 @@ class Llama:
         with trace:
             self.inv_freq = 1.0 / (cfg["rope_theta"] ** (
                 torch.arange(0, d, 2, dtype=torch.int64, device=device).float() / d))
-        untied = param(V, h)
-        del untied
-        self.params = [self.embed] + [p for L in self.layers for p in L.values()] + [self.norm]
+        # lm_head: tied, its own weight made and dropped; untied, kept
+        self.head = param(V, h)
+        if cfg["tied"]:
+            self.head = self.embed
+        self.params = ([self.embed] + [p for L in self.layers for p in L.values()] + [self.norm]
+                       + ([] if cfg["tied"] else [self.head]))
         if lora is not None:
             # get_peft_model: lora_A (r x in) and lora_B (out x r) of each
             # target, module by module, made on the base layer's device
@@ -277,7 +283,7 @@ class Llama:
             else:
                 x = self.layer(L, x, cos, sin)
         x = self.rms_norm(x, self.norm, cfg["eps"])
-        logits = linear(x, self.embed)
+        logits = linear(x, self.head)
         if labels is None:
             return logits, None
         # ForCausalLMLoss

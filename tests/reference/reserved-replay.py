@@ -66,6 +66,13 @@ RESERVED_TOLERANCE = 0.02
 # of the logits beside the log-probabilities)
 PLAN_SHAPES = [(1, 1024), (2, 2048), (1, 8192)]
 PLAN_TOLERANCE = 0.005
+# ... and a larger model with its own output layer, Llama 3.1 8B, in three
+# of the layouts (the runs whose settings the entries carry)
+BIG_RUNS = ("measured-h200-loop-none", "measured-h200-loop-full", "measured-h200-trainer-lora-gc")
+BIG_SHAPES = [(1, 2048)]
+BIG_ARCH = {"params": 8030261248, "layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 8,
+            "head_dim": 128, "ffn": 14336, "vocab": 128256, "tied_embeddings": False,
+            "notes": "Llama 3.1 8B's config.json sizes (hfllama.LLAMA_31_8B), replayed only"}
 
 
 def measured():
@@ -80,8 +87,10 @@ def measured():
     return {k: (allocated[k], reserved[k]) for k in allocated if k in reserved}
 
 
-def trace_of(run_id, trace, ck, batch=None, seq=None):
+def trace_of(run_id, trace, ck, batch=None, seq=None, cfg=None):
     kwargs = {"checkpointing": ck}
+    if cfg is not None:
+        kwargs["cfg"] = cfg
     if run_id in LORA:
         kwargs["lora"] = LORA[run_id]
     if batch is not None:
@@ -96,16 +105,22 @@ def plans_against_replay(cli, presets, n):
     with open(os.path.join(TOP, "tests", "data", "measured-stacks-allocated.json")) as f:
         bases = {r["id"][: -len("-allocated")]: r for r in json.load(f)}
     entries, replayed = [], {}
-    for run_id, trace, ck, _ in RUNS:
-        for b, s in PLAN_SHAPES:
-            al = alloctrace.replay(trace_of(run_id, trace, ck, b, s),
-                                   cachingalloc.CachingAllocator())["step 3"][0] / GIB
-            e = copy.deepcopy(bases[run_id])
-            e["id"] = "%s-%dx%d" % (run_id, b, s)
-            e["micro_batch"], e["seq_len"] = b, s
-            e["measured_gib"] = e["reported_value"] = al
-            entries.append(e)
-            replayed[e["id"]] = al
+    grid = [(run, b, s, None) for run in RUNS for b, s in PLAN_SHAPES]
+    grid += [(run, b, s, hfllama.LLAMA_31_8B) for run in RUNS if run[0] in BIG_RUNS
+             for b, s in BIG_SHAPES]
+    for (run_id, trace, ck, _), b, s, cfg in grid:
+        al = alloctrace.replay(trace_of(run_id, trace, ck, b, s, cfg),
+                               cachingalloc.CachingAllocator())["step 3"][0] / GIB
+        e = copy.deepcopy(bases[run_id])
+        e["id"] = "%s-%s%dx%d" % (run_id, "8b-" if cfg else "", b, s)
+        e["micro_batch"], e["seq_len"] = b, s
+        if cfg is not None:
+            e["model"] = "meta-llama/Llama-3.1-8B (architecture only)"
+            e["arch"] = BIG_ARCH
+            e["scenario"]["model"] = {"preset": "llama-3.1-8b"}
+        e["measured_gib"] = e["reported_value"] = al
+        entries.append(e)
+        replayed[e["id"]] = al
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
         json.dump(entries, f)
         path = f.name
@@ -131,7 +146,8 @@ def main():
     ap.add_argument("--presets", help="Headroom's presets folder (with --cli)")
     args = ap.parse_args()
     data = measured()
-    print("1..%d" % (2 * len(RUNS) + (len(RUNS) * len(PLAN_SHAPES) if args.cli else 0)))
+    print("1..%d" % (2 * len(RUNS) + ((len(RUNS) * len(PLAN_SHAPES) + len(BIG_RUNS) * len(BIG_SHAPES))
+                                       if args.cli else 0)))
     n = 0
     for run_id, trace, ck, known in RUNS:
         al_m, rs_m = data[run_id]
