@@ -11,7 +11,8 @@
 # upcast to fp32, then cross_entropy), fused AdamW (its step allocates
 # nothing; its first step makes each parameter's step counter and two
 # states), zero_grad(set_to_none=True), each decoder layer wrapped for
-# full checkpointing or not; and as run_trainer trains it: transformers'
+# full or torchtitan's per-op checkpointing or not; and as run_trainer
+# trains it: transformers'
 # Trainer(bf16=True), autocast over fp32 weights or, with PEFT's LoRA on
 # every linear of the layers, over a bf16 base and fp32 adapters.
 # Written again here, as the modules write
@@ -21,6 +22,7 @@
 
 import torch
 import torch.nn.functional as F
+from torch.utils._python_dispatch import TorchDispatchMode
 
 import alloctrace
 
@@ -71,7 +73,40 @@ class _StopRecompute(Exception):
     pass
 
 
-def checkpoint(fn, *args):
+class SelectiveCheckpoint(TorchDispatchMode):
+    """torch.utils.checkpoint's selective checkpointing (PyTorch 2.4+,
+    create_selective_checkpoint_contexts: _CachingTorchDispatchMode in the
+    forward, _CachedTorchDispatchMode in the recomputation) under the
+    policy measure-stacks.py gave it, torchtitan's of December 2024: the
+    outputs of mm and of the attention kernel are kept, but every second
+    mm of the block, counted in the forward and in the recomputation
+    alike; the recomputation takes the kept outputs back in order instead
+    of running those ops again."""
+
+    def __init__(self, storage, recompute):
+        super().__init__()
+        self.storage = storage
+        self.recompute = recompute
+        self.mm = 0
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        if func is torch.ops.aten.mm.default:
+            self.mm += 1
+            keep = self.mm % 2 == 1
+        else:
+            keep = CudnnAttention.running
+        if not keep:
+            return func(*args, **kwargs)
+        kept = self.storage.setdefault(func, [])
+        if self.recompute:
+            return kept.pop(0)
+        out = func(*args, **kwargs)
+        kept.append(out)
+        return out
+
+
+def checkpoint(fn, *args, policy=None):
     """torch.utils.checkpoint(use_reentrant=False) as PyTorch 2.x runs it
     (torch/utils/checkpoint.py, _checkpoint_without_reentrant_generator):
     the forward keeps the inputs and nothing it would save; the first
@@ -79,9 +114,16 @@ def checkpoint(fn, *args):
     forward, keeping what the forward would have saved and stopping once
     the last of it is made (early stop); each recomputed tensor is dropped
     from the frame once unpacked.  (PyTorch 1.13's own recomputes all of fn
-    and keeps every tensor until the frame goes.)"""
+    and keeps every tensor until the frame goes.)  POLICY "op": selective,
+    the kept outputs SelectiveCheckpoint's."""
+    import contextlib
+
     amp = Autocast.active
     frame = {"n": 0, "recomputed": None}
+    kept = {}
+
+    def selective(recompute):
+        return SelectiveCheckpoint(kept, recompute) if policy == "op" else contextlib.nullcontext()
 
     def pack(t):
         i = frame["n"]
@@ -101,11 +143,10 @@ def checkpoint(fn, *args):
                     raise _StopRecompute()
                 return j
 
-            import contextlib
             region = Autocast.region() if amp else contextlib.nullcontext()
             try:
                 with torch.enable_grad(), region, \
-                        torch.autograd.graph.saved_tensors_hooks(rpack, lambda j: None):
+                        torch.autograd.graph.saved_tensors_hooks(rpack, lambda j: None), selective(True):
                     fn(*args)
             except (_StopRecompute, RuntimeError) as e:
                 # (raised inside a hook, it reaches here as a RuntimeError)
@@ -113,7 +154,7 @@ def checkpoint(fn, *args):
                     raise
         return frame["recomputed"].pop(i)
 
-    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack), selective(False):
         return fn(*args)
 
 LLAMA_32_1B = dict(hidden=2048, ffn=8192, layers=16, heads=32, kv_heads=8, head_dim=64,
@@ -129,13 +170,21 @@ CUBLAS_WORKSPACE = 32 << 20
 
 class CudnnAttention(torch.autograd.Function):
     """SDPA's cuDNN kernel: its output, laid out as Q is, and the fp32
-    log-sum-exp; the gradients of Q, K and V in the backward."""
+    log-sum-exp; the gradients of Q, K and V in the backward.  RUNNING
+    while its forward makes them: one op, aten's
+    _scaled_dot_product_cudnn_attention, to a checkpointing policy."""
+
+    running = False
 
     @staticmethod
     def forward(ctx, q, k, v):
-        out = torch.empty_like(q)
-        b, a, s, _ = q.shape
-        lse = torch.empty((b, a, s), dtype=torch.float32, device=q.device)
+        CudnnAttention.running = True
+        try:
+            out = torch.empty_like(q)
+            b, a, s, _ = q.shape
+            lse = torch.empty((b, a, s), dtype=torch.float32, device=q.device)
+        finally:
+            CudnnAttention.running = False
         ctx.save_for_backward(q, k, v, out, lse)
         return out
 
@@ -278,8 +327,8 @@ class Llama:
         position_ids = torch.arange(ids.shape[1], device=ids.device).unsqueeze(0)
         cos, sin = self.rope(x, position_ids)
         for L in self.layers:
-            if checkpointing == "full":
-                x = checkpoint(self.layer, L, x, cos, sin)
+            if checkpointing in ("full", "op"):
+                x = checkpoint(self.layer, L, x, cos, sin, policy=checkpointing)
             else:
                 x = self.layer(L, x, cos, sin)
         x = self.rms_norm(x, self.norm, cfg["eps"])

@@ -5,8 +5,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # measure-stacks.py measured runs of Llama 3.2 1B on an H200 (the plain
-# loop, transformers' Trainer training all of it or PEFT's LoRA, each with
-# and without full checkpointing): torch.cuda.max_memory_allocated() and
+# loop with no, full and torchtitan's per-op checkpointing, transformers'
+# Trainer training all of it or PEFT's LoRA, each with and without full
+# checkpointing): torch.cuda.max_memory_allocated() and
 # max_memory_reserved() of the third step.  Their reserved peaks are 1 to
 # 25 % over the allocated ones, and Headroom's plans, which assume 8 %, were
 # up to 14 % under them.  This test rebuilds each run's allocations op by op
@@ -45,6 +46,7 @@ GIB = 2 ** 30
 RUNS = [
     ("measured-h200-loop-none", hfllama.loop_trace, "none", None),
     ("measured-h200-loop-full", hfllama.loop_trace, "full", None),
+    ("measured-h200-loop-op", hfllama.loop_trace, "op", None),
     ("measured-h200-trainer-full", hfllama.trainer_trace, "none", None),
     # The replay holds every tensor (allocated exact) but reserves 3.8 GiB
     # less, about one more fp32 logits-sized segment (4 x 2048 x 128256 x 4
