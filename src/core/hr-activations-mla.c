@@ -198,7 +198,8 @@ hr_activations_mla (const LayerShape   *L,
 
 /* DeepSeek's and Nemotron-H's MoE beside the routed experts (the router's
  * fp32 copy of the tokens is counted with the routing,
- * hr-activations-blocks.c): the shared experts' saved tensors, a dense MLP of width shared_experts x expert_ffn / t over every token,
+ * hr-activations-blocks.c): the shared experts' saved tensors, a dense
+ * MLP of width shared_experts x expert_ffn / t over every token,
  * frozen under LoRA as the routed experts are: a gated one keeps gate, up
  * and the activation (in a first layer adapting gate or up alone, the
  * adapted side's) and down's input where down trains or its adapter
