@@ -12,13 +12,12 @@
 # nothing; its first step makes each parameter's step counter and two
 # states), zero_grad(set_to_none=True), each decoder layer wrapped for
 # full or torchtitan's per-op checkpointing or not; and as run_trainer
-# trains it: transformers'
-# Trainer(bf16=True), autocast over fp32 weights or, with PEFT's LoRA on
-# every linear of the layers, over a bf16 base and fp32 adapters.
-# Written again here, as the modules write
-# each op, because the caching allocator's reserved bytes depend on the
-# order and sizes of every allocation (alloctrace.py, cachingalloc.py);
-# the trace runs on the meta device, so a 1B model's step costs no memory.
+# trains it: transformers' Trainer(bf16=True), autocast over fp32 weights
+# or, with PEFT's LoRA on every linear of the layers, over a bf16 base and
+# fp32 adapters.  Written again here, as the modules write each op,
+# because the caching allocator's reserved bytes depend on the order and
+# sizes of every allocation (alloctrace.py, cachingalloc.py); the trace
+# runs on the meta device, so a 1B model's step costs no memory.
 
 import torch
 import torch.nn.functional as F
@@ -156,6 +155,7 @@ def checkpoint(fn, *args, policy=None):
 
     with torch.autograd.graph.saved_tensors_hooks(pack, unpack), selective(False):
         return fn(*args)
+
 
 LLAMA_32_1B = dict(hidden=2048, ffn=8192, layers=16, heads=32, kv_heads=8, head_dim=64,
                    vocab=128256, eps=1e-5, rope_theta=500000.0, tied=True)
