@@ -1379,6 +1379,84 @@ test_latent_moe_block (void)
                      plain - 163577856.0 + 4194304.0);
 }
 
+
+/* PyTorch's pipelining (parallel.pp_buffers, hr-calc-pipeline.c) on four
+ * 1F1B stages of 8 micro-batches of 2 x 1024 tokens of Llama 2 7B under
+ * bf16-true with full checkpointing: each stage-boundary tensor is
+ * b·s·h·2 = 2·1024·4096·2 bytes, stage i holds min(4 - i, 8) micro-batches
+ * in flight.  Every stage but the first keeps a receive buffer for the
+ * 8 - in-flight micro-batches not in flight (the others are layer inputs),
+ * every stage but the last 8 gradient buffers and its in-flight outputs;
+ * with "torch-outputs" the last stage keeps 7 earlier micro-batches'
+ * logits (b·s·V·2) through the backward, and this one's past its
+ * forward. */
+static void
+test_pipeline_buffers (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(HrPlan) without = hr_plan_new ();
+  const double X = 2.0 * 1024 * 4096 * 2;
+  const double L = 2.0 * 1024 * 32000 * 2;
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-2-7b");
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 1024;
+  sc.training.grad_accum = 8;
+  sc.parallel.gpus = 4;
+  sc.parallel.tp = 1;
+  sc.parallel.pp = 4;
+  sc.parallel.zero = 0;
+  hr_test_plan (&sc, without);
+  sc.parallel.pp_buffers = HR_PP_BUFFERS_TORCH;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (plan->n_devices, ==, 4);
+  for (guint i = 0; i < plan->n_devices; i++)
+    {
+      const HrDevice *d = &plan->devices[i];
+      double in_flight = (double) (4 - d->stage);
+      double receive = d->stage > 0 ? (8 - in_flight) * X : 0;
+      double grads = d->stage < 3 ? 8 * X : 0;
+      double outputs = d->stage < 3 ? in_flight * X : 0;
+
+      g_assert_cmpfloat (hr_test_item_bytes (d, "pipeline receive buffers (micro-batches not in flight)"),
+                         ==, receive);
+      g_assert_cmpfloat (hr_test_item_bytes (d, "pipeline gradient buffers (one per micro-batch)"), ==, grads);
+      g_assert_cmpfloat (hr_test_item_bytes (d, "stage outputs (micro-batches in flight)"), ==, outputs);
+      /* The buffers stay all step, the outputs until the backward. */
+      g_assert_cmpfloat ((double) d->phase_bytes[HR_PHASE_STEP]
+                         - (double) without->devices[i].phase_bytes[HR_PHASE_STEP], ==, receive + grads);
+      g_assert_cmpfloat ((double) d->phase_bytes[HR_PHASE_FORWARD]
+                         - (double) without->devices[i].phase_bytes[HR_PHASE_FORWARD],
+                         ==, receive + grads + outputs);
+      g_assert_cmpuint (hr_test_item_bytes (d, "earlier micro-batches' logits (kept for step() to return)"), ==, 0);
+    }
+
+  sc.parallel.pp_buffers = HR_PP_BUFFERS_TORCH_OUTPUTS;
+  hr_test_plan (&sc, plan);
+  for (guint i = 0; i < plan->n_devices; i++)
+    {
+      const HrDevice *d = &plan->devices[i];
+
+      g_assert_cmpfloat (hr_test_item_bytes (d, "earlier micro-batches' logits (kept for step() to return)"),
+                         ==, d->stage == 3 ? 7 * L : 0);
+      g_assert_cmpfloat (hr_test_item_bytes (d, "this micro-batch's logits (kept for step() to return)"),
+                         ==, d->stage == 3 ? L : 0);
+    }
+
+  /* Without a pipeline the field plans nothing. */
+  sc.parallel.pp = 1;
+  sc.parallel.gpus = 1;
+  hr_test_plan (&sc, plan);
+  sc.parallel.pp_buffers = HR_PP_BUFFERS_NONE;
+  hr_test_plan (&sc, without);
+  g_assert_cmpuint (plan->devices[0].allocated_bytes, ==, without->devices[0].allocated_bytes);
+}
+
 /* Jamba's experts are Mixtral's (JambaSparseMoeBlock: the router in the
  * tokens' type, the weights cast back to it, the sum in bf16): per
  * routed token the weighted output keeps 2 bytes an element under
@@ -1953,5 +2031,6 @@ main (int   argc,
   g_test_add_func ("/activations/vision-tower", test_vision_tower);
   g_test_add_func ("/activations/llama-3.2-vision", test_mllama);
   g_test_add_func ("/activations/jamba-moe-sum", test_jamba_moe_sum);
+  g_test_add_func ("/activations/pipeline-buffers", test_pipeline_buffers);
   return g_test_run ();
 }

@@ -536,6 +536,7 @@ hr_calc_add_activations (Ctx      *ctx,
   first_end = add_saved_tensors (ctx, dev, &sl, &fm);
   add_stage_extras (ctx, dev, &sl, first_end);
   add_attention_buffer (ctx, dev);
+  hr_calc_add_pipeline_buffers (ctx, dev, sl.in_flight);
   if (sl.last)
     hr_calc_add_head_and_loss (ctx, dev, 1.0 + (double) ctx->sc->model.mtp_modules);
 }

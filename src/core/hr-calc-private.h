@@ -240,6 +240,10 @@ void hr_calc_add_activations (Ctx        *ctx,
 void hr_calc_add_head_and_loss (Ctx        *ctx,
                                 HrDevice   *dev,
                                 double      heads);
+/* hr-calc-pipeline.c: what the pipeline's runtime keeps on a stage. */
+void hr_calc_add_pipeline_buffers (Ctx      *ctx,
+                                   HrDevice *dev,
+                                   double    in_flight);
 /* A hybrid's layers on a stage, by kind [HrLayerMixer][HrLayerMlp]
  * (hr-calc-states.c), and one layer's saved tensors standing for them
  * (hr-calc.c). */

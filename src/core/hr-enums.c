@@ -35,6 +35,7 @@ TABLE (hr_offload_device_names, "cpu", "nvme");
 TABLE (hr_schedule_names, "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe");
 TABLE (hr_fp8_recipe_names, "te", "torchao", "te-mxfp8");
 TABLE (hr_fsdp_units_names, "separate", "root");
+TABLE (hr_pp_buffers_names, "none", "torch", "torch-outputs");
 TABLE (hr_category_names, "parameters", "gradients", "optimizer",
        "activations", "overhead");
 TABLE (hr_status_names, "ok", "tight", "oom");

@@ -252,6 +252,16 @@ typedef enum
   HR_N_FSDP_UNITS
 } HrFsdpUnits;
 
+/* What a pipeline's runtime keeps beside the layers' saved tensors
+ * (hr-calc-pipeline.c). */
+typedef enum
+{
+  HR_PP_BUFFERS_NONE,           /* nothing planned beyond the layers */
+  HR_PP_BUFFERS_TORCH,          /* torch.distributed.pipelining, outputs not returned */
+  HR_PP_BUFFERS_TORCH_OUTPUTS,  /* and the last stage's outputs returned by step() */
+  HR_N_PP_BUFFERS
+} HrPpBuffers;
+
 typedef enum
 {
   HR_CATEGORY_PARAMETERS,
@@ -331,6 +341,7 @@ extern const HrEnumNames hr_offload_device_names;
 extern const HrEnumNames hr_schedule_names;
 extern const HrEnumNames hr_fp8_recipe_names;
 extern const HrEnumNames hr_fsdp_units_names;
+extern const HrEnumNames hr_pp_buffers_names;
 extern const HrEnumNames hr_category_names;
 extern const HrEnumNames hr_status_names;
 extern const HrEnumNames hr_lora_target_names;

@@ -292,6 +292,8 @@ static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("
 static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
 static const char * const schedule_choices[] = { "1F1B", N_("Interleaved 1F1B"), N_("Zero bubble ZB-H1"),
                                                  N_("Zero bubble ZB-H2"), "DualPipe", NULL };
+static const char * const pp_buffers_choices[] = { N_("Layers only"), N_("PyTorch pipelining"),
+                                                   N_("PyTorch pipelining, outputs returned"), NULL };
 static const char * const fp8_recipe_choices[] = { N_("Transformer Engine"), N_("torchao Float8Linear"),
                                                    N_("Transformer Engine MXFP8 (Blackwell)"), NULL };
 static const char * const fsdp_units_choices[] = { N_("Embeddings and head their own units"),
@@ -596,6 +598,9 @@ const Field hr_parallel_fields[] = {
   CHOICE (HrParallel, schedule, hr_schedule_names, schedule_choices, N_("Pipeline schedule"),
           N_("How many micro-batches each stage holds: ZB-H2 twice 1F1B's, DualPipe two chunks per GPU"),
           OPTIONAL (HR_SCHEDULE_1F1B), .applies = applies_pipeline),
+  CHOICE (HrParallel, pp_buffers, hr_pp_buffers_names, pp_buffers_choices, N_("Pipeline buffers"),
+          N_("torch.distributed.pipelining keeps a receive buffer for every micro-batch"),
+          OPTIONAL (HR_PP_BUFFERS_NONE), .applies = applies_pipeline),
   SPIN (HrParallel, cp, 1, HR_MAX_GPUS, 1, N_("Context parallel"), NULL),
   SPIN (HrParallel, ep, 1, HR_MAX_EXPERTS, 1, N_("Expert parallel"), NULL,
         .applies = applies_expert_parallel),

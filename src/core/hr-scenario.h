@@ -241,6 +241,7 @@ typedef struct
                               * 1 (flat parameters) or 2 (per-parameter DTensors) */
   HrFsdpUnits     fsdp_units; /* extension: FSDP2's units outside the blocks */
   HrSchedule      schedule;   /* extension: the pipeline schedule */
+  HrPpBuffers     pp_buffers; /* extension: what the pipeline's runtime keeps */
   /* contract 1.1: the layers of each (virtual) pipeline stage, uneven
    * splits as torchtitan and Megatron allow; 0 entries = an even split */
   guint32         n_stage_layers;

@@ -270,6 +270,7 @@ build_parallel_rows (HrForm    *self,
   hr_form_field_row (self, group, "parallel.pp");
   hr_form_field_row (self, group, "parallel.vpp");
   hr_form_field_row (self, group, "parallel.schedule");
+  hr_form_field_row (self, group, "parallel.pp_buffers");
   hr_form_field_row (self, group, "parallel.cp");
   hr_form_field_row (self, group, "parallel.ep");
   hr_form_field_row (self, group, "parallel.offload_optimizer");
