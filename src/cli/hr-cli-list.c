@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "hr-cli-commands.h"
 #include "hr-enums.h"
@@ -88,6 +89,7 @@ hr_cli_list (HrPresets  *presets,
 {
   HrPresetKind kind;
   g_autoptr(GPtrArray) list = NULL;
+  int width = 24;
 
   if (g_strcmp0 (what, "fields") == 0)
     return list_fields ();
@@ -120,13 +122,20 @@ hr_cli_list (HrPresets  *presets,
     }
 
   list = hr_presets_list (presets, kind);
+  /* The names in one column, however long the longest id. */
+  for (guint i = 0; i < list->len; i++)
+    {
+      HrPresetInfo *info = g_ptr_array_index (list, i);
+
+      width = MAX (width, (int) MIN (strlen (info->id), 64));
+    }
   for (guint i = 0; i < list->len; i++)
     {
       HrPresetInfo *info = g_ptr_array_index (list, i);
       g_autofree char *id = hr_cli_shown (info->id);
       g_autofree char *name = hr_cli_shown (info->name);
 
-      printf ("%-24s %s\n", id, name);
+      printf ("%-*s %s\n", width, id, name);
     }
   return EXIT_PLANNED;
 }
