@@ -295,6 +295,7 @@ test_model_groups (void)
     { "jamba-mini", HR_MODEL_GROUP_STATE_SPACE, "Jamba" },
     { "nemotron-h-8b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
     { "nemotron-3-nano-30b-a3b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
+    { "nemotron-3-super-120b-a12b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
     { "zamba2-2.7b", HR_MODEL_GROUP_STATE_SPACE, "Zamba" },
   };
   HrModelArch m;
@@ -631,6 +632,35 @@ test_latent_moe_counts (void)
   g_assert_cmpuint (hr_params_total (&sc.model), ==, 31577937344);
   sc.model.moe_latent_size = 1024;
   g_assert_cmpuint (hr_params_total (&sc.model), ==, 31577937344 - 23 * 785121280ull);
+}
+
+/* Nemotron 3 Super 120B-A12B, a latent MoE at full size: 40 Mamba-2
+ * blocks of 109,640,064 (in_proj 4096 x 18560, conv1d 10240 x 4 + 10240,
+ * A, D and dt 3 x 128, the gated norm 8192, out_proj 8192 x 4096, the
+ * block's norm), 40 MoE blocks of 2,873,102,336 (router 512 x 4096, the
+ * two latent projections 2 x 4096 x 1024, 512 experts 2 x 2688 x 1024,
+ * the shared MLP 2 x 4096 x 5376, norm), 8 attention blocks of 35,655,680,
+ * the untied table and head 2 x 131072 x 4096 and the final norm: the BF16
+ * checkpoint's 123,611,012,096 weights less its MTP module's 2,942,324,736
+ * (its safetensors headers, as the preset's source quotes them).  Active:
+ * 490 of 512 experts idle in each of the 40 blocks, 107,898,470,400. */
+static void
+test_nemotron_super_counts (void)
+{
+  HrScenario sc;
+  HrParamCounts c;
+
+  G_STATIC_ASSERT (40 * 109640064ull + 40 * 2873102336ull + 8 * 35655680ull + 2 * 131072ull * 4096 + 4096
+                   == 123611012096ull - 2942324736ull);
+  G_STATIC_ASSERT (4096ull * 18560 + 10240 * 4 + 10240 + 3 * 128 + 8192 + 8192ull * 4096 + 4096 == 109640064ull);
+  G_STATIC_ASSERT (512ull * 4096 + 2 * 4096ull * 1024 + 512ull * 2 * 2688 * 1024 + 2 * 4096ull * 5376 + 4096
+                   == 2873102336ull);
+  G_STATIC_ASSERT (40 * 490ull * 2 * 2688 * 1024 == 107898470400ull);
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "nemotron-3-super-120b-a12b");
+  hr_params_count (&sc.model, &sc.training, 1, 1, &c);
+  g_assert_cmpuint (c.total, ==, 120668687360ull);
+  g_assert_cmpuint (c.active, ==, 120668687360ull - 107898470400ull);
 }
 
 /* LoRA on Zamba2 2.7B (h 2560, 32 heads of 160: Q, K, V 2h -> 5120, O
@@ -1249,6 +1279,7 @@ main (int   argc,
   g_test_add_func ("/params/jamba-qlora", test_jamba_qlora_counts);
   g_test_add_func ("/params/zamba2-lora", test_zamba2_lora_counts);
   g_test_add_func ("/params/latent-moe", test_latent_moe_counts);
+  g_test_add_func ("/params/nemotron-3-super", test_nemotron_super_counts);
   g_test_add_func ("/params/nemotron-h", test_nemotron_h_counts);
   g_test_add_func ("/params/tensor-parallel", test_tensor_parallel_split);
   return g_test_run ();

@@ -794,6 +794,10 @@ def ssm_preset(m, pid):
             c["experts"] = min(m.get("experts", 1), 4)
             c["experts_active"] = min(m.get("experts_active", 1), c["experts"])
             c["shared_experts"] = min(m.get("shared_experts", 0), 2)
+            # Nemotron 3 Super's latent MoE: the experts over h / 2 here,
+            # as the pattern configurations run it
+            if m.get("moe_latent_size"):
+                c["moe_latent_size"] = h // 2
     elif m.get("layer_mixers"):
         # Bamba's mixers: one layer of each kind, in the order the
         # preset's first has them (M* for the 9B), each with its MLP
