@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "hr-calc.h"
+#include "hr-scenario-fields.h"
 #include "hr-error.h"
 #include "hr-export.h"
 #include "hr-locale.h"
@@ -516,6 +517,55 @@ test_zero_stage (void)
   g_assert_cmpuint (hr_scenario_model_get_scenario (hr_window_get_model (window))->parallel.zero, ==, 0);
   g_assert_cmpuint (hr_window_get_plan (window)->devices[0].category_bytes[HR_CATEGORY_OPTIMIZER],
                     >, 7 * sharded);
+  close_window (window);
+}
+
+/* Every field of the table with a label has its row in the form, the
+ * ones no group places itself after the placed ones (hr_form_rest_rows),
+ * bound to the scenario like the others: DeepSpeed's engine, which only
+ * a framework set before, is a switch under Parallelism. */
+static void
+test_every_field_has_a_row (void)
+{
+  HrWindow *window = open_window ();
+  HrForm *form = hr_window_get_form (window);
+  guint n = 0;
+
+  g_ptr_array_unref (hr_form_list_controls (form));   /* builds them all */
+  for (guint t = 0; t < hr_field_sections_count; t++)
+    for (guint f = 0; f < *hr_field_sections[t].n_fields; f++)
+      {
+        const Field *field = &hr_field_sections[t].fields[f];
+        g_autofree char *path = NULL;
+
+        if (field->kind == F_SKIP || field->label == NULL)
+          continue;
+        path = g_strconcat (hr_field_sections[t].path, ".", field->key, NULL);
+        if (hr_form_get_row (form, path) == NULL && hr_form_get_control (form, path) == NULL)
+          g_error ("%s has no row in the form", path);
+        n++;
+      }
+  g_test_message ("%u fields, each with its row", n);
+  g_assert_cmpuint (n, >, 150);
+
+  /* The Parallelism group's last rows in view, for a look at them. */
+  {
+    GtkWidget *row = hr_form_get_row (form, "parallel.fsdp_units");
+    GtkScrolledWindow *scroller = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (row, GTK_TYPE_SCROLLED_WINDOW));
+    GtkWidget *content = gtk_viewport_get_child (GTK_VIEWPORT (gtk_scrolled_window_get_child (scroller)));
+    graphene_point_t at;
+
+    settle ();
+    g_assert_true (gtk_widget_compute_point (row, content, &GRAPHENE_POINT_INIT (0, 0), &at));
+    gtk_adjustment_set_value (gtk_scrolled_window_get_vadjustment (scroller), at.y - 500);
+    settle ();
+    maybe_screenshot (window, "form-parallelism");
+  }
+
+  gtk_switch_set_active (GTK_SWITCH (control (window, "parallel.deepspeed")),
+                         !hr_scenario_model_get_scenario (hr_window_get_model (window))->parallel.deepspeed);
+  settle ();
+  g_assert_false (hr_scenario_model_get_scenario (hr_window_get_model (window))->parallel.deepspeed);
   close_window (window);
 }
 
@@ -2506,6 +2556,7 @@ main (int   argc,
   g_test_add_func ("/window/error-bar", test_error_bar);
   g_test_add_func ("/window/micro-batch-overflow", test_micro_batch_overflow);
   g_test_add_func ("/window/zero-stage", test_zero_stage);
+  g_test_add_func ("/window/every-field-has-a-row", test_every_field_has_a_row);
   g_test_add_func ("/window/gpu-preset", test_gpu_preset);
   g_test_add_func ("/window/framework", test_framework);
   g_test_add_func ("/window/one-recompute-per-turn", test_one_recompute_per_turn);

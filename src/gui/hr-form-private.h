@@ -61,6 +61,7 @@ GtkWidget *hr_form_combo_row      (HrForm *self, GtkWidget *parent, const char *
                            const char *subtitle, const char * const *labels);
 void       hr_form_entry_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title);
 GtkWidget *hr_form_field_row      (HrForm *self, GtkWidget *parent, const char *path);
+void        hr_form_rest_rows      (HrForm *self, GtkWidget *group, const char *section);
 /* A field's row whose -1 means "work it out" (the communication buffers,
  * the BLAS workspace): its spin shows and takes "Automatic". */
 void        hr_form_automatic_row  (HrForm *self, GtkWidget *parent, const char *path);

@@ -454,6 +454,34 @@ hr_form_field_row (HrForm     *self,
     }
 }
 
+/* The rows of the fields of SECTION ("parallel") that its group does not
+ * place itself, in the table's order after the placed ones: a field added
+ * to the table has its row without a line here. */
+void
+hr_form_rest_rows (HrForm     *self,
+                   GtkWidget  *group,
+                   const char *section)
+{
+  for (guint t = 0; t < hr_field_sections_count; t++)
+    {
+      const HrFieldSection *sec = &hr_field_sections[t];
+
+      if (!g_str_equal (sec->path, section))
+        continue;
+      for (guint f = 0; f < *sec->n_fields; f++)
+        {
+          const Field *field = &sec->fields[f];
+          g_autofree char *path = NULL;
+
+          if (field->kind == F_SKIP || field->label == NULL)
+            continue;
+          path = g_strconcat (section, ".", field->key, NULL);
+          if (!g_hash_table_contains (self->rows, path) && !g_hash_table_contains (self->controls, path))
+            hr_form_field_row (self, group, path);
+        }
+    }
+}
+
 /* --- spins that show "Automatic" for -1 (sized from the plan or the GPU) --- */
 
 static gboolean

@@ -244,6 +244,7 @@ build_training_end (HrForm    *self,
   hr_form_field_row (self, group, "training.optimizer_in_backward");
   hr_form_field_row (self, group, "training.activation_offloading");
   hr_form_field_row (self, group, "training.zero_grad_to_none");
+  hr_form_rest_rows (self, group, "training");
 }
 
 static void
@@ -278,6 +279,7 @@ build_parallel_rows (HrForm    *self,
   hr_form_field_row (self, group, "parallel.offload_optimizer_device");
   hr_form_field_row (self, group, "parallel.offload_params_device");
   hr_form_field_row (self, group, "parallel.no_sync");
+  hr_form_rest_rows (self, group, "parallel");
 }
 
 /* Below the first screen: the group's title now, its rows once the first
@@ -302,6 +304,7 @@ build_hardware_rows (HrForm    *self,
   hr_form_field_row (self, group, "gpu.fp8_tflops");
   hr_form_field_row (self, group, "gpu.compute_capability");
   hr_form_automatic_row (self, group, "gpu.blas_workspace_mib");
+  hr_form_rest_rows (self, group, "gpu");
 }
 
 /* Below the first screen, with its list of every GPU preset: the group's
@@ -321,6 +324,7 @@ build_cost_rows (HrForm    *self,
   hr_form_field_row (self, group, "cost.tokens");
   hr_form_field_row (self, group, "cost.mfu");
   hr_form_field_row (self, group, "cost.price_per_gpu_hour");
+  hr_form_rest_rows (self, group, "cost");
 }
 
 static void
@@ -341,6 +345,7 @@ build_overhead_rows (HrForm    *self,
   hr_form_automatic_row (self, group, "overhead.comm_buffer_mib");
   hr_form_field_row (self, group, "overhead.fragmentation");
   hr_form_field_row (self, group, "overhead.headroom");
+  hr_form_rest_rows (self, group, "overhead");
 }
 
 static void
