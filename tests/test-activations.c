@@ -1380,6 +1380,41 @@ test_latent_moe_block (void)
 }
 
 
+/* DeepSeek's prediction modules under autocast (amp-bf16, fp32 weights),
+ * as the reference oracle's MTP runs measure them: each module's enorm
+ * keeps the fp32 embeddings and their fp32 normalised copy (8 bytes a
+ * token and unit of h), its hnorm only its copy (4: its input is the fp32
+ * hidden state the head's norm keeps already), eh_proj its 16-bit 2h
+ * input (4); the losses run one after another, so one set of logits' fp32
+ * copy exists at a time while every set's log-probabilities are kept. */
+static void
+test_mtp_inputs (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  double T = 2.0 * 1024, h, V;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "deepseek-v2-lite");
+  sc.training.precision = HR_PRECISION_AMP_BF16;
+  hr_training_apply_precision (&sc.training);
+  sc.training.micro_batch = 2;
+  sc.training.seq_len = 1024;
+  sc.training.checkpointing = HR_CHECKPOINTING_NONE;
+  sc.parallel.gpus = 1;
+  sc.parallel.zero = 0;
+  sc.model.mtp_modules = 2;
+  h = (double) sc.model.hidden;
+  V = (double) sc.model.vocab;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpfloat (hr_test_item_bytes (&plan->devices[0], "multi-token prediction inputs (norms, projection)"),
+                     ==, 2 * T * h * (8 + 4 + 4));
+  g_assert_cmpfloat (hr_test_item_bytes (&plan->devices[0], "logits' fp32 copy (while the loss runs)"),
+                     ==, T * V * 4);
+  g_assert_cmpfloat (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"),
+                     ==, 3 * T * V * 4);
+}
+
 /* PyTorch's pipelining (parallel.pp_buffers, hr-calc-pipeline.c) on four
  * 1F1B stages of 8 micro-batches of 2 x 1024 tokens of Llama 2 7B under
  * bf16-true with full checkpointing: each stage-boundary tensor is
@@ -2032,5 +2067,6 @@ main (int   argc,
   g_test_add_func ("/activations/llama-3.2-vision", test_mllama);
   g_test_add_func ("/activations/jamba-moe-sum", test_jamba_moe_sum);
   g_test_add_func ("/activations/pipeline-buffers", test_pipeline_buffers);
+  g_test_add_func ("/activations/mtp-inputs", test_mtp_inputs);
   return g_test_run ();
 }

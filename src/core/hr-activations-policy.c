@@ -42,7 +42,7 @@ hr_activations_compiled_layer (const LayerShape   *L,
   double c = L->c;
   double rep = L->rep;
   double ab = L->ab;
-  double rb = L->autocast ? 4.0 : ab;   /* the residual stream's type */
+  double rb = L->autocast && !L->residual16 ? 4.0 : ab;   /* the residual stream's type */
   double h = L->h;
   double d = L->d;
   double a = L->a;

@@ -78,6 +78,8 @@ typedef struct
                              * layer the images' (hr-activations-mllama.c) */
   gboolean           nemotron_moe;  /* its experts are Nemotron-H's NemotronHMoE
                                      * (a pattern's E block, hr-activations-ssm.c) */
+  gboolean           residual16;  /* its residual stream is 16-bit under autocast too
+                                   * (a DeepSeek prediction module's layer) */
 } LayerShape;
 
 static inline gboolean
@@ -115,6 +117,11 @@ void hr_activations_layer_with_input (const HrScenario   *scenario,
                                       HrLayerActivations *out);
 /* ... whose experts, where it has any, are NEMOTRON_MOE Nemotron-H's
  * (NemotronHMoE: a pattern's E block) rather than Mixtral's. */
+void hr_activations_layer_shaped     (const HrScenario   *scenario,
+                                      gboolean            input_grad,
+                                      gboolean            nemotron_moe,
+                                      gboolean            residual16,
+                                      HrLayerActivations *out);
 void hr_activations_layer_with_moe   (const HrScenario   *scenario,
                                       gboolean            input_grad,
                                       gboolean            nemotron_moe,

@@ -240,6 +240,9 @@ add_norms (const LayerShape   *L,
     double sandwich;
 
     norm_parts (scenario, &input, &copy);
+    /* A 16-bit residual's normalised copy is 16-bit (to(input_dtype)). */
+    if (L->residual16 && autocast && copy == 4.0)
+      copy = ab;
     sandwich = n_norms == 4 && autocast && copy == 4.0 && input_grad ? 2.0 * (4.0 - ab) : 0.0;
     hr_activations_add (out, N_("norm inputs"), "norms·b·s·h·bytes / c",
                         ((needing == 0 ? 0.0
@@ -456,7 +459,7 @@ add_recomputed_sets (const LayerShape   *L,
   /* Full recompute keeps only each layer's input (2·sbh in 16-bit;
    * divided by t with sequence parallelism): the residual stream, which
    * is fp32 under autocast (fp32 embeddings plus 16-bit outputs). */
-  out->checkpoint = T * h * (autocast ? 4.0 : ab) / rep;
+  out->checkpoint = T * h * (autocast && !L->residual16 ? 4.0 : ab) / rep;
 
   if (tr->compile && tr->method == HR_METHOD_FULL && input_grad)
     hr_activations_compiled_layer (L, out);
@@ -483,11 +486,35 @@ hr_activations_layer_with_moe (const HrScenario   *scenario,
                                gboolean            nemotron_moe,
                                HrLayerActivations *out)
 {
+  hr_activations_layer_shaped (scenario, input_grad, nemotron_moe, FALSE, out);
+}
+
+/* A layer whose residual stream stays 16-bit under autocast: DeepSeek's
+ * prediction module's, which starts from eh_proj's output (a 16-bit
+ * matmul's) where the model's layers start from the fp32 embeddings.  Its
+ * norms keep a 16-bit normalised copy and its checkpoint is 16-bit (the
+ * reference oracle's MTP runs: 2·(4 - 2) bytes a token and hidden unit
+ * less than a layer of the model). */
+void
+hr_activations_layer_16bit_residual (const HrScenario   *scenario,
+                                     HrLayerActivations *out)
+{
+  hr_activations_layer_shaped (scenario, TRUE, FALSE, TRUE, out);
+}
+
+void
+hr_activations_layer_shaped (const HrScenario   *scenario,
+                             gboolean            input_grad,
+                             gboolean            nemotron_moe,
+                             gboolean            residual16,
+                             HrLayerActivations *out)
+{
   LayerShape shape;
   double mla_attn_work = 0;
 
   layer_shape (scenario, input_grad, &shape);
   shape.nemotron_moe = nemotron_moe;
+  shape.residual16 = residual16;
   *out = (HrLayerActivations) { 0 };
   add_norms (&shape, out);
   hr_layer_add_attention (&shape, out, &mla_attn_work);

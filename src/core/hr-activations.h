@@ -64,6 +64,8 @@ void    hr_activations_layer          (const HrScenario   *scenario,
  * checkpointing or an adapter on them), where it keeps less. */
 void    hr_activations_first_layer    (const HrScenario   *scenario,
                                        HrLayerActivations *out);
+void    hr_activations_layer_16bit_residual (const HrScenario   *scenario,
+                                             HrLayerActivations *out);
 gboolean hr_activations_input_grad    (const HrScenario   *scenario);
 /* How many of a device's n_layers full checkpointing wraps: all of them,
  * or with training.checkpoint_every = N the N-th, 2N-th, ... (counted from

@@ -43,7 +43,8 @@ hr_calc_deepseek_layers (Ctx            *ctx,
   const HrScenario *sc = ctx->sc;
   gboolean last = hr_calc_holds_last (sc, dev->stage);
   guint64 n_dense = hr_calc_dense_first_on_stage (sc, dev->stage, dev->first_layer, dev->n_layers);
-  guint64 n_moe = dev->n_layers - n_dense + (last ? sc->model.mtp_modules : 0);
+  guint64 n_mtp = last ? sc->model.mtp_modules : 0;
+  guint64 n_moe = dev->n_layers - n_dense + n_mtp;
   const HrLayerActivations *dense = &ctx->dense_act, *moe = &ctx->moe_act;
   HrDeepseekLayer want;
 
@@ -60,6 +61,14 @@ hr_calc_deepseek_layers (Ctx            *ctx,
           hr_calc_deepseek_dense_scenario (sc, &dense_sc);
           hr_activations_layer (&dense_sc, &ctx->dense_act);
         }
+      /* A prediction module's layer starts from eh_proj's output, a
+       * 16-bit matmul's under autocast, where the model's layers start
+       * from the fp32 embeddings: its residual stream is 16-bit
+       * (hr_activations_layer_16bit_residual; the same layer without
+       * autocast). */
+      ctx->mtp_differs = sc->model.mtp_modules > 0;
+      if (ctx->mtp_differs)
+        hr_activations_layer_16bit_residual (sc, &ctx->mtp_act);
       ctx->deepseek_ready = TRUE;
       ctx->deepseek_held = HR_DEEPSEEK_MOE;
     }
@@ -67,7 +76,23 @@ hr_calc_deepseek_layers (Ctx            *ctx,
    * a stage after one of the same kind has it already: a copy of a layer's
    * saved tensors is most of this function's time over 16 stages) */
   want = n_dense == 0 ? HR_DEEPSEEK_MOE : n_moe == 0 ? HR_DEEPSEEK_DENSE : HR_DEEPSEEK_MIX;
-  if (want == HR_DEEPSEEK_MIX)
+  if (n_mtp > 0 && ctx->mtp_differs)
+    {
+      /* the model's layers, then the modules' beside them */
+      HrLayerActivations model_layers;
+      guint64 n_model = dev->n_layers;
+
+      if (n_dense > 0 && n_moe > n_mtp)
+        hr_activations_stack_average (dense, n_dense, moe, n_moe - n_mtp, &model_layers);
+      else
+        model_layers = n_dense > 0 ? *dense : *moe;
+      if (n_model > 0)
+        hr_activations_stack_average (&model_layers, n_model, &ctx->mtp_act, n_mtp, &ctx->layer_act);
+      else
+        ctx->layer_act = ctx->mtp_act;
+      want = HR_DEEPSEEK_MIX;
+    }
+  else if (want == HR_DEEPSEEK_MIX)
     hr_activations_stack_average (dense, n_dense, moe, n_moe, &ctx->layer_act);
   else if (want != ctx->deepseek_held)
     ctx->layer_act = want == HR_DEEPSEEK_MOE ? *moe : *dense;
@@ -86,12 +111,20 @@ hr_calc_add_mtp (Ctx      *ctx,
   double rep = sc->parallel.sp ? (double) MAX (sc->parallel.tp, 1) : 1.0;
   double h = (double) sc->model.hidden;
 
+  double norm = hr_activations_norm_bytes (sc);
+  /* hnorm reads the hidden state the previous depth's head norm reads
+   * (the model's final norm for the first module): where that is fp32,
+   * the model's residual stream under autocast or in fp32 training,
+   * RMSNorm's fp32 view of it is the tensor itself, counted there, and
+   * hnorm adds only its normalised copy (the reference oracle's MTP runs,
+   * tests/reference/model.py MTPModule). */
+  double hnorm = sc->training.dtypes.weights == HR_DTYPE_FP32 ? MAX (norm - 4.0, 0.0) : norm;
+
   if (sc->model.mtp_modules == 0 || dev->stage + 1 != sc->parallel.pp)
     return;
   hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
             HR_LIVE_SAVED, N_("multi-token prediction inputs (norms, projection)"),
-            "modules·b·s·h·(2·norm bytes + 2·bytes) / c",
+            "modules·b·s·h·(enorm bytes + hnorm bytes + 2·bytes) / c",
             N_("Each prediction module keeps its two norms' inputs and the joined input of its projection."),
-            (double) sc->model.mtp_modules * ctx->tokens * h
-            * (2.0 * hr_activations_norm_bytes (sc) + 2.0 * ctx->act_bytes) / rep);
+            (double) sc->model.mtp_modules * ctx->tokens * h * (norm + hnorm + 2.0 * ctx->act_bytes) / rep);
 }

@@ -144,7 +144,8 @@ add_vocab_parallel_loss (Ctx      *ctx,
 static void
 add_eager_loss (Ctx      *ctx,
                 HrDevice *dev,
-                double    logits)
+                double    logits,
+                double    heads)
 {
   const HrTraining *t = &ctx->sc->training;
   /* Under autocast the loss is fp32 whatever the loop asks: cross_entropy
@@ -179,14 +180,16 @@ add_eager_loss (Ctx      *ctx,
    * the copy goes when the loss returns (replayed at full size,
    * tests/reference/reserved-replay.py: the Trainer over Llama 3.2 1B with
    * checkpointing at 2 x 2048 tokens peaks there, 21.68 GiB, where the
-   * loss's backward holds 20.81). */
+   * loss's backward holds 20.81).  With DeepSeek's prediction modules the
+   * losses run one after another, each copy gone before the next is made:
+   * one set of logits' copy at a time (the reference oracle's MTP runs). */
   if (fp32_loss && !fp32_out && ctx->act_bytes < 4.0
       && (t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_LOSS_PARALLEL))
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
               HR_LIVE (HR_PHASE_FORWARD), N_("logits' fp32 copy (while the loss runs)"),
               "b·s·V·4 / (t·c)",
               N_("The loss computes in full precision from a copy of the logits, gone once it returns."),
-              logits * 4.0);
+              logits / heads * 4.0);
   hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
             fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
             HR_LIVE_LOSS, N_("log-probabilities (saved by the loss)"),
@@ -262,5 +265,5 @@ hr_calc_add_head_and_loss (Ctx      *ctx,
   else if (t->loss == HR_LOSS_VOCAB_PARALLEL)
     add_vocab_parallel_loss (ctx, dev, logits);
   else if (t->loss != HR_LOSS_FUSED)
-    add_eager_loss (ctx, dev, logits);
+    add_eager_loss (ctx, dev, logits, heads);
 }

@@ -139,6 +139,7 @@ def _scenario(cfg, layers=None, checkpointing=None):
             "v_head_dim": cfg.get("v_head_dim", 0),
             "shared_experts": cfg.get("shared_experts", 0),
             "dense_layers": cfg.get("dense_layers", 0),
+            "mtp_modules": cfg.get("mtp_modules", 0),
         },
         "training": training,
         "parallel": {

@@ -600,8 +600,11 @@ def measure(cfg, device="cpu", sampler="allocator"):
             for t in getattr(model, "embed_tensors", []):
                 saved.retag(t, "vembed")
             model.embed_tensors = []
-            for out_t in (logits if isinstance(logits, list) else [logits]):
+            outs = (logits if isinstance(logits, list)
+                    else [logits[0]] + list(logits[1]) if isinstance(logits, tuple) else [logits])
+            for out_t in outs:
                 saved.add_output(out_t)
+            del outs
             # what the model's output holds besides (LLaVA's
             # image_hidden_states), dropped with it
             for out_t in getattr(model, "extra_outputs", []):

@@ -589,6 +589,25 @@ class Block(nn.Module):
         return x + self.drop(self.mlp(self.norm2(x)))
 
 
+class MTPModule(nn.Module):
+    """A multi-token-prediction module (DeepSeek-V3 §2.2, Figure 3; as
+    Megatron-Core builds it, multi_token_prediction.py,
+    MultiTokenPredictionLayer): the previous depth's hidden state and the
+    embeddings of the tokens k ahead, each normed (hnorm, enorm), joined
+    and projected back to h (eh_proj), one more layer (an MoE one: its
+    index is past the dense first layers), its own final norm, then the
+    shared embedding's head and a loss of its own."""
+
+    def __init__(self, cfg, k):
+        super().__init__()
+        h = cfg["hidden"]
+        self.enorm = Norm(cfg, h)
+        self.hnorm = Norm(cfg, h)
+        self.eh_proj = nn.Linear(2 * h, h, bias=False)
+        self.block = Block(cfg, cfg["layers"] + k)
+        self.norm = Norm(cfg, h)
+
+
 class Model(nn.Module):
     def __init__(self, cfg):
         super().__init__()
@@ -602,6 +621,7 @@ class Model(nn.Module):
         self.layers = nn.ModuleList(Block(cfg, i) for i in range(cfg["layers"]))
         self.final_norm = Norm(cfg, h) if self.decoder else None
         self.lm = cfg["head"] == "lm"
+        self.mtp = nn.ModuleList(MTPModule(cfg, k) for k in range(cfg.get("mtp_modules", 0)))
         if self.lm:
             if cfg["tied_embeddings"]:
                 self.head = nn.Linear(h, V, bias=cfg["lm_head_bias"])
@@ -613,7 +633,7 @@ class Model(nn.Module):
             self.head = nn.Linear(h, cfg["classes"])
         self.register_buffer("position_ids", torch.arange(s), persistent=False)
         mask = torch.ones(s, s, dtype=torch.bool).triu(1)
-        for layer in self.layers:
+        for layer in list(self.layers) + [m.block for m in self.mtp]:
             layer.attn.register_buffer("causal_mask", mask, persistent=False)
         self.rope = None
         if self.decoder and not cfg["learned_positions"]:
@@ -672,6 +692,19 @@ class Model(nn.Module):
         rope = (self.rope_cos[:, :s], self.rope_sin[:, :s]) if self.rope else None
         for i, layer in enumerate(self.layers):
             x = self._layer(i, layer, x, rope)
+        mtp_logits = []
+        h_prev = x
+        for k, m in enumerate(self.mtp):
+            # depth k + 1: the tokens k + 1 ahead (the last positions wrap
+            # round; the loss's targets do likewise)
+            if self.layer_hook is not None:
+                self.layer_hook("mtp")
+            e = m.enorm(self.embed(tokens.roll(-(k + 1), dims=1)))
+            joined = torch.cat([m.hnorm(h_prev), e], dim=-1)
+            h_prev = self._layer(cfg["layers"] + k, m.block, m.eh_proj(joined), rope)
+            if self.layer_hook is not None:
+                self.layer_hook("head")
+            mtp_logits.append(self.head(m.norm(h_prev)))
         if self.layer_hook is not None:
             self.layer_hook("head")
         if self.final_norm is not None:
@@ -685,6 +718,8 @@ class Model(nn.Module):
             # LitGPT's lm_head_chunk_size: the head applied chunk by chunk,
             # one logits tensor per chunk
             return [self.head(c) for c in x.split(cfg["loss_chunk"], dim=1)]
+        if self.mtp:
+            return (self.head(x), mtp_logits)
         return self.head(x)
 
 
@@ -843,6 +878,18 @@ def loss_fn(cfg, logits, targets, mark=None):
     if cfg["head"] != "lm":
         return F.cross_entropy(to_fp32_if_amp(cfg, logits), targets)
     V = cfg["vocab"]
+    if isinstance(logits, tuple):
+        # the main loss and each prediction module's on the targets k + 1
+        # further on, weighted (DeepSeek-V3 §2.2: lambda / D)
+        # (the last loss's moment is the one marked: its fp32 copy beside
+        # every set of logits and log-probabilities)
+        main, extra = logits
+        loss = loss_fn(cfg, main, targets)
+        for k, lk in enumerate(extra):
+            last = k + 1 == len(extra)
+            loss = loss + 0.3 / len(extra) * loss_fn(cfg, lk, targets.roll(-(k + 1), dims=1),
+                                                     mark if last else None)
+        return loss
     fp32 = cfg["logits_fp32"] or autocast_on(cfg)   # autocast: cross_entropy is an fp32 op
     if cfg["loss"] == "chunked":
         chunks = targets.split(cfg["loss_chunk"], dim=1)

@@ -70,7 +70,7 @@ def base_config():
         "shared_blocks": 0, "shared_adapter_rank": 0, "shared_attention_adapters": False,
         "moe_latent_size": 0,
         "attention_kind": "standard", "q_lora_rank": 0, "kv_lora_rank": 0, "qk_nope_head_dim": 0,
-        "qk_rope_head_dim": 0, "v_head_dim": 0, "shared_experts": 0, "dense_layers": 0,
+        "qk_rope_head_dim": 0, "v_head_dim": 0, "shared_experts": 0, "dense_layers": 0, "mtp_modules": 0,
         "vision": "none", "vision_layers": 0, "vision_hidden": 0, "vision_heads": 0,
         "vision_ffn": 0, "vision_patch": 0, "vision_image": 0, "vision_channels": 3,
         "vision_feature_layer": 0, "projector": "none", "projector_merge": 0,
@@ -362,7 +362,10 @@ def deepseek_config(rng, index):
     c["optimizer_impl"] = rng.choice(("foreach", "loop", "fused"))
     c["checkpointing"] = rng.choice(("none", "none", "full"))
     c["zero_grad_to_none"] = rng.random() < 0.6
-    c["name"] = "deepseek %d" % index
+    # DeepSeek-V3's multi-token-prediction modules, by the configuration's
+    # number (no draw of its own): none, one or two, with experts
+    c["mtp_modules"] = index % 3 if c["experts"] > 1 else 0
+    c["name"] = "deepseek %d%s" % (index, " mtp %d" % c["mtp_modules"] if c["mtp_modules"] else "")
     return finish(c)
 
 
@@ -468,6 +471,7 @@ def deepseek_lora_config(rng, index):
     experts', the dense first layers'); no LM head adapter, no fused QKV,
     no DoRA (hr-validate-deepseek.c)."""
     c = deepseek_config(rng, index)
+    c["mtp_modules"] = 0      # (Hugging Face's DeepSeek builds no MTP module)
     c["method"] = "lora"
     c["lora_rank"] = rng.choice((2, 4, 8))
     n = rng.randrange(1, len(LORA_ALL) + 1)
