@@ -223,6 +223,20 @@ expect 0 "" "Nemotron 3 Nano as a latent MoE" -- --set model.preset=nemotron-3-n
   --set model.moe_latent_size=1024 --format json
 grep -q '"params" : 13520147904' "$tmp/out" && ok "json params of a latent MoE" \
   || not_ok "json params of a latent MoE"
+# A pattern's prediction modules are mtp_pattern's blocks (Nemotron 3 Super
+# names "*E"; with one module its checkpoint's 123,611,012,096 weights).
+expect 0 "" "Nemotron 3 Super with its MTP module" -- --set model.preset=nemotron-3-super-120b-a12b \
+  --set model.mtp_modules=1 --set parallel.gpus=64 --format json
+grep -q '"params" : 123611012096' "$tmp/out" && ok "json params with a pattern's MTP module" \
+  || not_ok "json params with a pattern's MTP module"
+expect 2 "--set model.mtp_pattern: \"\" leaves model.mtp_modules' blocks unsaid" \
+  "MTP modules of a pattern without their blocks" -- --set model.preset=nemotron-3-super-120b-a12b \
+  --set model.mtp_modules=1 --set model.mtp_pattern=
+expect 2 "--set model.mtp_pattern: 'S' (character 2) names no block" \
+  "a shared block in a prediction module" -- --set model.preset=nemotron-3-super-120b-a12b \
+  --set model.mtp_pattern=*S
+expect 2 "--set model.mtp_pattern: \"*E\" needs model.layer_pattern" \
+  "prediction module blocks without a pattern" -- --set model.mtp_pattern=*E
 # Zamba2's shared blocks: counted once for all their uses; what the plan
 # does not cover (sharded weights, QLoRA's 4-bit shared modules, other
 # blocks beside S) is refused with the field and what is allowed.

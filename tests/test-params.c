@@ -661,6 +661,12 @@ test_nemotron_super_counts (void)
   hr_params_count (&sc.model, &sc.training, 1, 1, &c);
   g_assert_cmpuint (c.total, ==, 120668687360ull);
   g_assert_cmpuint (c.active, ==, 120668687360ull - 107898470400ull);
+  /* ... and with its MTP module ("*E": an attention and an expert block,
+   * eh_proj 8192 x 4096 and three norms): the whole checkpoint */
+  G_STATIC_ASSERT (35655680ull + 2873102336ull + 8192ull * 4096 + 3 * 4096 == 2942324736ull);
+  sc.model.mtp_modules = 1;
+  hr_params_count (&sc.model, &sc.training, 1, 1, &c);
+  g_assert_cmpuint (c.total, ==, 123611012096ull);
 }
 
 /* LoRA on Zamba2 2.7B (h 2560, 32 heads of 160: Q, K, V 2h -> 5120, O

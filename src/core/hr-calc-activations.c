@@ -171,7 +171,7 @@ stage_layers_init (Ctx         *ctx,
   sl->last = hr_calc_holds_last (sc, stage);
   /* (DeepSeek's multi-token-prediction modules are layers of the last
    * stage; their heads are a second set of logits, hr-calc-loss.c.) */
-  sl->n_layers = dev->n_layers + (sl->last ? m->mtp_modules : 0);
+  sl->n_layers = dev->n_layers + (sl->last ? hr_model_mtp_blocks (m) : 0);
   sl->units = hr_pipeline_schedule_units (sc->parallel.schedule, sc->parallel.pp,
                                           sc->parallel.vpp, t->grad_accum, stage, sl->n_layers);
   sl->in_flight = sl->n_layers > 0 ? sl->units / (double) sl->n_layers : 1.0;

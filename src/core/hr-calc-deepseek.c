@@ -23,6 +23,7 @@
 #include "hr-calc-private.h"
 
 #include <glib/gi18n-lib.h>
+#include <string.h>
 
 /* A dense first layer: the same layer with the dense MLP. */
 void
@@ -119,12 +120,24 @@ hr_calc_add_mtp (Ctx      *ctx,
    * hnorm adds only its normalised copy (the reference oracle's MTP runs,
    * tests/reference/model.py MTPModule). */
   double hnorm = sc->training.dtypes.weights == HR_DTYPE_FP32 ? MAX (norm - 4.0, 0.0) : norm;
+  /* A layer pattern's module: its blocks are planned among the stage's
+   * kinds (hr_calc_stage_kinds), whose residual stream is fp32 under
+   * autocast; theirs starts from eh_proj's 16-bit output, so each block
+   * keeps its norm's normalised copy, or under full checkpointing its
+   * input, in 16 bits: (4 - bytes) a token and unit of h less each, taken
+   * off here (the reference oracle's pattern MTP runs; DeepSeek's module
+   * layer is planned apart, hr_activations_layer_16bit_residual). */
+  gboolean autocast = sc->training.dtypes.weights == HR_DTYPE_FP32 && ctx->act_bytes < 4.0;
+  double blocks16 = sc->model.layer_pattern[0] != '\0' && autocast
+                    ? (double) strlen (sc->model.mtp_pattern) * (4.0 - ctx->act_bytes) : 0.0;
 
   if (sc->model.mtp_modules == 0 || dev->stage + 1 != sc->parallel.pp)
     return;
   hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
             HR_LIVE_SAVED, N_("multi-token prediction inputs (norms, projection)"),
-            "modules·b·s·h·(enorm bytes + hnorm bytes + 2·bytes) / c",
+            blocks16 > 0 ? "modules·b·s·h·(enorm bytes + hnorm bytes + 2·bytes - blocks·(4 - bytes)) / c"
+                         : "modules·b·s·h·(enorm bytes + hnorm bytes + 2·bytes) / c",
             N_("Each prediction module keeps its two norms' inputs and the joined input of its projection."),
-            (double) sc->model.mtp_modules * ctx->tokens * h * (norm + hnorm + 2.0 * ctx->act_bytes) / rep);
+            (double) sc->model.mtp_modules * ctx->tokens * h
+            * MAX (norm + hnorm + 2.0 * ctx->act_bytes - blocks16, 0.0) / rep);
 }

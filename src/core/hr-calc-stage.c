@@ -113,6 +113,11 @@ hr_calc_stage_kinds (const HrScenario *sc,
     }
   else
     count_kinds (m, dev->first_layer, dev->n_layers, out, &seen);
+  /* A pattern's prediction modules' blocks, after the layers of the
+   * stage that holds the last (Megatron-Core builds them in the
+   * post-process stage: gpt_model.py, mtp_process) */
+  if (m->layer_pattern[0] != '\0' && hr_calc_holds_last (sc, dev->stage))
+    count_kinds (m, m->layers, hr_model_mtp_blocks (m), out, &seen);
 }
 
 /* A stage of alike layers: L of them, L_D of DeepSeek's dense first
@@ -196,6 +201,15 @@ hybrid_layers (const Ctx      *ctx,
       sp->linear += (double) c->shared_blocks_linear;
       sp->adafactor += (double) c->shared_blocks_adafactor;
       sp->lora += (double) c->shared_blocks_lora;
+    }
+  /* a pattern's prediction modules' norms and eh_proj, on the last stage */
+  if (last && ctx->sc->model.layer_pattern[0] != '\0')
+    {
+      double n_mtp = (double) ctx->sc->model.mtp_modules;
+
+      sp->dense += n_mtp * (double) c->mtp_extra;
+      sp->linear += n_mtp * (double) c->mtp_extra_linear;
+      sp->adafactor += n_mtp * (double) (c->mtp_extra - c->mtp_extra_linear + 3 * ctx->sc->model.hidden);
     }
   sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
   sp->shared = sp->encoder = sp->decoder = 0;

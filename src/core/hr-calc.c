@@ -543,8 +543,9 @@ plan_stage (Ctx        *ctx,
   add_model_states_once (ctx, plan, dev, &sp, memo);
   if (ctx->pattern != NULL)
     hybrid_stage_layers (ctx, dev);
-  /* (DeepSeek: the stage's own mix of dense and MoE layers) */
-  if (sc->model.dense_layers > 0 || sc->model.mtp_modules > 0)
+  /* (DeepSeek: the stage's own mix of dense and MoE layers; a pattern's
+   * prediction modules are blocks of its kinds, averaged above) */
+  else if (sc->model.dense_layers > 0 || sc->model.mtp_modules > 0)
     hr_calc_deepseek_layers (ctx, dev);
   hr_calc_add_activations (ctx, dev, stage);
   if (sc->model.kind == HR_KIND_ENCODER_DECODER)

@@ -260,7 +260,9 @@ hr_params_count_kinds (const HrModelArch *m,
   guint64 best = 0;
 
   out->largest_linear = mixer_counts (m, s, t, lora_targets, lora_rank, lora_attn, mixers_16bit, mixers);
-  for (guint64 i = 0; i < m->layers; i++)
+  /* the layers, then a pattern's prediction modules' blocks (past the
+   * layers, hr_model_layer_mixer gives those) */
+  for (guint64 i = 0; i < m->layers + (m->layer_pattern[0] != '\0' ? hr_model_mtp_blocks (m) : 0); i++)
     count[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)]++;
 
   out->shared_blocks = out->shared_blocks_linear = out->shared_blocks_adafactor = 0;
@@ -268,6 +270,10 @@ hr_params_count_kinds (const HrModelArch *m,
   if (count[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE] > 0)
     shared_block_params (m, s, lora_targets, lora_rank, out);
   outside += out->shared_blocks;
+  /* ... and each module's enorm, hnorm, final norm and eh_proj
+   * (2h -> h), as DeepSeek's (count_layer: mtp_extra) */
+  if (m->layer_pattern[0] != '\0')
+    outside += m->mtp_modules * (2 * s->h * s->h + 3 * s->norm);
   out->total = outside;
   out->active = outside;
   out->stack_dense = out->stack_experts = out->stack_linear = out->stack_adafactor = 0;

@@ -144,6 +144,13 @@ applies_pattern_experts (const HrScenario *sc)
   return strchr (sc->model.layer_pattern, 'E') != NULL;
 }
 
+/* A layer pattern (Nemotron-H's). */
+static gboolean
+applies_layer_pattern (const HrScenario *sc)
+{
+  return sc->model.layer_pattern[0] != '\0';
+}
+
 /* Zamba2's shared blocks: a pattern with S blocks. */
 static gboolean
 applies_shared (const HrScenario *sc)
@@ -375,7 +382,7 @@ const Field hr_model_fields[] = {
           N_("DeepSeek-V3's load-balancing bias: one per expert in each MoE layer"), OPTIONAL (FALSE),
           .applies = applies_moe),
   SPIN (HrModelArch, mtp_modules, 0, HR_MAX_MTP_MODULES, 1, N_("Multi-token prediction modules"),
-        N_("DeepSeek-V3: each one more layer and a second loss, sharing the embedding and head"),
+        N_("DeepSeek-V3: each one more layer (with a layer pattern, its blocks) and a second loss, sharing the embedding and head"),
         OPTIONAL (0), .applies = applies_decoder),
   CHOICE (HrModelArch, ssm, hr_ssm_names, ssm_choices, N_("State-space layers"),
           N_("Mamba, Mamba-2; with an attention period, a hybrid (Jamba)"), OPTIONAL (HR_SSM_NONE)),
@@ -413,6 +420,10 @@ const Field hr_model_fields[] = {
     .help = N_("A block per layer: M the SSM mixer, * attention, - the MLP, E the experts (Nemotron-H); "
                "S a shared transformer block (Zamba2)"),
     .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE },
+  { .key = "mtp_pattern", .kind = F_NAME, .offset = G_STRUCT_OFFSET (HrModelArch, mtp_pattern),
+    .size = HR_MTP_PATTERN_MAX, .label = N_("Prediction module blocks"),
+    .help = N_("With a layer pattern, the blocks of each multi-token prediction module (Nemotron 3: *E)"),
+    .flags = HR_FIELD_OPTIONAL | HR_FIELD_WHOLE, .applies = applies_layer_pattern },
   SPIN (HrModelArch, moe_latent_size, 0, HR_MAX_HIDDEN, 64, N_("Expert latent width"),
         N_("The pattern's expert blocks project each token to this width before the experts "
            "and back after them (Nemotron's latent MoE); 0: none"),

@@ -298,12 +298,30 @@ hr_model_ssm_groups (const HrModelArch *model)
  * block), or Jamba's (modeling_jamba.py, JambaModel.__init__: layer i is
  * an attention layer when i % attn_layer_period == attn_layer_offset); a
  * model without SSM layers attends in every layer. */
-/* A layer's block in the pattern ('\0' past its end). */
+/* A layer's block in the pattern; past the model's layers, the blocks of
+ * its prediction modules in turn ('\0' where there are none). */
 static char
 pattern_block (const HrModelArch *model,
                guint64            layer)
 {
+  if (layer >= model->layers)
+    {
+      gsize n = strlen (model->mtp_pattern);
+
+      return n > 0 ? model->mtp_pattern[(layer - model->layers) % n] : '\0';
+    }
   return layer < HR_LAYER_PATTERN_MAX ? model->layer_pattern[layer] : '\0';
+}
+
+/* The blocks the multi-token-prediction modules add after the layers: a
+ * pattern's modules are its mtp_pattern's blocks each, DeepSeek's one
+ * layer each. */
+guint64
+hr_model_mtp_blocks (const HrModelArch *model)
+{
+  if (model->layer_pattern[0] != '\0')
+    return model->mtp_modules * strlen (model->mtp_pattern);
+  return model->mtp_modules;
 }
 
 HrLayerMixer

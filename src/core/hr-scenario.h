@@ -23,6 +23,7 @@ G_BEGIN_DECLS
 #define HR_DESCRIPTION_MAX 1024
 /* model.layer_pattern: one character per layer, and its terminating NUL. */
 #define HR_LAYER_PATTERN_MAX 512
+#define HR_MTP_PATTERN_MAX 16
 /* parallel.stage_layers: one entry per virtual pipeline stage (pp·vpp). */
 #define HR_MAX_STAGE_LAYERS 256
 
@@ -106,6 +107,10 @@ typedef struct
    * a norm and one module, by character: M the SSM mixer, * attention,
    * - the dense MLP, E the experts; "" = none (hr_model_layer_mixer) */
   char        layer_pattern[HR_LAYER_PATTERN_MAX];
+  /* ... whose multi-token-prediction modules (mtp_modules) are each these
+   * blocks, with an enorm, an hnorm, eh_proj and a final norm (Nemotron 3's
+   * mtp_hybrid_override_pattern, "*E"); "" without a pattern */
+  char        mtp_pattern[HR_MTP_PATTERN_MAX];
   /* ... whose E blocks may run their experts in a latent
    * (NemotronHMoE with moe_latent_size): fc1_latent_proj takes each token
    * from hidden to moe_latent_size, the experts read and write that
@@ -345,6 +350,7 @@ gboolean hr_model_layer_has_experts (const HrModelArch *model,
 gboolean hr_model_layer_has_mlp    (const HrModelArch *model,
                                     guint64            layer);
 gboolean hr_model_mixed_layers     (const HrModelArch *model);
+guint64  hr_model_mtp_blocks       (const HrModelArch *model);
 guint64  hr_model_vision_patches   (const HrModelArch *model);
 guint64  hr_model_vision_tokens    (const HrModelArch *model);
 guint64  hr_model_image_tokens     (const HrModelArch *model);

@@ -103,6 +103,40 @@ validate_layer_pattern (const HrModelArch  *m,
   return TRUE;
 }
 
+/* A pattern's prediction modules (Nemotron 3's num_nextn_predict_layers
+ * and mtp_hybrid_override_pattern; Megatron-Core builds them,
+ * transformers' NemotronH does not): their blocks are the pattern's
+ * kinds but Zamba2's shared ones, and modules need them; a preset may
+ * name them with no module trained (mtp_modules 0).  Without a pattern,
+ * none. */
+static gboolean
+validate_mtp_pattern (const HrModelArch  *m,
+                      GError            **error)
+{
+  const char *p = m->mtp_pattern;
+  gsize len = strlen (p);
+
+  if (len > 0 && m->layer_pattern[0] == '\0')
+    FAIL ("model.mtp_pattern", _("\"%s\" needs model.layer_pattern (DeepSeek's modules are one "
+          "layer each); allowed without a pattern: \"\""), p);
+  if (m->layer_pattern[0] != '\0' && m->mtp_modules > 0 && len == 0)
+    FAIL ("model.mtp_pattern", _("\"\" leaves model.mtp_modules' blocks unsaid; allowed: a block per "
+          "character of M, *, - and E (Nemotron 3: *E)"));
+  for (gsize i = 0; i < len; i++)
+    {
+      char shown[8];
+
+      if (strchr ("M*-E", p[i]) == NULL)
+        FAIL ("model.mtp_pattern", _("%s (character %u) names no block; "
+              "allowed: M (the SSM mixer), * (attention), - (the MLP), E (the experts)"),
+              show_char (p[i], shown), (guint) i + 1);
+      if (strchr (m->layer_pattern, p[i]) == NULL)
+        FAIL ("model.mtp_pattern", _("%s (character %u) is a block model.layer_pattern has not; "
+              "allowed: the pattern's own blocks"), show_char (p[i], shown), (guint) i + 1);
+    }
+  return TRUE;
+}
+
 /* Bamba's mixers (configuration_bamba.py, layers_block_type from
  * attn_layer_indices: "attention" or "mamba"): one per layer, an SSM
  * mixer somewhere, and not beside the other two layouts. */
@@ -225,14 +259,19 @@ validate_ssm_model (const HrScenario  *sc,
    * NemotronHMoE, hr-params-kinds.c) */
   gboolean shared_ok = strchr (m->layer_pattern, 'E') != NULL;
 
+  /* (a pattern's prediction modules are its mtp_pattern's blocks:
+   * validate_mtp_pattern) */
+  gboolean mtp_ok = m->layer_pattern[0] != '\0';
+
   if (m->attention_kind != HR_ATTN_KIND_STANDARD || (m->shared_experts != 0 && !shared_ok)
-      || m->dense_layers != 0 || m->router_bias || m->mtp_modules != 0)
+      || m->dense_layers != 0 || m->router_bias || (m->mtp_modules != 0 && !mtp_ok))
     FAIL (m->attention_kind != HR_ATTN_KIND_STANDARD ? "model.attention_kind"
           : m->shared_experts != 0 && !shared_ok ? "model.shared_experts" : m->dense_layers != 0
           ? "model.dense_layers" : m->router_bias ? "model.router_bias" : "model.mtp_modules",
           _("is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
           "attention_kind standard, shared_experts 0, dense_layers 0 (say it with "
-          "expert_layer_period), router_bias false, mtp_modules 0"));
+          "expert_layer_period), router_bias false, mtp_modules 0 (with a layer pattern: "
+          "say its modules' blocks in mtp_pattern)"));
   return TRUE;
 }
 
@@ -377,7 +416,8 @@ hr_validate_ssm (const HrScenario  *sc,
   gboolean ssm = m->ssm != HR_SSM_NONE;
 
   /* (The sizes' own ranges are their rows'.) */
-  if (!validate_layer_pattern (m, error) || !validate_layer_mixers (m, error)
+  if (!validate_layer_pattern (m, error) || !validate_mtp_pattern (m, error)
+      || !validate_layer_mixers (m, error)
       || !hr_validate_shared (sc, error))
     return FALSE;
   if (!check_pattern ("model.attn_layer_period", "model.attn_layer_offset",

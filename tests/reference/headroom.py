@@ -140,6 +140,7 @@ def _scenario(cfg, layers=None, checkpointing=None):
             "shared_experts": cfg.get("shared_experts", 0),
             "dense_layers": cfg.get("dense_layers", 0),
             "mtp_modules": cfg.get("mtp_modules", 0),
+            "mtp_pattern": cfg.get("mtp_pattern", ""),
         },
         "training": training,
         "parallel": {

@@ -70,7 +70,7 @@ def base_config():
         "shared_blocks": 0, "shared_adapter_rank": 0, "shared_attention_adapters": False,
         "moe_latent_size": 0,
         "attention_kind": "standard", "q_lora_rank": 0, "kv_lora_rank": 0, "qk_nope_head_dim": 0,
-        "qk_rope_head_dim": 0, "v_head_dim": 0, "shared_experts": 0, "dense_layers": 0, "mtp_modules": 0,
+        "qk_rope_head_dim": 0, "v_head_dim": 0, "shared_experts": 0, "dense_layers": 0, "mtp_modules": 0, "mtp_pattern": "",
         "vision": "none", "vision_layers": 0, "vision_hidden": 0, "vision_heads": 0,
         "vision_ffn": 0, "vision_patch": 0, "vision_image": 0, "vision_channels": 3,
         "vision_feature_layer": 0, "projector": "none", "projector_merge": 0,
@@ -458,8 +458,16 @@ def pattern_config(rng, index):
         # number too
         if c["method"] == "full" and (index // 3) % 2:
             c["moe_latent_size"] = h // 2
-    c["name"] = "pattern %s %d%s" % (c["layer_pattern"], index,
-                                     " latent" if c.get("moe_latent_size") else "")
+    # ... and, fully trained, every fourth one prediction modules of an
+    # attention and an expert block (Nemotron 3 Super's "*E"), or of
+    # attention and the MLP without experts, by the number too
+    if c["method"] == "full" and index % 4 == 1:
+        c["mtp_modules"] = 1 + (index // 4) % 2
+        c["mtp_pattern"] = "*E" if experts else "*-"
+    c["name"] = "pattern %s %d%s%s" % (c["layer_pattern"], index,
+                                       " latent" if c.get("moe_latent_size") else "",
+                                       " mtp %d %s" % (c["mtp_modules"], c["mtp_pattern"])
+                                       if c.get("mtp_modules") else "")
     return finish(c)
 
 

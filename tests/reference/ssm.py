@@ -257,6 +257,22 @@ class SharedUse(nn.Module):
         return self.block(x, emb, self)
 
 
+class PatternMTP(nn.Module):
+    """A layer pattern's multi-token-prediction module (Megatron-Core's
+    MultiTokenPredictionLayer with Nemotron 3's
+    mtp_hybrid_override_pattern; model.py's MTPModule with blocks of the
+    pattern's kinds in place of one layer)."""
+
+    def __init__(self, cfg, mask):
+        super().__init__()
+        h = cfg["hidden"]
+        self.enorm = Norm(cfg, h)
+        self.hnorm = Norm(cfg, h)
+        self.eh_proj = nn.Linear(2 * h, h, bias=False)
+        self.blocks = nn.ModuleList(PatternBlock(cfg, c, mask) for c in cfg["mtp_pattern"])
+        self.norm = Norm(cfg, h)
+
+
 class SSMModel(nn.Module):
     """The token table, the layers of the pattern, the final norm and the
     LM head (tied: MambaLMHeadModel; untied: Jamba)."""
@@ -286,6 +302,8 @@ class SSMModel(nn.Module):
             else:
                 layers.append(SSMBlock(cfg, i))
         self.layers = nn.ModuleList(layers)
+        self.mtp = nn.ModuleList(PatternMTP(cfg, mask) for _ in range(cfg.get("mtp_modules", 0))
+                                 ) if pattern else nn.ModuleList()
         self.final_norm = Norm(cfg, h)
         self.head = nn.Linear(h, V, bias=False)
         if cfg["tied_embeddings"]:
@@ -319,6 +337,24 @@ class SSMModel(nn.Module):
             args = (x, None) if extra is None else (x, None, extra)
             x = torch_checkpoint.checkpoint(layer, *args) if full else layer(*args)
             extra = None
+        mtp_logits = []
+        h_prev = x
+        full = self.cfg["checkpointing"] == "full"
+        for k, m in enumerate(self.mtp):
+            # (model.py, Model.forward: the tokens k + 1 ahead)
+            if self.layer_hook is not None:
+                self.layer_hook("mtp")
+            e = m.enorm(self.embed(tokens.roll(-(k + 1), dims=1)))
+            y = m.eh_proj(torch.cat([m.hnorm(h_prev), e], dim=-1))
+            for j, block in enumerate(m.blocks):
+                if self.layer_hook is not None:
+                    self.layer_hook(len(self.layers) + k * len(m.blocks) + j)
+                y = torch_checkpoint.checkpoint(block, y, None) if full else block(y, None)
+            h_prev = y
+            if self.layer_hook is not None:
+                self.layer_hook("head")
+            mtp_logits.append(self.head(m.norm(h_prev)))
         if self.layer_hook is not None:
             self.layer_hook("head")
-        return self.head(self.final_norm(x))
+        logits = self.head(self.final_norm(x))
+        return (logits, mtp_logits) if mtp_logits else logits
