@@ -65,10 +65,9 @@ hr_calc_deepseek_layers (Ctx            *ctx,
       /* A prediction module's layer starts from eh_proj's output, a
        * 16-bit matmul's under autocast, where the model's layers start
        * from the fp32 embeddings: its residual stream is 16-bit
-       * (hr_activations_layer_16bit_residual; the same layer without
-       * autocast). */
-      ctx->mtp_differs = sc->model.mtp_modules > 0;
-      if (ctx->mtp_differs)
+       * (hr_activations_layer_16bit_residual; the MoE layer as it is
+       * without autocast). */
+      if (sc->model.mtp_modules > 0)
         hr_activations_layer_16bit_residual (sc, &ctx->mtp_act);
       ctx->deepseek_ready = TRUE;
       ctx->deepseek_held = HR_DEEPSEEK_MOE;
@@ -77,7 +76,7 @@ hr_calc_deepseek_layers (Ctx            *ctx,
    * a stage after one of the same kind has it already: a copy of a layer's
    * saved tensors is most of this function's time over 16 stages) */
   want = n_dense == 0 ? HR_DEEPSEEK_MOE : n_moe == 0 ? HR_DEEPSEEK_DENSE : HR_DEEPSEEK_MIX;
-  if (n_mtp > 0 && ctx->mtp_differs)
+  if (n_mtp > 0)
     {
       /* the model's layers, then the modules' beside them */
       HrLayerActivations model_layers;
@@ -111,7 +110,6 @@ hr_calc_add_mtp (Ctx      *ctx,
   const HrScenario *sc = ctx->sc;
   double rep = sc->parallel.sp ? (double) MAX (sc->parallel.tp, 1) : 1.0;
   double h = (double) sc->model.hidden;
-
   double norm = hr_activations_norm_bytes (sc);
   /* hnorm reads the hidden state the previous depth's head norm reads
    * (the model's final norm for the first module): where that is fp32,

@@ -33,9 +33,8 @@ typedef struct
   HrLayerActivations  dense_act;    /* layer's, made once per plan (deepseek_ready);
                                      * Llama 3.2 Vision: its self-attention layer's */
   HrLayerActivations  mtp_act;      /* DeepSeek: a prediction module's layer, its
-                                     * residual 16-bit under autocast (mtp_differs:
-                                     * made, with mtp_modules > 0) */
-  gboolean            mtp_differs;
+                                     * residual 16-bit under autocast (made with
+                                     * deepseek_ready when mtp_modules > 0) */
   gboolean            deepseek_ready;
   HrDeepseekLayer     deepseek_held;  /* which layer layer_act holds */
   const HrLayerActivations *first_act; /* the stage's first layer's when it differs

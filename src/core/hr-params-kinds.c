@@ -262,7 +262,9 @@ hr_params_count_kinds (const HrModelArch *m,
   out->largest_linear = mixer_counts (m, s, t, lora_targets, lora_rank, lora_attn, mixers_16bit, mixers);
   /* the layers, then a pattern's prediction modules' blocks (past the
    * layers, hr_model_layer_mixer gives those) */
-  for (guint64 i = 0; i < m->layers + (m->layer_pattern[0] != '\0' ? hr_model_mtp_blocks (m) : 0); i++)
+  guint64 blocks = m->layers + (m->layer_pattern[0] != '\0' ? hr_model_mtp_blocks (m) : 0);
+
+  for (guint64 i = 0; i < blocks; i++)
     count[hr_model_layer_mixer (m, i)][hr_model_layer_mlp (m, i)]++;
 
   out->shared_blocks = out->shared_blocks_linear = out->shared_blocks_adafactor = 0;
