@@ -1421,10 +1421,10 @@ test_mtp_inputs (void)
  * b·s·h·2 = 2·1024·4096·2 bytes, stage i holds min(4 - i, 8) micro-batches
  * in flight.  Every stage but the first keeps a receive buffer for the
  * 8 - in-flight micro-batches not in flight (the others are layer inputs),
- * every stage but the last 8 gradient buffers and its in-flight outputs;
- * with "torch-outputs" the last stage keeps 7 earlier micro-batches'
- * logits (b·s·V·2) through the backward, and this one's past its
- * forward. */
+ * every stage but the last 8 gradient buffers and its in-flight outputs,
+ * the last this micro-batch's logits (b·s·V·2) through its backward; with
+ * "torch-outputs" also 7 earlier micro-batches' logits, all 8 through the
+ * optimizer step. */
 static void
 test_pipeline_buffers (void)
 {
@@ -1468,7 +1468,10 @@ test_pipeline_buffers (void)
       g_assert_cmpfloat ((double) d->phase_bytes[HR_PHASE_FORWARD]
                          - (double) without->devices[i].phase_bytes[HR_PHASE_FORWARD],
                          ==, receive + grads + outputs);
-      g_assert_cmpuint (hr_test_item_bytes (d, "earlier micro-batches' logits (kept for step() to return)"), ==, 0);
+      g_assert_cmpfloat (hr_test_item_bytes (d, "earlier micro-batches' logits (kept for step() to return)"), ==, 0);
+      /* the last stage's logits, held by fwd_cache until the backward returns */
+      g_assert_cmpfloat (hr_test_item_bytes (d, "this micro-batch's logits (kept by the pipeline)"),
+                         ==, d->stage == 3 ? L : 0);
     }
 
   sc.parallel.pp_buffers = HR_PP_BUFFERS_TORCH_OUTPUTS;
@@ -1479,8 +1482,12 @@ test_pipeline_buffers (void)
 
       g_assert_cmpfloat (hr_test_item_bytes (d, "earlier micro-batches' logits (kept for step() to return)"),
                          ==, d->stage == 3 ? 7 * L : 0);
-      g_assert_cmpfloat (hr_test_item_bytes (d, "this micro-batch's logits (kept for step() to return)"),
+      g_assert_cmpfloat (hr_test_item_bytes (d, "this micro-batch's logits (kept by the pipeline)"),
                          ==, d->stage == 3 ? L : 0);
+      /* ... all of them through the optimizer step, until the next step() */
+      if (d->stage == 3)
+        g_assert_cmpfloat ((double) d->phase_bytes[HR_PHASE_STEP]
+                           - (double) without->devices[i].phase_bytes[HR_PHASE_STEP], ==, 8 * L + 7 * X);
     }
 
   /* Without a pipeline the field plans nothing. */

@@ -223,6 +223,11 @@ expect 0 "" "Nemotron 3 Nano as a latent MoE" -- --set model.preset=nemotron-3-n
   --set model.moe_latent_size=1024 --format json
 grep -q '"params" : 13520147904' "$tmp/out" && ok "json params of a latent MoE" \
   || not_ok "json params of a latent MoE"
+# PyTorch's pipelining buffers are not planned under DualPipe, which it
+# does not run (hr-calc-pipeline.c).
+expect 2 "--set parallel.pp_buffers: torch is PyTorch's pipelining, which does not run DualPipe" \
+  "pipelining buffers under DualPipe" -- --set parallel.pp=2 --set parallel.schedule=dualpipe \
+  --set training.grad_accum=4 --set parallel.pp_buffers=torch
 # A pattern's prediction modules are mtp_pattern's blocks (Nemotron 3 Super
 # names "*E"; with one module its checkpoint's 123,611,012,096 weights).
 expect 0 "" "Nemotron 3 Super with its MTP module" -- --set model.preset=nemotron-3-super-120b-a12b \

@@ -126,8 +126,9 @@ hr_cli_list (HrPresets  *presets,
   for (guint i = 0; i < list->len; i++)
     {
       HrPresetInfo *info = g_ptr_array_index (list, i);
+      g_autofree char *id = hr_cli_shown (info->id);
 
-      width = MAX (width, (int) MIN (strlen (info->id), 64));
+      width = MAX (width, (int) MIN (strlen (id), 64));
     }
   for (guint i = 0; i < list->len; i++)
     {

@@ -373,6 +373,11 @@ validate_parallel (const HrScenario  *sc,
           || sc->training.grad_accum < 2 * p->pp))
     FAIL ("parallel.schedule", _("dualpipe needs an even parallel.pp and an even "
           "training.grad_accum of at least 2·pp; allowed here: 1f1b, zb-h1, zb-h2"));
+  /* PyTorch's pipelining has no DualPipe (its V-shaped schedules place
+   * the stages otherwise): its buffers are planned for the others. */
+  if (p->schedule == HR_SCHEDULE_DUALPIPE && p->pp > 1 && p->pp_buffers != HR_PP_BUFFERS_NONE)
+    FAIL ("parallel.pp_buffers", _("%s is PyTorch's pipelining, which does not run DualPipe; "
+          "allowed with parallel.schedule dualpipe: none"), hr_enum_name (&hr_pp_buffers_names, p->pp_buffers));
   if (p->vpp > 1 && p->pp == 1)
     FAIL ("parallel.vpp", _("%" PRIu64 " needs parallel.pp > 1; allowed: 1 "
           "without pipeline parallelism"), p->vpp);
