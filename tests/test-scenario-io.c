@@ -485,6 +485,54 @@ test_frameworks (void)
   g_assert_cmpint (sc.training.precision, ==, HR_PRECISION_BF16_MIXED);   /* left as chosen */
 }
 
+/* A value the plan does not read neither rules a framework out nor in:
+ * torchtitan's pipeline buffers and fp8 recipe on one stage in bf16, and
+ * accelerate FSDP's sharding values on one GPU. */
+static void
+test_framework_matches_what_applies (void)
+{
+  g_autoptr(HrPresets) presets = hr_test_presets ();
+  const HrFramework *torchtitan = hr_framework_find ("torchtitan");
+  const HrFramework *accelerate = hr_framework_find ("accelerate-fsdp");
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+
+  g_assert_nonnull (torchtitan);
+  g_assert_nonnull (accelerate);
+  hr_scenario_init_default (&sc);
+  sc.parallel.deepspeed = FALSE;
+  g_assert_true (hr_framework_apply (torchtitan, &sc, presets, &error));
+  g_assert_no_error (error);
+  sc.training.framework[0] = '\0';
+  g_assert_cmpint (sc.parallel.pp, ==, 1);
+  g_assert_true (hr_framework_matches (torchtitan, &sc));
+  sc.parallel.pp_buffers = HR_PP_BUFFERS_NONE;       /* applies to pp > 1 only */
+  sc.training.fp8_recipe = HR_FP8_RECIPE_TE;         /* fp8 runs only */
+  g_assert_true (hr_scenario_has_value (&sc, "training.fp8_recipe=te"));
+  g_assert_false (hr_scenario_assignment_applies (&sc, "training.fp8_recipe=torchao"));
+  g_assert_true (hr_framework_matches (torchtitan, &sc));
+  sc.training.attention = HR_ATTENTION_EAGER;        /* one that applies */
+  g_assert_false (hr_framework_matches (torchtitan, &sc));
+  sc.training.attention = HR_ATTENTION_FLASH;
+  sc.parallel.pp = 2;
+  sc.parallel.gpus = 8;
+  g_assert_true (hr_scenario_assignment_applies (&sc, "parallel.pp_buffers=torch"));
+  g_assert_false (hr_framework_matches (torchtitan, &sc));
+
+  /* One GPU: no value of accelerate FSDP applies but zero_grad_to_none,
+   * which the default has too. */
+  hr_scenario_init_default (&sc);
+  sc.parallel.deepspeed = FALSE;
+  sc.parallel.zero = 0;
+  sc.parallel.gpus = 1;
+  g_assert_false (hr_scenario_assignment_applies (&sc, "parallel.fsdp=1"));
+  g_assert_false (hr_framework_matches (accelerate, &sc));
+  sc.parallel.zero = 3;
+  sc.parallel.gpus = 8;
+  sc.parallel.fsdp = 1;
+  g_assert_true (hr_framework_matches (accelerate, &sc));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -497,6 +545,7 @@ main (int   argc,
   g_test_add_func ("/scenario/description-round-trip", test_description_round_trip);
   g_test_add_func ("/scenario/set-path", test_set_path);
   g_test_add_func ("/scenario/frameworks", test_frameworks);
+  g_test_add_func ("/scenario/framework-matches-what-applies", test_framework_matches_what_applies);
   g_test_add_func ("/scenario/bad-input", test_bad_input);
   g_test_add_func ("/scenario/bad-gpu-preset", test_bad_gpu_preset);
   g_test_add_func ("/scenario/hostile", test_hostile_documents);

@@ -58,14 +58,20 @@ gboolean   hr_json_set_path        (JsonObject   *root,
                                     const char   *assignment,
                                     GError      **error);
 
-/* Whether setting PATH=VALUE (a scalar field) would leave the scenario as
- * it is; FALSE for a path that is not a scalar field or a value it does
- * not accept. */
+/* Sets one field of a read scenario, as --set does to a file (the caller
+ * validates the result once all are set). */
 gboolean   hr_scenario_set         (HrScenario   *scenario,
                                     const char   *assignment,
                                     HrPresets    *presets,
                                     const char   *origin,
                                     GError      **error);
+/* Whether PATH's field applies to the scenario (its table's .applies);
+ * TRUE for a field that always does or a path that is no field. */
+gboolean   hr_scenario_assignment_applies (const HrScenario *scenario,
+                                           const char       *assignment);
+/* Whether setting PATH=VALUE (a scalar field) would leave the scenario as
+ * it is; FALSE for a path that is not a scalar field or a value it does
+ * not accept. */
 gboolean   hr_scenario_has_value   (const HrScenario *scenario,
                                     const char       *assignment);
 

@@ -6,7 +6,8 @@
  * The command line changes the JSON before it is read, so a value given
  * with --set goes through exactly the checks a file's value does.  The
  * same assignments can be checked against a read scenario, one field at a
- * time (hr_scenario_has_value).
+ * time (hr_scenario_has_value), where the field applies to it
+ * (hr_scenario_assignment_applies).
  */
 
 #include "hr-scenario-io.h"
@@ -149,6 +150,26 @@ find_field (HrScenario  *scenario,
     return NULL;
   *base = G_STRUCT_MEMBER_P (scenario, offset);
   return field;
+}
+
+/* Whether the assignment's field counts for this scenario: a value a plan
+ * never reads (the pipeline's buffers on one stage, the fp8 recipe in a
+ * bf16 run) tells nothing about which framework the scenario follows. */
+gboolean
+hr_scenario_assignment_applies (const HrScenario *scenario,
+                                const char       *assignment)
+{
+  const char *eq = strchr (assignment, '=');
+  g_autofree char *path = NULL;
+  const Field *field;
+  gsize offset;
+
+  g_return_val_if_fail (scenario != NULL && assignment != NULL, FALSE);
+  if (eq == NULL)
+    return TRUE;
+  path = g_strndup (assignment, eq - assignment);
+  field = hr_field_find (path, &offset);
+  return field == NULL || field->applies == NULL || field->applies (scenario);
 }
 
 gboolean
