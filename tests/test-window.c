@@ -632,6 +632,60 @@ test_gpu_preset (void)
   close_window (window);
 }
 
+/* What the window showed in its first frame, read at that frame's
+ * after-paint. */
+typedef struct
+{
+  gboolean painted;
+  guint    recomputes;
+  char    *summary;
+} FirstFrame;
+
+static void
+on_first_after_paint (GdkFrameClock *clock,
+                      HrWindow      *window)
+{
+  FirstFrame *first = g_object_get_data (G_OBJECT (window), "first-frame");
+
+  if (first->painted || !gtk_widget_get_mapped (GTK_WIDGET (window)))
+    return;
+  first->painted = TRUE;
+  first->recomputes = hr_window_get_recompute_count (window);
+  first->summary = g_strdup (hr_window_get_summary (window));
+}
+
+static void
+on_realize_watch_first_frame (GtkWidget *window)
+{
+  g_signal_connect (gtk_widget_get_frame_clock (window), "after-paint",
+                    G_CALLBACK (on_first_after_paint), window);
+}
+
+/* The first frame shows the plan, not an empty verdict and chart for a
+ * frame or two: GTK may draw before a high-priority idle has run. */
+static void
+test_first_frame_shows_the_plan (void)
+{
+  HrWindow *window = hr_window_new (NULL);
+  FirstFrame first = { 0 };
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  g_object_set_data (G_OBJECT (window), "first-frame", &first);
+  g_signal_connect (window, "realize", G_CALLBACK (on_realize_watch_first_frame), NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1280, 800);
+  gtk_window_present (GTK_WINDOW (window));
+  while (!first.painted && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (first.painted);
+  g_signal_handlers_disconnect_by_func (gtk_widget_get_frame_clock (GTK_WIDGET (window)),
+                                        on_first_after_paint, window);
+  g_test_message ("first frame: %u recomputes, verdict \"%s\"", first.recomputes, first.summary);
+  g_assert_cmpuint (first.recomputes, >=, 1);
+  g_assert_nonnull (strstr (first.summary, "Fits on 8x H100"));
+  g_free (first.summary);
+  close_window (window);
+}
+
 /* A preset that changes twenty properties recomputes once. */
 static void
 test_one_recompute_per_turn (void)
@@ -2554,6 +2608,7 @@ main (int   argc,
   }
 
   g_test_add_func ("/window/opens", test_opens);
+  g_test_add_func ("/window/first-frame-shows-the-plan", test_first_frame_shows_the_plan);
   g_test_add_func ("/window/error-bar", test_error_bar);
   g_test_add_func ("/window/micro-batch-overflow", test_micro_batch_overflow);
   g_test_add_func ("/window/zero-stage", test_zero_stage);

@@ -547,7 +547,9 @@ hr_window_init (HrWindow *self)
   g_signal_connect_swapped (self->form_toggle, "toggled", G_CALLBACK (on_form_toggled), self);
 
   hr_window_update_title (self);
-  schedule_recompute (self);
+  /* Planned now, not in an idle: the window's first frame must show the
+   * plan, and GTK may draw it before a high-priority idle has run. */
+  recompute (self);
 }
 
 HrWindow *
