@@ -298,6 +298,47 @@ test_narrow (void)
   g_assert_cmpuint (n_numbers, >=, 20);
 }
 
+/* The breakdown's columns take the width their lines need: at the
+ * window's chart size (about 880 points beside the form at 1280) no item
+ * of the seed's example is cut short, where three equal columns cut two
+ * ("gathered weights (reuse + prefetch)", "log-probabilities (saved by
+ * the loss)"); on a phone's width, where one column cannot hold them,
+ * the cut names are counted. */
+static void
+test_breakdown_names_whole (void)
+{
+  HrScenario sc;
+  HrChartStyle style;
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autofree HrChartHits *hits = g_new0 (HrChartHits, 1);
+  static const int widths[] = { 880, 1000, 1280, 1600 };
+
+  hr_test_load (&sc, "default");
+  hr_test_plan (&sc, plan);
+  hr_chart_style_init_light (&style);
+  for (guint i = 0; i < G_N_ELEMENTS (widths); i++)
+    {
+      cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, widths[i], 600);
+      cairo_t *cr = cairo_create (surface);
+
+      hr_chart_draw (cr, widths[i], 600, &sc, plan, &style, hits);
+      g_test_message ("%d points wide: %u names cut", widths[i], hits->n_cut_names);
+      g_assert_cmpuint (hits->n_cut_names, ==, 0);
+      cairo_destroy (cr);
+      cairo_surface_destroy (surface);
+    }
+  {
+    cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 260, 900);
+    cairo_t *cr = cairo_create (surface);
+
+    hr_chart_draw (cr, 260, 900, &sc, plan, &style, hits);
+    g_test_message ("260 points wide: %u names cut", hits->n_cut_names);
+    g_assert_cmpuint (hits->n_cut_names, >, 0);
+    cairo_destroy (cr);
+    cairo_surface_destroy (surface);
+  }
+}
+
 /* Which fields differ, as a file writes them, in the form's order. */
 static void
 test_scenario_diff (void)
@@ -403,6 +444,7 @@ main (int   argc,
   g_test_add_func ("/chart/ticks/sweep-axes", test_sweep_axes);
   g_test_add_func ("/chart/labels-over-hatching", test_labels_over_hatching);
   g_test_add_func ("/chart/narrow", test_narrow);
+  g_test_add_func ("/chart/breakdown-names-whole", test_breakdown_names_whole);
   g_test_add_func ("/chart/scenario-diff", test_scenario_diff);
   g_test_add_func ("/chart/compare-page", test_compare_page);
   return g_test_run ();

@@ -7,7 +7,9 @@
  * peak with their sizes: the full per-GPU breakdown in the picture, for
  * the people the chart is shown to.  No line is dropped silently: when a
  * category has more items than fit, the largest are listed and one line
- * sums the rest.
+ * sums the rest.  The columns are as wide as their longest line needs
+ * where equal ones would cut a name short, and not much wider, so a name
+ * is ellipsized only when even one column cannot hold its line.
  */
 
 #include "hr-chart-private.h"
@@ -16,9 +18,13 @@
 
 #include "hr-format.h"
 
+/* The room a line takes beside its name and size: the swatch's indent
+ * (17), the gap between name and size (29) and the column's gutter (18). */
+#define LINE_SPACING 64.0
+
 /* One line of the breakdown: the size right-aligned, the name ellipsized
- * in the space left of it. */
-static void
+ * in the space left of it; TRUE when the name was cut short. */
+static gboolean
 draw_item_line (Painter    *p,
                 const char *name,
                 const char *bytes,
@@ -33,9 +39,109 @@ draw_item_line (Painter    *p,
                  p->style->foreground, TRUE);
   pango_layout_set_width (p->layout, (int) ((col_w - 46 * fs - w) * PANGO_SCALE));
   draw_text (p, name, cx + 17 * fs, cy + 8 * fs, 10, FALSE, p->style->foreground, FALSE);
+  return pango_layout_is_ellipsized (p->layout);
 }
 
-void
+/* The width category C's column needs for its title and every line uncut
+ * (every item live at the peak, though fewer may be listed). */
+static double
+category_width (Painter        *p,
+                const HrDevice *d,
+                HrCategory      c)
+{
+  double fs = p->fs, need;
+  g_autofree char *size = hr_format_bytes ((double) d->category_bytes[c], p->style->units);
+  g_autofree char *title = g_strdup_printf ("%s  %s", hr_category_label (c), size);
+
+  pango_layout_set_width (p->layout, -1);
+  need = 36 * fs + hr_chart_text_width (p, title, 11, TRUE);
+  for (guint i = 0; i < d->n_items; i++)
+    if (d->items[i].category == c && hr_item_is_live_at_peak (d, &d->items[i]))
+      {
+        g_autofree char *name = hr_item_label (&d->items[i]);
+        g_autofree char *bytes = hr_format_bytes ((double) d->items[i].bytes, p->style->units);
+
+        need = MAX (need, LINE_SPACING * fs + hr_chart_text_width (p, name, 10, FALSE)
+                          + hr_chart_text_width (p, bytes, 10, FALSE));
+      }
+  return need;
+}
+
+/* What each of COLUMNS columns needs (category c goes in column
+ * c % columns); returns their sum. */
+static double
+column_needs (const double *category_need,
+              guint         columns,
+              double       *need)
+{
+  double total = 0;
+
+  for (guint k = 0; k < columns; k++)
+    need[k] = 0;
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    need[c % columns] = MAX (need[c % columns], category_need[c]);
+  for (guint k = 0; k < columns; k++)
+    total += need[k];
+  return total;
+}
+
+/* The columns: as many as the width allows (all five on a wide page, one
+ * on a phone) and, of those, as many as hold every line uncut; equal
+ * where every line fits an equal share, else each as wide as its
+ * categories need with the room left shared out; none more than 60
+ * points wider than the widest needs.  Where not even one column holds a
+ * line, the widths are scaled down alike and the longest names cut.
+ * Returns the count. */
+static guint
+lay_out_columns (Painter        *p,
+                 const HrDevice *d,
+                 double          width,
+                 double         *col_x,
+                 double         *col_w)
+{
+  static const guint counts[] = { HR_N_CATEGORIES, 3, 2, 1 };
+  double fs = p->fs, category_need[HR_N_CATEGORIES], need[HR_N_CATEGORIES];
+  double total = 0, widest, x = 0;
+  guint columns = 1;
+
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    category_need[c] = category_width (p, d, c);
+  for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
+    {
+      /* no more than the width has room for: five above 1100 points,
+       * three above 760, two above 500 */
+      if (counts[i] == HR_N_CATEGORIES && width <= 1100 * fs)
+        continue;
+      if (counts[i] == 3 && width <= 760 * fs)
+        continue;
+      if (counts[i] == 2 && width <= 500 * fs)
+        continue;
+      columns = counts[i];
+      total = column_needs (category_need, columns, need);
+      if (total <= width)
+        break;
+    }
+  widest = 0;
+  for (guint k = 0; k < columns; k++)
+    widest = MAX (widest, need[k]);
+  for (guint k = 0; k < columns; k++)
+    {
+      if (widest * columns <= width)
+        col_w[k] = width / columns;
+      else if (total <= width)
+        col_w[k] = need[k] + (width - total) / columns;
+      else
+        col_w[k] = need[k] * width / total;
+      /* a size far from its name is hard to read across: no column much
+       * wider than its lines */
+      col_w[k] = MIN (col_w[k], MAX (need[k], widest) + 60 * fs);
+      col_x[k] = x;
+      x += col_w[k];
+    }
+  return columns;
+}
+
+guint
 hr_chart_draw_breakdown (cairo_t            *cr,
                          PangoLayout        *layout,
                          const HrChartStyle *style,
@@ -48,15 +154,15 @@ hr_chart_draw_breakdown (cairo_t            *cr,
   Painter painter = { cr, layout, style, MAX (style->font_scale, 0.25) };
   Painter *p = &painter;
   double fs = p->fs, line = 17 * fs;
-  /* One column on a phone: two would cut every item's name short. */
-  guint columns = width > 1100 * fs ? HR_N_CATEGORIES : width > 760 * fs ? 3
-                  : width > 500 * fs ? 2 : 1;
-  double col_w = width / columns;
+  guint columns;
+  double col_x[HR_N_CATEGORIES], col_w[HR_N_CATEGORIES];
   double row_y = y + 22 * fs, row_h = 0;
   g_autofree char *heading = NULL;
+  guint cut = 0;
 
   if (height < 90 * fs)
-    return;
+    return 0;
+  columns = lay_out_columns (p, d, width, col_x, col_w);
 
   heading = g_strdup_printf (_("Where the memory goes on %s, at its peak (%s)"), d->label,
                              hr_phase_label (d->peak_phase));
@@ -67,7 +173,7 @@ hr_chart_draw_breakdown (cairo_t            *cr,
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     {
       guint col = c % columns;
-      double cx = x + col * col_w, cy;
+      double cx = x + col_x[col], cy;
       g_autofree char *size = hr_format_bytes ((double) d->category_bytes[c], style->units);
 
       if (col == 0 && c > 0)
@@ -82,7 +188,7 @@ hr_chart_draw_breakdown (cairo_t            *cr,
       set_rgb (p->cr, hr_chart_category_colour (c, style->dark), 1.0);
       cairo_rectangle (p->cr, cx, cy + 2 * fs, 12 * fs, 12 * fs);
       cairo_fill (p->cr);
-      pango_layout_set_width (p->layout, (int) ((col_w - 36 * fs) * PANGO_SCALE));
+      pango_layout_set_width (p->layout, (int) ((col_w[col] - 36 * fs) * PANGO_SCALE));
       {
         g_autofree char *title = g_strdup_printf ("%s  %s", hr_category_label (c), size);
 
@@ -132,7 +238,7 @@ hr_chart_draw_breakdown (cairo_t            *cr,
               }
             name = hr_item_label (item);
             bytes = hr_format_bytes ((double) item->bytes, style->units);
-            draw_item_line (p, name, bytes, cx, cy, col_w);
+            cut += draw_item_line (p, name, bytes, cx, cy, col_w[col]);
             cy += line;
           }
         if (rest > 0 && rows > 0)
@@ -145,7 +251,7 @@ hr_chart_draw_breakdown (cairo_t            *cr,
               others += keep[live[k]] ? 0 : 1;
             name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u more item", "%u more items",
                                                  others), others);
-            draw_item_line (p, name, bytes, cx, cy, col_w);
+            cut += draw_item_line (p, name, bytes, cx, cy, col_w[col]);
             cy += line;
           }
       }
@@ -153,5 +259,6 @@ hr_chart_draw_breakdown (cairo_t            *cr,
     }
   pango_layout_set_width (p->layout, -1);
   pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_NONE);
+  return cut;
 }
 

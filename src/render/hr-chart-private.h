@@ -45,6 +45,12 @@ draw_text (Painter    *p,
                              colour, align_right ? 1.0 : 0.0);
 }
 
+/* How wide TEXT is at SIZE points (times the style's scale), laid out in
+ * the painter's layout at its current width. */
+double hr_chart_text_width  (Painter            *p,
+                             const char         *text,
+                             double              size,
+                             gboolean            bold);
 void   hr_chart_set_text    (PangoLayout        *layout,
                              const HrChartStyle *style,
                              const char         *text);

@@ -35,11 +35,11 @@ layout_text (Painter    *p,
   pango_font_description_free (font);
 }
 
-static double
-text_width (Painter    *p,
-            const char *text,
-            double      size,
-            gboolean    bold)
+double
+hr_chart_text_width (Painter    *p,
+                     const char *text,
+                     double      size,
+                     gboolean    bold)
 {
   int w, h;
 
@@ -174,7 +174,7 @@ hr_chart_draw_legend (Painter *p,
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     {
       const char *label = hr_category_label (c);
-      double w = text_width (p, label, 11, FALSE);
+      double w = hr_chart_text_width (p, label, 11, FALSE);
 
       if (x + 18 * fs + w > width - m && x > m)
         {
@@ -211,8 +211,8 @@ lay_out_plot (Painter      *p,
       g_autofree char *label = device_label (d);
       g_autofree char *verdict = hr_device_verdict (plan, d, p->style->units);
 
-      left_w = MAX (left_w, text_width (p, label, 11, TRUE));
-      right_w = MAX (right_w, text_width (p, verdict, 11, TRUE));
+      left_w = MAX (left_w, hr_chart_text_width (p, label, 11, TRUE));
+      right_w = MAX (right_w, hr_chart_text_width (p, verdict, 11, TRUE));
       most = MAX (most, (double) d->total_bytes);
     }
   left_w += 12 * fs;
@@ -380,7 +380,7 @@ draw_segment_label (Painter     *p,
                     gboolean     plate,
                     HrChartHits *hits)
 {
-  double fs = p->fs, w = text_width (p, text, 10, FALSE), h = 15 * fs;
+  double fs = p->fs, w = hr_chart_text_width (p, text, 10, FALSE), h = 15 * fs;
   HrRgb ink = c == HR_CATEGORY_OVERHEAD || c == HR_CATEGORY_GRADIENTS
               || c == HR_CATEGORY_ACTIVATIONS ? (HrRgb) { 0.1, 0.1, 0.1 } : (HrRgb) { 1, 1, 1 };
 
@@ -422,13 +422,13 @@ draw_bar_labels (Painter      *p,
         continue;
       size = hr_format_bytes ((double) d->category_bytes[c], style->units);
       text = g_strdup_printf ("%s %s", hr_category_label (c), size);
-      if (text_width (p, text, 10, FALSE) + 8 * fs > w)
+      if (hr_chart_text_width (p, text, 10, FALSE) + 8 * fs > w)
         g_clear_pointer (&text, g_free);
-      if (text == NULL && text_width (p, size, 10, FALSE) + 8 * fs <= w)
+      if (text == NULL && hr_chart_text_width (p, size, 10, FALSE) + 8 * fs <= w)
         text = g_strdup (size);
       if (text != NULL)
         {
-          double end = x + 4 * fs + text_width (p, text, 10, FALSE);
+          double end = x + 4 * fs + hr_chart_text_width (p, text, 10, FALSE);
 
           /* Past the capacity line: the line or the hatching is under it. */
           draw_segment_label (p, text, x + 4 * fs, by + bh / 2, c, end + 5 * fs > cx, hits);
@@ -450,8 +450,8 @@ draw_bar_labels (Painter      *p,
            * through the line they are on. */
           double vx;
 
-          lw = text_width (p, label, 11, TRUE);
-          vw = text_width (p, verdict, 11, TRUE);
+          lw = hr_chart_text_width (p, label, 11, TRUE);
+          vw = hr_chart_text_width (p, verdict, 11, TRUE);
           vx = MAX (plot->x + plot->w - vw, plot->x + lw + 10 * fs);
           set_rgb (p->cr, style->background, 1.0);
           cairo_rectangle (p->cr, plot->x - 2 * fs, ty - 8 * fs, lw + 4 * fs, 16 * fs);
@@ -489,8 +489,8 @@ draw_capacity_line (Painter          *p,
   g_autofree char *band = g_strdup_printf (_("wanted free %d %%"),
                                            (int) (sc->overhead.headroom * 100 + 0.5));
 
-  double cap_w = text_width (p, text, 10, TRUE);
-  double band_w = sc->overhead.headroom > 0 ? text_width (p, band, 10, FALSE) : 0;
+  double cap_w = hr_chart_text_width (p, text, 10, TRUE);
+  double band_w = sc->overhead.headroom > 0 ? hr_chart_text_width (p, band, 10, FALSE) : 0;
   double cap_x = x - cap_w, band_x = x + 6 * fs, ty = plot->top - 12 * fs;
 
   set_rgb (cr, p->style->foreground, 0.9);
@@ -535,7 +535,7 @@ hr_chart_draw (cairo_t            *cr,
   g_return_if_fail (cr != NULL && sc != NULL && plan != NULL && style != NULL);
 
   if (hits != NULL)
-    hits->n_hits = hits->n_labels = 0;
+    hits->n_hits = hits->n_labels = hits->n_cut_names = 0;
   if (width < 80 || height < 60 || plan->n_devices == 0)
     return;
 
@@ -559,9 +559,14 @@ hr_chart_draw (cairo_t            *cr,
       for (guint i = 0; i < plan->n_devices; i++)
         draw_bar_labels (&p, plan, i, &plot, hits);
       if (!style->hide_breakdown)
-        hr_chart_draw_breakdown (cr, p.layout, style, hr_plan_binding (plan), m,
-                               plot.bottom + 34 * p.fs, width - 2 * m,
-                               height - m - (plot.bottom + 34 * p.fs));
+        {
+          guint cut = hr_chart_draw_breakdown (cr, p.layout, style, hr_plan_binding (plan), m,
+                                               plot.bottom + 34 * p.fs, width - 2 * m,
+                                               height - m - (plot.bottom + 34 * p.fs));
+
+          if (hits != NULL)
+            hits->n_cut_names = cut;
+        }
     }
   g_object_unref (p.layout);
   cairo_restore (cr);

@@ -74,6 +74,7 @@ typedef struct
   HrChartHit hits[HR_CHART_MAX_HITS];
   guint      n_labels;
   HrChartHit labels[HR_CHART_MAX_LABELS];
+  guint      n_cut_names;   /* the breakdown's item names ellipsized */
 } HrChartHits;
 
 void        hr_chart_style_init_light (HrChartStyle       *style);
@@ -127,8 +128,9 @@ double      hr_chart_draw_text        (cairo_t            *cr,
                                        double              align);
 
 /* The breakdown under the chart (hr-chart-breakdown.c): one column per
- * category with the device's items at its peak, in the given box. */
-void        hr_chart_draw_breakdown   (cairo_t            *cr,
+ * category with the device's items at its peak, in the given box; returns
+ * how many items' names it had to cut short. */
+guint       hr_chart_draw_breakdown   (cairo_t            *cr,
                                        PangoLayout        *layout,
                                        const HrChartStyle *style,
                                        const HrDevice     *device,
