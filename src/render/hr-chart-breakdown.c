@@ -166,9 +166,22 @@ hr_chart_draw_breakdown (cairo_t            *cr,
 
   heading = g_strdup_printf (_("Where the memory goes on %s, at its peak (%s)"), d->label,
                              hr_phase_label (d->peak_phase));
+  /* The heading wraps where it is wider than the page (a phone's), and
+   * the columns move down by the lines it adds. */
+  {
+    int one_line, lines;
+
+    pango_layout_set_width (p->layout, -1);
+    hr_chart_text_width (p, heading, 12, TRUE);
+    pango_layout_get_pixel_size (p->layout, NULL, &one_line);
+    pango_layout_set_wrap (p->layout, PANGO_WRAP_WORD_CHAR);
+    pango_layout_set_width (p->layout, (int) (width * PANGO_SCALE));
+    pango_layout_get_pixel_size (p->layout, NULL, &lines);
+    draw_text (p, heading, x, y + 8 * fs + (lines - one_line) / 2.0, 12, TRUE, style->foreground,
+               FALSE);
+    row_y += lines - one_line;
+  }
   pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_END);
-  pango_layout_set_width (p->layout, (int) (width * PANGO_SCALE));
-  draw_text (p, heading, x, y + 8 * fs, 12, TRUE, style->foreground, FALSE);
 
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     {
