@@ -1507,9 +1507,28 @@ test_state_space_preset (void)
 {
   HrWindow *window = open_window ();
   GtkWidget *models = control (window, "model.preset");
+  GtkWidget *ssm_targets = hr_form_get_row (hr_window_get_form (window), "training.lora.targets.ssm");
 
+  /* The SSM linears' LoRA row only where the model has Mamba blocks (or a
+   * file set one of them, to be cleared there). */
+  g_assert_false (gtk_widget_get_visible (ssm_targets));
+  {
+    HrScenario sc = *hr_scenario_model_get_scenario (hr_window_get_model (window));
+    HrScenario with_in_proj = sc;
+
+    with_in_proj.training.method = HR_METHOD_LORA;
+    with_in_proj.training.lora_targets |= HR_LORA_IN_PROJ;
+    hr_scenario_model_set_scenario (hr_window_get_model (window), &with_in_proj);
+    settle ();
+    g_assert_false (hr_window_get_plan_valid (window));
+    g_assert_true (gtk_widget_get_visible (ssm_targets));
+    hr_scenario_model_set_scenario (hr_window_get_model (window), &sc);
+    settle ();
+    g_assert_false (gtk_widget_get_visible (ssm_targets));
+  }
   gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Jamba Mini 1.5"));
   settle ();
+  g_assert_true (gtk_widget_get_visible (ssm_targets));
   g_assert_true (hr_window_get_plan_valid (window));
   g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 51570323328);
   g_assert_cmpuint (hr_window_get_plan (window)->active_params, ==, 12110311296);

@@ -370,6 +370,17 @@ set_row_sensitive (HrForm     *self,
     gtk_widget_set_sensitive (row, sensitive);
 }
 
+static void
+set_row_visible (HrForm     *self,
+                 const char *path,
+                 gboolean    visible)
+{
+  GtkWidget *row = g_hash_table_lookup (self->rows, path);
+
+  if (row != NULL)
+    gtk_widget_set_visible (row, visible);
+}
+
 void
 hr_form_update_sensitivity (HrForm *self)
 {
@@ -396,6 +407,11 @@ hr_form_update_sensitivity (HrForm *self)
   set_row_sensitive (self, "training.lora.targets.mlp", lora);
   set_row_sensitive (self, "training.lora.targets.ssm", lora && sc->model.ssm != HR_SSM_NONE);
   set_row_sensitive (self, "training.lora.targets.embeddings", lora && sc->model.vocab > 0);
+  /* A model without Mamba blocks has no SSM linears to adapt: the row is
+   * not shown, unless a file set one of them (refused, and the row is
+   * where the user clears it). */
+  set_row_visible (self, "training.lora.targets.ssm",
+                   sc->model.ssm != HR_SSM_NONE || (sc->training.lora_targets & HR_LORA_SSM) != 0);
 }
 
 /* Shows message on the row its path names (the closest registered parent
