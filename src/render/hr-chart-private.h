@@ -51,6 +51,10 @@ double hr_chart_text_width  (Painter            *p,
                              const char         *text,
                              double              size,
                              gboolean            bold);
+void   hr_chart_set_font    (PangoLayout        *layout,
+                             const HrChartStyle *style,
+                             double              size,
+                             gboolean            bold);
 void   hr_chart_set_text    (PangoLayout        *layout,
                              const HrChartStyle *style,
                              const char         *text);

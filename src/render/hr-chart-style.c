@@ -126,6 +126,22 @@ hr_device_verdict (const HrPlan   *plan,
     }
 }
 
+/* The style's font at SIZE pixels, bold or not, for the layout's next
+ * text. */
+void
+hr_chart_set_font (PangoLayout        *layout,
+                   const HrChartStyle *style,
+                   double              size,
+                   gboolean            bold)
+{
+  PangoFontDescription *font = pango_font_description_from_string (style->font_family);
+
+  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
+  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+}
+
 /* Every text a chart draws goes through here: its amounts ("36.8 GiB",
  * "46 %") and a tick's bare number ("0.5", "4096") as style->number
  * writes them; names with digits ("Llama 3.1 8B", "H100") stay. */

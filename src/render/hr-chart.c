@@ -26,13 +26,8 @@ layout_text (Painter    *p,
              double      size,
              gboolean    bold)
 {
-  PangoFontDescription *font = pango_font_description_from_string (p->style->font_family);
-
-  pango_font_description_set_absolute_size (font, size * p->fs * PANGO_SCALE);
-  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
-  pango_layout_set_font_description (p->layout, font);
+  hr_chart_set_font (p->layout, p->style, size * p->fs, bold);
   hr_chart_set_text (p->layout, p->style, text);
-  pango_font_description_free (font);
 }
 
 double
@@ -60,13 +55,9 @@ hr_chart_draw_text (cairo_t            *cr,
                     HrRgb               colour,
                     double              align)
 {
-  PangoFontDescription *font = pango_font_description_from_string (style->font_family);
   int w, h;
 
-  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
-  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
+  hr_chart_set_font (layout, style, size, bold);
   hr_chart_set_text (layout, style, text);
   pango_layout_get_pixel_size (layout, &w, &h);
   set_rgb (cr, colour, 1.0);

@@ -9,6 +9,7 @@
  */
 
 #include "hr-report-page.h"
+#include "hr-chart-private.h"
 #include "hr-cost.h"
 
 #include <glib/gi18n-lib.h>
@@ -24,12 +25,9 @@ paragraph (cairo_t            *cr,
            double              width,
            double              size)
 {
-  PangoFontDescription *font = pango_font_description_from_string (style->font_family);
   int w, h;
 
-  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
-  pango_layout_set_font_description (layout, font);
-  pango_font_description_free (font);
+  hr_chart_set_font (layout, style, size, FALSE);
   pango_layout_set_width (layout, (int) (width * PANGO_SCALE));
   pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
   pango_layout_set_markup (layout, markup, -1);

@@ -68,12 +68,7 @@ draw_wrapped (Painter    *p,
               double      size,
               gboolean    bold)
 {
-  PangoFontDescription *font = pango_font_description_from_string (p->style->font_family);
-
-  pango_font_description_set_absolute_size (font, size * p->fs * PANGO_SCALE);
-  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
-  pango_layout_set_font_description (p->layout, font);
-  pango_font_description_free (font);
+  hr_chart_set_font (p->layout, p->style, size * p->fs, bold);
   hr_chart_set_text (p->layout, p->style, text);
   pango_layout_set_width (p->layout, (int) (width * PANGO_SCALE));
   pango_layout_set_wrap (p->layout, PANGO_WRAP_WORD_CHAR);
@@ -84,24 +79,6 @@ draw_wrapped (Painter    *p,
   /* The other texts are laid out on one line, left-aligned. */
   pango_layout_set_width (p->layout, -1);
   pango_layout_set_alignment (p->layout, PANGO_ALIGN_LEFT);
-}
-
-static double
-measure (Painter    *p,
-         const char *text,
-         double      size,
-         gboolean    bold)
-{
-  PangoFontDescription *font = pango_font_description_from_string (p->style->font_family);
-  int w, h;
-
-  pango_font_description_set_absolute_size (font, size * p->fs * PANGO_SCALE);
-  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
-  pango_layout_set_font_description (p->layout, font);
-  pango_font_description_free (font);
-  hr_chart_set_text (p->layout, p->style, text);
-  pango_layout_get_pixel_size (p->layout, &w, &h);
-  return w;
 }
 
 /* Text on a ground of the background's colour, for a label that may
@@ -117,7 +94,7 @@ draw_on_ground (Painter    *p,
                 HrRgb       colour,
                 gboolean    align_right)
 {
-  double w = measure (p, text, size, bold), fs = p->fs;
+  double w = hr_chart_text_width (p, text, size, bold), fs = p->fs;
   double left = align_right ? x - w : x;
 
   set_rgb (p->cr, p->style->background, 0.85);
@@ -337,7 +314,7 @@ draw_totals (Painter                  *p,
       const HrTimelineColumn *col = &g->columns[ph];
       g_autofree char *size = hr_format_bytes ((double) col->total, p->style->units);
       gboolean peak = ph == d->peak_phase;
-      double w = measure (p, size, 10, peak);
+      double w = hr_chart_text_width (p, size, 10, peak);
 
       /* Narrow columns (a phone) keep the peak's total only: the others
        * would run into each other. */
@@ -350,7 +327,7 @@ draw_totals (Painter                  *p,
   {
     const HrTimelineColumn *col = &g->columns[d->peak_phase];
     g_autofree char *label = hr_timeline_peak_label (d, p->style->units);
-    double cx = col->x + col->width / 2, w = measure (p, label, 11, TRUE);
+    double cx = col->x + col->width / 2, w = hr_chart_text_width (p, label, 11, TRUE);
     double x = CLAMP (cx - w / 2, m, MAX (m, width - m - w)), y = col->top - 24 * fs;
 
     draw_on_ground (p, label, x, y, 11, TRUE, status, FALSE);
@@ -381,7 +358,7 @@ label_peak_bands (Painter                  *p,
       if (col->segment_h[c] < 14 * fs)
         continue;
       size = hr_format_bytes ((double) col->bytes[c], p->style->units);
-      if (measure (p, size, 10, FALSE) + 8 * fs > col->width)
+      if (hr_chart_text_width (p, size, 10, FALSE) + 8 * fs > col->width)
         continue;
       draw_text (p, size, col->x + 4 * fs, col->segment_y[c] + col->segment_h[c] / 2, 10, FALSE,
                  c == HR_CATEGORY_OVERHEAD || c == HR_CATEGORY_GRADIENTS
@@ -456,7 +433,7 @@ hr_timeline_draw (cairo_t            *cr,
   /* The limits are named at the right of the plot. */
   cap = hr_format_bytes ((double) plan->capacity_bytes, style->units);
   cap_text = g_strdup_printf (_("capacity %s"), cap);
-  right_w = measure (&p, cap_text, 10, TRUE);
+  right_w = hr_chart_text_width (&p, cap_text, 10, TRUE);
   if (sc->overhead.headroom > 0)
     {
       g_autofree char *size = hr_format_bytes ((double) plan->capacity_bytes
@@ -464,7 +441,7 @@ hr_timeline_draw (cairo_t            *cr,
 
       margin_text = g_strdup_printf (_("margin %s (%d %% free)"), size,
                                      (int) (sc->overhead.headroom * 100 + 0.5));
-      right_w = MAX (right_w, measure (&p, margin_text, 10, FALSE));
+      right_w = MAX (right_w, hr_chart_text_width (&p, margin_text, 10, FALSE));
     }
   right_w += 12 * fs;
   inside = right_w > width * 0.3;
