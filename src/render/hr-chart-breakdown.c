@@ -134,7 +134,7 @@ lay_out_columns (Painter        *p,
         col_w[k] = need[k] * width / total;
       /* a size far from its name is hard to read across: no column much
        * wider than its lines */
-      col_w[k] = MIN (col_w[k], MAX (need[k], widest) + 60 * fs);
+      col_w[k] = MIN (col_w[k], widest + 60 * fs);
       col_x[k] = x;
       x += col_w[k];
     }
