@@ -519,8 +519,21 @@ test_framework_matches_what_applies (void)
   g_assert_true (hr_scenario_assignment_applies (&sc, "parallel.pp_buffers=torch"));
   g_assert_false (hr_framework_matches (torchtitan, &sc));
 
+  /* The default scenario without its framework's name is DeepSpeed's:
+   * its engine is on, a value no file has unless it says so. */
+  g_assert_true (hr_scenario_load_preset (&sc, "default", presets, &error));
+  g_assert_no_error (error);
+  sc.training.framework[0] = '\0';
+  g_assert_true (sc.parallel.deepspeed);
+  g_assert_true (hr_framework_matches (hr_framework_find ("deepspeed"), &sc));
+  g_assert_true (hr_scenario_assignment_is_absent ("training.zero_grad_to_none=true"));
+  g_assert_true (hr_scenario_assignment_is_absent ("parallel.pp_buffers=none"));
+  g_assert_false (hr_scenario_assignment_is_absent ("parallel.pp_buffers=torch"));
+  g_assert_false (hr_scenario_assignment_is_absent ("training.loss=standard"));   /* not optional */
+  g_assert_false (hr_scenario_assignment_is_absent ("training.nonsense=1"));
+
   /* One GPU: no value of accelerate FSDP applies but zero_grad_to_none,
-   * which the default has too. */
+   * which a file leaves out. */
   hr_scenario_init_default (&sc);
   sc.parallel.deepspeed = FALSE;
   sc.parallel.zero = 0;

@@ -286,20 +286,14 @@ gboolean
 hr_framework_matches (const HrFramework *framework,
                       const HrScenario  *scenario)
 {
-  static HrScenario plain;
-  static gsize plain_made;
   gboolean chosen = FALSE;
 
-  if (g_once_init_enter (&plain_made))
-    {
-      hr_scenario_init_default (&plain);
-      g_once_init_leave (&plain_made, 1);
-    }
   /* Field by field: the drop-down asks after every change.  A value the
    * scenario's plan never reads does not count against it (a one-stage
-   * run is torchtitan's whatever its pipeline buffers say), and one the
-   * default scenario has too says nothing for it: a single-GPU run, where
-   * none of accelerate FSDP's sharding values apply, is not accelerate's. */
+   * run is torchtitan's whatever its pipeline buffers say), and one that
+   * a file leaves out says nothing for it: a single-GPU run, where of
+   * accelerate FSDP's values only zero_grad_to_none=true applies, is not
+   * accelerate's. */
   for (guint i = 0; framework->assignments[i] != NULL; i++)
     {
       const char *assignment = framework->assignments[i];
@@ -308,7 +302,7 @@ hr_framework_matches (const HrFramework *framework,
         continue;
       if (!hr_scenario_has_value (scenario, assignment))
         return FALSE;
-      if (!hr_scenario_has_value (&plain, assignment))
+      if (!hr_scenario_assignment_is_absent (assignment))
         chosen = TRUE;
     }
   return chosen;

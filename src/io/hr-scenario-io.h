@@ -69,6 +69,9 @@ gboolean   hr_scenario_set         (HrScenario   *scenario,
  * TRUE for a field that always does or a path that is no field. */
 gboolean   hr_scenario_assignment_applies (const HrScenario *scenario,
                                            const char       *assignment);
+/* Whether PATH=VALUE sets an optional field to the value a file leaves
+ * out. */
+gboolean   hr_scenario_assignment_is_absent (const char *assignment);
 /* Whether setting PATH=VALUE (a scalar field) would leave the scenario as
  * it is; FALSE for a path that is not a scalar field or a value it does
  * not accept. */

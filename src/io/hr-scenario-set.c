@@ -172,6 +172,30 @@ hr_scenario_assignment_applies (const HrScenario *scenario,
   return field == NULL || field->applies == NULL || field->applies (scenario);
 }
 
+/* Whether PATH=VALUE is what a file leaves out: an optional field at its
+ * absent value (zero_grad_to_none=true, pp_buffers=none). */
+gboolean
+hr_scenario_assignment_is_absent (const char *assignment)
+{
+  const char *eq = strchr (assignment, '=');
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) value = NULL;
+  HrScenario scratch;
+  const Field *field;
+  gpointer base;
+
+  g_return_val_if_fail (assignment != NULL, FALSE);
+  if (eq == NULL)
+    return FALSE;
+  path = g_strndup (assignment, eq - assignment);
+  memset (&scratch, 0, sizeof scratch);
+  field = find_field (&scratch, path, &base);
+  if (field == NULL || (field->flags & HR_FIELD_OPTIONAL) == 0)
+    return FALSE;
+  value = parse_set_value (eq + 1);
+  return hr_fields_read_field (field, base, value, "", path, NULL) && hr_field_is_absent (field, base);
+}
+
 gboolean
 hr_scenario_has_value (const HrScenario *scenario,
                        const char       *assignment)
