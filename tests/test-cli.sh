@@ -394,6 +394,24 @@ XDG_DATA_HOME="$tmp/xdg-names" "$cli" --list gpus >"$tmp/out" 2>"$tmp/err" </dev
 grep -q '^rogue ' "$tmp/out" && ! grep -q "$esc" "$tmp/out" && grep -qF 'Rogue\u001B[2J GPU' "$tmp/out" \
   && ok "--list: a preset name as escapes" || not_ok "--list: $(cat -v "$tmp/out" | grep -i rogue)"
 
+# A broken user framework profile is left out and named, with its file
+# and the value at fault, wherever its id is asked for.
+user_fw="$tmp/user-fw/headroom/presets/frameworks"
+mkdir -p "$user_fw"
+echo '{"name": "Bad path", "values": [{"set": "?parallel.pp=4", "source": "s"}]}' >"$user_fw/badpath.json"
+echo '{"name": "Bad value", "values": [{"set": "training.loss=bogus", "source": "s"}]}' >"$user_fw/badvalue.json"
+echo '{"name": "Bad preset", "values": [{"set": "model.preset=nope", "source": "s"}]}' >"$user_fw/badpreset.json"
+XDG_DATA_HOME="$tmp/user-fw" "$cli" --list frameworks >"$tmp/out" 2>"$tmp/err" </dev/null
+! grep -q '^badpath ' "$tmp/out" && grep -qF "$user_fw/badpath.json: values[0]: \"?parallel.pp\" is not a path" "$tmp/err" \
+  && grep -qF "$user_fw/badvalue.json: values[0]: training.loss: \"bogus\" is not allowed" "$tmp/err" \
+  && grep -qF "$user_fw/badpreset.json: values[0]: model.preset: \"nope\" is not a known models preset" "$tmp/err" \
+  && ok "--list frameworks names the broken profiles" || not_ok "broken profiles: $(cat "$tmp/err")"
+XDG_DATA_HOME="$tmp/user-fw" expect 2 "--framework: \"badvalue\": $user_fw/badvalue.json: values[0]: training.loss" \
+  "--framework of a broken profile says what is wrong" -- --framework badvalue
+XDG_DATA_HOME="$tmp/user-fw" expect 2 "training.framework: \"badpath\": the profile cannot be used: $user_fw/badpath.json" \
+  "training.framework of a broken profile says what is wrong" -- --set training.framework=badpath
+expect 2 '--set: "?x" is not a path' "--set's own malformed path" -- --set '?x=1'
+
 # Frameworks: their values, before --set, which still wins.
 expect 0 "" "--list frameworks" -- --list frameworks
 grep -q '^litgpt ' "$tmp/out" && grep -q '^hf-trainer ' "$tmp/out" && ok "both frameworks listed" || not_ok "frameworks listed"

@@ -157,9 +157,13 @@ check_choices (const HrCliOptions *o,
     }
   if (o->framework != NULL && hr_framework_find (o->framework) == NULL)
     {
+      /* A profile that is there but broken says what is wrong with it. */
+      g_autofree char *problem = hr_framework_problem (o->framework);
       g_autofree char *allowed = hr_frameworks_allowed ();
-      g_autofree char *msg = g_strdup_printf ("--framework: \"%s\" is not allowed; "
-                                              "allowed: %s", o->framework, allowed);
+      g_autofree char *msg = problem != NULL
+                             ? g_strdup_printf ("--framework: \"%s\": %s", o->framework, problem)
+                             : g_strdup_printf ("--framework: \"%s\" is not allowed; "
+                                                "allowed: %s", o->framework, allowed);
       return hr_cli_bad_input (msg);
     }
   return EXIT_PLANNED;

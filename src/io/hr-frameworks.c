@@ -29,9 +29,11 @@ static GPtrArray *problems;
  * (each checked by applying its values) was a third of its start-up. */
 static GPtrArray *found_early;
 
-static void
-framework_free (HrFramework *f)
+void
+hr_framework_free (HrFramework *f)
 {
+  if (f == NULL)
+    return;
   g_free (f->id);
   g_free (f->name);
   g_free (f->summary);
@@ -55,13 +57,14 @@ member_string (JsonObject *obj,
 /* One profile file: {"name", "summary", "versions", "values": [{"set":
  * "PATH=VALUE", "source": "..."}]}; every value is checked as --set
  * checks it, on the default scenario. */
-static HrFramework *
-read_profile (const HrPresetInfo  *info,
-              HrPresets           *presets,
-              GError             **error)
+HrFramework *
+hr_framework_new_from_node (JsonNode    *root,
+                            const char  *id,
+                            const char  *path,
+                            HrPresets   *presets,
+                            GError     **error)
 {
   static const char * const keys[] = { "name", "summary", "versions", "values", "notes", NULL };
-  g_autoptr(JsonNode) root = hr_presets_load (presets, HR_PRESET_FRAMEWORK, info->id, NULL, error);
   g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GList) members = NULL;
@@ -70,8 +73,13 @@ read_profile (const HrPresetInfo  *info,
   HrScenario check;
   HrFramework *f;
 
-  if (root == NULL)
-    return NULL;
+  g_return_val_if_fail (root != NULL && id != NULL && path != NULL, NULL);
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: the profile is not a JSON object; "
+                   "allowed: an object"), path);
+      return NULL;
+    }
   obj = json_node_get_object (root);
   members = json_object_get_members (obj);
   for (GList *l = members; l != NULL; l = l->next)
@@ -80,7 +88,7 @@ read_profile (const HrPresetInfo  *info,
         g_autofree char *shown = hr_text_for_message (l->data, 40);
 
         g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: %s: unknown key; allowed: "
-                     "name, summary, versions, values, notes"), info->path, shown);
+                     "name, summary, versions, values, notes"), path, shown);
         return NULL;
       }
   values = json_object_get_member (obj, "values");
@@ -88,7 +96,7 @@ read_profile (const HrPresetInfo  *info,
     {
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: needs \"name\" (a string) and "
                    "\"values\" (an array of {\"set\": \"PATH=VALUE\", \"source\": ...})"),
-                   info->path);
+                   path);
       return NULL;
     }
   hr_scenario_init_default (&check);
@@ -98,7 +106,7 @@ read_profile (const HrPresetInfo  *info,
       JsonObject *value = JSON_NODE_HOLDS_OBJECT (item) ? json_node_get_object (item) : NULL;
       const char *set = value != NULL ? member_string (value, "set") : NULL;
       const char *source = value != NULL ? member_string (value, "source") : NULL;
-      g_autofree char *where = g_strdup_printf ("%s: values[%u]", info->path, i);
+      g_autofree char *where = g_strdup_printf ("%s: values[%u]", path, i);
 
       if (set == NULL || source == NULL || *source == '\0')
         {
@@ -115,14 +123,26 @@ read_profile (const HrPresetInfo  *info,
   g_ptr_array_add (sources, NULL);
 
   f = g_new0 (HrFramework, 1);
-  f->id = g_strdup (info->id);
+  f->id = g_strdup (id);
   f->name = g_strdup (member_string (obj, "name"));
   f->summary = g_strdup (member_string (obj, "summary") != NULL ? member_string (obj, "summary") : "");
   f->versions = g_strdup (member_string (obj, "versions") != NULL ? member_string (obj, "versions") : "");
-  f->path = g_strdup (info->path);
+  f->path = g_strdup (path);
   f->assignments = (char **) g_ptr_array_free (g_steal_pointer (&sets), FALSE);
   f->sources = (char **) g_ptr_array_free (g_steal_pointer (&sources), FALSE);
   return f;
+}
+
+static HrFramework *
+read_profile (const HrPresetInfo  *info,
+              HrPresets           *presets,
+              GError             **error)
+{
+  g_autoptr(JsonNode) root = hr_presets_load (presets, HR_PRESET_FRAMEWORK, info->id, NULL, error);
+
+  if (root == NULL)
+    return NULL;
+  return hr_framework_new_from_node (root, info->id, info->path, presets, error);
 }
 
 void
@@ -133,7 +153,7 @@ hr_frameworks_load (HrPresets *presets)
   g_clear_pointer (&loaded, g_ptr_array_unref);
   g_clear_pointer (&problems, g_ptr_array_unref);
   g_clear_pointer (&found_early, g_ptr_array_unref);
-  loaded = g_ptr_array_new_with_free_func ((GDestroyNotify) framework_free);
+  loaded = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_framework_free);
   problems = g_ptr_array_new_with_free_func (g_free);
   list = hr_presets_list (presets, HR_PRESET_FRAMEWORK);
   for (guint i = 0; i < list->len; i++)
@@ -166,7 +186,7 @@ frameworks (void)
 
             if (strcmp (f->id, ((HrFramework *) g_ptr_array_index (early, i))->id) == 0)
               {
-                framework_free (f);
+                hr_framework_free (f);
                 g_ptr_array_index (loaded, j) = g_ptr_array_steal_index (early, i--);
                 break;
               }
@@ -195,9 +215,29 @@ find_early (const char *id)
   if (f == NULL)
     return NULL;   /* the list, when it is read, says why */
   if (found_early == NULL)
-    found_early = g_ptr_array_new_with_free_func ((GDestroyNotify) framework_free);
+    found_early = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_framework_free);
   g_ptr_array_add (found_early, f);
   return f;
+}
+
+/* Why profile ID, a file in the presets' folders, was left out; NULL
+ * where there is no such file or it reads. */
+char *
+hr_framework_problem (const char *id)
+{
+  g_autoptr(HrPresets) presets = hr_presets_new_default ();
+  g_autoptr(HrFramework) f = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+  HrPresetInfo info;
+
+  g_return_val_if_fail (id != NULL, NULL);
+  path = hr_presets_find (presets, HR_PRESET_FRAMEWORK, id, NULL);
+  if (path == NULL)
+    return NULL;
+  info = (HrPresetInfo) { .id = (char *) id, .name = NULL, .path = path };
+  f = read_profile (&info, presets, &error);
+  return f == NULL && error != NULL ? g_strdup (error->message) : NULL;
 }
 
 GPtrArray *

@@ -28,11 +28,24 @@ typedef struct
   char **sources;      /* where each value was read, in the framework's code */
 } HrFramework;
 
+/* One profile's content, read and checked (every value as --set checks
+ * it); ID and PATH name it in the messages.  NULL, with an error naming
+ * the file and the value, for a bad one. */
+HrFramework       *hr_framework_new_from_node (JsonNode    *root,
+                                               const char  *id,
+                                               const char  *path,
+                                               HrPresets   *presets,
+                                               GError     **error);
+void               hr_framework_free       (HrFramework       *framework);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (HrFramework, hr_framework_free)
+
 /* Reads the profiles from PRESETS' folders (the default ones when the
  * frameworks are first asked for without it).  A profile with a bad value
  * is left out and named by hr_frameworks_problems. */
 void               hr_frameworks_load      (HrPresets         *presets);
 GPtrArray         *hr_frameworks_problems  (void);
+
+char              *hr_framework_problem    (const char        *id);
 
 guint              hr_frameworks_count     (void);
 const HrFramework *hr_framework_get        (guint              index);

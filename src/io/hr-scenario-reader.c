@@ -434,7 +434,11 @@ fill_from_framework (JsonNode    *root,
     {
       g_autofree char *allowed = hr_frameworks_allowed ();
       g_autofree char *shown = hr_text_for_message (json_node_get_string (id), 40);
+      g_autofree char *problem = hr_framework_problem (json_node_get_string (id));
 
+      if (problem != NULL)
+        FAIL (HR_ERROR_INVALID, _("training.framework: \"%s\": the profile cannot be used: %s"),
+              shown, problem);
       FAIL (HR_ERROR_INVALID, _("training.framework: \"%s\" is not allowed; allowed: %s "
             "(presets/frameworks)"), shown, allowed);
     }

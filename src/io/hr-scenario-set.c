@@ -43,9 +43,11 @@ parse_set_value (const char *text)
 }
 
 /* PATH of "PATH=VALUE", split at its dots and checked: keys of letters,
- * digits and '_', at most MAX_PATH_KEYS of them. */
+ * digits and '_', at most MAX_PATH_KEYS of them.  ORIGIN names where the
+ * assignment came from ("--set", a profile file's value). */
 static GStrv
 split_assignment (const char  *assignment,
+                  const char  *origin,
                   const char **value,
                   GError     **error)
 {
@@ -58,8 +60,8 @@ split_assignment (const char  *assignment,
     {
       g_autofree char *shown = hr_text_for_message (assignment, 60);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("--set: \"%s\" is not allowed; "
-                   "allowed: PATH=VALUE, e.g. training.micro_batch=8"), shown);
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: \"%s\" is not allowed; "
+                   "allowed: PATH=VALUE, e.g. training.micro_batch=8"), origin, shown);
       return NULL;
     }
   path = g_strndup (assignment, eq - assignment);
@@ -69,8 +71,9 @@ split_assignment (const char  *assignment,
     {
       g_autofree char *shown = hr_text_for_message (path, 60);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("--set: \"%s\" has more than %d keys; "
-                   "allowed: keys joined by dots, e.g. training.lora.rank"), shown, MAX_PATH_KEYS);
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: \"%s\" has more than %d keys; "
+                   "allowed: keys joined by dots, e.g. training.lora.rank"), origin, shown,
+                   MAX_PATH_KEYS);
       return NULL;
     }
   for (guint i = 0; i < n; i++)
@@ -84,8 +87,8 @@ split_assignment (const char  *assignment,
         {
           g_autofree char *shown = hr_text_for_message (path, 60);
 
-          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("--set: \"%s\" is not a path; "
-                       "allowed: keys joined by dots, e.g. parallel.zero"), shown);
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: \"%s\" is not a path; "
+                       "allowed: keys joined by dots, e.g. parallel.zero"), origin, shown);
           return NULL;
         }
     }
@@ -104,7 +107,7 @@ hr_json_set_path (JsonObject  *root,
   const char *text;
   guint n;
 
-  parts = split_assignment (assignment, &text, error);
+  parts = split_assignment (assignment, "--set", &text, error);
   if (parts == NULL)
     return FALSE;
   n = g_strv_length (parts);
@@ -243,7 +246,7 @@ hr_scenario_set (HrScenario  *scenario,
 
   g_return_val_if_fail (scenario != NULL && assignment != NULL, FALSE);
 
-  parts = split_assignment (assignment, &text, error);
+  parts = split_assignment (assignment, origin, &text, error);
   if (parts == NULL)
     return FALSE;
   path = g_strjoinv (".", parts);
@@ -258,10 +261,14 @@ hr_scenario_set (HrScenario  *scenario,
           g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: %s: allowed: a preset id"), origin, path);
           return FALSE;
         }
-      return model ? hr_scenario_apply_model_preset (scenario, json_node_get_string (value),
-                                                      presets, error)
-                   : hr_scenario_apply_gpu_preset (scenario, json_node_get_string (value),
-                                                    presets, error);
+      if (model ? hr_scenario_apply_model_preset (scenario, json_node_get_string (value),
+                                                   presets, error)
+                : hr_scenario_apply_gpu_preset (scenario, json_node_get_string (value),
+                                                 presets, error))
+        return TRUE;
+      /* "nope" is not a known preset: say whose value it is */
+      g_prefix_error (error, "%s: %s: ", origin, path);
+      return FALSE;
     }
   if (strcmp (path, "training.lora.targets") == 0)
     return hr_fields_read_lora_targets (&scenario->training, value, origin, error);
