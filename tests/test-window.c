@@ -2438,8 +2438,19 @@ test_broken_presets (void)
   GListModel *toplevels;
   gboolean named = FALSE;
 
+  g_autofree char *profiles = g_build_filename (g_get_user_data_dir (), "headroom", "presets",
+                                                "frameworks", NULL);
+  g_autofree char *profile = g_build_filename (profiles, "bad-value.json", NULL);
+  g_autoptr(HrPresets) presets = hr_presets_new_default ();
+  gboolean profile_named = FALSE;
+
   g_assert_cmpint (g_mkdir_with_parents (folder, 0700), ==, 0);
   g_assert_true (g_file_set_contents (path, "{\"model\": {\"layers\": ", -1, NULL));
+  /* a profile that parses, with a value no field takes */
+  g_assert_cmpint (g_mkdir_with_parents (profiles, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (profile, "{\"name\": \"Bad\", \"values\": [{\"set\": "
+                                      "\"training.loss=bogus\", \"source\": \"s\"}]}", -1, NULL));
+  hr_frameworks_load (presets);   /* as at a start with these files */
   window = open_window ();
   g_assert_true (hr_window_report_broken_presets (window));
   settle ();
@@ -2450,15 +2461,22 @@ test_broken_presets (void)
 
       if (ADW_IS_MESSAGE_DIALOG (w))
         {
-          named = strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)), "broken.json") != NULL;
+          const char *body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w));
+
+          g_test_message ("%s", body);
+          named = strstr (body, "broken.json") != NULL;
+          profile_named = strstr (body, "bad-value.json: values[0]: training.loss") != NULL;
           gtk_window_destroy (w);
         }
     }
   g_assert_true (named);
+  g_assert_true (profile_named);
   g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (
                       GTK_DROP_DOWN (control (window, "model.preset")))), >, 25);
   g_remove (path);
+  g_remove (profile);
   close_window (window);
+  hr_frameworks_load (presets);   /* the later tests', without it */
 }
 
 static gsize

@@ -18,6 +18,7 @@
 #include "hr-calc.h"
 #include "hr-error.h"
 #include "hr-field-text.h"
+#include "hr-frameworks.h"
 #include "hr-scenario-io.h"
 #include "hr-scenario-name.h"
 #include "hr-window-private.h"
@@ -123,8 +124,14 @@ gboolean
 hr_window_report_broken_presets (HrWindow *self)
 {
   g_autoptr(GPtrArray) broken = hr_presets_broken (self->presets);
+  GPtrArray *profiles = hr_frameworks_problems ();
   g_autoptr(GString) text = NULL;
 
+  /* and the framework profiles that parse but were left out for a bad
+   * value (one that does not parse is in both lists) */
+  for (guint i = 0; i < profiles->len; i++)
+    if (!g_ptr_array_find_with_equal_func (broken, g_ptr_array_index (profiles, i), g_str_equal, NULL))
+      g_ptr_array_add (broken, g_strdup (g_ptr_array_index (profiles, i)));
   if (broken->len == 0)
     return FALSE;
   text = g_string_new (_("These preset files were skipped:"));
