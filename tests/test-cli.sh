@@ -106,6 +106,10 @@ head -1 "$tmp/out" | grep -q '^micro_batch,parameters,' && ok "sweep csv header"
 # Suggestions.
 expect 0 "" "--suggest" -- --suggest --set training.micro_batch=16 --set training.checkpointing=none
 grep -q '^ 1\. .*fits' "$tmp/out" && ok "the first suggestion fits" || not_ok "the first suggestion fits"
+# one that does not fit says how much is missing, not a negative free share
+grep -qE '^ *[0-9]+\. .*: -[0-9.]+ [GT]iB per GPU, still over by [0-9.]+ [GT]iB\. Cost: ' "$tmp/out" \
+  && ! grep -q -- '-[0-9]* % free' "$tmp/out" && ok "a suggestion still over says by how much" \
+  || not_ok "still over: $(grep -m2 'over' "$tmp/out")"
 expect 0 "" "--suggest json" -- --suggest --format json --set training.micro_batch=16
 grep -q '"suggestions"' "$tmp/out" && ok "suggestions as JSON" || not_ok "suggestions as JSON"
 

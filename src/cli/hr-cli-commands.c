@@ -199,14 +199,24 @@ hr_cli_print_suggestions (const HrScenario *sc,
           g_autofree char *saves = hr_format_bytes ((double) list[i].saves_bytes, units);
           gint64 free_bytes = (gint64) work->capacity_bytes - (gint64) list[i].total_bytes;
           int percent = (int) (100.0 * (double) free_bytes / (double) work->capacity_bytes);
-          const char *verdict = list[i].status == HR_STATUS_OK ? _("fits")
-                                : list[i].status == HR_STATUS_TIGHT ? _("tight")
-                                : _("still over");
+          const char *verdict = list[i].status == HR_STATUS_OK ? _("fits") : _("tight");
           g_autofree char *title = hr_cli_shown (list[i].title);
           g_autofree char *cost = hr_cli_shown (list[i].cost);
 
+          if (list[i].status == HR_STATUS_OOM)
+            {
+              /* over, not "-74 % free": how much is still missing */
+              g_autofree char *over = hr_format_bytes ((double) -free_bytes, units);
+
+              /* TRANSLATORS: a ranked suggestion that does not fit yet: its
+               * number, what to change, what it saves, how much the GPU is
+               * still short of, and its cost */
+              printf (_("%2u. %s: -%s per GPU, still over by %s. Cost: %s.\n"), i + 1, title,
+                      saves, over, cost);
+              continue;
+            }
           /* TRANSLATORS: a ranked suggestion: its number, what to change,
-           * what it saves, "fits", "tight" or "still over", and its cost */
+           * what it saves, "fits" or "tight", and its cost */
           printf (_("%2u. %s: -%s per GPU, %s (%d %% free). Cost: %s.\n"), i + 1, title,
                   saves, verdict, percent, cost);
         }
