@@ -175,54 +175,56 @@ hr_scenario_assignment_applies (const HrScenario *scenario,
   return field == NULL || field->applies == NULL || field->applies (scenario);
 }
 
+/* Reads PATH=VALUE's value into SCENARIO, as the reader would; its field
+ * (and where the field's struct is in BASE), or NULL for a path that is
+ * not a scalar field or a value it does not accept. */
+static const Field *
+read_assignment (HrScenario *scenario,
+                 const char *assignment,
+                 gpointer   *base)
+{
+  const char *eq = strchr (assignment, '=');
+  g_autofree char *path = NULL;
+  g_autoptr(JsonNode) value = NULL;
+  const Field *field;
+
+  if (eq == NULL)
+    return NULL;
+  path = g_strndup (assignment, eq - assignment);
+  field = find_field (scenario, path, base);
+  if (field == NULL)
+    return NULL;
+  value = parse_set_value (eq + 1);
+  return hr_fields_read_field (field, *base, value, "", path, NULL) ? field : NULL;
+}
+
 /* Whether PATH=VALUE is what a file leaves out: an optional field at its
  * absent value (zero_grad_to_none=true, pp_buffers=none). */
 gboolean
 hr_scenario_assignment_is_absent (const char *assignment)
 {
-  const char *eq = strchr (assignment, '=');
-  g_autofree char *path = NULL;
-  g_autoptr(JsonNode) value = NULL;
   HrScenario scratch;
   const Field *field;
   gpointer base;
 
   g_return_val_if_fail (assignment != NULL, FALSE);
-  if (eq == NULL)
-    return FALSE;
-  path = g_strndup (assignment, eq - assignment);
   memset (&scratch, 0, sizeof scratch);
-  field = find_field (&scratch, path, &base);
-  if (field == NULL || (field->flags & HR_FIELD_OPTIONAL) == 0)
-    return FALSE;
-  value = parse_set_value (eq + 1);
-  return hr_fields_read_field (field, base, value, "", path, NULL) && hr_field_is_absent (field, base);
+  field = read_assignment (&scratch, assignment, &base);
+  return field != NULL && hr_field_is_absent (field, base);
 }
 
 gboolean
 hr_scenario_has_value (const HrScenario *scenario,
                        const char       *assignment)
 {
-  const char *eq = strchr (assignment, '=');
-  g_autofree char *path = NULL;
-  g_autoptr(JsonNode) value = NULL;
   HrScenario changed;
-  const Field *field;
   gpointer base;
 
   g_return_val_if_fail (scenario != NULL && assignment != NULL, FALSE);
-  if (eq == NULL)
-    return FALSE;
-  path = g_strndup (assignment, eq - assignment);
-  changed = *scenario;
-  field = find_field (&changed, path, &base);
-  if (field == NULL)
-    return FALSE;
-  value = parse_set_value (eq + 1);
   /* Read the value into a copy, as the reader would, and compare. */
-  if (!hr_fields_read_field (field, base, value, "", path, NULL))
-    return FALSE;
-  return memcmp (&changed, scenario, sizeof changed) == 0;
+  changed = *scenario;
+  return read_assignment (&changed, assignment, &base) != NULL
+         && memcmp (&changed, scenario, sizeof changed) == 0;
 }
 
 /* Sets one field of a read scenario, as --set does to a file, without
