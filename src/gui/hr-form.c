@@ -370,21 +370,11 @@ set_row_sensitive (HrForm     *self,
     gtk_widget_set_sensitive (row, sensitive);
 }
 
-static void
-set_row_visible (HrForm     *self,
-                 const char *path,
-                 gboolean    visible)
-{
-  GtkWidget *row = g_hash_table_lookup (self->rows, path);
-
-  if (row != NULL)
-    gtk_widget_set_visible (row, visible);
-}
-
 void
 hr_form_update_sensitivity (HrForm *self)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+  GtkWidget *ssm_targets;
   gboolean lora;
 
   g_return_if_fail (HR_IS_FORM (self));
@@ -410,8 +400,10 @@ hr_form_update_sensitivity (HrForm *self)
   /* A model without Mamba blocks has no SSM linears to adapt: the row is
    * not shown, unless a file set one of them (refused, and the row is
    * where the user clears it). */
-  set_row_visible (self, "training.lora.targets.ssm",
-                   sc->model.ssm != HR_SSM_NONE || (sc->training.lora_targets & HR_LORA_SSM) != 0);
+  ssm_targets = g_hash_table_lookup (self->rows, "training.lora.targets.ssm");
+  if (ssm_targets != NULL)
+    gtk_widget_set_visible (ssm_targets, sc->model.ssm != HR_SSM_NONE
+                                         || (sc->training.lora_targets & HR_LORA_SSM) != 0);
 }
 
 /* Shows message on the row its path names (the closest registered parent
