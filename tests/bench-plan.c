@@ -288,6 +288,16 @@ main (int   argc,
   }
 
   {
+    /* Granite 4.0-H Tiny: layer mixers with experts and a shared MLP in
+     * every layer */
+    HrScenario gr;
+
+    hr_test_load (&gr, "default");
+    hr_test_model (&gr, "granite-4.0-h-tiny");
+    bench_plan ("plan: Granite 4.0-H Tiny (mixers + experts), ZeRO-3, 8 GPUs, 4k", &gr);
+  }
+
+  {
     /* Zamba2 2.7B: shared blocks among Mamba-2 layers (ZeRO-1: the
      * shared weights are not sharded, hr-validate-shared.c) */
     HrScenario zb;

@@ -1380,6 +1380,36 @@ test_latent_moe_block (void)
 }
 
 
+/* Granite 4.0-H Tiny's layer, 2048 tokens, bf16-true: a Mamba-2 mixer,
+ * then 6 of 64 experts of 512 and a shared MLP of 1024 (h 1536).
+ * GraniteMoeMoE routes with JetMoe's top-k gating, a linear in the
+ * tokens' type whose logits are cast to fp32 after it, so no fp32 copy of
+ * the tokens is kept (DeepSeek's router keeps one: test_mla_moe_layer),
+ * and sums its experts in the tokens' type:
+ * - per routed token the gathered input, the expert's output and the
+ *   weighted output in bf16, 2048·6·1536·(2 + 2 + 2) = 113,246,208;
+ * - the shared MLP's gate and up outputs, the activation and the down
+ *   projection's input, 4·2048·1024·2 = 16,777,216. */
+static void
+test_granite_moe_layer (void)
+{
+  const double T = 2048;
+  HrScenario sc;
+  HrPatternKinds kinds;
+  const HrLayerActivations *e;
+
+  G_STATIC_ASSERT (2048ull * 6 * 1536 * 6 == 113246208);
+  ssm_scenario (&sc, "granite-4.0-h-tiny");
+  sc.training.attention = HR_ATTENTION_FLASH;
+  hr_activations_pattern_kinds (&sc, &kinds);
+  e = &kinds.kind[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_EXPERTS];
+  g_assert_cmpfloat (saved_bytes (e, "router input (fp32)"), ==, 0);
+  g_assert_cmpfloat (saved_bytes (e, "expert inputs, outputs and weighted outputs"), ==, 113246208.0);
+  g_assert_cmpfloat (saved_bytes (e, "shared experts' outputs"), ==, 4 * T * 1024 * 2);
+  g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_ATTENTION][HR_LAYER_MLP_EXPERTS].total, >, 0);
+}
+
+
 /* DeepSeek's prediction modules under autocast (amp-bf16, fp32 weights),
  * as the reference oracle's MTP runs measure them: each module's enorm
  * keeps the fp32 embeddings and their fp32 normalised copy (8 bytes a
@@ -2064,6 +2094,7 @@ main (int   argc,
   g_test_add_func ("/activations/jamba-lora", test_jamba_lora_layer);
   g_test_add_func ("/activations/nemotron-h-blocks", test_nemotron_h_blocks);
   g_test_add_func ("/activations/latent-moe-block", test_latent_moe_block);
+  g_test_add_func ("/activations/granite-moe-layer", test_granite_moe_layer);
   g_test_add_func ("/activations/zamba2-shared-block", test_zamba2_shared_block);
   g_test_add_func ("/activations/zamba2-shared-block-lora", test_zamba2_shared_block_lora);
   g_test_add_func ("/activations/embedding-lora", test_embedding_lora_first_layer);

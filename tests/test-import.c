@@ -77,6 +77,10 @@ test_hf_configs (void)
     /* ibm-fms/Bamba-9B's config.json at 43f21514 (presets/models/
      * bamba-9b.json has the arithmetic): the card's "9B (9.78B)" */
     { "bamba-9b.json", 9780235392 },
+    /* ibm-granite/granite-4.0-h-tiny's config.json as public code quotes
+     * it, its scalar multipliers left out (presets/models/
+     * granite-4.0-h-tiny.json has the arithmetic): the Hub's 6.94 B */
+    { "granite-4.0-h-tiny.json", 6939037248 },
     /* Zyphra's Zamba2 2.7B in transformers' format (presets/models/
      * zamba2-2.7b.json has the sources and the arithmetic) */
     { "zamba2-2.7b.json", 2662214560 },
@@ -1104,6 +1108,129 @@ test_hf_bamba (void)
     assert_refused (refused[i].config, refused[i].says);
 }
 
+/* Granite 4.0-H (hr-hf-import-granite.c): the tiny model's config maps
+ * to the preset (its layers' mixers, the experts and the shared MLP as
+ * two experts' width); the dense models' layers carry the shared MLP
+ * alone, and one whose every layer attends is a plain decoder.  Small
+ * configs by hand, h 64: a Mamba-2 mixer of 8 heads of 16 (64 x (128 +
+ * 160 + 8), conv1d 160 x 4 + 160, 3 x 8, norm 128, out_proj 128 x 64),
+ * attention 4 heads of 16 with 2 K/V heads, two norms per layer, a tied
+ * table of 100 x 64 and the final norm; with 4 experts of 32 and a
+ * shared MLP of 64, a router 64 x 4, 4 x 3 x 64 x 32 and 3 x 64 x 64; the
+ * dense ones a gated MLP of 3 x 64 x 96. */
+static void
+test_hf_granite (void)
+{
+  static const struct { const char *config; const char *says; } refused[] = {
+    { "{\"model_type\": \"granitemoehybrid\", \"num_hidden_layers\": 2, \"layer_types\": [\"mamba\"]}",
+      "config.json: layer_types: 1 layers is not supported for Granite 4.0-H; allowed: null or a list of "
+      "2 of \"mamba\" and \"attention\" (num_hidden_layers)" },
+    { "{\"model_type\": \"granitemoehybrid\", \"num_hidden_layers\": 2,"
+      " \"layer_types\": [\"mamba\", \"mlp\"]}",
+      "config.json: layer_types[1]: mlp is not supported for Granite 4.0-H; allowed: \"mamba\", \"attention\"" },
+    { "{\"model_type\": \"granitemoehybrid\", \"layer_types\": \"mamba\"}",
+      "config.json: layer_types: not a list is not supported for Granite 4.0-H" },
+    { "{\"model_type\": \"granitemoehybrid\", \"intermediate_size\": 512,"
+      " \"shared_intermediate_size\": 768}",
+      "config.json: shared_intermediate_size: 768 is not supported for Granite 4.0-H; allowed: a multiple "
+      "of intermediate_size = 512" },
+    { "{\"model_type\": \"granitemoehybrid\", \"num_local_experts\": 1}",
+      "config.json: num_local_experts: 1 is not supported for Granite 4.0-H; allowed: 0 (the shared MLP "
+      "alone), or 2 or more" },
+    { "{\"model_type\": \"granitemoehybrid\", \"attention_bias\": true}",
+      "config.json: attention_bias: true is not supported for Granite 4.0-H; allowed: false" },
+    { "{\"model_type\": \"granitemoehybrid\", \"num_local_experts\": 0, \"mamba_proj_bias\": true}",
+      "config.json: mamba_proj_bias: true is not supported for Granite 4.0-H; allowed: false" },
+    { "{\"model_type\": \"granitemoehybrid\", \"num_local_experts\": 0, \"hidden_act\": \"gelu\"}",
+      "config.json: hidden_act: gelu is not supported for Granite 4.0-H; allowed: silu" },
+    { "{\"model_type\": \"granitemoehybrid\", \"num_hidden_layers\": 1, \"layer_types\": [\"attention\"],"
+      " \"intermediate_size\": 512}",
+      "config.json: layer_types: attention in every layer is not supported for Granite 4.0-H; allowed: "
+      "at least one \"mamba\" layer where num_local_experts > 0" },
+    { "{\"model_type\": \"granitemoehybrid\", \"num_experts_per_tok\": 9}",
+      "config.json: num_experts_per_tok: " },
+  };
+  static const char small[] =
+    "{\"model_type\": \"granitemoehybrid\", \"vocab_size\": 100, \"hidden_size\": 64,"
+    " \"num_hidden_layers\": 3, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+    " \"layer_types\": [\"mamba\", \"attention\", \"mamba\"], \"mamba_n_heads\": 8,"
+    " \"mamba_d_state\": 16, \"tie_word_embeddings\": true, %s}";
+  const guint64 mixer = 64 * (128 + 160 + 8) + 160 * 4 + 160 + 3 * 8 + 128 + 128 * 64;
+  const guint64 attention = 64 * 64 + 2 * 64 * 32 + 64 * 64;
+  const guint64 outside = 100 * 64 + 64 + 3 * 2 * 64;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "hf", "granite-4.0-h-tiny.json", NULL);
+  g_autoptr(JsonNode) node = hr_json_load_file (path, &error);
+  g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+  HrScenario sc, preset;
+
+  g_assert_no_error (error);
+  hr_scenario_init_default (&sc);
+  hr_scenario_init_default (&preset);
+  hr_test_model (&preset, "granite-4.0-h-tiny");
+  g_assert_true (hr_hf_import_node (&sc.model, node, "config.json", unmapped, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (sc.model.layer_mixers, ==, preset.model.layer_mixers);
+  g_assert_cmpuint (sc.model.experts, ==, 64);
+  g_assert_cmpuint (sc.model.experts_active, ==, 6);
+  g_assert_cmpuint (sc.model.shared_experts, ==, 2);
+  g_assert_cmpuint (sc.model.ssm_heads, ==, 48);
+  g_assert_cmpuint (hr_params_total (&sc.model), ==, hr_params_total (&preset.model));
+  {
+    HrParamCounts imported, bundled;
+
+    hr_params_count (&sc.model, NULL, 1, 1, &imported);
+    hr_params_count (&preset.model, NULL, 1, 1, &bundled);
+    g_assert_cmpuint (imported.active, ==, bundled.active);
+  }
+  g_assert_cmpuint (unmapped->len, ==, 0);
+
+  {
+    g_autofree char *json = g_strdup_printf (small, "\"num_local_experts\": 4, \"num_experts_per_tok\": 2,"
+                                                    " \"intermediate_size\": 32, \"shared_intermediate_size\": 64");
+    g_autoptr(JsonNode) moe = hr_json_load_data (json, -1, "config.json", &error);
+    HrModelArch m = { 0 };
+    const guint64 mlp = 64 * 4 + 4 * 3 * 64 * 32 + 3 * 64 * 64;
+
+    g_assert_no_error (error);
+    g_assert_true (hr_hf_import_node (&m, moe, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpstr (m.layer_mixers, ==, "M*M");
+    g_assert_cmpuint (hr_params_total (&m), ==, 2 * (mixer + mlp) + attention + mlp + outside);
+  }
+  {
+    g_autofree char *json = g_strdup_printf (small, "\"num_local_experts\": 0, \"num_experts_per_tok\": 0,"
+                                                    " \"intermediate_size\": 1000, \"shared_intermediate_size\": 96");
+    g_autoptr(JsonNode) dense = hr_json_load_data (json, -1, "config.json", &error);
+    HrModelArch m = { 0 };
+
+    g_assert_no_error (error);
+    g_assert_true (hr_hf_import_node (&m, dense, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (m.experts, ==, 1);
+    g_assert_cmpuint (m.ffn, ==, 96);
+    g_assert_cmpuint (hr_params_total (&m), ==, 2 * (mixer + 3 * 64 * 96) + attention + 3 * 64 * 96 + outside);
+  }
+  {
+    g_autoptr(JsonNode) attends = hr_json_load_data (
+      "{\"model_type\": \"granitemoehybrid\", \"vocab_size\": 100, \"hidden_size\": 64,"
+      " \"num_hidden_layers\": 2, \"num_attention_heads\": 4, \"num_key_value_heads\": 2,"
+      " \"layer_types\": [\"attention\", \"attention\"], \"num_local_experts\": 0,"
+      " \"shared_intermediate_size\": 96, \"tie_word_embeddings\": true}", -1, "config.json", &error);
+    HrModelArch m = { 0 };
+
+    g_assert_no_error (error);
+    g_assert_true (hr_hf_import_node (&m, attends, "config.json", NULL, &error));
+    g_assert_no_error (error);
+    g_assert_cmpint (m.ssm, ==, HR_SSM_NONE);
+    g_assert_cmpstr (m.layer_mixers, ==, "");
+    g_assert_cmpuint (hr_params_total (&m), ==, 2 * (attention + 3 * 64 * 96 + 2 * 64) + 100 * 64 + 64);
+  }
+
+  for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+    assert_refused (refused[i].config, refused[i].says);
+}
+
 /* Zamba2 (hr-hf-import-zamba2.c): tests/data/hf/zamba2-2.7b.json, written
  * from Zamba2Config's keys and the values of Zyphra's Hugging Face-format
  * 2.7B config (presets/models/zamba2-2.7b.json has the sources and the
@@ -1281,6 +1408,7 @@ main (int   argc,
   g_test_add_func ("/import/hf-ssm", test_hf_ssm);
   g_test_add_func ("/import/hf-nemotron-h", test_hf_nemotron_h);
   g_test_add_func ("/import/hf-bamba", test_hf_bamba);
+  g_test_add_func ("/import/hf-granite", test_hf_granite);
   g_test_add_func ("/import/hf-zamba2", test_hf_zamba2);
   g_test_add_func ("/import/hf-unmapped", test_hf_unmapped);
   g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);

@@ -297,6 +297,7 @@ test_model_groups (void)
     { "nemotron-3-nano-30b-a3b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
     { "nemotron-3-super-120b-a12b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
     { "zamba2-2.7b", HR_MODEL_GROUP_STATE_SPACE, "Zamba" },
+    { "granite-4.0-h-tiny", HR_MODEL_GROUP_STATE_SPACE, "Granite" },
   };
   HrModelArch m;
 
@@ -535,6 +536,15 @@ test_presets_match_reference (void)
     { "nemotron-3-nano-30b-a3b", 23 * (38742208ull + 2688) + 23 * (128ull * 2688 + 128ull * 2 * 2688 * 1856
                                                                     + 2ull * 2688 * 3712 + 2688)
                                  + 6 * (2 * 2688ull * 4096 + 2 * 2688ull * 256 + 2688) + 2 * 131072ull * 2688 + 2688 },
+    /* Granite 4.0-H Tiny: 36 Mamba-2 and 4 attention layers, each with
+     * two norms and the MoE (router 1536 x 64, 64 experts of 3 x 1536 x
+     * 512, a shared MLP of 3 x 1536 x 1024); the tied table and the
+     * final norm (the preset's notes have the parts): the Hub's 6.94 B */
+    { "granite-4.0-h-tiny", 36 * (1536ull * (2 * 3072 + 2 * 128 + 48) + 3328 * 4 + 3328 + 3 * 48 + 3072
+                                  + 3072ull * 1536)
+                            + 4 * (2 * 1536ull * 1536 + 2 * 1536ull * 512)
+                            + 40 * (1536ull * 64 + 64 * 3 * 1536ull * 512 + 3 * 1536ull * 1024 + 2 * 1536)
+                            + 100352ull * 1536 + 1536 },
     /* ViT-H/14 as HF's ViTForImageClassification (no pooler, a 1000-class
      * head; ../shared/data/facts/models.json): the CLS token 1280, 257
      * positions x 1280, the patch projection 588 x 1280 + 1280, 32 layers
@@ -548,6 +558,10 @@ test_presets_match_reference (void)
   };
   G_STATIC_ASSERT (1280 + 257 * 1280 + 588 * 1280 + 1280 + 32 * 19677440ull + 2560 + 1281000
                    == 632045800ull);
+  G_STATIC_ASSERT (36 * (1536ull * (2 * 3072 + 2 * 128 + 48) + 3328 * 4 + 3328 + 3 * 48 + 3072 + 3072ull * 1536)
+                   + 4 * (2 * 1536ull * 1536 + 2 * 1536ull * 512)
+                   + 40 * (1536ull * 64 + 64 * 3 * 1536ull * 512 + 3 * 1536ull * 1024 + 2 * 1536)
+                   + 100352ull * 1536 + 1536 == 6939037248ull);
 
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     {

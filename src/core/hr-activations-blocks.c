@@ -221,16 +221,25 @@ add_expert_routing (const LayerShape   *L,
    * top_k_weights' dtype, each expert's output times its fp32 weight is
    * fp32, index_add_ keeps that), cast back to the tokens' type after.
    * DeepSeek's own MoE (shared experts, no pattern) keeps the same fp32
-   * router input and sums in the tokens' type (MixtralExperts). */
+   * router input and sums in the tokens' type (MixtralExperts).
+   *
+   * Granite 4.0-H's experts (shared experts beside listed mixers:
+   * GraniteMoeMoE with JetMoe's top-k gating) route in the tokens' type,
+   * the logits cast to fp32 after the linear, no fp32 copy of the tokens;
+   * they are planned with Mixtral's routing tensors otherwise, whose fp32
+   * softmax over every expert (b·s·E·4, 256 bytes a token for 64 experts)
+   * JetMoe takes over the top k alone: under 1 % of such a layer's saved
+   * bytes, against some 80 KB a token of the experts' own tensors. */
   gboolean latent = m->moe_latent_size > 0;
-  gboolean nemotron = L->nemotron_moe;
+  gboolean nemotron = L->moe_router == HR_MOE_ROUTER_NEMOTRON;
+  gboolean deepseek = L->moe_router == HR_MOE_ROUTER_MODEL && m->shared_experts > 0;
   double el = latent ? (double) m->moe_latent_size : h;
   double wb = (autocast && !latent) || nemotron ? 4.0 : ab;
   double copies = hr_layer_input_copies (autocast && !latent, expert_readers);
 
   /* (in fp32 the upcast is the input itself; under autocast the router's
    * linear keeps its 16-bit cast, the MLP input the plan counts already) */
-  if (m->shared_experts > 0 || nemotron)
+  if (deepseek || nemotron)
     hr_activations_add (out, N_("router input (fp32)"), "b·s·h·4 / c",
                         autocast || ab == 4.0 || L->tr->method != HR_METHOD_FULL ? 0.0 : T * h * 4.0 / rep);
   /* (In a first layer whose MLP input needs no gradient, the routing

@@ -35,6 +35,16 @@ hr_activations_autocast (const HrTraining *t)
  * this tensor-parallel rank, k K/V heads, f = w routed to each token), the
  * types, and which of its parts need gradients, as layer_shape
  * (hr-activations.c) works them out once for the parts that read it. */
+/* Whose code routes a layer's experts, which decides what the routing
+ * keeps (hr-activations-blocks.c, add_expert_routing). */
+typedef enum
+{
+  HR_MOE_ROUTER_MODEL,     /* Mixtral's; DeepSeek's where the model has shared experts */
+  HR_MOE_ROUTER_NEMOTRON,  /* Nemotron-H's NemotronHMoE (a pattern's E block) */
+  HR_MOE_ROUTER_JETMOE,    /* Granite 4.0-H's GraniteMoeMoE, JetMoe's top-k gating
+                            * (experts beside listed mixers, hr-activations-ssm.c) */
+} HrMoeRouter;
+
 typedef struct
 {
   const HrScenario  *scenario;
@@ -76,8 +86,7 @@ typedef struct
   gboolean           input_grad;  /* the layer's input needs a gradient */
   double             kv_T;  /* tokens K and V read: T, or in a cross-attention
                              * layer the images' (hr-activations-mllama.c) */
-  gboolean           nemotron_moe;  /* its experts are Nemotron-H's NemotronHMoE
-                                     * (a pattern's E block, hr-activations-ssm.c) */
+  HrMoeRouter        moe_router;  /* whose code routes its experts */
   gboolean           residual16;  /* its residual stream is 16-bit under autocast too
                                    * (a DeepSeek prediction module's layer) */
 } LayerShape;
@@ -115,16 +124,15 @@ hr_layer_input_copies (gboolean autocast,
 void hr_activations_layer_with_input (const HrScenario   *scenario,
                                       gboolean            input_grad,
                                       HrLayerActivations *out);
-/* ... whose experts, where it has any, are NEMOTRON_MOE Nemotron-H's
- * (NemotronHMoE: a pattern's E block) rather than Mixtral's. */
+/* ... whose experts, where it has any, ROUTER routes. */
 void hr_activations_layer_shaped     (const HrScenario   *scenario,
                                       gboolean            input_grad,
-                                      gboolean            nemotron_moe,
+                                      HrMoeRouter         router,
                                       gboolean            residual16,
                                       HrLayerActivations *out);
 void hr_activations_layer_with_moe   (const HrScenario   *scenario,
                                       gboolean            input_grad,
-                                      gboolean            nemotron_moe,
+                                      HrMoeRouter         router,
                                       HrLayerActivations *out);
 
 /* How many LoRA targets a mask of HR_LORA_* bits names. */

@@ -477,16 +477,16 @@ hr_activations_layer_with_input (const HrScenario   *scenario,
                                  gboolean            input_grad,
                                  HrLayerActivations *out)
 {
-  hr_activations_layer_with_moe (scenario, input_grad, FALSE, out);
+  hr_activations_layer_with_moe (scenario, input_grad, HR_MOE_ROUTER_MODEL, out);
 }
 
 void
 hr_activations_layer_with_moe (const HrScenario   *scenario,
                                gboolean            input_grad,
-                               gboolean            nemotron_moe,
+                               HrMoeRouter         router,
                                HrLayerActivations *out)
 {
-  hr_activations_layer_shaped (scenario, input_grad, nemotron_moe, FALSE, out);
+  hr_activations_layer_shaped (scenario, input_grad, router, FALSE, out);
 }
 
 /* A layer whose residual stream stays 16-bit under autocast: DeepSeek's
@@ -499,13 +499,13 @@ void
 hr_activations_layer_16bit_residual (const HrScenario   *scenario,
                                      HrLayerActivations *out)
 {
-  hr_activations_layer_shaped (scenario, TRUE, FALSE, TRUE, out);
+  hr_activations_layer_shaped (scenario, TRUE, HR_MOE_ROUTER_MODEL, TRUE, out);
 }
 
 void
 hr_activations_layer_shaped (const HrScenario   *scenario,
                              gboolean            input_grad,
-                             gboolean            nemotron_moe,
+                             HrMoeRouter         router,
                              gboolean            residual16,
                              HrLayerActivations *out)
 {
@@ -513,7 +513,7 @@ hr_activations_layer_shaped (const HrScenario   *scenario,
   double mla_attn_work = 0;
 
   layer_shape (scenario, input_grad, &shape);
-  shape.nemotron_moe = nemotron_moe;
+  shape.moe_router = router;
   shape.residual16 = residual16;
   *out = (HrLayerActivations) { 0 };
   add_norms (&shape, out);

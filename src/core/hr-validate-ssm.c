@@ -256,8 +256,11 @@ validate_ssm_model (const HrScenario  *sc,
           "allowed: patch_dim 0, token_types 0, pooler false, learned_positions 0, "
           "lm_head_bias false"));
   /* (a pattern's expert blocks may have shared experts: Nemotron-H's
-   * NemotronHMoE, hr-params-kinds.c) */
-  gboolean shared_ok = strchr (m->layer_pattern, 'E') != NULL;
+   * NemotronHMoE, hr-params-kinds.c; so may the experts of layers whose
+   * mixers are listed: Granite 4.0-H's GraniteMoeHybridDecoderLayer adds
+   * its shared_mlp to every layer's block_sparse_moe) */
+  gboolean shared_ok = strchr (m->layer_pattern, 'E') != NULL
+                       || (m->layer_mixers[0] != '\0' && m->experts > 1);
 
   /* (a pattern's prediction modules are its mtp_pattern's blocks:
    * validate_mtp_pattern) */
@@ -269,9 +272,10 @@ validate_ssm_model (const HrScenario  *sc,
           : m->shared_experts != 0 && !shared_ok ? "model.shared_experts" : m->dense_layers != 0
           ? "model.dense_layers" : m->router_bias ? "model.router_bias" : "model.mtp_modules",
           _("is DeepSeek's and not planned with SSM layers or a layer pattern; allowed: "
-          "attention_kind standard, shared_experts 0, dense_layers 0 (say it with "
-          "expert_layer_period), router_bias false, mtp_modules 0 (with a layer pattern: "
-          "say its modules' blocks in mtp_pattern)"));
+          "attention_kind standard, shared_experts 0 (with expert blocks in a layer pattern, or "
+          "experts beside layer mixers: any), dense_layers 0 (say it with expert_layer_period), "
+          "router_bias false, mtp_modules 0 (with a layer pattern: say its modules' blocks in "
+          "mtp_pattern)"));
   return TRUE;
 }
 

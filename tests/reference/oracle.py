@@ -817,6 +817,12 @@ def ssm_preset(m, pid):
         c["layers"] = len(c["layer_mixers"])
         c["heads"], c["kv_heads"], c["head_dim"] = 4, 2, 16
         c["ffn"] = 8 * (8 * h // 3 // 8)
+        # Granite 4.0-H's: experts in every layer and the shared MLP
+        if m.get("experts", 1) > 1:
+            c["experts"] = min(m["experts"], 4)
+            c["experts_active"] = min(m.get("experts_active", 1), c["experts"])
+            c["shared_experts"] = min(m.get("shared_experts", 0), 2)
+            c["expert_ffn"] = c["ffn"]
     elif period:
         c["attn_layer_period"] = period
         c["layers"] = period

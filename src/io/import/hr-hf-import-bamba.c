@@ -69,11 +69,13 @@ read_attention_layers (HrHfReader   *r,
 
 /* The Mamba-2 mixer's sizes; d_head "auto" (or absent) is expand x
  * hidden / heads, and any other must give the same inner width
- * (BambaConfig raises otherwise). */
-static gboolean
-read_mixer (HrHfReader   *r,
-            HrModelArch  *out,
-            GError      **error)
+ * (BambaConfig raises otherwise).  Granite 4.0-H's mixer is BambaMixer
+ * with the same keys and defaults (GraniteMoeHybridMambaLayer). */
+gboolean
+hr_hf_read_bamba_mixer (HrHfReader   *r,
+                        HrModelArch  *out,
+                        const char   *architecture,
+                        GError      **error)
 {
   guint64 heads = 128, head_dim = 0, expand = 2;
 
@@ -98,15 +100,15 @@ read_mixer (HrHfReader   *r,
       g_autofree char *allowed = g_strdup_printf (_("mamba_expand x hidden_size / mamba_n_heads = %"
                                                     PRIu64), expand * out->hidden / heads);
 
-      return hr_hf_refuse (r->origin, "mamba_d_head", value, "Bamba", allowed, error);
+      return hr_hf_refuse (r->origin, "mamba_d_head", value, architecture, allowed, error);
     }
   out->ssm_expand = expand;
   out->ssm_heads = heads;
   out->ssm_head_dim = head_dim;
   if (hr_hf_get_bool (r->obj, "mamba_proj_bias", FALSE))
-    return hr_hf_refuse (r->origin, "mamba_proj_bias", "true", "Bamba", "false", error);
+    return hr_hf_refuse (r->origin, "mamba_proj_bias", "true", architecture, "false", error);
   if (!hr_hf_get_bool (r->obj, "mamba_conv_bias", TRUE))
-    return hr_hf_refuse (r->origin, "mamba_conv_bias", "false", "Bamba", "true", error);
+    return hr_hf_refuse (r->origin, "mamba_conv_bias", "false", architecture, "true", error);
   return TRUE;
 }
 
@@ -136,7 +138,7 @@ hr_hf_import_bamba (HrHfReader   *r,
   hr_hf_get_uint (r, "num_key_value_heads", 1, HR_MAX_HEADS, &out->kv_heads);
   out->head_dim = out->hidden / out->heads;
   hr_hf_get_uint (r, "head_dim", 1, HR_MAX_HIDDEN, &out->head_dim);
-  if (!read_attention_layers (r, out, error) || !read_mixer (r, out, error))
+  if (!read_attention_layers (r, out, error) || !hr_hf_read_bamba_mixer (r, out, "Bamba", error))
     return FALSE;
   if (unmapped != NULL && strchr (out->layer_mixers, '*') != NULL)
     g_ptr_array_add (unmapped, g_strdup ("partial_rotary_factor: 0.5 (BambaConfig's, RoPE on half "

@@ -108,6 +108,19 @@ gboolean    hr_hf_import_bamba    (HrHfReader   *r,
                                    HrModelArch  *out,
                                    GPtrArray    *unmapped,
                                    GError      **error);
+/* Bamba's Mamba-2 mixer from its mamba_* keys (hr-hf-import-bamba.c),
+ * which Granite 4.0-H's layers share; ARCHITECTURE names the model in a
+ * refusal. */
+gboolean    hr_hf_read_bamba_mixer (HrHfReader  *r,
+                                    HrModelArch *out,
+                                    const char  *architecture,
+                                    GError     **error);
+/* Granite 4.0-H (hr-hf-import-granite.c): Bamba's layers with experts
+ * and a shared MLP, or the shared MLP alone, in every layer. */
+gboolean    hr_hf_import_granite_hybrid (HrHfReader   *r,
+                                         HrModelArch  *out,
+                                         GPtrArray    *unmapped,
+                                         GError      **error);
 /* hr-hf-import-zamba2.c: Zamba2's Mamba-2 and hybrid layers, its shared
  * transformer blocks (model.shared_blocks). */
 gboolean    hr_hf_import_zamba2   (HrHfReader   *r,

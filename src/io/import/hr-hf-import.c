@@ -33,7 +33,7 @@ in_list (const char          *value,
  * count matches its published total (test-import, test-params). */
 static const char * const supported_types[] = {
   "bamba", "bart", "bert", "deepseek_v2", "deepseek_v3", "distilbert", "electra", "falcon", "gemma",
-  "gemma2", "gpt2", "gpt_neox", "jamba",
+  "gemma2", "gpt2", "gpt_neox", "granitemoehybrid", "jamba",
   "llama", "llava", "mamba", "mamba2", "mistral", "mixtral", "mllama", "mt5", "nemotron_h",
   "olmo2", "phi",
   "phi3", "qwen2",
@@ -59,8 +59,6 @@ static const struct
   { "paligemma", "a vision-language model" },
   { "falcon_mamba", "a state-space model with unweighted norms on B, C and dt" },
   { "zamba", "a hybrid of state-space and attention layers" },
-  { "granitemoehybrid", "a hybrid of state-space and attention layers with scaled residuals, "
-    "fused experts and a shared MLP" },
   { "deberta", "an encoder with relative position embeddings" },
   { "deberta-v2", "an encoder with relative position embeddings" },
 };
@@ -164,6 +162,8 @@ import_family (HrHfReader   *r,
     return hr_hf_import_bamba (r, out, unmapped, error);
   if (strcmp (type, "zamba2") == 0)
     return hr_hf_import_zamba2 (r, out, unmapped, error);
+  if (strcmp (type, "granitemoehybrid") == 0)
+    return hr_hf_import_granite_hybrid (r, out, unmapped, error);
   *handled = FALSE;
   return TRUE;
 }
