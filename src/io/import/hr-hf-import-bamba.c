@@ -113,13 +113,34 @@ hr_hf_read_bamba_mixer (HrHfReader   *r,
 }
 
 gboolean
+hr_hf_read_hybrid_shape (HrHfReader  *r,
+                         HrModelArch *out,
+                         const char  *architecture,
+                         GError     **error)
+{
+  const char *act = hr_hf_get_string (r->obj, "hidden_act");
+
+  out->tied_embeddings = hr_hf_get_bool (r->obj, "tie_word_embeddings", FALSE);
+  if (act != NULL && strcmp (act, "silu") != 0)
+    return hr_hf_refuse (r->origin, "hidden_act", act, architecture, "silu", error);
+  hr_hf_get_uint (r, "vocab_size", 1, HR_MAX_VOCAB, &out->vocab);
+  hr_hf_get_uint (r, "hidden_size", 1, HR_MAX_HIDDEN, &out->hidden);
+  hr_hf_get_uint (r, "num_hidden_layers", 1, HR_LAYER_PATTERN_MAX - 1, &out->layers);
+  hr_hf_get_uint (r, "num_attention_heads", 1, HR_MAX_HEADS, &out->heads);
+  if (out->kv_heads == 0)
+    out->kv_heads = out->heads;
+  hr_hf_get_uint (r, "num_key_value_heads", 1, HR_MAX_HEADS, &out->kv_heads);
+  out->head_dim = out->hidden / out->heads;
+  hr_hf_get_uint (r, "head_dim", 1, HR_MAX_HIDDEN, &out->head_dim);
+  return TRUE;
+}
+
+gboolean
 hr_hf_import_bamba (HrHfReader   *r,
                     HrModelArch  *out,
                     GPtrArray    *unmapped,
                     GError      **error)
 {
-  const char *act = hr_hf_get_string (r->obj, "hidden_act");
-
   hr_hf_init_rms_decoder (out, HR_MLP_SWIGLU);
   out->vocab = 128000;
   out->hidden = 4096;
@@ -127,17 +148,9 @@ hr_hf_import_bamba (HrHfReader   *r,
   out->layers = 32;
   out->heads = 32;
   out->kv_heads = 8;
-  out->tied_embeddings = hr_hf_get_bool (r->obj, "tie_word_embeddings", FALSE);
-  if (act != NULL && strcmp (act, "silu") != 0)
-    return hr_hf_refuse (r->origin, "hidden_act", act, "Bamba", "silu", error);
-  hr_hf_get_uint (r, "vocab_size", 1, HR_MAX_VOCAB, &out->vocab);
-  hr_hf_get_uint (r, "hidden_size", 1, HR_MAX_HIDDEN, &out->hidden);
+  if (!hr_hf_read_hybrid_shape (r, out, "Bamba", error))
+    return FALSE;
   hr_hf_get_uint (r, "intermediate_size", 1, HR_MAX_FFN, &out->ffn);
-  hr_hf_get_uint (r, "num_hidden_layers", 1, HR_LAYER_PATTERN_MAX - 1, &out->layers);
-  hr_hf_get_uint (r, "num_attention_heads", 1, HR_MAX_HEADS, &out->heads);
-  hr_hf_get_uint (r, "num_key_value_heads", 1, HR_MAX_HEADS, &out->kv_heads);
-  out->head_dim = out->hidden / out->heads;
-  hr_hf_get_uint (r, "head_dim", 1, HR_MAX_HIDDEN, &out->head_dim);
   if (!read_attention_layers (r, out, error) || !hr_hf_read_bamba_mixer (r, out, "Bamba", error))
     return FALSE;
   if (unmapped != NULL && strchr (out->layer_mixers, '*') != NULL)

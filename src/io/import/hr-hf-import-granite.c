@@ -126,26 +126,16 @@ hr_hf_import_granite_hybrid (HrHfReader   *r,
                              GPtrArray    *unmapped,
                              GError      **error)
 {
-  const char *act = hr_hf_get_string (r->obj, "hidden_act");
-
   hr_hf_init_rms_decoder (out, HR_MLP_SWIGLU);
   out->vocab = 32000;
   out->hidden = 4096;
   out->layers = 32;
   out->heads = 32;
-  out->tied_embeddings = hr_hf_get_bool (r->obj, "tie_word_embeddings", FALSE);
-  if (act != NULL && strcmp (act, "silu") != 0)
-    return hr_hf_refuse (r->origin, "hidden_act", act, ARCHITECTURE, "silu", error);
+  out->kv_heads = 0;      /* as many as the heads */
   if (hr_hf_get_bool (r->obj, "attention_bias", FALSE))
     return hr_hf_refuse (r->origin, "attention_bias", "true", ARCHITECTURE, "false", error);
-  hr_hf_get_uint (r, "vocab_size", 1, HR_MAX_VOCAB, &out->vocab);
-  hr_hf_get_uint (r, "hidden_size", 1, HR_MAX_HIDDEN, &out->hidden);
-  hr_hf_get_uint (r, "num_hidden_layers", 1, HR_LAYER_PATTERN_MAX - 1, &out->layers);
-  hr_hf_get_uint (r, "num_attention_heads", 1, HR_MAX_HEADS, &out->heads);
-  out->kv_heads = out->heads;
-  hr_hf_get_uint (r, "num_key_value_heads", 1, HR_MAX_HEADS, &out->kv_heads);
-  out->head_dim = out->hidden / out->heads;
-  hr_hf_get_uint (r, "head_dim", 1, HR_MAX_HIDDEN, &out->head_dim);
+  if (!hr_hf_read_hybrid_shape (r, out, ARCHITECTURE, error))
+    return FALSE;
   if (r->error != NULL)
     return TRUE;      /* a value out of range, which the caller reports */
   if (!read_layer_types (r, out, error) || !read_mlp (r, out, error))

@@ -108,6 +108,16 @@ gboolean    hr_hf_import_bamba    (HrHfReader   *r,
                                    HrModelArch  *out,
                                    GPtrArray    *unmapped,
                                    GError      **error);
+/* The keys Bamba's and Granite 4.0-H's configs share (hr-hf-import-
+ * bamba.c): tie_word_embeddings, hidden_act (silu alone), vocab_size,
+ * hidden_size, num_hidden_layers, num_attention_heads,
+ * num_key_value_heads (absent: OUT's, or with 0 there the heads) and
+ * head_dim (absent: hidden / heads), over OUT's defaults; ARCHITECTURE
+ * names the model in a refusal. */
+gboolean    hr_hf_read_hybrid_shape (HrHfReader  *r,
+                                     HrModelArch *out,
+                                     const char  *architecture,
+                                     GError     **error);
 /* Bamba's Mamba-2 mixer from its mamba_* keys (hr-hf-import-bamba.c),
  * which Granite 4.0-H's layers share; ARCHITECTURE names the model in a
  * refusal. */
