@@ -69,7 +69,7 @@ hr_layer_add_cross_attention (const LayerShape   *L,
   /* Its backward: the kernel makes the gradients of Q, K and V (K and V
    * of every head) while its output's exists; then k_norm's backward runs
    * through its fp32 upcast, four a·N·d fp32 tensors at once as a norm's
-   * (hr-activations.c, add_backward_work), beside V's gradient. */
+   * (hr-activations-backward.c, hr_activations_add_backward_work), beside V's gradient. */
   *attn_work = MAX (2.0 * T * a * d * ab + 2.0 * N * a * d * ab,
                     k_grad ? 4.0 * N * a * d * 4.0 + N * a * d * ab : 0.0);
 }

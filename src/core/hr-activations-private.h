@@ -135,6 +135,15 @@ void hr_activations_layer_with_moe   (const HrScenario   *scenario,
                                       HrMoeRouter         router,
                                       HrLayerActivations *out);
 
+/* What the layer's backward holds at its widest point besides the saved
+ * tensors (MLA_ATTN_WORK: latent attention's, hr-activations-mla.c), and
+ * the frozen weights' casts a first layer keeps (hr-activations-backward.c). */
+void hr_activations_add_backward_work  (const LayerShape   *L,
+                                        HrLayerActivations *out,
+                                        double              mla_attn_work);
+void hr_activations_add_uncast_weights (const LayerShape   *L,
+                                        HrLayerActivations *out);
+
 /* How many LoRA targets a mask of HR_LORA_* bits names. */
 static inline guint
 hr_lora_n_targets (guint targets)
