@@ -247,7 +247,7 @@ expect 2 "--set model.mtp_pattern: 'S' (character 2) names no block" \
 expect 2 "--set model.mtp_pattern: \"*E\" needs model.layer_pattern" \
   "prediction module blocks without a pattern" -- --set model.mtp_pattern=*E
 # Zamba2's shared blocks: counted once for all their uses; what the plan
-# does not cover (sharded weights, QLoRA's 4-bit shared modules, other
+# does not cover (FSDP's units, QLoRA's 4-bit shared modules, other
 # blocks beside S) is refused with the field and what is allowed.
 expect 0 "" "Zamba2 2.7B under ZeRO-1" -- --set model.preset=zamba2-2.7b --set parallel.deepspeed=false \
   --set parallel.zero=1 --format json
@@ -255,8 +255,13 @@ grep -q '"params" : 2662214560' "$tmp/out" && ok "json params of Zamba2 2.7B" ||
 # the breakdown names the shared blocks' part of the weights: 2 x 170,401,280 x 2 bytes
 grep -A1 '"name" : "shared-block weights (bf16)"' "$tmp/out" | grep -q '"bytes" : 681605120' \
   && ok "json shared-block weights of Zamba2 2.7B" || not_ok "json shared-block weights of Zamba2 2.7B"
-expect 2 "parallel.zero: 3 is not planned with shared blocks yet" "Zamba2 under ZeRO-3" -- \
-  --set model.preset=zamba2-2.7b
+expect 2 "parallel.zero: 3 is not planned with shared blocks under FSDP" "Zamba2 under FSDP" -- \
+  --set model.preset=zamba2-2.7b --set parallel.deepspeed=false
+expect 0 "" "Zamba2 under DeepSpeed ZeRO-3" -- \
+  --set model.preset=zamba2-2.7b --set parallel.deepspeed=true --set parallel.zero=3
+grep -q "shared blocks, gathered (reused within max_reuse_distance)" "$tmp/out" \
+  && ok "table: Zamba2's shared blocks stay gathered under ZeRO-3" \
+  || not_ok "table: Zamba2's shared blocks stay gathered under ZeRO-3"
 expect 2 "--set training.method: qlora is not planned with shared blocks yet" "Zamba2 under QLoRA" -- \
   --set model.preset=zamba2-2.7b --set parallel.zero=1 --set training.method=qlora
 expect 2 "--set training.lora.targets: gate without up: a shared block's gate and up are one linear" \

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hr-activations.h"
+#include "hr-params.h"
 #include "hr-test-util.h"
 
 static double
@@ -189,6 +190,67 @@ test_deepspeed_t5 (void)
                       cases[i].params, gib);
       g_assert_cmpfloat (fabs (gib - cases[i].gib), <, 0.006);
     }
+}
+
+/* Zamba2 2.7B's two shared blocks (2 x 170,401,280 parameters, bf16)
+ * under DeepSpeed on 8 GPUs: from ZeRO-2 on, their whole gradient sums
+ * over their uses through the backward pass (the AccumulateGrad node
+ * DeepSpeed hooks runs once every use has added its share), and under
+ * ZeRO-3 they stay gathered beside the reuse window, called again a few
+ * layers later, well within stage3_max_reuse_distance (1e9): the window
+ * (1e9 / 3 with full checkpointing, plus the 5e7 prefetch) is taken from
+ * the other weights.  FSDP's units are refused (hr-validate-shared.c). */
+static void
+test_deepspeed_shared_blocks (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autoptr(GError) error = NULL;
+  const guint64 shared = 2 * 170401280ull;
+  HrScenario sc;
+  const HrDevice *d;
+
+  hr_test_load (&sc, "default");
+  hr_test_model (&sc, "zamba2-2.7b");
+  sc.parallel.deepspeed = TRUE;
+  sc.parallel.gpus = 8;
+  sc.training.checkpointing = HR_CHECKPOINTING_FULL;
+
+  sc.parallel.zero = 1;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "shared blocks' gradients (summed over their uses)"),
+                    ==, 0);
+
+  sc.parallel.zero = 2;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "shared blocks' gradients (summed over their uses)"), ==, shared * 2);
+  g_assert_cmpuint (hr_test_item_bytes (d, "shared blocks, gathered (reused within max_reuse_distance)"), ==, 0);
+
+  sc.parallel.zero = 3;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "shared blocks' gradients (summed over their uses)"), ==, shared * 2);
+  g_assert_cmpuint (hr_test_item_bytes (d, "shared blocks, gathered (reused within max_reuse_distance)"), ==,
+                    shared * 2);
+  hr_assert_close ((double) hr_test_item_bytes (d, "gathered weights (reuse + prefetch)"),
+                   (1e9 / 3 + 5e7) * 2, 1e-9);
+
+  /* LoRA: the adapters on the shared blocks are what their uses sum */
+  sc.training.method = HR_METHOD_LORA;
+  sc.parallel.zero = 2;
+  hr_test_plan (&sc, plan);
+  {
+    HrParamCounts c;
+
+    hr_params_count (&sc.model, &sc.training, 1, 1, &c);
+    g_assert_cmpuint (c.shared_blocks_lora, >, 0);
+    g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "shared blocks' gradients (summed over their uses)"),
+                      ==, c.shared_blocks_lora * 2);
+  }
+
+  sc.parallel.deepspeed = FALSE;
+  g_assert_false (hr_calc_plan (&sc, plan, &error));
+  g_assert_nonnull (strstr (error->message, "parallel.zero: 2 is not planned with shared blocks under FSDP"));
 }
 
 /* More data-parallel GPUs with ZeRO-3 never increase model states. */
@@ -877,6 +939,7 @@ main (int   argc,
   g_test_add_func ("/states/zero-table1", test_zero_table1);
   g_test_add_func ("/states/bytes-per-param", test_bytes_per_param);
   g_test_add_func ("/states/deepspeed-t5", test_deepspeed_t5);
+  g_test_add_func ("/states/deepspeed-shared-blocks", test_deepspeed_shared_blocks);
   g_test_add_func ("/states/more-gpus", test_more_gpus_never_more_states);
   g_test_add_func ("/states/paged", test_paged_outside_allocator);
   g_test_add_func ("/states/paged-fp32", test_paged_states_fp32);

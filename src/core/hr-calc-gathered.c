@@ -72,7 +72,11 @@ add_deepspeed_gathered (Ctx               *ctx,
   double window = DS_MAX_REUSE_DISTANCE
                   / (2.0 + (double) hr_activations_wrapped (sc, sc->model.layers) / layers);
   double prefetch = MIN (DS_PREFETCH_BUCKET_SIZE, MAX (DS_MAX_LIVE_PARAMETERS - window, 0.0));
-  double gathered = MIN (sp->dense + sp->experts, window + prefetch);
+  /* (Zamba2's shared blocks are called again within the reuse distance
+   * all through the forward and backward passes, a few layers apart:
+   * never released, they stay gathered beside the window.) */
+  double shared = sp->shared_blocks;
+  double gathered = MIN (sp->dense + sp->experts - shared, window + prefetch);
 
   hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
             HR_LIVE_FWD_BWD, N_("gathered weights (reuse + prefetch)"),
@@ -81,6 +85,12 @@ add_deepspeed_gathered (Ctx               *ctx,
               : "min(P, max_reuse_distance/2 + prefetch)·bytes",
             N_("DeepSpeed keeps the weights it will use again soon gathered, and fetches the next ones ahead."),
             gathered * bytes_per_weight);
+  if (shared > 0)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
+              HR_LIVE_FWD_BWD, N_("shared blocks, gathered (reused within max_reuse_distance)"),
+              "P_shared·bytes",
+              N_("Blocks several layers call stay gathered between their calls."),
+              shared * bytes_per_weight);
   if ((double) sc->model.hidden < DS_PARAM_PERSISTENCE_THRESHOLD)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
               HR_LIVE_ALWAYS, N_("small weights kept whole"),
@@ -155,6 +165,19 @@ hr_calc_add_deepspeed_gradients (Ctx               *ctx,
               "largest tensor·bytes",
               N_("A weight's whole gradient, until it is copied into the reduce bucket."),
               largest_tensor (ctx, sp, dev->stage) * ctx->grad_bytes);
+  /* Zamba2's shared blocks: DeepSpeed hooks each weight's AccumulateGrad
+   * node (create_reduce_and_remove_grad_hooks: param.expand_as(param)
+   * .grad_fn.next_functions[0][0].register_hook), which the autograd
+   * engine runs once, after every use has added its gradient to the
+   * node's input: a shared block's whole gradient is summed from its last
+   * layer's backward, near the start of the backward pass, to its first
+   * layer's, near the end, before it reaches the bucket. */
+  if (p->zero >= 2 && sp->shared_blocks > 0)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
+              HR_LIVE_BACKWARD, N_("shared blocks' gradients (summed over their uses)"),
+              "P_shared·bytes",
+              N_("A block several layers use gets its whole gradient from all of them before it is reduced."),
+              (ctx->lora ? (double) ctx->counts.shared_blocks_lora : sp->shared_blocks) * ctx->grad_bytes);
 }
 
 /* FSDP2 (fully_shard, per-parameter DTensors) as torchtitan applies it

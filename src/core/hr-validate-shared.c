@@ -10,12 +10,12 @@
  * blocks = cycle(...), next(blocks) per hybrid layer).  In the pattern an
  * S block stands before its layer's M block.  The plans cover what Hugging
  * Face's code trains: full fine-tuning or LoRA on one GPU or under data
- * parallelism (DDP, ZeRO-1), with or without gradient checkpointing of
- * each layer.  PEFT wraps each shared module once (named_modules yields a
- * module once, however many layers hold it), so every use runs the same
- * adapters.  Sharding the weights (ZeRO-2/3, FSDP), tensor, pipeline or
- * context parallelism, QLoRA's 4-bit shared weights, fp8, compile and the
- * optimizer step in the backward pass would all have to say how the
+ * parallelism (DDP, ZeRO-1, DeepSpeed's ZeRO-2 and 3), with or without
+ * gradient checkpointing of each layer.  PEFT wraps each shared module
+ * once (named_modules yields a module once, however many layers hold it),
+ * so every use runs the same adapters.  FSDP's units, tensor, pipeline
+ * or context parallelism, QLoRA's 4-bit shared weights, fp8, compile and
+ * the optimizer step in the backward pass would all have to say how the
  * parameters shared by several layers are split or stepped; they are
  * refused rather than planned as something they are not.
  */
@@ -79,9 +79,15 @@ validate_shared_training (const HrScenario  *sc,
     FAIL ("training.lora.targets", _("%s without %s: a shared block's gate and up are one "
           "linear (Zamba2's gate_up_proj), adapted whole; allowed: both gate and up, or neither"),
           (t->lora_targets & HR_LORA_GATE) ? "gate" : "up", (t->lora_targets & HR_LORA_GATE) ? "up" : "gate");
-  if (p->zero >= 2)
-    FAIL ("parallel.zero", _("%" PRIu64 " is not planned with shared blocks yet (sharded "
-          "gradients or weights of parameters several layers use); allowed: 0 or 1"), p->zero);
+  /* DeepSpeed hooks each parameter's gradient accumulation, which the
+   * autograd engine runs once all its uses have added theirs, and
+   * gathers a module at each call (hr-calc-gathered.c); FSDP wraps the
+   * hybrid layers, and a block several of them hold would have to sit in
+   * the unit above them all. */
+  if (p->zero >= 2 && !p->deepspeed)
+    FAIL ("parallel.zero", _("%" PRIu64 " is not planned with shared blocks under FSDP (a block "
+          "several layers hold cannot be one layer's unit); allowed: 0 or 1, or 2 and 3 with "
+          "parallel.deepspeed true"), p->zero);
   if (p->tp != 1 || p->pp != 1 || p->ep != 1)
     FAIL (p->tp != 1 ? "parallel.tp" : p->pp != 1 ? "parallel.pp" : "parallel.ep",
           _("%" PRIu64 " is not planned with shared blocks (Hugging Face's Zamba2 has no tensor, "
