@@ -684,6 +684,19 @@ test_galore (void)
    * 24,674,304, the norms 46,080 and final norms 1,536, the relative biases
    * 768: 24,722,688) keeps AdamW's two: states (66,060,288 + 2·24,722,688)·4
    * = 462,022,656 bytes, projections 18,874,368·4 = 75,497,472. */
+  /* A hybrid's expert layers: Granite 4.0-H Tiny's 40 shared MLPs of
+   * 3 x 1536 x 1024 (its layers' kinds, hr-calc-stage.c), and 40 x 64
+   * experts of 3 x 1536 x 512, on one GPU. */
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "granite-4.0-h-tiny");
+  sc.parallel.gpus = sc.parallel.gpus_per_node = 1;
+  sc.parallel.zero = 0;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "shared-expert weights"), ==, 40ull * 3 * 1536 * 1024 * 2);
+  g_assert_cmpuint (hr_test_item_bytes (d, "expert weights"), ==, 40ull * 64 * 3 * 1536 * 512 * 2);
+  g_assert_cmpuint (hr_test_state_bytes (d, "weights"), ==, plan->params * 2);
+
   hr_scenario_init_default (&sc);
   hr_test_model (&sc, "t5-base");
   sc.training.attention = HR_ATTENTION_EAGER;

@@ -212,7 +212,12 @@ hybrid_layers (const Ctx      *ctx,
       sp->adafactor += n_mtp * (double) (c->mtp_extra - c->mtp_extra_linear + 3 * ctx->sc->model.hidden);
     }
   sp->small = sp->dense + sp->experts - sp->linear + (last ? (double) c->final_norm : 0.0);
-  sp->shared = sp->encoder = sp->decoder = 0;
+  /* the shared MLP beside the experts (Nemotron-H's, Granite 4.0-H's) in
+   * each of the stage's expert layers */
+  sp->shared = 0;
+  for (guint a = 0; a < HR_N_LAYER_MIXERS; a++)
+    sp->shared += (double) k.count[a][HR_LAYER_MLP_EXPERTS] * (double) c->layer_shared;
+  sp->encoder = sp->decoder = 0;
   sp->shared_blocks = shared ? (double) c->shared_blocks : 0.0;
 }
 

@@ -319,5 +319,8 @@ hr_params_count_kinds (const HrModelArch *m,
           out->largest_linear = MAX (out->largest_linear, s->h * s->a * s->d / t);
         add_kind (out, a, x, count[a][x], &k, lora, &best);
       }
+  /* each expert layer's shared MLP, which the breakdown names apart
+   * (hr-calc-parts.c) */
+  out->layer_shared = shared_mlp_params (m, s, t);
   out->mixed = hr_model_mixed_layers (m);
 }

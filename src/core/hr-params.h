@@ -21,7 +21,8 @@ typedef struct
   /* one transformer layer, per rank */
   guint64 layer_dense;        /* attention, norms, router, dense MLP */
   guint64 layer_experts;      /* the MoE experts this rank holds */
-  guint64 layer_shared;       /* of layer_dense, DeepSeek's shared experts */
+  guint64 layer_shared;       /* of layer_dense, the shared experts' MLP (DeepSeek's;
+                               * a hybrid's expert layers': Nemotron-H, Granite 4.0-H) */
   guint64 layer_linear;       /* weights of nn.Linear layers (quantizable) */
   guint64 layer_lora;         /* LoRA adapters (trainable) */
   guint64 layer_adafactor;    /* Adafactor's factored second-moment size */
