@@ -246,6 +246,12 @@ expect 2 "--set model.mtp_pattern: 'S' (character 2) names no block" \
   --set model.mtp_pattern=*S
 expect 2 "--set model.mtp_pattern: \"*E\" needs model.layer_pattern" \
   "prediction module blocks without a pattern" -- --set model.mtp_pattern=*E
+# Granite 4.0-H's experts are 3-D parameters PEFT does not wrap: LoRA on
+# the MLP is refused, on the attention and the Mamba in_proj planned.
+expect 2 "training.lora.targets: gate, up and down are not planned on Granite 4.0-H's experts" \
+  "LoRA on Granite 4.0-H's experts" -- --set model.preset=granite-4.0-h-tiny --set training.method=lora
+expect 0 "" "LoRA on Granite 4.0-H's attention and mixers" -- --set model.preset=granite-4.0-h-tiny \
+  --set training.method=lora --set 'training.lora.targets=["q","k","v","o","in_proj"]'
 # Zamba2's shared blocks: counted once for all their uses; what the plan
 # does not cover (FSDP's units, QLoRA's 4-bit shared modules, other
 # blocks beside S) is refused with the field and what is allowed.

@@ -325,6 +325,16 @@ validate_ssm_adapters (const HrScenario  *sc,
         FAIL ("training.lora.targets", _("x_proj and out_proj are adapted in Jamba's Mamba "
               "layers only (model.ssm_bc_norm true); elsewhere the fused kernels read their "
               "weights directly, so adapters there get no gradient; allowed: in_proj"));
+      /* Granite 4.0-H's experts (GraniteMoeParallelExperts) hold each
+       * projection of every expert as one 3-D parameter, and their
+       * shared MLP's linears share the experts' names (input_linear,
+       * output_linear): PEFT wraps no 3-D parameter, so the MLP targets
+       * would be adapters that cannot exist. */
+      if (m->layer_mixers[0] != '\0' && m->experts > 1
+          && (t->lora_targets & (HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN)) != 0)
+        FAIL ("training.lora.targets", _("gate, up and down are not planned on Granite 4.0-H's "
+              "experts (each projection of every expert is one 3-D parameter, which PEFT does "
+              "not wrap); allowed: q, k, v, o, in_proj, embed_tokens"));
     }
   if (adapters && (t->lora_dora || t->lora_fused_qkv))
     FAIL (t->lora_dora ? "training.lora.dora" : "training.lora.fused_qkv",
