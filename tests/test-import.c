@@ -79,7 +79,7 @@ test_hf_configs (void)
     { "bamba-9b.json", 9780235392 },
     /* ibm-granite/granite-4.0-h-tiny's config.json as public code quotes
      * it, its scalar multipliers left out (presets/models/
-     * granite-4.0-h-tiny.json has the arithmetic): the Hub's 6.94 B */
+     * granite-4.0-h-tiny.json has the arithmetic): llama.cpp's 6.94 B */
     { "granite-4.0-h-tiny.json", 6939037248 },
     /* Zyphra's Zamba2 2.7B in transformers' format (presets/models/
      * zamba2-2.7b.json has the sources and the arithmetic) */

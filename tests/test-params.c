@@ -539,12 +539,29 @@ test_presets_match_reference (void)
     /* Granite 4.0-H Tiny: 36 Mamba-2 and 4 attention layers, each with
      * two norms and the MoE (router 1536 x 64, 64 experts of 3 x 1536 x
      * 512, a shared MLP of 3 x 1536 x 1024); the tied table and the
-     * final norm (the preset's notes have the parts): the Hub's 6.94 B */
+     * final norm (the preset's notes have the parts): llama.cpp's 6.94 B */
     { "granite-4.0-h-tiny", 36 * (1536ull * (2 * 3072 + 2 * 128 + 48) + 3328 * 4 + 3328 + 3 * 48 + 3072
                                   + 3072ull * 1536)
                             + 4 * (2 * 1536ull * 1536 + 2 * 1536ull * 512)
                             + 40 * (1536ull * 64 + 64 * 3 * 1536ull * 512 + 3 * 1536ull * 1024 + 2 * 1536)
                             + 100352ull * 1536 + 1536 },
+    /* Granite 4.0-H Small: Mamba-2 mixers of 128 heads of 64, experts and
+     * a shared MLP of two experts' width in each of its 40 layers; the
+     * dense 1B and 350M: the shared MLP alone (the presets' notes have the
+     * parts): llama.cpp's 1.46 B for the 1B */
+    { "granite-4.0-h-small", 36 * (4096ull * (2 * 8192 + 2 * 128 + 128) + 8448 * 4 + 8448 + 3 * 128 + 8192
+                                   + 8192ull * 4096)
+                             + 4 * (2 * 4096ull * 4096 + 2 * 4096ull * 1024)
+                             + 40 * (4096ull * 72 + 72 * 3 * 4096ull * 768 + 3 * 4096ull * 1536 + 2 * 4096)
+                             + 100352ull * 4096 + 4096 },
+    { "granite-4.0-h-1b", 36 * (1536ull * (2 * 3072 + 2 * 128 + 48) + 3328 * 4 + 3328 + 3 * 48 + 3072
+                                + 3072ull * 1536)
+                          + 4 * (2 * 1536ull * 1536 + 2 * 1536ull * 512)
+                          + 40 * (3 * 1536ull * 4096 + 2 * 1536) + 100352ull * 1536 + 1536 },
+    { "granite-4.0-h-350m", 28 * (768ull * (2 * 1536 + 2 * 128 + 48) + 1792 * 4 + 1792 + 3 * 48 + 1536
+                                  + 1536ull * 768)
+                            + 4 * (2 * 768ull * 768 + 2 * 768ull * 256)
+                            + 32 * (3 * 768ull * 2048 + 2 * 768) + 100352ull * 768 + 768 },
     /* ViT-H/14 as HF's ViTForImageClassification (no pooler, a 1000-class
      * head; ../shared/data/facts/models.json): the CLS token 1280, 257
      * positions x 1280, the patch projection 588 x 1280 + 1280, 32 layers
@@ -562,6 +579,9 @@ test_presets_match_reference (void)
                    + 4 * (2 * 1536ull * 1536 + 2 * 1536ull * 512)
                    + 40 * (1536ull * 64 + 64 * 3 * 1536ull * 512 + 3 * 1536ull * 1024 + 2 * 1536)
                    + 100352ull * 1536 + 1536 == 6939037248ull);
+  G_STATIC_ASSERT (36 * (1536ull * (2 * 3072 + 2 * 128 + 48) + 3328 * 4 + 3328 + 3 * 48 + 3072 + 3072ull * 1536)
+                   + 4 * (2 * 1536ull * 1536 + 2 * 1536ull * 512)
+                   + 40 * (3 * 1536ull * 4096 + 2 * 1536) + 100352ull * 1536 + 1536 == 1461538368ull);
 
   for (guint i = 0; i < G_N_ELEMENTS (presets); i++)
     {

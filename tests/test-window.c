@@ -1580,15 +1580,18 @@ test_state_space_preset (void)
   g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 31577937344 - 23 * 785121280ull);
 
   /* Zamba2: the shared blocks' rows editable (the pattern has S blocks);
-   * the default plan's ZeRO-3 is refused with the field, ZeRO-1 plans,
-   * full fine-tuning or LoRA. */
+   * the default plan's DeepSpeed ZeRO-3 plans, FSDP's is refused with the
+   * field, ZeRO-1 plans, full fine-tuning or LoRA. */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Zamba2 2.7B"));
   settle ();
   g_assert_true (gtk_widget_is_sensitive (control (window, "model.shared_blocks")));
   g_assert_true (gtk_widget_is_sensitive (control (window, "model.shared_adapter_rank")));
+  g_assert_true (hr_window_get_plan_valid (window));
+  gtk_switch_set_active (GTK_SWITCH (control (window, "parallel.deepspeed")), FALSE);
+  settle ();
   g_assert_false (hr_window_get_plan_valid (window));
   g_test_message ("over the chart: %s", hr_window_get_message (window));
-  g_assert_nonnull (strstr (hr_window_get_message (window), "not planned with shared blocks"));
+  g_assert_nonnull (strstr (hr_window_get_message (window), "not planned with shared blocks under FSDP"));
   adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "parallel.zero")), 1);
   settle ();
   g_assert_true (hr_window_get_plan_valid (window));

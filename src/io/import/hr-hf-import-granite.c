@@ -23,7 +23,7 @@
  * Checked against ibm-granite/granite-4.0-h-tiny's config (40 layers of
  * 1536, attention at 5, 15, 25 and 35, 64 experts of 512, 6 per token, a
  * shared MLP of 1024, 48 Mamba heads of 64, vocab 100352, tied):
- * 6,939,037,248 parameters, the Hub's and llama.cpp's 6.94 B.
+ * 6,939,037,248 parameters, llama.cpp's 6.94 B for IBM's GGUF of it.
  */
 
 #include "hr-hf-import-private.h"
