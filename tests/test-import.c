@@ -300,6 +300,47 @@ test_deepspeed_auto (void)
   g_assert_true (has_note (unmapped, "zero_optimization.offload_param: only ZeRO-3"));
 }
 
+/* zero_optimization's sizes: the file's, DeepSpeed's defaults where it
+ * leaves them out, and "auto" as the Hugging Face Trainer fills it in for
+ * the scenario's model (the default 13B: hidden 5120, so 5120² =
+ * 26,214,400, 0.9·5120² = 23,592,960 and 10·5120 = 51,200; under ZeRO-2
+ * the stage-3 ones are not filled, and DeepSpeed's defaults stay). */
+static void
+test_deepspeed_sizes (void)
+{
+  g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GError) error = NULL;
+  HrScenario sc;
+
+  hr_scenario_init_default (&sc);
+  g_assert_cmpuint (sc.model.hidden, ==, 5120);
+  g_assert_true (import_ds_text (&sc, "{\"zero_optimization\": {\"stage\": 3, \"overlap_comm\": true,"
+                                      " \"reduce_bucket_size\": \"auto\", \"stage3_prefetch_bucket_size\":"
+                                      " \"auto\", \"stage3_param_persistence_threshold\": \"auto\","
+                                      " \"stage3_max_live_parameters\": 2e9}}", unmapped, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sc.parallel.reduce_bucket_size, ==, 26214400);
+  g_assert_cmpuint (sc.parallel.stage3_prefetch_bucket_size, ==, 23592960);
+  g_assert_cmpuint (sc.parallel.stage3_param_persistence_threshold, ==, 51200);
+  g_assert_cmpuint (sc.parallel.stage3_max_live_parameters, ==, 2000000000);
+  g_assert_cmpuint (sc.parallel.stage3_max_reuse_distance, ==, 1000000000);
+  g_assert_true (sc.parallel.overlap_comm);
+  g_assert_true (has_note (unmapped, "zero_optimization.reduce_bucket_size: \"auto\" is what the "
+                                     "Hugging Face Trainer fills in for a hidden size of 5120: 26214400"));
+
+  g_ptr_array_set_size (unmapped, 0);
+  g_assert_true (import_ds_text (&sc, "{\"zero_optimization\": {\"stage\": 2, \"reduce_bucket_size\": 2e8,"
+                                      " \"stage3_prefetch_bucket_size\": \"auto\"}}", unmapped, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (sc.parallel.reduce_bucket_size, ==, 200000000);
+  g_assert_cmpuint (sc.parallel.stage3_prefetch_bucket_size, ==, 50000000);
+  g_assert_cmpuint (sc.parallel.stage3_param_persistence_threshold, ==, 100000);
+  g_assert_cmpuint (sc.parallel.stage3_max_live_parameters, ==, 1000000000);
+  g_assert_false (sc.parallel.overlap_comm);
+  g_assert_true (has_note (unmapped, "zero_optimization.stage3_prefetch_bucket_size: \"auto\" is not one "
+                                     "the Hugging Face Trainer fills in here; DeepSpeed's default, 50000000"));
+}
+
 /* Values DeepSpeed would refuse are the file's error, naming the key and
  * what is allowed; none is skipped without a word. */
 static void
@@ -327,6 +368,14 @@ test_deepspeed_bad_values (void)
     { "{\"zero_optimization\": {\"stage\": 2}, \"fp16\": true}", "fp16: true is not allowed" },
     { "{\"zero_optimization\": {}, \"bf16\": {\"enabled\": true}, \"fp16\": {\"enabled\": true}}",
       "bf16.enabled: true with fp16.enabled: true" },
+    { "{\"zero_optimization\": {\"stage\": 2, \"reduce_bucket_size\": 0}}",
+      "ds.json: zero_optimization.reduce_bucket_size: 0 is not allowed; allowed: a whole number 1 to "
+      "1000000000000, or \"auto\"" },
+    { "{\"zero_optimization\": {\"stage\": 3, \"stage3_max_live_parameters\": 1e13}}",
+      "zero_optimization.stage3_max_live_parameters: 10000000000000.0 is not allowed; allowed: a whole "
+      "number 0 to 1000000000000" },
+    { "{\"zero_optimization\": {\"stage\": 2, \"overlap_comm\": \"yes\"}}",
+      "ds.json: zero_optimization.overlap_comm: \"yes\" is not allowed; allowed: true or false" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -1414,6 +1463,7 @@ main (int   argc,
   g_test_add_func ("/import/hf-bad-values", test_hf_bad_values);
   g_test_add_func ("/import/deepspeed", test_deepspeed_config);
   g_test_add_func ("/import/deepspeed-auto", test_deepspeed_auto);
+  g_test_add_func ("/import/deepspeed-sizes", test_deepspeed_sizes);
   g_test_add_func ("/import/deepspeed-bad-values", test_deepspeed_bad_values);
   g_test_add_func ("/import/deepspeed-nvme", test_deepspeed_nvme);
   g_test_add_func ("/import/not-configs", test_not_configs);

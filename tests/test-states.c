@@ -192,6 +192,49 @@ test_deepspeed_t5 (void)
     }
 }
 
+/* DeepSpeed's zero_optimization sizes as the Hugging Face Trainer's "auto"
+ * fills them for the default 13B (hidden 5120): the ZeRO-3 reduce bucket
+ * is 5120² elements in bf16 (52,428,800 bytes, not 5e8·2), the prefetch
+ * 0.9·5120² = 23,592,960 elements beside the reuse window (1e9 / 3 with
+ * full checkpointing); under ZeRO-2 overlap_comm doubles the bucket. */
+static void
+test_deepspeed_sizes (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+
+  hr_scenario_init_default (&sc);
+  sc.parallel.deepspeed = TRUE;
+  g_assert_cmpuint (sc.parallel.zero, ==, 3);
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient reduce bucket"), ==, 500000000ull * 2);
+  hr_assert_close ((double) hr_test_item_bytes (d, "gathered weights (reuse + prefetch)"),
+                   (1e9 / 3 + 5e7) * 2, 1e-9);
+
+  sc.parallel.reduce_bucket_size = 5120 * 5120;
+  sc.parallel.stage3_prefetch_bucket_size = 23592960;
+  sc.parallel.stage3_param_persistence_threshold = 51200;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient reduce bucket"), ==, 52428800);
+  hr_assert_close ((double) hr_test_item_bytes (d, "gathered weights (reuse + prefetch)"),
+                   (1e9 / 3 + 23592960) * 2, 1e-9);
+  /* the most live parameters bound the prefetch: the window fills it */
+  sc.parallel.stage3_max_live_parameters = 300000000;
+  hr_test_plan (&sc, plan);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "gathered weights (reuse + prefetch)"),
+                   (1e9 / 3) * 2, 1e-9);
+
+  sc.parallel.zero = 2;
+  sc.parallel.overlap_comm = TRUE;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient reduce bucket"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient reduce buckets (two: overlap_comm)"), ==, 2 * 52428800ull);
+}
+
 /* Zamba2 2.7B's two shared blocks (2 x 170,401,280 parameters, bf16)
  * under DeepSpeed on 8 GPUs: from ZeRO-2 on, their whole gradient sums
  * over their uses through the backward pass (the AccumulateGrad node
@@ -953,6 +996,7 @@ main (int   argc,
   g_test_add_func ("/states/bytes-per-param", test_bytes_per_param);
   g_test_add_func ("/states/deepspeed-t5", test_deepspeed_t5);
   g_test_add_func ("/states/deepspeed-shared-blocks", test_deepspeed_shared_blocks);
+  g_test_add_func ("/states/deepspeed-sizes", test_deepspeed_sizes);
   g_test_add_func ("/states/more-gpus", test_more_gpus_never_more_states);
   g_test_add_func ("/states/paged", test_paged_outside_allocator);
   g_test_add_func ("/states/paged-fp32", test_paged_states_fp32);

@@ -69,9 +69,10 @@ add_deepspeed_gathered (Ctx               *ctx,
   const HrScenario *sc = ctx->sc;
   /* (Each wrapped layer's forward runs twice: 2 + the wrapped share.) */
   double layers = (double) MAX (sc->model.layers, 1);
-  double window = DS_MAX_REUSE_DISTANCE
+  double window = (double) sc->parallel.stage3_max_reuse_distance
                   / (2.0 + (double) hr_activations_wrapped (sc, sc->model.layers) / layers);
-  double prefetch = MIN (DS_PREFETCH_BUCKET_SIZE, MAX (DS_MAX_LIVE_PARAMETERS - window, 0.0));
+  double prefetch = MIN ((double) sc->parallel.stage3_prefetch_bucket_size,
+                         MAX ((double) sc->parallel.stage3_max_live_parameters - window, 0.0));
   /* (Zamba2's shared blocks are called again within the reuse distance
    * all through the forward and backward passes, a few layers apart:
    * never released, they stay gathered beside the window.) */
@@ -91,7 +92,7 @@ add_deepspeed_gathered (Ctx               *ctx,
               "P_shared·bytes",
               N_("Blocks several layers call stay gathered between their calls."),
               shared * bytes_per_weight);
-  if ((double) sc->model.hidden < DS_PARAM_PERSISTENCE_THRESHOLD)
+  if (sc->model.hidden <= sc->parallel.stage3_param_persistence_threshold)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
               HR_LIVE_ALWAYS, N_("small weights kept whole"),
               "P_norms+biases·bytes·(1 - 1/N) (persistence threshold)",
@@ -127,7 +128,12 @@ hr_calc_add_deepspeed_gradients (Ctx               *ctx,
   const HrParallel *p = &sc->parallel;
   HrDtype dtype = sc->training.dtypes.grads;
   guint saved = ctx->accumulating ? HR_LIVE_SAVED : 0;
-  guint early = trainable > DS_REDUCE_BUCKET_SIZE ? HR_LIVE (HR_PHASE_BACKWARD_START) : 0;
+  double bucket = (double) p->reduce_bucket_size;
+  /* (ZeRO-1/2 double the bucket with overlap_comm: stage_1_and_2.py,
+   * "Use double buffers to avoid data access conflict when overlap_comm
+   * is enabled"; ZeRO-3 keeps one per data type) */
+  double buckets = p->overlap_comm && p->zero <= 2 ? 2.0 : 1.0;
+  guint early = trainable > bucket ? HR_LIVE (HR_PHASE_BACKWARD_START) : 0;
   gboolean on_gpu = !(p->offload_optimizer && p->zero >= 2);
 
   if (p->zero == 1)
@@ -156,9 +162,10 @@ hr_calc_add_deepspeed_gradients (Ctx               *ctx,
 
   hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
             p->zero == 3 ? HR_LIVE_ALWAYS : HR_LIVE_BACKWARD,
-            N_("gradient reduce bucket"), "reduce_bucket_size (5e8)·bytes",
+            buckets > 1 ? N_("gradient reduce buckets (two: overlap_comm)") : N_("gradient reduce bucket"),
+            buckets > 1 ? "2·reduce_bucket_size·bytes" : "reduce_bucket_size·bytes",
             N_("DeepSpeed copies gradients into this buffer to reduce them in large pieces."),
-            DS_REDUCE_BUCKET_SIZE * ctx->weight_bytes);
+            buckets * bucket * ctx->weight_bytes);
   if (p->zero >= 2)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
               HR_LIVE_BACKWARD, N_("largest weight's gradient"),

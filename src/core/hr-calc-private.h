@@ -99,18 +99,13 @@ typedef struct
   double shared_blocks;
 } StageParams;
 
-/* DeepSpeed's defaults, in elements (deepspeed/runtime/zero/config.py,
- * DeepSpeedZeroConfig, DeepSpeed 0.19.6; the same numbers are
- * DeepSpeedZeroOptimizer_Stage3.__init__'s keyword defaults in stage3.py).
+/* DeepSpeed's zero_optimization sizes are the scenario's (parallel.
+ * reduce_bucket_size and the stage3_ ones, at DeepSpeed's defaults unless
+ * set: deepspeed/runtime/zero/config.py, DeepSpeedZeroConfig).
  * allgather_bucket_size (5e8) allocates nothing: ZeRO-1/2 gather the
  * updated partitions straight into the flat 16-bit buffer
  * (deepspeed/runtime/utils.py, all_gather_dp_groups, which calls
  * all_gather_into_tensor_dp_groups, or gathers into views of it). */
-#define DS_REDUCE_BUCKET_SIZE          5e8   /* reduce_bucket_size */
-#define DS_PREFETCH_BUCKET_SIZE        5e7   /* stage3_prefetch_bucket_size */
-#define DS_MAX_LIVE_PARAMETERS         1e9   /* stage3_max_live_parameters */
-#define DS_MAX_REUSE_DISTANCE          1e9   /* stage3_max_reuse_distance */
-#define DS_PARAM_PERSISTENCE_THRESHOLD 1e5   /* stage3_param_persistence_threshold */
 #define DS_SUB_GROUP_SIZE              1e9   /* sub_group_size */
 
 /* Whether the GPUs of pipeline stage STAGE hold the model's first (the

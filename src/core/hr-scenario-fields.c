@@ -206,6 +206,25 @@ applies_sharded (const HrScenario *sc)
   return sc->parallel.zero >= 1;
 }
 
+/* DeepSpeed's engine, and its stages' own settings. */
+static gboolean
+applies_deepspeed (const HrScenario *sc)
+{
+  return sc->parallel.zero >= 1 && sc->parallel.deepspeed;
+}
+
+static gboolean
+applies_deepspeed_12 (const HrScenario *sc)
+{
+  return applies_deepspeed (sc) && sc->parallel.zero <= 2;
+}
+
+static gboolean
+applies_deepspeed_3 (const HrScenario *sc)
+{
+  return applies_deepspeed (sc) && sc->parallel.zero == 3;
+}
+
 static gboolean
 applies_fsdp (const HrScenario *sc)
 {
@@ -632,8 +651,29 @@ const Field hr_parallel_fields[] = {
   SWITCH (HrParallel, no_sync, N_("Accumulate without syncing"), N_("FSDP no_sync keeps gradients unsharded"),
           OPTIONAL (FALSE), .applies = applies_no_sync),
   SWITCH (HrParallel, deepspeed, N_("DeepSpeed engine"),
-          N_("Its flat gradient partition and reduce buckets, at DeepSpeed's defaults"),
+          N_("Its flat gradient partition and reduce buckets, sized as its zero_optimization says"),
           OPTIONAL (FALSE), .applies = applies_sharded),
+  /* DeepSpeed's zero_optimization keys and its defaults
+   * (deepspeed/runtime/zero/config.py, DeepSpeedZeroConfig). */
+  SPIN (HrParallel, reduce_bucket_size, 1, HR_MAX_DS_ELEMENTS, 1e6, N_("Reduce bucket"),
+        N_("Gradient elements DeepSpeed reduces at once (reduce_bucket_size)"),
+        OPTIONAL (5e8), .applies = applies_deepspeed),
+  SWITCH (HrParallel, overlap_comm, N_("Overlap communication"),
+          N_("ZeRO-1/2: a second reduce bucket, filled while the first is reduced (overlap_comm)"),
+          OPTIONAL (FALSE), .applies = applies_deepspeed_12),
+  SPIN (HrParallel, stage3_prefetch_bucket_size, 0, HR_MAX_DS_ELEMENTS, 1e6, N_("Prefetch bucket"),
+        N_("Weight elements ZeRO-3 gathers ahead (stage3_prefetch_bucket_size)"),
+        OPTIONAL (5e7), .applies = applies_deepspeed_3),
+  SPIN (HrParallel, stage3_max_live_parameters, 0, HR_MAX_DS_ELEMENTS, 1e6, N_("Most live parameters"),
+        N_("Gathered weight elements ZeRO-3 allows at once (stage3_max_live_parameters)"),
+        OPTIONAL (1e9), .applies = applies_deepspeed_3),
+  SPIN (HrParallel, stage3_max_reuse_distance, 0, HR_MAX_DS_ELEMENTS, 1e6, N_("Reuse distance"),
+        N_("Weights used again within this many elements stay gathered (stage3_max_reuse_distance)"),
+        OPTIONAL (1e9), .applies = applies_deepspeed_3),
+  SPIN (HrParallel, stage3_param_persistence_threshold, 0, HR_MAX_DS_ELEMENTS, 1e3,
+        N_("Persistence threshold"),
+        N_("Weights this small stay whole on every GPU (stage3_param_persistence_threshold)"),
+        OPTIONAL (1e5), .applies = applies_deepspeed_3),
   SPIN (HrParallel, fsdp, 1, 2, 1, N_("FSDP version"),
         N_("1: flat parameters (FSDP1); 2: per-parameter, fully_shard (FSDP2)"), OPTIONAL (2),
         .applies = applies_fsdp),

@@ -241,7 +241,15 @@ typedef struct
   HrOffloadDevice offload_params_device;     /* states and weights go */
   gboolean        no_sync;   /* extension: accumulate without reducing (FSDP no_sync) */
   gboolean        deepspeed; /* extension: ZeRO by DeepSpeed's engine (its gradient
-                              * partition and buckets, at DeepSpeed's defaults) */
+                              * partition and buckets, sized below) */
+  /* extension: DeepSpeed's zero_optimization sizes, in elements, under its
+   * own names (DeepSpeed's defaults unless set) */
+  guint64         reduce_bucket_size;
+  gboolean        overlap_comm;   /* ZeRO-1/2: a second reduce bucket */
+  guint64         stage3_prefetch_bucket_size;
+  guint64         stage3_max_live_parameters;
+  guint64         stage3_max_reuse_distance;
+  guint64         stage3_param_persistence_threshold;
   guint64         fsdp;      /* contract 1.1: which FSDP shards without DeepSpeed:
                               * 1 (flat parameters) or 2 (per-parameter DTensors) */
   HrFsdpUnits     fsdp_units; /* extension: FSDP2's units outside the blocks */

@@ -37,6 +37,7 @@ G_BEGIN_DECLS
 #define HR_MAX_IMAGE        65536   /* pixels per side */
 #define HR_MAX_IMAGES       65536   /* per sample */
 #define HR_MAX_TILES        64      /* per image (Llama 3.2 Vision: 4) */
+#define HR_MAX_DS_ELEMENTS  1e12    /* a DeepSpeed bucket or window, in elements */
 
 gboolean hr_scenario_validate (const HrScenario  *scenario,
                                GError           **error);

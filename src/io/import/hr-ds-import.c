@@ -8,7 +8,7 @@
  * train_micro_batch_size_per_gpu, gradient_accumulation_steps, bf16 / fp16
  * (mixed precision with fp32 master weights), the optimizer type, and
  * activation_checkpointing; and that the engine is DeepSpeed's
- * (parallel.deepspeed: its buckets at DeepSpeed's defaults).  "auto"
+ * (parallel.deepspeed) and its zero_optimization sizes.  Other "auto"
  * values (the Hugging Face Trainer fills them in at run time) leave the
  * scenario's value and are named in unmapped, as is whatever else changes memory; a value DeepSpeed would
  * refuse (stage 4, a micro-batch of 0, "enabled": "yes") is the file's
@@ -247,8 +247,83 @@ uint_text (guint64 v)
   return g_strdup_printf ("%" G_GUINT64_FORMAT, v);
 }
 
-/* zero_optimization: the stage and the offloads; the bucket sizes are
- * DeepSpeed's defaults, named in UNMAPPED where the file sets them. */
+/* zero_optimization's sizes, in elements: the file's, DeepSpeed's
+ * default where it leaves one out (the field table's absent value), and
+ * for "auto" what the Hugging Face Trainer fills in from the model's
+ * hidden size (transformers/integrations/deepspeed.py,
+ * HfTrainerDeepSpeedConfig.trainer_config_finalize: reduce_bucket_size
+ * hidden², and under ZeRO-3 stage3_prefetch_bucket_size 0.9·hidden² and
+ * stage3_param_persistence_threshold 10·hidden), named in UNMAPPED with
+ * the model it was worked out for. */
+static gboolean
+read_sizes (JsonObject  *zero,
+            const char  *origin,
+            HrScenario  *sc,
+            GPtrArray   *unmapped,
+            GError     **error)
+{
+  static const char * const keys[] = {
+    "reduce_bucket_size", "stage3_prefetch_bucket_size", "stage3_max_live_parameters",
+    "stage3_max_reuse_distance", "stage3_param_persistence_threshold",
+  };
+  double h = (double) sc->model.hidden;
+  /* (0: "auto" is not one the Trainer fills, or not at this stage) */
+  const double filled[] = { h * h, sc->parallel.zero == 3 ? floor (0.9 * h * h) : 0, 0, 0,
+                            sc->parallel.zero == 3 ? 10 * h : 0 };
+  JsonNode *overlap = json_object_get_member (zero, "overlap_comm");
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autofree char *path = g_strconcat ("parallel.", keys[i], NULL);
+      g_autofree char *ds_path = g_strconcat ("zero_optimization.", keys[i], NULL);
+      JsonNode *node = json_object_get_member (zero, keys[i]);
+      gsize offset;
+      const Field *field = hr_field_find (path, &offset);
+      guint64 *value = G_STRUCT_MEMBER_P (sc, offset + field->offset);
+      gint64 v;
+
+      *value = (guint64) field->absent;
+      if (is_auto (node))
+        {
+          if (filled[i] > 0)
+            *value = (guint64) filled[i];
+          if (unmapped != NULL && filled[i] > 0)
+            g_ptr_array_add (unmapped, g_strdup_printf (_("%s: \"auto\" is what the Hugging Face "
+                                                          "Trainer fills in for a hidden size of %"
+                                                          PRIu64 ": %" PRIu64 " (set it again for "
+                                                          "another model)"),
+                                                        ds_path, sc->model.hidden, *value));
+          else if (unmapped != NULL)
+            g_ptr_array_add (unmapped, g_strdup_printf (_("%s: \"auto\" is not one the Hugging Face "
+                                                          "Trainer fills in here; DeepSpeed's default, %"
+                                                          PRIu64 ", is planned"), ds_path, *value));
+          continue;
+        }
+      if (!get_whole (zero, keys[i], ds_path, (gint64) field->min, (gint64) field->max,
+                      NULL, NULL, origin, unmapped, &v, error))
+        return FALSE;
+      if (v >= 0)
+        *value = (guint64) v;
+    }
+  /* (a switch of ZeRO-1/2's: stage 3 overlaps always) */
+  sc->parallel.overlap_comm = FALSE;
+  if (overlap != NULL && !JSON_NODE_HOLDS_NULL (overlap))
+    {
+      if (!JSON_NODE_HOLDS_VALUE (overlap) || json_node_get_value_type (overlap) != G_TYPE_BOOLEAN)
+        {
+          g_autofree char *value = hr_fields_describe_node (overlap);
+
+          g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: zero_optimization.overlap_comm: %s is "
+                       "not allowed; allowed: true or false"), origin, value);
+          return FALSE;
+        }
+      sc->parallel.overlap_comm = json_node_get_boolean (overlap);
+    }
+  return TRUE;
+}
+
+/* zero_optimization: the stage, the offloads and the sizes; the other
+ * bucket settings are named in UNMAPPED where the file sets them. */
 static gboolean
 read_zero (JsonObject  *zero,
            const char  *origin,
@@ -300,13 +375,12 @@ read_zero (JsonObject  *zero,
                                                     "stage %" G_GUINT64_FORMAT " they stay "
                                                     "on the GPU", sc->parallel.zero));
     }
+  if (!read_sizes (zero, origin, sc, unmapped, error))
+    return FALSE;
   if (unmapped != NULL)
     {
       static const char * const buckets[] = {
-        "reduce_bucket_size", "allgather_bucket_size", "overlap_comm",
-        "contiguous_gradients", "sub_group_size", "stage3_prefetch_bucket_size",
-        "stage3_max_live_parameters", "stage3_max_reuse_distance",
-        "stage3_param_persistence_threshold",
+        "allgather_bucket_size", "contiguous_gradients", "sub_group_size",
       };
 
       for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
