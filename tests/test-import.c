@@ -317,13 +317,15 @@ test_deepspeed_sizes (void)
   g_assert_true (import_ds_text (&sc, "{\"zero_optimization\": {\"stage\": 3, \"overlap_comm\": true,"
                                       " \"reduce_bucket_size\": \"auto\", \"stage3_prefetch_bucket_size\":"
                                       " \"auto\", \"stage3_param_persistence_threshold\": \"auto\","
-                                      " \"stage3_max_live_parameters\": 2e9}}", unmapped, &error));
+                                      " \"stage3_max_live_parameters\": 2e9, \"sub_group_size\": 1e12}}",
+                                 unmapped, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (sc.parallel.reduce_bucket_size, ==, 26214400);
   g_assert_cmpuint (sc.parallel.stage3_prefetch_bucket_size, ==, 23592960);
   g_assert_cmpuint (sc.parallel.stage3_param_persistence_threshold, ==, 51200);
   g_assert_cmpuint (sc.parallel.stage3_max_live_parameters, ==, 2000000000);
   g_assert_cmpuint (sc.parallel.stage3_max_reuse_distance, ==, 1000000000);
+  g_assert_cmpuint (sc.parallel.sub_group_size, ==, 1000000000000ull);
   g_assert_true (sc.parallel.overlap_comm);
   g_assert_true (has_note (unmapped, "zero_optimization.reduce_bucket_size: \"auto\" is what the "
                                      "Hugging Face Trainer fills in for a hidden size of 5120: 26214400"));

@@ -227,6 +227,14 @@ test_deepspeed_sizes (void)
   hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "gathered weights (reuse + prefetch)"),
                    (1e9 / 3) * 2, 1e-9);
 
+  /* One optimizer sub-group of the whole partition (13,015,864,320 / 8
+   * elements) against DeepSpeed's 1e9: its fp32 gradients for the step */
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp32 gradients for the step"), ==, 4000000000ull);
+  sc.parallel.sub_group_size = 1000000000000ull;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fp32 gradients for the step"), ==,
+                    13015864320ull / 8 * 4);
+
   sc.parallel.zero = 2;
   sc.parallel.overlap_comm = TRUE;
   hr_test_plan (&sc, plan);

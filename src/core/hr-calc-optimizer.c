@@ -280,7 +280,7 @@ hr_calc_add_optimizer (Ctx               *ctx,
        * ZeRO-3 one sub-group of at most sub_group_size elements at a time,
        * freeing its fp32 gradients after its step (stage3.py,
        * _prepare_fp32_grad_for_sub_group, _release_sub_group). */
-      double converted = ds && zero3 ? MIN (trainable_here, DS_SUB_GROUP_SIZE) : trainable_here;
+      double converted = ds && zero3 ? MIN (trainable_here, (double) sc->parallel.sub_group_size) : trainable_here;
 
       if (ds)
         hr_calc_add_item (ctx, dev, HR_CATEGORY_OPTIMIZER, HR_POOL_ALLOCATOR, t->dtypes.grads,

@@ -106,7 +106,6 @@ typedef struct
  * updated partitions straight into the flat 16-bit buffer
  * (deepspeed/runtime/utils.py, all_gather_dp_groups, which calls
  * all_gather_into_tensor_dp_groups, or gathers into views of it). */
-#define DS_SUB_GROUP_SIZE              1e9   /* sub_group_size */
 
 /* Whether the GPUs of pipeline stage STAGE hold the model's first (the
  * embedding) or last (the head and loss) layers: DualPipe's GPU i holds

@@ -250,6 +250,7 @@ typedef struct
   guint64         stage3_max_live_parameters;
   guint64         stage3_max_reuse_distance;
   guint64         stage3_param_persistence_threshold;
+  guint64         sub_group_size; /* ZeRO-3: the optimizer steps this many at a time */
   guint64         fsdp;      /* contract 1.1: which FSDP shards without DeepSpeed:
                               * 1 (flat parameters) or 2 (per-parameter DTensors) */
   HrFsdpUnits     fsdp_units; /* extension: FSDP2's units outside the blocks */

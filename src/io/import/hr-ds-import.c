@@ -264,12 +264,12 @@ read_sizes (JsonObject  *zero,
 {
   static const char * const keys[] = {
     "reduce_bucket_size", "stage3_prefetch_bucket_size", "stage3_max_live_parameters",
-    "stage3_max_reuse_distance", "stage3_param_persistence_threshold",
+    "stage3_max_reuse_distance", "stage3_param_persistence_threshold", "sub_group_size",
   };
   double h = (double) sc->model.hidden;
   /* (0: "auto" is not one the Trainer fills, or not at this stage) */
   const double filled[] = { h * h, sc->parallel.zero == 3 ? floor (0.9 * h * h) : 0, 0, 0,
-                            sc->parallel.zero == 3 ? 10 * h : 0 };
+                            sc->parallel.zero == 3 ? 10 * h : 0, 0 };
   JsonNode *overlap = json_object_get_member (zero, "overlap_comm");
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
@@ -380,7 +380,7 @@ read_zero (JsonObject  *zero,
   if (unmapped != NULL)
     {
       static const char * const buckets[] = {
-        "allgather_bucket_size", "contiguous_gradients", "sub_group_size",
+        "allgather_bucket_size", "contiguous_gradients",
       };
 
       for (guint i = 0; i < G_N_ELEMENTS (buckets); i++)
