@@ -2562,10 +2562,11 @@ test_stress (void)
 }
 
 /* The error bar under the verdict comes from the measured runs of the
- * plan's kind, and the tooltip lists exactly those runs: for the default
- * scenario (DeepSpeed ZeRO-3) none is of its kind, and it says so, naming
- * the nearest kind (torchtitan's five FSDP2 runs); LoRA with
- * LitGPT on one GPU has eight runs like it. */
+ * plan's kind, and the tooltip lists exactly those runs: the default
+ * scenario (DeepSpeed ZeRO-3) has two, ColossalAI's Lightning benchmark
+ * under DeepSpeed; accelerate's FSDP of it has none, and says so, naming
+ * the nearest kind (torchtitan's five FSDP2 runs); LoRA with LitGPT on one
+ * GPU has eight runs like it. */
 static void
 test_error_bar (void)
 {
@@ -2581,10 +2582,24 @@ test_error_bar (void)
   g_assert_true (hr_calc_plan (&sc, plan, &error));
   hr_verdict_show_plan (HR_VERDICT (verdict), &sc, plan, HR_UNITS_BINARY);
   g_assert_nonnull (strstr (hr_verdict_get_details (HR_VERDICT (verdict)),
+                            "on 2 measured runs like this (DeepSpeed, full fine-tuning, ZeRO/FSDP sharded))"));
+  tooltip = hr_verdict_get_details_tooltip (HR_VERDICT (verdict));
+  g_assert_true (g_str_has_prefix (tooltip, "Headroom against the measured runs like this (DeepSpeed, full "
+                                            "fine-tuning, ZeRO/FSDP sharded)"));
+  lines = g_strsplit (tooltip, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 2);
+  g_assert_nonnull (strstr (tooltip, "colossalai-pl-gpt2-12b-deepspeed-zero3-8xa100"));
+  g_clear_pointer (&lines, g_strfreev);
+
+  sc.parallel.deepspeed = FALSE;
+  g_assert_true (hr_framework_apply (hr_framework_find ("accelerate-fsdp"), &sc, presets, &error));
+  g_assert_true (hr_calc_plan (&sc, plan, &error));
+  hr_verdict_show_plan (HR_VERDICT (verdict), &sc, plan, HR_UNITS_BINARY);
+  g_assert_nonnull (strstr (hr_verdict_get_details (HR_VERDICT (verdict)),
                             "(error bar: no measured run like this (nearest: torchtitan, full "
                             "fine-tuning, ZeRO/FSDP sharded: median "));
   tooltip = hr_verdict_get_details_tooltip (HR_VERDICT (verdict));
-  g_assert_true (g_str_has_prefix (tooltip, "No measured run like this (DeepSpeed, full "
+  g_assert_true (g_str_has_prefix (tooltip, "No measured run like this (accelerate FSDP, full "
                                             "fine-tuning, ZeRO/FSDP sharded)"));
   lines = g_strsplit (tooltip, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + 5);
