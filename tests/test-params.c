@@ -296,6 +296,7 @@ test_model_groups (void)
     { "nemotron-h-8b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
     { "nemotron-3-nano-30b-a3b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
     { "nemotron-3-super-120b-a12b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
+    { "nemotron-3-ultra-550b-a55b", HR_MODEL_GROUP_STATE_SPACE, "Nemotron" },
     { "zamba2-2.7b", HR_MODEL_GROUP_STATE_SPACE, "Zamba" },
     { "granite-4.0-h-tiny", HR_MODEL_GROUP_STATE_SPACE, "Granite" },
   };
@@ -562,6 +563,16 @@ test_presets_match_reference (void)
                                   + 1536ull * 768)
                             + 4 * (2 * 768ull * 768 + 2 * 768ull * 256)
                             + 32 * (3 * 768ull * 2048 + 2 * 768) + 100352ull * 768 + 768 },
+    /* Nemotron 3 Ultra: 48 Mamba-2 blocks (256 heads of 64, 8 groups), 48
+     * latent MoE blocks (512 experts of 5120 in a 2048 latent, a shared MLP
+     * of 10240) and 12 attention blocks (64 heads, 2 KV heads of 128), an
+     * untied 131072 vocabulary (the preset's notes have the parts): NVIDIA's
+     * 550 B; the MTP module adds 11,215,609,856 (the Hub's 561 B) */
+    { "nemotron-3-ultra-550b-a55b",
+      48 * (8192ull * (2 * 16384 + 2 * 8 * 128 + 256) + 18432 * 4 + 18432 + 3 * 256 + 16384
+            + 16384ull * 8192 + 8192)
+      + 48 * (512ull * 8192 + 2 * 8192ull * 2048 + 512 * 2 * 5120ull * 2048 + 2 * 8192ull * 10240 + 8192)
+      + 12 * (2 * 8192ull * 8192 + 2 * 8192ull * 256 + 8192) + 2 * 131072ull * 8192 + 8192 },
     /* ViT-H/14 as HF's ViTForImageClassification (no pooler, a 1000-class
      * head; ../shared/data/facts/models.json): the CLS token 1280, 257
      * positions x 1280, the patch projection 588 x 1280 + 1280, 32 layers
