@@ -42,7 +42,8 @@ typedef enum
   HR_MOE_ROUTER_MODEL,     /* Mixtral's; DeepSeek's where the model has shared experts */
   HR_MOE_ROUTER_NEMOTRON,  /* Nemotron-H's NemotronHMoE (a pattern's E block) */
   HR_MOE_ROUTER_JETMOE,    /* Granite 4.0-H's GraniteMoeMoE, JetMoe's top-k gating
-                            * (experts beside listed mixers, hr-activations-ssm.c) */
+                            * (experts and a shared MLP beside listed mixers,
+                            * hr-activations-ssm.c) */
 } HrMoeRouter;
 
 typedef struct

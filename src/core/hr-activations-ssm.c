@@ -100,12 +100,13 @@ transformer_layer (const HrScenario   *sc,
   HrScenario plain;
 
   plain_transformer (sc, experts, targets, &plain);
-  /* (a pattern's experts are Nemotron-H's, those beside listed mixers
-   * Granite 4.0-H's; Jamba's, by expert_layer_period, Mixtral's) */
+  /* (a pattern's experts are Nemotron-H's, those with a shared MLP
+   * beside listed mixers Granite 4.0-H's; Jamba's, by
+   * expert_layer_period or beside listed mixers, Mixtral's) */
   hr_activations_layer_with_moe (&plain, input_grad,
                                  sc->model.layer_pattern[0] != '\0' ? HR_MOE_ROUTER_NEMOTRON
-                                 : sc->model.layer_mixers[0] != '\0' ? HR_MOE_ROUTER_JETMOE
-                                 : HR_MOE_ROUTER_MODEL, out);
+                                 : sc->model.layer_mixers[0] != '\0' && sc->model.shared_experts > 0
+                                 ? HR_MOE_ROUTER_JETMOE : HR_MOE_ROUTER_MODEL, out);
 }
 
 /* A pattern's attention block (Nemotron-H's '*'): a norm and the

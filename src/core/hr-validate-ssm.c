@@ -325,12 +325,14 @@ validate_ssm_adapters (const HrScenario  *sc,
         FAIL ("training.lora.targets", _("x_proj and out_proj are adapted in Jamba's Mamba "
               "layers only (model.ssm_bc_norm true); elsewhere the fused kernels read their "
               "weights directly, so adapters there get no gradient; allowed: in_proj"));
-      /* Granite 4.0-H's experts (GraniteMoeParallelExperts) hold each
-       * projection of every expert as one 3-D parameter, and their
-       * shared MLP's linears share the experts' names (input_linear,
-       * output_linear): PEFT wraps no 3-D parameter, so the MLP targets
-       * would be adapters that cannot exist. */
-      if (m->layer_mixers[0] != '\0' && m->experts > 1
+      /* Granite 4.0-H's experts (GraniteMoeParallelExperts; experts with a
+       * shared MLP beside listed mixers) hold each projection of every
+       * expert as one 3-D parameter, and their shared MLP's linears share
+       * the experts' names (input_linear, output_linear): PEFT wraps no
+       * 3-D parameter, so the MLP targets would be adapters that cannot
+       * exist.  Experts without a shared MLP there are Jamba's, linears
+       * PEFT wraps. */
+      if (m->layer_mixers[0] != '\0' && m->experts > 1 && m->shared_experts > 0
           && (t->lora_targets & (HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN)) != 0)
         FAIL ("training.lora.targets", _("gate, up and down are not planned on Granite 4.0-H's "
               "experts (each projection of every expert is one 3-D parameter, which PEFT does "
