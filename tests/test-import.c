@@ -1184,7 +1184,9 @@ test_hf_granite (void)
     { "{\"model_type\": \"granitemoehybrid\", \"intermediate_size\": 512,"
       " \"shared_intermediate_size\": 768}",
       "config.json: shared_intermediate_size: 768 is not supported for Granite 4.0-H; allowed: a multiple "
-      "of intermediate_size = 512" },
+      "of intermediate_size = 512, one or more" },
+    { "{\"model_type\": \"granitemoehybrid\", \"intermediate_size\": 512, \"shared_intermediate_size\": 0}",
+      "config.json: shared_intermediate_size: 0 is not supported for Granite 4.0-H" },
     { "{\"model_type\": \"granitemoehybrid\", \"num_local_experts\": 1}",
       "config.json: num_local_experts: 1 is not supported for Granite 4.0-H; allowed: 0 (the shared MLP "
       "alone), or 2 or more" },

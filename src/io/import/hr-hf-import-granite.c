@@ -105,10 +105,13 @@ read_mlp (HrHfReader   *r,
   if (experts == 1)
     return hr_hf_refuse (r->origin, "num_local_experts", "1", ARCHITECTURE,
                          _("0 (the shared MLP alone), or 2 or more"), error);
-  if (shared % width != 0)
+  /* (none beside the experts would make them Jamba's to the plan, whose
+   * router and linears differ: hr-activations-ssm.c) */
+  if (shared == 0 || shared % width != 0)
     {
       g_autofree char *value = g_strdup_printf ("%" PRIu64, shared);
-      g_autofree char *allowed = g_strdup_printf (_("a multiple of intermediate_size = %" PRIu64), width);
+      g_autofree char *allowed = g_strdup_printf (_("a multiple of intermediate_size = %" PRIu64
+                                                    ", one or more"), width);
 
       return hr_hf_refuse (r->origin, "shared_intermediate_size", value, ARCHITECTURE, allowed, error);
     }
