@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "hr-form-private.h"
 #include "hr-scenario-fields.h"
@@ -229,9 +230,13 @@ hr_form_spin_row_full (HrForm                *self,
   GtkWidget *row = hr_form_action_row (title, subtitle);
   GtkAdjustment *adj = gtk_adjustment_new (min, min, max, step, step * 10, 0);
   GtkWidget *spin = gtk_spin_button_new (adj, step, digits);
+  /* Room for the value's digits: 9, or up to 11 where the range reaches
+   * past them (DeepSpeed's sizes, 1e9 elements by default, were cut to
+   * "100000000(" in 9); a phone's narrow row keeps its title readable. */
+  int width = CLAMP ((int) ceil (log10 (MAX (max, 1.0) + 1.0)) + (int) digits + (digits > 0), 9, 11);
 
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
+  gtk_editable_set_width_chars (GTK_EDITABLE (spin), width);
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
