@@ -470,6 +470,65 @@ test_deepspeed_zero3 (void)
   g_assert_cmpuint (plan->devices[0].category_bytes[HR_CATEGORY_GRADIENTS], ==, 0);
 }
 
+/* DeepSpeed's copies on the gradients' way, on the default Llama 2 13B
+ * (largest linear 13824 x 5120 = 70,778,880; embedding and head 32000 x
+ * 5120 = 163,840,000 each).  ZeRO-3's reduce_scatter_coalesced copies a
+ * bucket of several weights (torch.cat): 5e8·2 bytes through the
+ * backward pass.  With the optimizer on the CPU, partition_grads copies
+ * each partition back to the GPU (2 bytes an element) and takes its norm
+ * in float64 pieces of 2.5e8 (8 bytes): on one GPU the embedding's
+ * 163,840,000·10 bytes; past a 2.5e8 piece only the fp16 copy grows; a
+ * tensor larger than the bucket is reduced alone, without the bucket's
+ * copy.  ZeRO-2 keeps a staging buffer of the largest weight and takes a
+ * share's norm in float64 at once (stage_1_and_2.py). */
+static void
+test_deepspeed_offload_copies (void)
+{
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  HrScenario sc;
+  const HrDevice *d;
+
+  hr_test_load (&sc, "default");
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "reduce-scatter's copy of the bucket"), ==, 1000000000);
+  g_assert_cmpuint (item_live (d, "reduce-scatter's copy of the bucket"), ==, HR_LIVE_BACKWARD);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient's GPU copy and fp64 norm (offload)"), ==, 0);
+
+  sc.parallel.offload_optimizer = TRUE;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  /* 8 GPUs: the embedding's partition, 20,480,000 elements */
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient's GPU copy and fp64 norm (offload)"), ==, 204800000);
+  g_assert_cmpuint (item_live (d, "gradient's GPU copy and fp64 norm (offload)"), ==, HR_LIVE_BACKWARD);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradients"), ==, 0);
+
+  sc.parallel.gpus = 1;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "gradient's GPU copy and fp64 norm (offload)"), ==,
+                    1638400000);
+  sc.parallel.reduce_bucket_size = 100000000;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "reduce-scatter's copy of the bucket"), ==, 200000000);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "gradient's GPU copy and fp64 norm (offload)"), ==,
+                    1638400000 - 200000000);
+  sc.parallel.reduce_bucket_size = 500000000;
+  sc.model.vocab = 65536;     /* 335,544,320 elements: one 2.5e8 piece at a time */
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "gradient's GPU copy and fp64 norm (offload)"), ==,
+                    2 * 335544320ull + 8 * 250000000ull);
+
+  sc.model.vocab = 32000;
+  sc.parallel.gpus = 8;
+  sc.parallel.zero = 2;
+  hr_test_plan (&sc, plan);
+  d = &plan->devices[0];
+  g_assert_cmpuint (hr_test_item_bytes (d, "reduce-scatter's copy of the bucket"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (d, "offload staging buffer (largest weight)"), ==, 163840000 * 2);
+  g_assert_cmpuint (item_live (d, "offload staging buffer (largest weight)"), ==, HR_LIVE_ALWAYS);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient norm in float64 (offload)"), ==, 163840000 * 8);
+}
+
 /* DeepSpeed ZeRO-1/2 (stage_1_and_2.py): the bucket (one, overlap_comm
  * being off below stage 3) lives from the first gradient to the end of
  * the backward pass (setup_buckets, _release_ipg_buffers); ZeRO-2 keeps
@@ -1012,6 +1071,7 @@ main (int   argc,
   g_test_add_func ("/states/step-temporaries", test_step_temporaries);
   g_test_add_func ("/states/deepspeed-zero3", test_deepspeed_zero3);
   g_test_add_func ("/states/deepspeed-zero1-2", test_deepspeed_zero12);
+  g_test_add_func ("/states/deepspeed-offload-copies", test_deepspeed_offload_copies);
   g_test_add_func ("/states/fp8-weight-copies", test_fp8_weight_copies);
   g_test_add_func ("/states/muon", test_muon);
   g_test_add_func ("/states/galore", test_galore);

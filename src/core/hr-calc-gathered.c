@@ -6,9 +6,9 @@
  * ZeRO-3 and FSDP keep a shard of each weight and gather whole layers to
  * compute with them; how many at once, and for how long, is each engine's
  * own: DeepSpeed's reuse window and prefetch bucket, FSDP1's flat root
- * unit, FSDP2's per-unit resharding.  DeepSpeed's gradient partition and
- * reduce buckets are here too.  hr-calc-states.c calls these for each
- * pipeline stage.
+ * unit, FSDP2's per-unit resharding.  hr-calc-states.c calls these for
+ * each pipeline stage; DeepSpeed's gradient buffers are in
+ * hr-calc-ds-gradients.c.
  */
 
 #include "hr-calc-private.h"
@@ -26,23 +26,6 @@ gathered_layer_bytes (const Ctx         *ctx,
   if (ctx->lora && ctx->sc->training.method == HR_METHOD_QLORA)
     return linear * ctx->quant_bytes + (sp->layer - linear) * ctx->weight_bytes;
   return sp->layer * ctx->weight_bytes;
-}
-
-/* The largest tensor of a stage, whose gradient autograd makes whole
- * before DeepSpeed copies it into its bucket. */
-static double
-largest_tensor (const Ctx         *ctx,
-                const StageParams *sp,
-                guint64            stage)
-{
-  double largest = (double) ctx->counts.largest_linear;
-
-  if (ctx->lora)
-    return hr_calc_layer_lora_max (&ctx->counts);
-  largest = MAX (largest, sp->head_weight);
-  if (hr_calc_holds_first (ctx->sc, stage))
-    largest = MAX (largest, (double) ctx->counts.embedding);
-  return largest;
 }
 
 /* DeepSpeed ZeRO-3 gathers the weights module by module
@@ -98,93 +81,6 @@ add_deepspeed_gathered (Ctx               *ctx,
               "P_norms+biases·bytes·(1 - 1/N) (persistence threshold)",
               N_("Norms and biases are too small to be worth sharding; every GPU keeps them whole."),
               sp->small * ctx->weight_bytes * (1.0 - 1.0 / ctx->shard));
-}
-
-/* DeepSpeed's gradients.  ZeRO-3 allocates, once, a flat buffer for this
- * rank's gradient partition (in the gradient accumulation type, the
- * model's by default) and one reduce bucket per communication type
- * (stage3.py, DeepSpeedZeroOptimizer_Stage3.__init__:
- * grad_partitions_flat_buffer, ipg_buckets[dtype].buffer): both live
- * through the whole step.  ZeRO-1/2 allocate the bucket, two with
- * overlap_comm (off by default below stage 3, DeepSpeedZeroConfig
- * .overlap_comm_valid), when the first gradient arrives and free it at the
- * end of the backward pass (stage_1_and_2.py, setup_buckets,
- * _release_ipg_buffers); this rank's partition is copied out of it into
- * grads_in_partition (copy_grads_in_partition), which averaged_gradients
- * keeps until the step; it is allocated whole at the first reduction,
- * once a bucket's worth of gradients has arrived, so within the backward
- * pass for a model larger than the bucket.  ZeRO-1 reduces after the
- * backward pass (at the last micro-batch), so the whole gradients exist
- * until then and only the partition after it
- * (independent_gradient_partition_epilogue, _clear_param_grad_only). */
-void
-hr_calc_add_deepspeed_gradients (Ctx               *ctx,
-                         HrDevice          *dev,
-                         const StageParams *sp,
-                         double             trainable,
-                         double             partition)
-{
-  const HrScenario *sc = ctx->sc;
-  const HrParallel *p = &sc->parallel;
-  HrDtype dtype = sc->training.dtypes.grads;
-  guint saved = ctx->accumulating ? HR_LIVE_SAVED : 0;
-  double bucket = (double) p->reduce_bucket_size;
-  /* (ZeRO-1/2 double the bucket with overlap_comm: stage_1_and_2.py,
-   * "Use double buffers to avoid data access conflict when overlap_comm
-   * is enabled"; ZeRO-3 keeps one per data type) */
-  double buckets = p->overlap_comm && p->zero <= 2 ? 2.0 : 1.0;
-  guint early = trainable > bucket ? HR_LIVE (HR_PHASE_BACKWARD_START) : 0;
-  gboolean on_gpu = !(p->offload_optimizer && p->zero >= 2);
-
-  if (p->zero == 1)
-    {
-      hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
-                HR_LIVE (HR_PHASE_BACKWARD_END) | saved, N_("gradients"), "P_trainable·bytes (until reduced)",
-                N_("One gradient per trainable weight, until they are reduced after the backward pass."),
-                trainable * ctx->grad_bytes);
-      if (!p->offload_optimizer)
-        hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
-                  HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP),
-                  N_("gradient partition"), "P_trainable·bytes / N (grads_in_partition)",
-                  N_("This GPU's share of the reduced gradients, kept for the step."),
-                  partition * ctx->grad_bytes);
-    }
-  else if (on_gpu)
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
-              p->zero == 3 ? HR_LIVE_ALWAYS
-                           : early | HR_LIVE (HR_PHASE_BACKWARD_END) | HR_LIVE (HR_PHASE_STEP) | saved,
-              N_("gradients"),
-              p->zero == 3 ? "P_trainable·bytes / N (grad_partitions_flat_buffer)"
-                           : "P_trainable·bytes / N (grads_in_partition)",
-              p->zero == 3 ? N_("This GPU's share of the gradients, in a buffer DeepSpeed keeps for the whole run.")
-                           : N_("This GPU's share of the gradients, kept from the backward pass to the step."),
-              partition * ctx->grad_bytes);
-
-  hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
-            p->zero == 3 ? HR_LIVE_ALWAYS : HR_LIVE_BACKWARD,
-            buckets > 1 ? N_("gradient reduce buckets (two: overlap_comm)") : N_("gradient reduce bucket"),
-            buckets > 1 ? "2·reduce_bucket_size·bytes" : "reduce_bucket_size·bytes",
-            N_("DeepSpeed copies gradients into this buffer to reduce them in large pieces."),
-            buckets * bucket * ctx->weight_bytes);
-  if (p->zero >= 2)
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
-              HR_LIVE_BACKWARD, N_("largest weight's gradient"),
-              "largest tensor·bytes",
-              N_("A weight's whole gradient, until it is copied into the reduce bucket."),
-              largest_tensor (ctx, sp, dev->stage) * ctx->grad_bytes);
-  /* Zamba2's shared blocks: DeepSpeed hooks each weight's AccumulateGrad
-   * node (create_reduce_and_remove_grad_hooks: param.expand_as(param)
-   * .grad_fn.next_functions[0][0].register_hook), which the autograd
-   * engine runs once, after every use has added its gradient to the
-   * node's input: a shared block's whole gradient is summed from its last
-   * layer's backward, near the start of the backward pass, to its first
-   * layer's, near the end, before it reaches the bucket. */
-  if (p->zero >= 2 && sp->shared_blocks > 0)
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
-              HR_LIVE_BACKWARD, N_("shared blocks' gradients (summed over their uses)"),
-              "P_shared·bytes",
-              N_("A block several layers use gets its whole gradient from all of them before it is reduced."),
-              (ctx->lora ? (double) ctx->counts.shared_blocks_lora : sp->shared_blocks) * ctx->grad_bytes);
 }
 
 /* FSDP2 (fully_shard, per-parameter DTensors) as torchtitan applies it

@@ -204,7 +204,8 @@ void   hr_calc_add_state_item           (Ctx               *ctx,
 void   hr_calc_add_model_states         (Ctx               *ctx,
                                          HrDevice          *dev,
                                          const StageParams *sp);
-/* hr-calc-gathered.c: what ZeRO-3 and FSDP gather, DeepSpeed's gradients. */
+/* hr-calc-gathered.c: what ZeRO-3 and FSDP gather;
+ * hr-calc-ds-gradients.c: DeepSpeed's gradient buffers and copies. */
 void   hr_calc_add_gathered_weights     (Ctx               *ctx,
                                          HrDevice          *dev,
                                          const StageParams *sp);
