@@ -17,11 +17,25 @@
 #include "hr-frameworks.h"
 #include "hr-scenario-fields.h"
 
+/* The longest field path, so the path column holds every one whole. */
+static int
+longest_path (void)
+{
+  gsize longest = 0;
+
+  for (guint s = 0; s < hr_field_sections_count; s++)
+    for (guint f = 0; f < *hr_field_sections[s].n_fields; f++)
+      longest = MAX (longest, strlen (hr_field_sections[s].path) + 1
+                              + strlen (hr_field_sections[s].fields[f].key));
+  return (int) longest;
+}
+
 /* Every scenario field, from the field table: path, what is allowed,
  * the default scenario's value and the form's label. */
 static int
 list_fields (void)
 {
+  int width = longest_path ();
   HrScenario sc;
 
   hr_scenario_init_default (&sc);
@@ -76,7 +90,7 @@ list_fields (void)
             default:
               continue;
             }
-          printf ("%-36s %-44s %-14s %s\n", path, allowed, value, field->label);
+          printf ("%-*s %-44s %-14s %s\n", width, path, allowed, value, field->label);
         }
     }
   return EXIT_PLANNED;
