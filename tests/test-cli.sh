@@ -416,10 +416,12 @@ mkdir -p "$user_fw"
 echo '{"name": "Bad path", "values": [{"set": "?parallel.pp=4", "source": "s"}]}' >"$user_fw/badpath.json"
 echo '{"name": "Bad value", "values": [{"set": "training.loss=bogus", "source": "s"}]}' >"$user_fw/badvalue.json"
 echo '{"name": "Bad preset", "values": [{"set": "model.preset=nope", "source": "s"}]}' >"$user_fw/badpreset.json"
+echo '{"name": "Bad key", "valuse": [], "values": []}' >"$user_fw/badkey.json"
 XDG_DATA_HOME="$tmp/user-fw" "$cli" --list frameworks >"$tmp/out" 2>"$tmp/err" </dev/null
 ! grep -q '^badpath ' "$tmp/out" && grep -qF "$user_fw/badpath.json: values[0]: \"?parallel.pp\" is not a path" "$tmp/err" \
   && grep -qF "$user_fw/badvalue.json: values[0]: training.loss: \"bogus\" is not allowed" "$tmp/err" \
   && grep -qF "$user_fw/badpreset.json: values[0]: model.preset: \"nope\" is not a known models preset" "$tmp/err" \
+  && grep -qF "$user_fw/badkey.json: valuse: unknown key; allowed: name, summary, versions, values, notes" "$tmp/err" \
   && ok "--list frameworks names the broken profiles" || not_ok "broken profiles: $(cat "$tmp/err")"
 XDG_DATA_HOME="$tmp/user-fw" expect 2 "--framework: \"badvalue\": $user_fw/badvalue.json: values[0]: training.loss" \
   "--framework of a broken profile says what is wrong" -- --framework badvalue

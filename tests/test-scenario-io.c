@@ -233,6 +233,9 @@ static const BadCase bad_cases[] = {
   { "", HR_ERROR_PARSE, "empty" },
   { "[1, 2]", HR_ERROR_TYPE, "array" },
   { "{\"modle\": {}}", HR_ERROR_UNKNOWN_KEY, "modle: unknown key" },
+  { "{\"sourse\": \"\"}", HR_ERROR_UNKNOWN_KEY,
+    "sourse: unknown key; allowed: headroom, name, description, source, model, training, parallel, gpu, "
+    "overhead, cost" },
   { "{\"model\": {\"layerz\": 2}}", HR_ERROR_UNKNOWN_KEY, "model.layerz: unknown key" },
   { "{\"model\": {\"layers\": 0}}", HR_ERROR_INVALID, "model.layers: 0" },
   { "{\"model\": {\"layers\": -4}}", HR_ERROR_INVALID, "model.layers: -4" },
@@ -312,6 +315,8 @@ test_bad_gpu_preset (void)
       "gpus/absurd.json: memory_mib: \"lots\" is not allowed" },
     { "{\"name\": \"Absurd\", \"memory\": 1000}", "gpus/absurd.json: memory: unknown key" },
   };
+  /* (A model preset's keys are checked before its model's.) */
+  static const char model_typo[] = "{\"model\": {}, \"sorce\": \"\"}";
   g_autofree char *home = g_dir_make_tmp ("headroom-presets-XXXXXX", NULL);
   g_autofree char *folder = g_build_filename (home, "gpus", NULL);
   g_autofree char *file = g_build_filename (folder, "absurd.json", NULL);
@@ -335,6 +340,25 @@ test_bad_gpu_preset (void)
     }
   g_assert_cmpint (g_remove (file), ==, 0);
   g_assert_cmpint (g_rmdir (folder), ==, 0);
+
+  /* The same for a model preset's own top-level keys. */
+  {
+    g_autofree char *models = g_build_filename (home, "models", NULL);
+    g_autofree char *model_file = g_build_filename (models, "absurd.json", NULL);
+    g_autoptr(JsonNode) root = json_from_string ("{\"model\": {\"preset\": \"absurd\"}}", NULL);
+    g_autoptr(GError) error = NULL;
+    g_autofree char *expected = g_strdup_printf ("%s: sorce: unknown key; allowed: model, source, notes",
+                                                 model_file);
+    HrScenario sc;
+
+    g_assert_cmpint (g_mkdir_with_parents (models, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (model_file, model_typo, -1, NULL));
+    g_assert_false (hr_scenario_read_node (&sc, root, "scenario.json", presets, &error));
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, expected));
+    g_assert_cmpint (g_remove (model_file), ==, 0);
+    g_assert_cmpint (g_rmdir (models), ==, 0);
+  }
   g_assert_cmpint (g_rmdir (home), ==, 0);
 }
 

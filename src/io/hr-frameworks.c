@@ -12,6 +12,7 @@
  */
 
 #include "hr-frameworks.h"
+#include "hr-json.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -67,7 +68,6 @@ hr_framework_new_from_node (JsonNode    *root,
   static const char * const keys[] = { "name", "summary", "versions", "values", "notes", NULL };
   g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr(GList) members = NULL;
   JsonObject *obj;
   JsonNode *values;
   HrScenario check;
@@ -81,16 +81,8 @@ hr_framework_new_from_node (JsonNode    *root,
       return NULL;
     }
   obj = json_node_get_object (root);
-  members = json_object_get_members (obj);
-  for (GList *l = members; l != NULL; l = l->next)
-    if (!g_strv_contains (keys, l->data))
-      {
-        g_autofree char *shown = hr_text_for_message (l->data, 40);
-
-        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: %s: unknown key; allowed: "
-                     "name, summary, versions, values, notes"), path, shown);
-        return NULL;
-      }
+  if (!hr_json_check_keys (obj, path, keys, error))
+    return NULL;
   values = json_object_get_member (obj, "values");
   if (member_string (obj, "name") == NULL || values == NULL || !JSON_NODE_HOLDS_ARRAY (values))
     {

@@ -10,6 +10,7 @@
 
 #include "hr-json.h"
 #include "hr-error.h"
+#include "hr-text.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -210,4 +211,27 @@ hr_json_member_true (JsonObject *obj,
 
   return node != NULL && JSON_NODE_HOLDS_VALUE (node)
          && json_node_get_value_type (node) == G_TYPE_BOOLEAN && json_node_get_boolean (node);
+}
+
+gboolean
+hr_json_check_keys (JsonObject         *obj,
+                    const char         *origin,
+                    const char * const *allowed,
+                    GError            **error)
+{
+  g_autoptr(GList) members = json_object_get_members (obj);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    if (!g_strv_contains (allowed, l->data))
+      {
+        /* Escaped and cut, so a key with a line break or of a megabyte
+         * still makes a one-line message. */
+        g_autofree char *shown = hr_text_for_message (l->data, 40);
+        g_autofree char *where = g_strdup_printf ("%s: %s", origin, shown);
+        g_autofree char *keys = g_strjoinv (", ", (char **) allowed);
+
+        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: %s"), where, keys);
+        return FALSE;
+      }
+  return TRUE;
 }

@@ -42,4 +42,11 @@ JsonObject  *hr_json_member_object    (JsonObject    *obj,
 gboolean     hr_json_member_true      (JsonObject    *obj,
                                        const char    *key);
 
+/* Strict on purpose: a key outside `allowed` (NULL-terminated) is a typo
+ * the user must hear about, as "ORIGIN: KEY: unknown key; allowed: ...". */
+gboolean     hr_json_check_keys       (JsonObject         *obj,
+                                       const char         *origin,
+                                       const char * const *allowed,
+                                       GError            **error);
+
 G_END_DECLS

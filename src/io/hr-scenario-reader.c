@@ -103,7 +103,6 @@ hr_scenario_apply_model_preset_node (HrScenario  *scenario,
   static const char * const top_keys[] = { "model", "source", "notes", NULL };
   HrScenario check;
   g_autoptr(GError) local = NULL;
-  g_autoptr(GList) members = NULL;
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -112,16 +111,8 @@ hr_scenario_apply_model_preset_node (HrScenario  *scenario,
       return FALSE;
     }
   obj = json_node_get_object (node);
-  members = json_object_get_members (obj);
-  for (GList *l = members; l != NULL; l = l->next)
-    if (!g_strv_contains (top_keys, l->data))
-      {
-        g_autofree char *shown = hr_text_for_message (l->data, 40);
-
-        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: %s: unknown key; "
-                     "allowed: model, source, notes"), origin, shown);
-        return FALSE;
-      }
+  if (!hr_json_check_keys (obj, origin, top_keys, error))
+    return FALSE;
   model = hr_fields_member_object (obj, "model", origin, "model", error);
   if (model == NULL)
     {
@@ -503,7 +494,6 @@ hr_scenario_read_node (HrScenario  *scenario,
   Inherited inherited = { 0 };
   JsonObject *obj, *sub;
   g_autoptr(GError) local = NULL;
-  g_autoptr(GList) members = NULL;
   g_autoptr(JsonNode) filled = NULL;
 
   g_return_val_if_fail (scenario != NULL && root != NULL, FALSE);
@@ -517,15 +507,8 @@ hr_scenario_read_node (HrScenario  *scenario,
     root = filled;
   obj = json_node_get_object (root);
 
-  members = json_object_get_members (obj);
-  for (GList *l = members; l != NULL; l = l->next)
-    if (!g_strv_contains (top, l->data))
-      {
-        g_autofree char *shown = hr_text_for_message (l->data, 40);
-
-        FAIL (HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: headroom, name, "
-              "description, model, training, parallel, gpu, overhead, cost"), shown);
-      }
+  if (!hr_json_check_keys (obj, origin, top, error))
+    return FALSE;
 
   hr_scenario_init_default (&sc);
 
