@@ -1154,6 +1154,43 @@ test_eager_attention_backward (void)
   g_assert_cmpfloat (la.backward_attn_work, ==, 146800640.0);
 }
 
+/* Context parallelism's ring attention backward as PyTorch runs it
+ * (_templated_ring_attention_backward): Llama 3.2 1B (32 heads and 8 KV
+ * heads of 64), bf16-true, flash, one sequence of 65,536 over 8 ranks:
+ * 8,192 tokens here, Q = 8192·32·64 = 16,777,216 and K = 8192·8·64 =
+ * 4,194,304 elements.  The output's gradient and each step's Q gradient
+ * (16-bit) with Q's fp32 sum, 16,777,216·(2·2 + 4); the K and V
+ * gradients in fp32 four times over (received, being added to, sent and
+ * its copy) and every rank's K and V gathered beside the local pair and
+ * the step's own gradients, 4,194,304·(8·4 + (8 + 2)·2·2): 436,207,616,
+ * over RMSNorm's fp32 backward (4·8192·2048·4 = 268,435,456), with the
+ * residual stream's gradient, 8192·2048·2, beside it.  Without context
+ * parallelism, on the same 8,192 tokens, the norm's is the larger. */
+static void
+test_ring_attention_backward (void)
+{
+  HrScenario sc;
+  HrLayerActivations la;
+
+  hr_scenario_init_default (&sc);
+  hr_test_model (&sc, "llama-3.2-1b");
+  sc.training.precision = HR_PRECISION_BF16_TRUE;
+  hr_training_apply_precision (&sc.training);
+  sc.training.attention = HR_ATTENTION_FLASH;
+  sc.training.micro_batch = 1;
+  sc.training.seq_len = 65536;
+  sc.parallel.tp = 1;
+  sc.parallel.sp = FALSE;
+  sc.parallel.cp = 8;
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpfloat (la.backward_attn_work, ==, 436207616.0 + 8192.0 * 2048 * 2);
+
+  sc.training.seq_len = 8192;
+  sc.parallel.cp = 1;
+  hr_activations_layer (&sc, &la);
+  g_assert_cmpfloat (la.backward_attn_work, ==, 268435456.0 + 8192.0 * 2048 * 2);
+}
+
 /* An adapter on the token table (PEFT's lora.Embedding) makes the
  * embeddings' output need a gradient: the first layer of a LoRA model
  * without full checkpointing then keeps what every other layer keeps (its
@@ -2099,6 +2136,7 @@ main (int   argc,
   g_test_add_func ("/activations/zamba2-shared-block-lora", test_zamba2_shared_block_lora);
   g_test_add_func ("/activations/embedding-lora", test_embedding_lora_first_layer);
   g_test_add_func ("/activations/eager-attention-backward", test_eager_attention_backward);
+  g_test_add_func ("/activations/ring-attention-backward", test_ring_attention_backward);
   g_test_add_func ("/activations/qkv-moment", test_qkv_moment);
   g_test_add_func ("/activations/attention-buffer", test_attention_buffer);
   g_test_add_func ("/activations/vision-tower", test_vision_tower);

@@ -90,6 +90,23 @@ attention_backward_work (const LayerShape *L,
 
   if (L->te_grad > 0 && !hr_model_mla (m))
     work = MAX (work, T * (a + 2 * k) * d * (ab + L->te_grad));
+  /* Context parallelism as PyTorch runs it (torch/distributed/tensor/
+   * experimental/_attention.py, _templated_ring_attention_backward, what
+   * torchtitan's context_parallel uses): the gradients of Q, K and V are
+   * summed over the ring's steps in fp32 (_cp_options.convert_to_f32);
+   * every rank's K and V are all-gathered once (_AllGatherRotater, the
+   * default) beside the local copy made to send them; each step's kernel
+   * makes its own 16-bit gradients; the K and V gradients travel round
+   * the ring in fp32 (torch.cat, then an all-to-all): the pair received,
+   * the pair being added to (_partial_update copies) and the pair sent,
+   * twice over.  At once, with the output's gradient: Q-sized
+   * 2 x 16-bit + fp32, K-sized 4 x 2 fp32 + (c + 2) x 2 16-bit. */
+  if (L->c > 1 && tr->attention != HR_ATTENTION_EAGER && !hr_model_mla (m))
+    {
+      double q = T * a * d, kv = T * k * d;
+
+      work = MAX (work, q * (2.0 * ab + 4.0) + kv * (8.0 * 4.0 + 2.0 * (L->c + 2.0) * ab));
+    }
   return work;
 }
 
