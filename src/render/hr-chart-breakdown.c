@@ -164,7 +164,7 @@ hr_chart_draw_breakdown (cairo_t            *cr,
     return 0;
   columns = lay_out_columns (p, d, width, col_x, col_w);
 
-  heading = g_strdup_printf (_("Where the memory goes on %s, at its peak (%s)"), d->label,
+  heading = g_strdup_printf (_("Where the memory goes on %s at its peak, during the %s"), d->label,
                              hr_phase_label (d->peak_phase));
   /* The heading wraps where it is wider than the page (a phone's), and
    * the columns move down by the lines it adds. */
