@@ -87,7 +87,7 @@ test_measured_runs (void)
   for (guint i = 0; i < skipped->len; i++)
     g_test_message ("skipped: %s", (char *) g_ptr_array_index (skipped, i));
   g_assert_cmpuint (skipped->len, ==, 0);
-  g_assert_cmpuint (runs->len, ==, 70);
+  g_assert_cmpuint (runs->len, ==, 75);
 
   summarise (runs, "", "the calibration set (data/measured-calibration.json)",
              &median, &worst);
@@ -532,24 +532,35 @@ test_error_bar (void)
   g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
   g_assert_false (bar.like_this);
 
-  /* torchtune's README table (Llama 3.2 3B on one A100): LoRA and QLoRA,
-   * each its own kind, and two full fine-tunings with optimizer_in_bwd. */
+  /* torchtune's README tables: Llama 3.2 3B on one A100 (LoRA, QLoRA and
+   * two full fine-tunings with optimizer_in_bwd) and Llama 3.1 8B on one
+   * RTX 4090 (LoRA, QLoRA, a full one with optimizer_in_bwd), each
+   * method its own kind; Llama 3.1 70B on 8 A100s, LoRA sharded by FSDP2
+   * and a full fine-tuning with FSDP's CPU offload, a layout of its own. */
   {
-    guint tt[HR_N_METHODS] = { 0 };
+    guint single[HR_N_METHODS] = { 0 }, sharded[HR_N_METHODS] = { 0 }, offload[HR_N_METHODS] = { 0 };
 
     for (guint i = 0; i < runs->len; i++)
       {
         const HrMeasuredRun *run = g_ptr_array_index (runs, i);
 
-        if (g_str_equal (run->kind.framework, "torchtune"))
+        if (!g_str_equal (run->kind.framework, "torchtune"))
+          continue;
+        if (run->kind.layout == HR_LAYOUT_SINGLE)
+          single[run->kind.method]++;
+        else if (run->kind.layout == HR_LAYOUT_SHARDED)
+          sharded[run->kind.method]++;
+        else
           {
-            g_assert_cmpint (run->kind.layout, ==, HR_LAYOUT_SINGLE);
-            tt[run->kind.method]++;
+            g_assert_cmpint (run->kind.layout, ==, HR_LAYOUT_OFFLOAD);
+            offload[run->kind.method]++;
           }
       }
-    g_assert_cmpuint (tt[HR_METHOD_LORA], ==, 1);
-    g_assert_cmpuint (tt[HR_METHOD_QLORA], ==, 1);
-    g_assert_cmpuint (tt[HR_METHOD_FULL], ==, 2);
+    g_assert_cmpuint (single[HR_METHOD_LORA], ==, 2);
+    g_assert_cmpuint (single[HR_METHOD_QLORA], ==, 2);
+    g_assert_cmpuint (single[HR_METHOD_FULL], ==, 3);
+    g_assert_cmpuint (sharded[HR_METHOD_LORA], ==, 1);
+    g_assert_cmpuint (offload[HR_METHOD_FULL], ==, 1);
   }
   hr_test_load (&sc, "default");
   sc.parallel.deepspeed = FALSE;
@@ -560,13 +571,26 @@ test_error_bar (void)
   g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
   g_assert_true (bar.like_this);
   g_assert_cmpstr (bar.from.framework, ==, "torchtune");
-  g_assert_cmpuint (bar.runs, ==, 2);
-  /* -3.1 % and -2.9 %. */
+  g_assert_cmpuint (bar.runs, ==, 3);
+  /* -3.0 %, -2.8 % and -3.8 %. */
   g_assert_cmpfloat (bar.worst, <, 0.05);
   sc.training.method = HR_METHOD_LORA;
   g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
   g_assert_true (bar.like_this);
+  g_assert_cmpuint (bar.runs, ==, 2);
+  /* The 70B full fine-tuning with FSDP's CPU offload (-4.3 %): the
+   * offload layout's one torchtune run. */
+  hr_test_load (&sc, "default");
+  sc.parallel.deepspeed = FALSE;
+  sc.parallel.offload_params = TRUE;
+  sc.parallel.offload_optimizer = TRUE;
+  hr_copy_string (sc.training.framework, sizeof sc.training.framework, "torchtune");
+  g_assert_true (hr_measured_error_bar (runs, &sc, &bar));
+  g_assert_true (bar.like_this);
+  g_assert_cmpint (bar.from.layout, ==, HR_LAYOUT_OFFLOAD);
   g_assert_cmpuint (bar.runs, ==, 1);
+  g_assert_cmpfloat (bar.worst, >, 0.04);
+  g_assert_cmpfloat (bar.worst, <, 0.05);
 
   /* Tensor and pipeline parallelism: nothing measured of that layout. */
   hr_test_load (&sc, "pretrain-llama-3.1-70b-3d");
