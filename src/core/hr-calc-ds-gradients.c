@@ -61,8 +61,8 @@ coalesced_copy_elements (const Ctx *ctx,
  * and back to the GPU (grad_buffer.to (device): 2 bytes an element), whose
  * norm it takes in float64 pieces (_constant_buffered_norm2: 8 bytes an
  * element of a piece), at the last micro-batch.  A tensor larger than the
- * bucket is reduced alone, without the coalesced copy, which is planned
- * apart; the largest of the two moments is what the step reaches.
+ * bucket is reduced alone, without the bucket's COALESCED copy, which is
+ * planned apart; the larger of the two moments is what the step reaches.
  * ZeRO-1/2 (stage_1_and_2.py): a staging buffer as large as the largest
  * weight stays on the GPU from the start (__init__:
  * temp_grad_buffer_for_gpu_offload), and copy_grads_in_partition takes
@@ -73,7 +73,7 @@ static void
 add_offload_copies (Ctx               *ctx,
                     HrDevice          *dev,
                     const StageParams *sp,
-                    double             trainable,
+                    double             coalesced,
                     double             partition)
 {
   const HrScenario *sc = ctx->sc;
@@ -83,17 +83,16 @@ add_offload_copies (Ctx               *ctx,
   if (sc->parallel.zero == 3)
     {
       double alone = ceil (largest / ctx->shard);
-      double shared = ceil (linear / ctx->shard);
-      double coalesced = coalesced_copy_elements (ctx, trainable) * ctx->weight_bytes;
-      double alone_bytes = 2.0 * alone + 8.0 * MIN (alone, HR_DS_NORM_PIECE)
+      double in_bucket = ceil (linear / ctx->shard);
+      double alone_bytes = ctx->weight_bytes * alone + 8.0 * MIN (alone, HR_DS_NORM_PIECE)
                            - (largest >= (double) sc->parallel.reduce_bucket_size ? coalesced : 0.0);
-      double shared_bytes = 2.0 * shared + 8.0 * MIN (shared, HR_DS_NORM_PIECE);
+      double in_bucket_bytes = ctx->weight_bytes * in_bucket + 8.0 * MIN (in_bucket, HR_DS_NORM_PIECE);
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_BACKWARD, N_("gradient's GPU copy and fp64 norm (offload)"),
-                "largest partition·(2 + 8) bytes",
+                "largest partition·(bytes + 8)",
                 N_("DeepSpeed copies each gradient share back from the host and takes its norm in float64."),
-                MAX (MAX (alone_bytes, shared_bytes), 0.0));
+                MAX (MAX (alone_bytes, in_bucket_bytes), 0.0));
       return;
     }
   hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
@@ -143,6 +142,7 @@ hr_calc_add_deepspeed_gradients (Ctx               *ctx,
   double buckets = p->overlap_comm && p->zero <= 2 ? 2.0 : 1.0;
   guint early = trainable > bucket ? HR_LIVE (HR_PHASE_BACKWARD_START) : 0;
   gboolean on_gpu = !(p->offload_optimizer && p->zero >= 2);
+  double coalesced = p->zero == 3 ? coalesced_copy_elements (ctx, trainable) * ctx->weight_bytes : 0.0;
 
   if (p->zero == 1)
     {
@@ -174,14 +174,14 @@ hr_calc_add_deepspeed_gradients (Ctx               *ctx,
             buckets > 1 ? "2·reduce_bucket_size·bytes" : "reduce_bucket_size·bytes",
             N_("DeepSpeed copies gradients into this buffer to reduce them in large pieces."),
             buckets * bucket * ctx->weight_bytes);
-  if (p->zero == 3 && coalesced_copy_elements (ctx, trainable) > 0)
+  if (coalesced > 0)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
               HR_LIVE_BACKWARD, N_("reduce-scatter's copy of the bucket"),
               "min(reduce_bucket_size, P_trainable)·bytes",
               N_("DeepSpeed lines each GPU's shares up in a new buffer to reduce a bucket of several weights."),
-              coalesced_copy_elements (ctx, trainable) * ctx->weight_bytes);
+              coalesced);
   if (p->offload_optimizer)
-    add_offload_copies (ctx, dev, sp, trainable, partition);
+    add_offload_copies (ctx, dev, sp, coalesced, partition);
   if (p->zero >= 2)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, dtype,
               HR_LIVE_BACKWARD, N_("largest weight's gradient"),
