@@ -24,8 +24,6 @@ TABLE (hr_qk_norm_names, "none", "head", "full");
 TABLE (hr_attn_kind_names, "standard", "mla");
 TABLE (hr_method_names, "full", "lora", "qlora");
 TABLE (hr_quant_names, "nf4", "nf4-dq", "int8", "int4");
-TABLE (hr_precision_names, "fp32", "amp-bf16", "amp-fp16", "bf16-mixed",
-       "fp16-mixed", "bf16-true", "fp8-mixed");
 TABLE (hr_dtype_names, "fp32", "bf16", "fp16", "fp8", "none");
 TABLE (hr_optimizer_impl_names, "foreach", "fused", "loop");
 TABLE (hr_checkpointing_names, "none", "selective", "full", "op");

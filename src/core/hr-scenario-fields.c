@@ -43,11 +43,6 @@ static const char * const attn_kind_choices[] = { N_("Standard (MHA, GQA, MQA)")
                                                    N_("Multi-head latent (DeepSeek)"), NULL };
 static const char * const method_choices[] = { N_("Full fine-tuning"), "LoRA", "QLoRA", NULL };
 static const char * const quant_choices[] = { "NF4", N_("NF4, double quantization"), "INT8", "INT4", NULL };
-static const char * const precision_choices[] = {
-  "fp32", N_("Autocast bf16 (fp32 weights)"), N_("Autocast fp16 (fp32 weights)"),
-  N_("bf16 mixed (fp32 master)"), N_("fp16 mixed (fp32 master)"), N_("Pure bf16"),
-  N_("fp8 mixed (Transformer Engine)"), NULL
-};
 static const char * const dtype_choices[] = { "fp32", "bf16", "fp16", "fp8", N_("None"), NULL };
 static const char * const unpacked_choices[] = { "fp32", "bf16", "fp16", "fp8", N_("The compute type"), NULL };
 static const char * const optimizer_impl_choices[] = {
@@ -267,7 +262,7 @@ const Field hr_training_fields[] = {
           OPTIONAL (FALSE), .applies = hr_applies_qlora),
   CHOICE (HrTraining, dequant_dtype, hr_dtype_names, unpacked_choices, N_("4-bit weights unpack to"),
           N_("Lightning quantizes from fp16"), OPTIONAL (HR_DTYPE_NONE), .applies = hr_applies_qlora),
-  CHOICE (HrTraining, precision, hr_precision_names, precision_choices, N_("Precision"), NULL),
+  CHOICE (HrTraining, precision, hr_precision_names, NULL, N_("Precision"), NULL),
   CHOICE (HrTraining, fp8_recipe, hr_fp8_recipe_names, fp8_recipe_choices, N_("fp8 by"),
           N_("Transformer Engine keeps fp8 weight copies, MXFP8 two with their scales; torchao casts per matmul"),
           OPTIONAL (HR_FP8_RECIPE_TE), .applies = hr_applies_fp8),

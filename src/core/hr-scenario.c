@@ -5,6 +5,7 @@
  */
 
 #include "hr-scenario.h"
+#include "hr-precisions.h"
 #include "hr-scenario-fields.h"
 #include "hr-text.h"
 
@@ -61,46 +62,13 @@ hr_model_arch_init_default (HrModelArch *model)
   model->tied_embeddings = FALSE;
 }
 
-/* CONTRACT.md section 2. */
+/* CONTRACT.md section 2, from the recipe's row (hr-precisions.c); an
+ * unknown recipe is bf16-mixed's. */
 void
 hr_dtypes_for_precision (HrPrecision  precision,
                          HrDtypes    *out)
 {
-  switch (precision)
-    {
-    case HR_PRECISION_FP32:
-      *out = (HrDtypes) { HR_DTYPE_FP32, HR_DTYPE_FP32, HR_DTYPE_NONE,
-                          HR_DTYPE_FP32, HR_DTYPE_FP32 };
-      break;
-    case HR_PRECISION_AMP_BF16:
-      *out = (HrDtypes) { HR_DTYPE_FP32, HR_DTYPE_FP32, HR_DTYPE_NONE,
-                          HR_DTYPE_FP32, HR_DTYPE_BF16 };
-      break;
-    case HR_PRECISION_AMP_FP16:
-      *out = (HrDtypes) { HR_DTYPE_FP32, HR_DTYPE_FP32, HR_DTYPE_NONE,
-                          HR_DTYPE_FP32, HR_DTYPE_FP16 };
-      break;
-    case HR_PRECISION_FP16_MIXED:
-      *out = (HrDtypes) { HR_DTYPE_FP16, HR_DTYPE_FP16, HR_DTYPE_FP32,
-                          HR_DTYPE_FP32, HR_DTYPE_FP16 };
-      break;
-    case HR_PRECISION_BF16_TRUE:
-      *out = (HrDtypes) { HR_DTYPE_BF16, HR_DTYPE_BF16, HR_DTYPE_NONE,
-                          HR_DTYPE_BF16, HR_DTYPE_BF16 };
-      break;
-    case HR_PRECISION_FP8_MIXED:
-      /* Transformer Engine keeps bf16 weights plus fp8 copies (counted by
-       * the calculation), fp8 activations for the matmuls. */
-      *out = (HrDtypes) { HR_DTYPE_BF16, HR_DTYPE_BF16, HR_DTYPE_FP32,
-                          HR_DTYPE_FP32, HR_DTYPE_BF16 };
-      break;
-    case HR_PRECISION_BF16_MIXED:
-    case HR_N_PRECISIONS:
-    default:
-      *out = (HrDtypes) { HR_DTYPE_BF16, HR_DTYPE_BF16, HR_DTYPE_FP32,
-                          HR_DTYPE_FP32, HR_DTYPE_BF16 };
-      break;
-    }
+  *out = hr_precisions[precision < HR_N_PRECISIONS ? precision : HR_PRECISION_BF16_MIXED].dtypes;
 }
 
 /* Fill the dtypes from the recipe, keeping the parts the user overrode. */
