@@ -24,33 +24,12 @@
 #include "hr-format.h"
 #include "hr-optimizers.h"
 #include "hr-params.h"
+#include "hr-quants.h"
 #include "hr-validate.h"
 
 #include <string.h>
 
 #include "hr-calc-private.h"
-
-/* QLoRA §3: NF4 = 4 bits + one fp32 absmax per 64 weights (0.5625 B);
- * double quantization brings the constants to 0.127 bits (0.515875 B).
- * int8 (LLM.int8) keeps one fp32 scale per row, small enough to leave out
- * here; int4 (bitsandbytes FP4) uses NF4's block layout. */
-static double
-quant_bytes_per_param (HrQuant quant)
-{
-  switch (quant)
-    {
-    case HR_QUANT_NF4:
-    case HR_QUANT_INT4:
-      return 0.5 + 4.0 / 64.0;
-    case HR_QUANT_NF4_DQ:
-      return 0.5 + 0.127 / 8.0;
-    case HR_QUANT_INT8:
-      return 1.0;
-    case HR_N_QUANTS:
-    default:
-      return 2.0;
-    }
-}
 
 /* Bytes of all of one parameter's states (hr-optimizers.c has each
  * optimizer's row; Adafactor's factored states are counted elsewhere). */
@@ -410,7 +389,7 @@ ctx_init (const HrScenario *sc,
   ctx->master_bytes = hr_dtype_bytes (t->dtypes.master);
   ctx->state_dtype_bytes = hr_dtype_bytes (t->dtypes.optimizer);
   ctx->act_bytes = hr_dtype_bytes (t->dtypes.activations);
-  ctx->quant_bytes = quant_bytes_per_param (t->quant);
+  ctx->quant_bytes = t->quant < HR_N_QUANTS ? hr_quants[t->quant].bytes_per_param : 2.0;
   ctx->tokens = (double) t->micro_batch * (double) t->seq_len / (double) p->cp;
   if (sc->model.kind == HR_KIND_ENCODER_DECODER)
     hr_calc_seq2seq_layers (ctx);

@@ -23,7 +23,6 @@ TABLE (hr_head_names, "lm", "classifier");
 TABLE (hr_qk_norm_names, "none", "head", "full");
 TABLE (hr_attn_kind_names, "standard", "mla");
 TABLE (hr_method_names, "full", "lora", "qlora");
-TABLE (hr_quant_names, "nf4", "nf4-dq", "int8", "int4");
 TABLE (hr_dtype_names, "fp32", "bf16", "fp16", "fp8", "none");
 TABLE (hr_optimizer_impl_names, "foreach", "fused", "loop");
 TABLE (hr_checkpointing_names, "none", "selective", "full", "op");

@@ -42,7 +42,6 @@ static const char * const qk_norm_choices[] = { N_("None"), N_("Per head"), N_("
 static const char * const attn_kind_choices[] = { N_("Standard (MHA, GQA, MQA)"),
                                                    N_("Multi-head latent (DeepSeek)"), NULL };
 static const char * const method_choices[] = { N_("Full fine-tuning"), "LoRA", "QLoRA", NULL };
-static const char * const quant_choices[] = { "NF4", N_("NF4, double quantization"), "INT8", "INT4", NULL };
 static const char * const dtype_choices[] = { "fp32", "bf16", "fp16", "fp8", N_("None"), NULL };
 static const char * const unpacked_choices[] = { "fp32", "bf16", "fp16", "fp8", N_("The compute type"), NULL };
 static const char * const optimizer_impl_choices[] = {
@@ -256,7 +255,7 @@ const Field hr_training_fields[] = {
   { .key = "framework", .kind = F_NAME, .offset = G_STRUCT_OFFSET (HrTraining, framework),
     .size = HR_ID_MAX, .label = N_("Framework"), .flags = HR_FIELD_OPTIONAL },
   CHOICE (HrTraining, method, hr_method_names, method_choices, N_("Method"), NULL),
-  CHOICE (HrTraining, quant, hr_quant_names, quant_choices, N_("Quantization"),
+  CHOICE (HrTraining, quant, hr_quant_names, NULL, N_("Quantization"),
           N_("The frozen base of QLoRA"), .applies = hr_applies_qlora),
   SWITCH (HrTraining, quant_lm_head, N_("Quantize the LM head"), N_("LitGPT does, PEFT does not"),
           OPTIONAL (FALSE), .applies = hr_applies_qlora),
