@@ -1155,16 +1155,17 @@ test_eager_attention_backward (void)
 }
 
 /* Context parallelism's ring attention backward as PyTorch runs it
- * (_templated_ring_attention_backward): Llama 3.2 1B (32 heads and 8 KV
- * heads of 64), bf16-true, flash, one sequence of 65,536 over 8 ranks:
- * 8,192 tokens here, Q = 8192·32·64 = 16,777,216 and K = 8192·8·64 =
- * 4,194,304 elements.  The output's gradient and each step's Q gradient
- * (16-bit) with Q's fp32 sum, 16,777,216·(2·2 + 4); the K and V
- * gradients in fp32 four times over (received, being added to, sent and
- * its copy) and every rank's K and V gathered beside the local pair and
- * the step's own gradients, 4,194,304·(8·4 + (8 + 2)·2·2): 436,207,616,
- * over RMSNorm's fp32 backward (4·8192·2048·4 = 268,435,456), with the
- * residual stream's gradient, 8192·2048·2, beside it.  Without context
+ * (_templated_ring_attention_backward): Llama 3.2 1B (32 heads of 64),
+ * bf16-true, flash, one sequence of 65,536 over 8 ranks: 8,192 tokens
+ * here, and Q, K and V (repeated to every head) of q = 8192·32·64 =
+ * 16,777,216 elements each.  Its widest moment, where a step whose K and V
+ * are older than its queries copies the received K and V sums: the
+ * output's gradient, q·2; every rank's K and V, 2·8·q·2, and the local
+ * pair to send, 2·q·2; Q's fp32 sum, 4·q; four fp32 K and V pairs
+ * (received, copied, sent, arriving), 4·8·q; the step's outputs, Q's
+ * whole and half of K's and V's, 2·q·2: 78·q = 1,308,622,848, over
+ * RMSNorm's fp32 backward (4·8192·2048·4 = 268,435,456), with the residual
+ * stream's gradient, 8192·2048·2, beside it.  Without context
  * parallelism, on the same 8,192 tokens, the norm's is the larger. */
 static void
 test_ring_attention_backward (void)
@@ -1183,7 +1184,7 @@ test_ring_attention_backward (void)
   sc.parallel.sp = FALSE;
   sc.parallel.cp = 8;
   hr_activations_layer (&sc, &la);
-  g_assert_cmpfloat (la.backward_attn_work, ==, 436207616.0 + 8192.0 * 2048 * 2);
+  g_assert_cmpfloat (la.backward_attn_work, ==, 78.0 * 16777216 + 8192.0 * 2048 * 2);
 
   sc.training.seq_len = 8192;
   sc.parallel.cp = 1;

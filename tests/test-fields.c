@@ -16,6 +16,8 @@
 #include "hr-frameworks.h"
 #include "hr-json.h"
 #include "hr-optimizers.h"
+#include "hr-precisions.h"
+#include "hr-quants.h"
 #include "hr-scenario-fields.h"
 #include "hr-test-util.h"
 #include "hr-validate.h"
@@ -486,6 +488,50 @@ test_optimizer_rows (void)
                      2.0 * (1.0 + 4.0 / 2048.0));
 }
 
+/* The precision recipes' and quantized formats' rows: their names are
+ * the scenario files' (CONTRACT.md section 2), in enum order, parsed back
+ * to their value; each row has its label and source; the data types are
+ * the contract's table (bf16-mixed: bf16 weights and gradients, an fp32
+ * master copy and states) and QLoRA's bytes a weight (§3). */
+static void
+test_precision_and_quant_rows (void)
+{
+  static const char * const precisions[] = { "fp32", "amp-bf16", "amp-fp16", "bf16-mixed",
+                                             "fp16-mixed", "bf16-true", "fp8-mixed" };
+  static const char * const quants[] = { "nf4", "nf4-dq", "int8", "int4" };
+  HrDtypes d;
+  guint v;
+
+  g_assert_cmpuint (hr_precision_names.n_names, ==, G_N_ELEMENTS (precisions));
+  for (guint i = 0; i < HR_N_PRECISIONS; i++)
+    {
+      g_assert_cmpstr (hr_enum_name (&hr_precision_names, i), ==, precisions[i]);
+      g_assert_cmpstr (hr_enum_label (&hr_precision_names, i), ==, hr_precisions[i].label);
+      g_assert_true (hr_enum_parse (&hr_precision_names, precisions[i], &v));
+      g_assert_cmpuint (v, ==, i);
+      g_assert_nonnull (hr_precisions[i].source);
+    }
+  hr_dtypes_for_precision (HR_PRECISION_BF16_MIXED, &d);
+  g_assert_true (d.weights == HR_DTYPE_BF16 && d.grads == HR_DTYPE_BF16 && d.master == HR_DTYPE_FP32
+                 && d.optimizer == HR_DTYPE_FP32 && d.activations == HR_DTYPE_BF16);
+  hr_dtypes_for_precision (HR_PRECISION_AMP_FP16, &d);
+  g_assert_true (d.weights == HR_DTYPE_FP32 && d.master == HR_DTYPE_NONE && d.activations == HR_DTYPE_FP16);
+  hr_dtypes_for_precision (HR_PRECISION_BF16_TRUE, &d);
+  g_assert_true (d.master == HR_DTYPE_NONE && d.optimizer == HR_DTYPE_BF16);
+
+  g_assert_cmpuint (hr_quant_names.n_names, ==, G_N_ELEMENTS (quants));
+  for (guint i = 0; i < HR_N_QUANTS; i++)
+    {
+      g_assert_cmpstr (hr_enum_name (&hr_quant_names, i), ==, quants[i]);
+      g_assert_true (hr_enum_parse (&hr_quant_names, quants[i], &v));
+      g_assert_cmpuint (v, ==, i);
+      g_assert_nonnull (hr_quants[i].label);
+      g_assert_nonnull (hr_quants[i].source);
+    }
+  g_assert_cmpfloat (hr_quants[HR_QUANT_NF4].bytes_per_param, ==, 0.5625);
+  g_assert_cmpfloat (hr_quants[HR_QUANT_NF4_DQ].bytes_per_param, ==, 0.515875);
+}
+
 /* Framework profiles are data: each value with its source; a profile
  * with a bad value is named, with its file and field, and left out. */
 /* hr_framework_find reads only the profile it is asked for until the
@@ -639,6 +685,7 @@ main (int   argc,
   g_test_add_func ("/fields/optional-defaults", test_optional_defaults);
   g_test_add_func ("/fields/vision-refusals", test_vision_refusals);
   g_test_add_func ("/fields/optimizer-rows", test_optimizer_rows);
+  g_test_add_func ("/fields/precision-and-quant-rows", test_precision_and_quant_rows);
   g_test_add_func ("/fields/framework-found-early", test_framework_found_early);
   g_test_add_func ("/fields/framework-profiles", test_framework_profiles);
   g_test_add_func ("/fields/stage-layers", test_stage_layers);

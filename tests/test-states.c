@@ -475,12 +475,15 @@ test_deepspeed_zero3 (void)
  * 5120 = 163,840,000 each).  ZeRO-3's reduce_scatter_coalesced copies a
  * bucket of several weights (torch.cat): 5e8·2 bytes through the
  * backward pass.  With the optimizer on the CPU, partition_grads copies
- * each partition back to the GPU (2 bytes an element) and takes its norm
- * in float64 pieces of 2.5e8 (8 bytes): on one GPU the embedding's
- * 163,840,000·10 bytes; past a 2.5e8 piece only the fp16 copy grows; a
- * tensor larger than the bucket is reduced alone, without the bucket's
- * copy.  ZeRO-2 keeps a staging buffer of the largest weight and takes a
- * share's norm in float64 at once (stage_1_and_2.py). */
+ * each partition back to the GPU (2 bytes an element), takes its norm in
+ * float64 pieces of 2.5e8 (8 bytes) and then makes its fp32 copy (4
+ * bytes): on one GPU the embedding's 163,840,000·10 bytes; past a 2.5e8
+ * piece the fp16 copy grows alone, past 5e8 elements the fp32 copy is the
+ * larger; a tensor larger than the bucket is reduced alone, without the
+ * bucket's copy.  ZeRO-2 keeps a staging buffer of the largest weight and
+ * checks each whole gradient for overflow (its fp32 copy, three bool
+ * tensors and their fp32 copy: 11 bytes an element in bf16) before a
+ * share's norm in float64 (stage_1_and_2.py). */
 static void
 test_deepspeed_offload_copies (void)
 {
@@ -517,6 +520,12 @@ test_deepspeed_offload_copies (void)
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "gradient's GPU copy and fp64 norm (offload)"), ==,
                     2 * 335544320ull + 8 * 250000000ull);
+  /* 656,670,720 elements: the fp32 copy is the larger; past the 5e8
+   * bucket, reduced alone, without the bucket's copy */
+  sc.model.vocab = 128256;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "gradient's GPU copy and fp64 norm (offload)"), ==,
+                    (2 + 4) * 656670720ull - 500000000ull * 2);
 
   sc.model.vocab = 32000;
   sc.parallel.gpus = 8;
@@ -526,7 +535,14 @@ test_deepspeed_offload_copies (void)
   g_assert_cmpuint (hr_test_item_bytes (d, "reduce-scatter's copy of the bucket"), ==, 0);
   g_assert_cmpuint (hr_test_item_bytes (d, "offload staging buffer (largest weight)"), ==, 163840000 * 2);
   g_assert_cmpuint (item_live (d, "offload staging buffer (largest weight)"), ==, HR_LIVE_ALWAYS);
-  g_assert_cmpuint (hr_test_item_bytes (d, "gradient norm in float64 (offload)"), ==, 163840000 * 8);
+  g_assert_cmpuint (hr_test_item_bytes (d, "gradient's overflow check and fp64 norm (offload)"), ==,
+                    163840000ull * 11);
+  g_assert_cmpuint (item_live (d, "gradient's overflow check and fp64 norm (offload)"), ==, HR_LIVE_BACKWARD);
+  /* ZeRO-1 reduces once the backward pass is over. */
+  sc.parallel.zero = 1;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (item_live (&plan->devices[0], "gradient's overflow check and fp64 norm (offload)"), ==,
+                    HR_LIVE (HR_PHASE_BACKWARD_END));
 }
 
 /* DeepSpeed ZeRO-1/2 (stage_1_and_2.py): the bucket (one, overlap_comm

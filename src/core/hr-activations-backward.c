@@ -63,6 +63,36 @@ mlp_backward_work (const LayerShape *L)
   return work;
 }
 
+/* Context parallelism as PyTorch runs it (torch/distributed/tensor/
+ * experimental/_attention.py, _templated_ring_attention_backward, what
+ * torchtitan's context_parallel uses), on the K and V SDPA is given:
+ * repeated to every head (torchtitan's Llama attention calls repeat_kv
+ * first), so Q, K and V are alike, q = T·a·d elements each.  Through the
+ * ring's c steps it holds the output's gradient (16-bit), the sum of Q's
+ * gradient in fp32 (_cp_options.convert_to_f32), every rank's K and V
+ * gathered once (_AllGatherRotater: 2·c·q 16-bit) and the local pair cut
+ * out to send (torch.cat: 2·q); the K and V gradients travel round the
+ * ring in fp32: the pair received (dkv_rotater.next_buffer), the pair sent
+ * (torch.cat) and the one arriving (_AllToAllRotater's permute_tensor),
+ * three fp32 pairs.  Of a step's kernel outputs (16-bit), the steps where
+ * this rank's K and V are older than its queries (i <= rank) make Q's
+ * whole and half of K's and V's, the others (i > rank) half of Q's and
+ * K's and V's whole.  Its widest moments: (A) at i <= rank, where
+ * _partial_update copies the received K and V sums (a fourth fp32 pair);
+ * (B) at i > rank, where it copies Q's fp32 sum (two of them at once);
+ * (C) in a step's kernel, the previous step's outputs still held. */
+static double
+ring_attention_backward_work (const LayerShape *L)
+{
+  double q = L->T * L->a * L->d, ab = L->ab, c = L->c;
+  double common = q * ab + 2.0 * c * q * ab + 2.0 * q * ab + 3.0 * 8.0 * q;
+  double a_exchange = common + 4.0 * q + 8.0 * q + (q + q) * ab;
+  double b_query = common + 8.0 * q + (0.5 * q + 2.0 * q) * ab;
+  double c_kernel = common + 4.0 * q + 2.0 * MAX (q + q, 0.5 * q + 2.0 * q) * ab;
+
+  return MAX (a_exchange, MAX (b_query, c_kernel));
+}
+
 /* The attention's backward makes the gradients of Q, K and V (K and V
  * repeated to every head where the forward repeated them) while the
  * gradient of its output exists: at once in a fused kernel.  Eager
@@ -90,23 +120,8 @@ attention_backward_work (const LayerShape *L,
 
   if (L->te_grad > 0 && !hr_model_mla (m))
     work = MAX (work, T * (a + 2 * k) * d * (ab + L->te_grad));
-  /* Context parallelism as PyTorch runs it (torch/distributed/tensor/
-   * experimental/_attention.py, _templated_ring_attention_backward, what
-   * torchtitan's context_parallel uses): the gradients of Q, K and V are
-   * summed over the ring's steps in fp32 (_cp_options.convert_to_f32);
-   * every rank's K and V are all-gathered once (_AllGatherRotater, the
-   * default) beside the local copy made to send them; each step's kernel
-   * makes its own 16-bit gradients; the K and V gradients travel round
-   * the ring in fp32 (torch.cat, then an all-to-all): the pair received,
-   * the pair being added to (_partial_update copies) and the pair sent,
-   * twice over.  At once, with the output's gradient: Q-sized
-   * 2 x 16-bit + fp32, K-sized 4 x 2 fp32 + (c + 2) x 2 16-bit. */
   if (L->c > 1 && tr->attention != HR_ATTENTION_EAGER && !hr_model_mla (m))
-    {
-      double q = T * a * d, kv = T * k * d;
-
-      work = MAX (work, q * (2.0 * ab + 4.0) + kv * (8.0 * 4.0 + 2.0 * (L->c + 2.0) * ab));
-    }
+    work = MAX (work, ring_attention_backward_work (L));
   return work;
 }
 

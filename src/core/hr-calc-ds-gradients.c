@@ -55,20 +55,34 @@ coalesced_copy_elements (const Ctx *ctx,
   return linear < bucket ? MIN (bucket, trainable) : 0.0;
 }
 
+/* What ZeRO-3 holds on the GPU for one gradient partition of N elements
+ * on its way to the host (stage3.py, partition_grads, at the last
+ * micro-batch): the partition copied from the host buffer back to the GPU
+ * (grad_buffer.to (device), in the gradient buffer's type), beside its
+ * norm taken in float64 pieces (_constant_buffered_norm2: 8 bytes an
+ * element of a piece) and then its fp32 copy for the host's fp32 gradient
+ * (fp32_grad_tensor.copy_ (grad_buffer.float ()): 4 bytes an element). */
+static double
+zero3_partition_copies (const Ctx *ctx,
+                        double     n)
+{
+  return ctx->grad_bytes * n + MAX (8.0 * MIN (n, HR_DS_NORM_PIECE), 4.0 * n);
+}
+
 /* With the optimizer on the CPU the gradients go to the host one weight
- * at a time, through copies on the GPU.  ZeRO-3 (stage3.py,
- * partition_grads): this rank's partition is copied into the host buffer
- * and back to the GPU (grad_buffer.to (device): 2 bytes an element), whose
- * norm it takes in float64 pieces (_constant_buffered_norm2: 8 bytes an
- * element of a piece), at the last micro-batch.  A tensor larger than the
- * bucket is reduced alone, without the bucket's COALESCED copy, which is
- * planned apart; the larger of the two moments is what the step reaches.
- * ZeRO-1/2 (stage_1_and_2.py): a staging buffer as large as the largest
- * weight stays on the GPU from the start (__init__:
- * temp_grad_buffer_for_gpu_offload), and copy_grads_in_partition takes
- * the norm of a weight's share in float64 at once
- * (set_norm_for_param_grad_in_gpu: 8 bytes an element), then copies it
- * to fp32 for the host (4 bytes, after the norm's copy is freed). */
+ * at a time, through copies on the GPU.  ZeRO-3: a tensor larger than the
+ * bucket is reduced alone, without the bucket's coalesced copy, which is
+ * planned apart; the larger of that moment and a bucketed linear's is what
+ * the backward pass reaches.  ZeRO-1/2 (stage_1_and_2.py): a staging
+ * buffer as large as the largest weight stays on the GPU from the start
+ * (__init__: temp_grad_buffer_for_gpu_offload); copy_grads_in_partition
+ * checks the whole gradient for overflow (update_overflow_tracker_for_
+ * param_grad, _has_inf_or_nan: its fp32 copy, isnan, isinf and their
+ * logical_or, one byte each, and that as fp32 again: 4 + 3 + 4 bytes an
+ * element of a 16-bit gradient), then takes the norm of this rank's share
+ * in float64 at once (set_norm_for_param_grad_in_gpu) and copies it to
+ * fp32 for the host, one after the other.  ZeRO-1 does so once the
+ * backward pass is over (reduce_gradients), ZeRO-2 as buckets fill. */
 static void
 add_offload_copies (Ctx               *ctx,
                     HrDevice          *dev,
@@ -79,39 +93,43 @@ add_offload_copies (Ctx               *ctx,
   const HrScenario *sc = ctx->sc;
   double largest = largest_tensor (ctx, sp, dev->stage);
   double linear = ctx->lora ? largest : (double) ctx->counts.largest_linear;
+  double overflow_check = (ctx->grad_bytes < 4.0 ? 4.0 : 0.0) + 3.0 + 4.0;
 
   if (sc->parallel.zero == 3)
     {
-      double alone = ceil (largest / ctx->shard);
-      double in_bucket = ceil (linear / ctx->shard);
-      double alone_bytes = ctx->weight_bytes * alone + 8.0 * MIN (alone, HR_DS_NORM_PIECE)
-                           - (largest >= (double) sc->parallel.reduce_bucket_size ? coalesced : 0.0);
-      double in_bucket_bytes = ctx->weight_bytes * in_bucket + 8.0 * MIN (in_bucket, HR_DS_NORM_PIECE);
+      gboolean alone = largest >= (double) sc->parallel.reduce_bucket_size;
+      double alone_bytes = zero3_partition_copies (ctx, ceil (largest / ctx->shard))
+                           - (alone ? coalesced : 0.0);
+      double in_bucket_bytes = zero3_partition_copies (ctx, ceil (linear / ctx->shard));
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
                 HR_LIVE_BACKWARD, N_("gradient's GPU copy and fp64 norm (offload)"),
-                "largest partition·(bytes + 8)",
-                N_("DeepSpeed copies each gradient share back from the host and takes its norm in float64."),
+                "largest partition·(bytes + max(8, 4))",
+                N_("DeepSpeed copies each gradient share back from the host "
+                   "and takes its norm in float64."),
                 MAX (MAX (alone_bytes, in_bucket_bytes), 0.0));
       return;
     }
   hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
             HR_LIVE_ALWAYS, N_("offload staging buffer (largest weight)"),
             "largest tensor·bytes",
-            N_("DeepSpeed keeps a buffer as large as the largest weight to move gradients to the host."),
+            N_("DeepSpeed keeps a buffer as large as the largest weight "
+               "to move gradients to the host."),
             largest * ctx->weight_bytes);
   hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, HR_DTYPE_NONE,
-            HR_LIVE_BACKWARD, N_("gradient norm in float64 (offload)"),
-            "min(largest tensor, P / N)·8 bytes",
-            N_("DeepSpeed takes each gradient share's norm in float64 before it goes to the host."),
-            8.0 * MIN (largest, partition));
+            sc->parallel.zero == 1 ? HR_LIVE (HR_PHASE_BACKWARD_END) : HR_LIVE_BACKWARD,
+            N_("gradient's overflow check and fp64 norm (offload)"),
+            "max(largest tensor·11, min(largest tensor, P / N)·8) bytes",
+            N_("DeepSpeed checks each gradient for overflow and takes its share's norm "
+               "in float64 before it goes to the host."),
+            MAX (overflow_check * largest, 8.0 * MIN (largest, partition)));
 }
 
 /* DeepSpeed's gradients.  ZeRO-3 allocates, once, a flat buffer for this
  * rank's gradient partition (in the gradient accumulation type, the
- * model's by default) and one reduce bucket per communication type
+ * model's by default) and one reduce bucket, in the weights' type
  * (stage3.py, DeepSpeedZeroOptimizer_Stage3.__init__:
- * grad_partitions_flat_buffer, ipg_buckets[dtype].buffer): both live
+ * grad_partitions_flat_buffer, __ipg_bucket_flat_buffer): both live
  * through the whole step.  ZeRO-1/2 allocate the bucket, two with
  * overlap_comm (off by default below stage 3, DeepSpeedZeroConfig
  * .overlap_comm_valid), when the first gradient arrives and free it at the
@@ -175,10 +193,11 @@ hr_calc_add_deepspeed_gradients (Ctx               *ctx,
             N_("DeepSpeed copies gradients into this buffer to reduce them in large pieces."),
             buckets * bucket * ctx->weight_bytes);
   if (coalesced > 0)
-    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
-              HR_LIVE_BACKWARD, N_("reduce-scatter's copy of the bucket"),
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_GRADIENTS, HR_POOL_ALLOCATOR,
+              sc->training.dtypes.weights, HR_LIVE_BACKWARD, N_("reduce-scatter's copy of the bucket"),
               "min(reduce_bucket_size, P_trainable)·bytes",
-              N_("DeepSpeed lines each GPU's shares up in a new buffer to reduce a bucket of several weights."),
+              N_("DeepSpeed lines each GPU's shares up in a new buffer "
+                 "to reduce a bucket of several weights."),
               coalesced);
   if (p->offload_optimizer)
     add_offload_copies (ctx, dev, sp, coalesced, partition);

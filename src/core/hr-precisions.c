@@ -45,10 +45,3 @@ const HrPrecisionInfo hr_precisions[HR_N_PRECISIONS] = {
 const HrEnumNames hr_precision_names = {
   &hr_precisions[0].name, HR_N_PRECISIONS, sizeof (HrPrecisionInfo), &hr_precisions[0].label
 };
-
-const HrPrecisionInfo *
-hr_precision_info (HrPrecision precision)
-{
-  g_return_val_if_fail (precision < HR_N_PRECISIONS, &hr_precisions[HR_PRECISION_BF16_MIXED]);
-  return &hr_precisions[precision];
-}

@@ -24,6 +24,4 @@ typedef struct
 
 extern const HrPrecisionInfo hr_precisions[HR_N_PRECISIONS];
 
-const HrPrecisionInfo *hr_precision_info (HrPrecision precision);
-
 G_END_DECLS

@@ -230,7 +230,8 @@ hr_json_check_keys (JsonObject         *obj,
         g_autofree char *where = g_strdup_printf ("%s: %s", origin, shown);
         g_autofree char *keys = g_strjoinv (", ", (char **) allowed);
 
-        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: %s"), where, keys);
+        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: %s"),
+                     where, keys);
         return FALSE;
       }
   return TRUE;
