@@ -462,8 +462,21 @@ test_deepspeed_zero3 (void)
   g_assert_cmpuint (hr_test_item_bytes (d, "flattened gradient partition (step)"), ==, 2000000000);
   g_assert_cmpuint (hr_test_item_bytes (d, "gathered layers (current + prefetch)"), ==, 0);
   g_assert_cmpuint (hr_test_item_bytes (d, "root unit's gradients joined (flat)"), ==, 0);
+  /* The token table (32000 x 5120), gathered again for its backward and
+   * kept to the step: its module's input needs no gradient, so DeepSpeed's
+   * post-backward hook never releases it. */
+  g_assert_cmpuint (hr_test_item_bytes (d, "token embedding, gathered again for its backward"), ==,
+                    32000ull * 5120 * 2);
+  g_assert_cmpuint (item_live (d, "token embedding, gathered again for its backward"), ==,
+                    HR_LIVE (HR_PHASE_BACKWARD_END));
   /* The ZeRO paper's 16 bytes per parameter over 8 GPUs still hold. */
   hr_assert_close (model_state_bytes (d), 16.0 * P / 8, 1e-9);
+  /* A reuse window that holds the whole model holds the table too. */
+  sc.parallel.stage3_max_reuse_distance = 100000000000ull;
+  hr_test_plan (&sc, plan);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "token embedding, gathered again for its backward"),
+                    ==, 0);
+  sc.parallel.stage3_max_reuse_distance = 1000000000;
 
   sc.parallel.deepspeed = FALSE;
   hr_test_plan (&sc, plan);

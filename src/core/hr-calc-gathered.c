@@ -75,6 +75,24 @@ add_deepspeed_gathered (Ctx               *ctx,
               "P_shared·bytes",
               N_("Blocks several layers call stay gathered between their calls."),
               shared * bytes_per_weight);
+  /* The token embedding's input needs no gradient, and DeepSpeed's
+   * post-backward hook is applied to a module's inputs that do
+   * (parameter_offload.py, _post_backward_module_hook: the
+   * PostBackwardFunctionModule counts only outputs with requires_grad),
+   * so it never runs for that module: gathered again for its backward by
+   * the pre-backward hook on its output, the table stays whole until
+   * step() partitions every parameter (stage3.py, step:
+   * _partition_all_parameters; partition_all_parameters: "parameters of
+   * modules whose input parameters do not require grad computation do not
+   * trigger post call and will therefore will remain unpartitioned").
+   * Where the window holds the whole stage, the table is in it already. */
+  if (hr_calc_holds_first (sc, dev->stage) && sp->dense + sp->experts - shared > window + prefetch)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
+              HR_LIVE (HR_PHASE_BACKWARD_END), N_("token embedding, gathered again for its backward"),
+              "P_embedding·bytes (kept until the step)",
+              N_("DeepSpeed never releases the embedding table after its backward: "
+                 "its input needs no gradient."),
+              (double) ctx->counts.embedding * ctx->weight_bytes);
   if (sc->model.hidden <= sc->parallel.stage3_param_persistence_threshold)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_PARAMETERS, HR_POOL_ALLOCATOR, sc->training.dtypes.weights,
               HR_LIVE_ALWAYS, N_("small weights kept whole"),
