@@ -622,6 +622,18 @@ test_error_bar (void)
   g_assert_false (bar.like_this);
   g_assert_cmpint (bar.from.layout, ==, HR_LAYOUT_SHARDED);
 
+  /* Another version of the same framework is nearer than another
+   * framework: a Trainer run on transformers 4.46-4.53, of which there is
+   * none, takes the bar of the 4.45 Trainer's single-GPU runs (distance 2
+   * for the version), not of the LitGPT or unnamed runs with more entries
+   * (distance 4 for another framework). */
+  hr_test_load (&sc, "default");
+  sc.parallel.deepspeed = FALSE;
+  sc.parallel.zero = 0;
+  sc.parallel.gpus = 1;
+  hr_copy_string (sc.training.framework, sizeof sc.training.framework, "hf-trainer-4.53");
+  check_bar (runs, &sc, "hf-trainer-4.45", HR_METHOD_FULL, HR_LAYOUT_SINGLE, FALSE);
+
   /* No runs at all: no bar, never a borrowed one. */
   g_assert_false (hr_measured_error_bar (NULL, &sc, &bar));
   g_assert_cmpuint (bar.runs, ==, 0);

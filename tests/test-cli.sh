@@ -421,7 +421,7 @@ XDG_DATA_HOME="$tmp/user-fw" "$cli" --list frameworks >"$tmp/out" 2>"$tmp/err" <
 ! grep -q '^badpath ' "$tmp/out" && grep -qF "$user_fw/badpath.json: values[0]: \"?parallel.pp\" is not a path" "$tmp/err" \
   && grep -qF "$user_fw/badvalue.json: values[0]: training.loss: \"bogus\" is not allowed" "$tmp/err" \
   && grep -qF "$user_fw/badpreset.json: values[0]: model.preset: \"nope\" is not a known models preset" "$tmp/err" \
-  && grep -qF "$user_fw/badkey.json: valuse: unknown key; allowed: name, summary, versions, values, notes" "$tmp/err" \
+  && grep -qF "$user_fw/badkey.json: valuse: unknown key; allowed: name, summary, versions, values, limits, notes" "$tmp/err" \
   && ok "--list frameworks names the broken profiles" || not_ok "broken profiles: $(cat "$tmp/err")"
 XDG_DATA_HOME="$tmp/user-fw" expect 2 "--framework: \"badvalue\": $user_fw/badvalue.json: values[0]: training.loss" \
   "--framework of a broken profile says what is wrong" -- --framework badvalue
@@ -432,13 +432,46 @@ expect 2 '--set: "?x" is not a path' "--set's own malformed path" -- --set '?x=1
 # Frameworks: their values, before --set, which still wins.
 expect 0 "" "--list frameworks" -- --list frameworks
 grep -q '^litgpt ' "$tmp/out" && grep -q '^hf-trainer ' "$tmp/out" && ok "both frameworks listed" || not_ok "frameworks listed"
-expect 0 "" "--framework litgpt" -- --framework litgpt --set model.preset=llama-3-8b --set training.checkpointing=none --set training.micro_batch=1
+expect 0 "" "--framework litgpt" -- --framework litgpt --set parallel.deepspeed=false --set model.preset=llama-3-8b --set training.checkpointing=none --set training.micro_batch=1
 grep -q 'Q, K, V (K, V repeated per head)' "$tmp/out" && ! grep -q 'loss gradients' "$tmp/out" \
   && ok "litgpt: K, V repeated for SDPA, chunked loss" || not_ok "litgpt values"
-expect 0 "" "--framework then --set" -- --framework litgpt --set training.loss=standard --format json
+expect 0 "" "--framework then --set" -- --framework litgpt --set parallel.deepspeed=false --set training.loss=standard --format json
 # The standard loss's gradients make its backward phase the larger.
 awk -F' : ' '/"forward" :/ { f = $2 + 0 } /"loss backward" :/ { l = $2 + 0 } END { exit !(l > f) }' "$tmp/out" \
   && ok "--set wins over the framework" || not_ok "--set over framework"
+# A value the framework's code cannot run with is refused, naming the
+# field, the framework and what it allows; where the field does not apply
+# (no sharding, so no DeepSpeed engine) nothing is refused.
+expect 2 'presets/scenarios/default.json: parallel.deepspeed: true does not apply to torchtitan (training.framework): it shards with FSDP2'"'"'s fully_shard, never with DeepSpeed'"'"'s engine; allowed: false' \
+  "a value the framework cannot run" -- --framework torchtitan
+expect 0 "" "torchtitan without DeepSpeed" -- --framework torchtitan --set parallel.deepspeed=false
+expect 0 "" "torchtitan, no sharding" -- --framework torchtitan --set parallel.zero=0
+expect 2 'training.checkpointing: op does not apply to Hugging Face Trainer + PEFT (training.framework): gradient_checkpointing_enable checkpoints every decoder layer whole; the Trainer has no selective or per-op mode; allowed: none or full' \
+  "the Trainer has no per-op checkpointing" -- --framework hf-trainer --set training.checkpointing=op
+expect 2 'parallel.fsdp: 2 does not apply to LitGPT' "LitGPT's FSDP is FSDP1" -- --framework litgpt --set parallel.deepspeed=false --set parallel.fsdp=2
+printf '{"model": {"preset": "llama-3-8b"}, "training": {"framework": "deepspeed"}, "parallel": {"deepspeed": false}}' >"$tmp/fw-ds.json"
+expect 2 'fw-ds.json: parallel.deepspeed: false does not apply to DeepSpeed' "a file against its framework" -- "$tmp/fw-ds.json"
+# A profile that is not JSON is named too; a user's broken copy of a
+# bundled profile is named and skipped, and the bundled one plans.
+echo '{not json' >"$user_fw/unparsed.json"
+echo '{"name": "Mine", "versions": "v", "values": [{"set": "training.loss=bogus", "source": "s"}]}' >"$user_fw/torchtune.json"
+XDG_DATA_HOME="$tmp/user-fw" "$cli" --list frameworks >"$tmp/out" 2>"$tmp/err" </dev/null
+grep -qF "$user_fw/unparsed.json: not valid JSON" "$tmp/err" && grep -q '^torchtune ' "$tmp/out" \
+  && grep -qF "$user_fw/torchtune.json: values[0]: training.loss: \"bogus\" is not allowed" "$tmp/err" \
+  && ok "--list frameworks names a profile that is not JSON, and a skipped copy" || not_ok "unparsed or skipped profile: $(cat "$tmp/err")"
+XDG_DATA_HOME="$tmp/user-fw" "$cli" --framework torchtune --set parallel.deepspeed=false >"$tmp/out" 2>"$tmp/err" </dev/null \
+  && grep -qF "(skipped: " "$tmp/err" && grep -q '^Fits\|^Does not fit' "$tmp/out" \
+  && ok "a broken user profile is skipped for the bundled one, and named" || not_ok "user override: $(cat "$tmp/err")"
+rm -f "$user_fw/unparsed.json" "$user_fw/torchtune.json"
+# A profile's limit is checked as its values are.
+echo '{"name": "Bad limit", "values": [], "limits": [{"field": "parallel.tp", "allowed": ["x"], "why": "w", "source": "s"}]}' >"$user_fw/badlimit.json"
+echo '{"name": "Self", "values": [{"set": "parallel.fsdp=1", "source": "s"}], "limits": [{"field": "parallel.fsdp", "allowed": [2], "why": "w", "source": "s"}]}' >"$user_fw/selflimit.json"
+echo '{"name": "No field", "values": [], "limits": [{"field": "parallel.nope", "allowed": [1], "why": "w", "source": "s"}]}' >"$user_fw/nofield.json"
+XDG_DATA_HOME="$tmp/user-fw" "$cli" --list frameworks >"$tmp/out" 2>"$tmp/err" </dev/null
+grep -qF "$user_fw/badlimit.json: limits[0]: parallel.tp: \"x\" is not allowed" "$tmp/err" \
+  && grep -qF "$user_fw/selflimit.json: limits[0]: \"parallel.fsdp=1\" sets a value its limit does not allow" "$tmp/err" \
+  && grep -qF "$user_fw/nofield.json: limits[0]: field: \"parallel.nope\" is not allowed; allowed: a scenario field" "$tmp/err" \
+  && ok "--list frameworks names profiles with bad limits" || not_ok "bad limits: $(cat "$tmp/err")"
 expect 2 "--framework: \"keras\" is not allowed; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, hf-trainer-4.53, litgpt" "unknown framework" -- --framework keras
 
 # The error bar: from the measured runs of the plan's kind, or saying

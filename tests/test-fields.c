@@ -568,6 +568,7 @@ test_framework_profiles (void)
   g_autofree char *folder = g_build_filename (dir, "frameworks", NULL);
   g_autofree char *bad = g_build_filename (folder, "bad.json", NULL);
   g_autofree char *good = g_build_filename (folder, "mine.json", NULL);
+  g_autofree char *unversioned = g_build_filename (folder, "whenever.json", NULL);
   const char *dirs[] = { dir, NULL };
   g_autoptr(HrPresets) presets = hr_presets_new (dirs);
   GPtrArray *problems;
@@ -586,16 +587,20 @@ test_framework_profiles (void)
   g_assert_true (g_file_set_contents (bad, "{\"name\": \"Bad\", \"values\": [{\"set\": "
                                       "\"training.loss=sideways\", \"source\": \"nowhere\"}]}",
                                       -1, NULL));
-  g_assert_true (g_file_set_contents (good, "{\"name\": \"Mine\", \"values\": [{\"set\": "
+  g_assert_true (g_file_set_contents (good, "{\"name\": \"Mine\", \"versions\": \"my loop, "
+                                      "2026\", \"values\": [{\"set\": "
                                       "\"training.loss=chunked\", \"source\": \"my loop\"}]}",
+                                      -1, NULL));
+  g_assert_true (g_file_set_contents (unversioned, "{\"name\": \"Whenever\", \"values\": []}",
                                       -1, NULL));
   hr_frameworks_load (presets);
   g_assert_cmpuint (hr_frameworks_count (), ==, 1);
   g_assert_cmpstr (hr_framework_get (0)->id, ==, "mine");
   problems = hr_frameworks_problems ();
-  g_assert_cmpuint (problems->len, ==, 1);
+  g_assert_cmpuint (problems->len, ==, 2);
   g_assert_nonnull (strstr (g_ptr_array_index (problems, 0), "bad.json: values[0]"));
   g_assert_nonnull (strstr (g_ptr_array_index (problems, 0), "training.loss"));
+  g_assert_nonnull (strstr (g_ptr_array_index (problems, 1), "whenever.json: versions: allowed:"));
 
   /* Back to the bundled ones for the other tests. */
   {
@@ -605,6 +610,7 @@ test_framework_profiles (void)
   }
   g_unlink (bad);
   g_unlink (good);
+  g_unlink (unversioned);
   g_rmdir (folder);
   g_rmdir (dir);
 }

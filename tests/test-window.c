@@ -599,11 +599,34 @@ test_framework (void)
   g_assert_cmpint (sc->training.loss, ==, HR_LOSS_CHUNKED);
   g_assert_cmpint (sc->training.attention, ==, HR_ATTENTION_SDPA);
   g_assert_true (sc->training.previous_graph_alive);
+  /* LitGPT has no DeepSpeed engine: choosing it turned the default's off,
+   * and its FSDP is Fabric's FSDP1. */
+  g_assert_false (sc->parallel.deepspeed);
+  g_assert_cmpuint (sc->parallel.fsdp, ==, 1);
+  g_assert_true (hr_window_get_plan_valid (window));
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, litgpt);
 
   adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "training.loss")), HR_LOSS_STANDARD);
   settle ();
   g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, 0);
+
+  /* Turning DeepSpeed back on under LitGPT is refused with the reason, in
+   * place of a plan LitGPT cannot run; the drop-down keeps LitGPT shown,
+   * and "Custom" leaves the framework, which plans it. */
+  gtk_drop_down_set_selected (dropdown, litgpt);
+  settle ();
+  gtk_switch_set_active (GTK_SWITCH (control (window, "parallel.deepspeed")), TRUE);
+  settle ();
+  g_assert_false (hr_window_get_plan_valid (window));
+  g_assert_nonnull (strstr (hr_window_get_message (window), "LitGPT"));
+  g_assert_null (strstr (hr_window_get_message (window), "parallel.deepspeed"));
+  g_assert_cmpuint (gtk_drop_down_get_selected (dropdown), ==, litgpt);
+  gtk_drop_down_set_selected (dropdown, 0);
+  settle ();
+  sc = hr_scenario_model_get_scenario (hr_window_get_model (window));
+  g_assert_cmpstr (sc->training.framework, ==, "");
+  g_assert_true (sc->parallel.deepspeed);
+  g_assert_true (hr_window_get_plan_valid (window));
   close_window (window);
 }
 

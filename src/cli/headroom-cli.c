@@ -23,6 +23,7 @@
 #include "hr-cli-options.h"
 #include "hr-cli-render.h"
 #include "hr-cli-scenario.h"
+#include "hr-frameworks.h"
 #include "hr-json.h"
 #include "hr-measured.h"
 #include "hr-report.h"
@@ -130,6 +131,20 @@ run (const HrCliOptions *o)
   status = hr_cli_build_scenario (o, presets, &sc, &origin);
   if (status != EXIT_PLANNED)
     return status;
+  /* The reader checked the framework's limits; a DeepSpeed import came
+   * after it.  A user's broken profile of that framework, skipped for
+   * the bundled one, is named. */
+  if (!hr_framework_check (&sc, &error))
+    {
+      g_autofree char *msg = g_strdup_printf ("%s: %s", origin, error->message);
+      return hr_cli_bad_input (msg);
+    }
+  {
+    g_autofree char *skipped = hr_framework_skipped (sc.training.framework);
+
+    if (skipped != NULL)
+      hr_cli_note ("%s", skipped);
+  }
   if (o->solve != NULL)
     return hr_cli_print_solve (&sc, solve, o->format, o->check);
   if (o->suggest)

@@ -9,6 +9,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -93,6 +94,17 @@ list_fields (void)
           printf ("%-*s %-44s %-14s %s\n", width, path, allowed, value, field->label);
         }
     }
+  /* The two arrays, read outside the table (hr-fields-read.c). */
+  {
+    g_autofree char *targets = hr_enum_allowed (&hr_lora_target_names);
+    g_autofree char *allowed = g_strdup_printf ("an array of %s, or \"all-linear\"", targets);
+
+    printf ("%-*s %-44s %-14s %s\n", width, "training.lora.targets", allowed,
+            sc.training.lora_targets == HR_LORA_ALL_LINEAR ? "all-linear" : "a list",
+            "LoRA targets");
+    printf ("%-*s %-44s %-14s %s\n", width, "parallel.stage_layers",
+            "an array of layer counts, one per stage", "[] (even)", "Layers per pipeline stage");
+  }
   return EXIT_PLANNED;
 }
 
@@ -115,7 +127,11 @@ hr_cli_list (HrPresets  *presets,
           g_autofree char *name = hr_cli_shown (f->name);
           g_autofree char *summary = hr_cli_shown (f->summary);
 
+          g_autofree char *versions = hr_cli_shown (f->versions);
+
           printf ("%-24s %s: %s\n", f->id, name, summary);
+          /* TRANSLATORS: the versions of a framework a profile was read from */
+          printf ("%-24s %s %s\n", "", _("holds for:"), versions);
         }
       /* A profile left out for a bad value is named, not dropped silently. */
       for (guint i = 0; i < hr_frameworks_problems ()->len; i++)

@@ -67,6 +67,39 @@ hr_field_get_number (const Field   *field,
     }
 }
 
+/* FIELD's value in BASE as the writer puts it in a file. */
+void
+hr_field_get_text (const Field   *field,
+                   gconstpointer  base,
+                   char          *out,
+                   gsize          size)
+{
+  gconstpointer ptr = G_STRUCT_MEMBER_P (base, field->offset);
+
+  switch (field->kind)
+    {
+    case F_UINT:
+      g_snprintf (out, size, "%" G_GUINT64_FORMAT, *(const guint64 *) ptr);
+      break;
+    case F_DOUBLE:
+      g_ascii_formatd (out, size, "%.6g", *(const double *) ptr);
+      break;
+    case F_BOOL:
+      g_strlcpy (out, *(const gboolean *) ptr ? "true" : "false", size);
+      break;
+    case F_ENUM:
+      g_strlcpy (out, hr_enum_name (field->names, *(const guint *) ptr), size);
+      break;
+    case F_NAME:
+      g_strlcpy (out, (const char *) ptr, size);
+      break;
+    case F_SKIP:
+    default:
+      *out = '\0';
+      break;
+    }
+}
+
 /* Whether an optional field holds its "not written" value. */
 gboolean
 hr_field_is_absent (const Field   *field,

@@ -12,39 +12,6 @@
 
 #include <string.h>
 
-/* FIELD's value in BASE as the writer puts it in a file. */
-static void
-field_text (const Field   *field,
-            gconstpointer  base,
-            char          *out,
-            gsize          size)
-{
-  gconstpointer ptr = G_STRUCT_MEMBER_P (base, field->offset);
-
-  switch (field->kind)
-    {
-    case F_UINT:
-      g_snprintf (out, size, "%" G_GUINT64_FORMAT, *(const guint64 *) ptr);
-      break;
-    case F_DOUBLE:
-      g_ascii_formatd (out, size, "%.6g", *(const double *) ptr);
-      break;
-    case F_BOOL:
-      g_strlcpy (out, *(const gboolean *) ptr ? "true" : "false", size);
-      break;
-    case F_ENUM:
-      g_strlcpy (out, hr_enum_name (field->names, *(const guint *) ptr), size);
-      break;
-    case F_NAME:
-      g_strlcpy (out, (const char *) ptr, size);
-      break;
-    case F_SKIP:
-    default:
-      *out = '\0';
-      break;
-    }
-}
-
 /* Fills CHANGES with up to MAX_CHANGES fields that differ; returns how
  * many differ in all (which may be more). */
 guint
@@ -71,8 +38,8 @@ hr_scenario_diff (const HrScenario *before,
 
           if (field->kind == F_SKIP)
             continue;
-          field_text (field, a, x, sizeof x);
-          field_text (field, b, y, sizeof y);
+          hr_field_get_text (field, a, x, sizeof x);
+          hr_field_get_text (field, b, y, sizeof y);
           if (strcmp (x, y) == 0)
             continue;
           if (n < max_changes)

@@ -111,6 +111,11 @@ const Field *hr_field_find          (const char       *path,
                                      gsize            *scenario_offset);
 double       hr_field_get_number    (const Field      *field,
                                      gconstpointer     base);
+/* FIELD's value in BASE as a scenario file writes it ("4", "bf16-mixed"). */
+void         hr_field_get_text      (const Field      *field,
+                                     gconstpointer     base,
+                                     char             *out,
+                                     gsize             size);
 gboolean     hr_field_is_absent     (const Field      *field,
                                      gconstpointer     base);
 void         hr_field_set_absent    (const Field      *field,

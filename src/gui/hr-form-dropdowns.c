@@ -295,11 +295,22 @@ hr_form_sync_framework (gpointer user_data)
   self->framework_idle = 0;
   for (guint i = 0; i < hr_frameworks_count () && index == 0; i++)
     if ((!named || g_str_equal (hr_framework_get (i)->id, sc->training.framework))
-        && hr_framework_matches (hr_framework_get (i), sc))
-      index = i + 1;
+        && (hr_framework_matches (hr_framework_get (i), sc)
+            || (named && !hr_framework_check (sc, NULL))))
+      index = i + 1;   /* one it cannot run stays shown, for "Custom" to leave */
   self->syncing = TRUE;
   gtk_drop_down_set_selected (self->framework, index);
   self->syncing = FALSE;
+  /* What the profile says of itself, and the versions it was read from. */
+  if (index > 0)
+    {
+      const HrFramework *f = hr_framework_get (index - 1);
+      g_autofree char *tip = g_strdup_printf (_("%s\nRead from: %s"), f->summary, f->versions);
+
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->framework), tip);
+    }
+  else
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->framework), NULL);
   return G_SOURCE_REMOVE;
 }
 
@@ -312,8 +323,19 @@ on_framework_chosen (GtkDropDown *dropdown,
   HrScenario sc = *hr_scenario_model_get_scenario (self->model);
   g_autoptr(GError) error = NULL;
 
-  if (self->syncing || index == 0 || index > hr_frameworks_count ())
-    return;   /* "Custom" is what changing one of its fields makes */
+  if (self->syncing || index > hr_frameworks_count ())
+    return;
+  if (index == 0)
+    {
+      /* "Custom" is what changing one of its fields shows; chosen, it
+       * leaves the framework, with the values it set. */
+      if (sc.training.framework[0] != '\0')
+        {
+          sc.training.framework[0] = '\0';
+          hr_scenario_model_set_scenario (self->model, &sc);
+        }
+      return;
+    }
   if (!hr_framework_apply (hr_framework_get (index - 1), &sc, self->presets, &error))
     {
       g_autofree char *message = hr_field_text_for_error (error);

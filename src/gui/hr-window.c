@@ -277,7 +277,7 @@ recompute (gpointer user_data)
   follow_name (self);
   hr_window_record_edit (self);
   self->recompute_count++;
-  self->plan_valid = hr_calc_plan (sc, self->plan, &error);
+  self->plan_valid = hr_framework_check (sc, &error) && hr_calc_plan (sc, self->plan, &error);
   hr_form_update_sensitivity (self->form);
 
   if (self->plan_valid)

@@ -86,13 +86,38 @@ hr_run_kind_equal (const HrRunKind *a,
          && strcmp (a->framework, b->framework) == 0;
 }
 
+/* The length of a framework id without its version ("hf-trainer-4.53",
+ * "torchtitan-2025"): the profiles of one framework's versions differ in
+ * a value or two, so their runs are the nearest kind to each other. */
+static gsize
+family_length (const char *id)
+{
+  const char *dash = strrchr (id, '-');
+
+  if (dash == NULL || dash[1] == '\0' || strspn (dash + 1, "0123456789.") != strlen (dash + 1))
+    return strlen (id);
+  return dash - id;
+}
+
+static guint
+framework_distance (const char *a,
+                    const char *b)
+{
+  gsize n = family_length (a);
+
+  if (strcmp (a, b) == 0)
+    return 0;
+  return n == family_length (b) && strncmp (a, b, n) == 0 ? 2 : 4;
+}
+
 /* How far apart two kinds are: the method changes most what a plan gets
- * wrong, the framework next, the layout least. */
+ * wrong, the framework next (another version of it less than another
+ * framework), the layout least. */
 static guint
 kind_distance (const HrRunKind *a,
                const HrRunKind *b)
 {
-  return (a->method != b->method ? 4 : 0) + (strcmp (a->framework, b->framework) != 0 ? 2 : 0)
+  return (a->method != b->method ? 8 : 0) + framework_distance (a->framework, b->framework)
          + (a->layout != b->layout ? 1 : 0);
 }
 

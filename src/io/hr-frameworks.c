@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "hr-error.h"
+#include "hr-scenario-fields.h"
 #include "hr-text.h"
 #include "hr-scenario-io.h"
 #include "hr-validate.h"
@@ -42,6 +43,14 @@ hr_framework_free (HrFramework *f)
   g_free (f->path);
   g_strfreev (f->assignments);
   g_strfreev (f->sources);
+  for (guint i = 0; i < f->n_limits; i++)
+    {
+      g_free (f->limits[i].field);
+      g_strfreev (f->limits[i].allowed);
+      g_free (f->limits[i].why);
+      g_free (f->limits[i].source);
+    }
+  g_free (f->limits);
   g_free (f);
 }
 
@@ -55,9 +64,117 @@ member_string (JsonObject *obj,
          && json_node_get_value_type (node) == G_TYPE_STRING ? json_node_get_string (node) : NULL;
 }
 
+/* A limit's values as --set writes them: JSON, a string bare. */
+static char *
+limit_value_text (JsonNode *value)
+{
+  if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (value));
+  return json_to_string (value, FALSE);
+}
+
+/* "limits": [{"field": PATH, "allowed": [VALUE, ...], "why": "...",
+ * "source": "..."}]: each field a scalar field of the table, each value
+ * one it accepts, and every value of "values" for that field among them. */
+static gboolean
+read_limits (JsonObject   *obj,
+             const char   *path,
+             char        **assignments,
+             HrPresets    *presets,
+             HrFramework  *f,
+             GError      **error)
+{
+  static const char * const keys[] = { "field", "allowed", "why", "source", NULL };
+  JsonNode *limits = json_object_get_member (obj, "limits");
+  guint n;
+
+  if (limits == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (limits))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: limits: allowed: an array of "
+                   "{\"field\", \"allowed\", \"why\", \"source\"}"), path);
+      return FALSE;
+    }
+  n = json_array_get_length (json_node_get_array (limits));
+  f->limits = g_new0 (HrFrameworkLimit, n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *item = json_array_get_element (json_node_get_array (limits), i);
+      JsonObject *limit = JSON_NODE_HOLDS_OBJECT (item) ? json_node_get_object (item) : NULL;
+      const char *field = limit != NULL ? member_string (limit, "field") : NULL;
+      const char *why = limit != NULL ? member_string (limit, "why") : NULL;
+      const char *source = limit != NULL ? member_string (limit, "source") : NULL;
+      JsonNode *allowed = limit != NULL ? json_object_get_member (limit, "allowed") : NULL;
+      g_autofree char *where = g_strdup_printf ("%s: limits[%u]", path, i);
+      g_autoptr(GPtrArray) values = g_ptr_array_new_with_free_func (g_free);
+      gsize offset;
+
+      if (limit != NULL && !hr_json_check_keys (limit, where, keys, error))
+        return FALSE;
+      if (field == NULL || why == NULL || *why == '\0' || source == NULL || *source == '\0'
+          || allowed == NULL || !JSON_NODE_HOLDS_ARRAY (allowed)
+          || json_array_get_length (json_node_get_array (allowed)) == 0)
+        {
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: allowed: {\"field\": PATH, "
+                       "\"allowed\": [its values], \"why\": one line, \"source\": where the "
+                       "framework's code shows it}"), where);
+          return FALSE;
+        }
+      if (hr_field_find (field, &offset) == NULL)
+        {
+          g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: field: \"%s\" is not allowed; "
+                       "allowed: a scenario field (headroom-cli --list fields)"), where, field);
+          return FALSE;
+        }
+      for (guint k = 0; k < json_array_get_length (json_node_get_array (allowed)); k++)
+        {
+          JsonNode *value = json_array_get_element (json_node_get_array (allowed), k);
+          g_autofree char *text = limit_value_text (value);
+          g_autofree char *assignment = g_strdup_printf ("%s=%s", field, text);
+          g_autofree char *json = json_to_string (value, FALSE);
+          g_autofree char *checked = g_strdup_printf ("%s=%s", field, json);
+          HrScenario check;
+
+          hr_scenario_init_default (&check);
+          if (!JSON_NODE_HOLDS_VALUE (value)
+              || !hr_scenario_set (&check, checked, presets, where, error))
+            {
+              if (error != NULL && *error == NULL)
+                g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: allowed: an array of "
+                             "the field's values"), where);
+              return FALSE;
+            }
+          g_ptr_array_add (values, g_strdup (text));
+        }
+      g_ptr_array_add (values, NULL);
+      f->limits[i].field = g_strdup (field);
+      f->limits[i].allowed = (char **) g_ptr_array_free (g_steal_pointer (&values), FALSE);
+      f->limits[i].why = g_strdup (why);
+      f->limits[i].source = g_strdup (source);
+      f->n_limits = i + 1;
+
+      /* The profile's own value of the field must be one it can run. */
+      for (guint a = 0; assignments[a] != NULL; a++)
+        {
+          gsize length = strlen (field);
+
+          if (strncmp (assignments[a], field, length) == 0 && assignments[a][length] == '='
+              && !g_strv_contains ((const char * const *) f->limits[i].allowed,
+                                   assignments[a] + length + 1))
+            {
+              g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: \"%s\" sets a value its "
+                           "limit does not allow"), where, assignments[a]);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
 /* One profile file: {"name", "summary", "versions", "values": [{"set":
- * "PATH=VALUE", "source": "..."}]}; every value is checked as --set
- * checks it, on the default scenario. */
+ * "PATH=VALUE", "source": "..."}], "limits": [...]}; every value is
+ * checked as --set checks it, on the default scenario. */
 HrFramework *
 hr_framework_new_from_node (JsonNode    *root,
                             const char  *id,
@@ -65,7 +182,8 @@ hr_framework_new_from_node (JsonNode    *root,
                             HrPresets   *presets,
                             GError     **error)
 {
-  static const char * const keys[] = { "name", "summary", "versions", "values", "notes", NULL };
+  static const char * const keys[] = { "name", "summary", "versions", "values", "limits",
+                                       "notes", NULL };
   g_autoptr(GPtrArray) sets = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) sources = g_ptr_array_new_with_free_func (g_free);
   JsonObject *obj;
@@ -122,36 +240,76 @@ hr_framework_new_from_node (JsonNode    *root,
   f->path = g_strdup (path);
   f->assignments = (char **) g_ptr_array_free (g_steal_pointer (&sets), FALSE);
   f->sources = (char **) g_ptr_array_free (g_steal_pointer (&sources), FALSE);
+  if (!read_limits (obj, path, f->assignments, presets, f, error))
+    {
+      hr_framework_free (f);
+      return NULL;
+    }
+  /* Code changes between versions; a value holds for the ones read. */
+  if (*f->versions == '\0')
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: versions: allowed: a string naming "
+                   "the versions of the framework whose code the values were read from"), path);
+      hr_framework_free (f);
+      return NULL;
+    }
   return f;
 }
 
+/* Profile ID from the first of its files that reads, the user's own
+ * before the bundled one: a user's profile with a bad value is named and
+ * skipped, not allowed to hide the bundled one.  The message of each file
+ * skipped for a later one goes to SKIPPED (when not NULL); NULL, with the
+ * first file's error, when none reads. */
 static HrFramework *
-read_profile (const HrPresetInfo  *info,
-              HrPresets           *presets,
-              GError             **error)
+read_profile (HrPresets   *presets,
+              const char  *id,
+              GPtrArray   *skipped,
+              GError     **error)
 {
-  g_autoptr(JsonNode) root = hr_presets_load (presets, HR_PRESET_FRAMEWORK, info->id, NULL, error);
+  g_autoptr(GPtrArray) paths = hr_presets_find_all (presets, HR_PRESET_FRAMEWORK, id);
+  g_autoptr(GPtrArray) failed = g_ptr_array_new_with_free_func ((GDestroyNotify) g_error_free);
 
-  if (root == NULL)
-    return NULL;
-  return hr_framework_new_from_node (root, info->id, info->path, presets, error);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *path = g_ptr_array_index (paths, i);
+      GError *local = NULL;
+      g_autoptr(JsonNode) root = hr_presets_load_path (presets, path, &local);
+      HrFramework *f = root != NULL ? hr_framework_new_from_node (root, id, path, presets, &local)
+                                    : NULL;
+
+      if (f == NULL)
+        {
+          g_ptr_array_add (failed, local);
+          continue;
+        }
+      for (guint k = 0; skipped != NULL && k < failed->len; k++)
+        g_ptr_array_add (skipped, g_strdup_printf (_("%s (skipped: %s is used)"),
+                                                   ((GError *) g_ptr_array_index (failed, k))->message,
+                                                   path));
+      return f;
+    }
+  if (failed->len > 0)
+    g_propagate_error (error, g_error_copy (g_ptr_array_index (failed, 0)));
+  return NULL;
 }
 
 void
 hr_frameworks_load (HrPresets *presets)
 {
-  g_autoptr(GPtrArray) list = NULL;
+  g_auto(GStrv) ids = NULL;
 
   g_clear_pointer (&loaded, g_ptr_array_unref);
   g_clear_pointer (&problems, g_ptr_array_unref);
   g_clear_pointer (&found_early, g_ptr_array_unref);
   loaded = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_framework_free);
   problems = g_ptr_array_new_with_free_func (g_free);
-  list = hr_presets_list (presets, HR_PRESET_FRAMEWORK);
-  for (guint i = 0; i < list->len; i++)
+  /* Every file's id, those that do not parse too: they are named. */
+  ids = hr_presets_ids (presets, HR_PRESET_FRAMEWORK);
+  for (guint i = 0; ids[i] != NULL; i++)
     {
       g_autoptr(GError) error = NULL;
-      HrFramework *f = read_profile (g_ptr_array_index (list, i), presets, &error);
+      HrFramework *f = read_profile (presets, ids[i], problems, &error);
 
       if (f != NULL)
         g_ptr_array_add (loaded, f);
@@ -192,18 +350,12 @@ static const HrFramework *
 find_early (const char *id)
 {
   g_autoptr(HrPresets) presets = hr_presets_new_default ();
-  g_autofree char *path = NULL;
-  HrPresetInfo info;
   HrFramework *f;
 
   for (guint i = 0; found_early != NULL && i < found_early->len; i++)
     if (strcmp (((HrFramework *) g_ptr_array_index (found_early, i))->id, id) == 0)
       return g_ptr_array_index (found_early, i);
-  path = hr_presets_find (presets, HR_PRESET_FRAMEWORK, id, NULL);
-  if (path == NULL)
-    return NULL;
-  info = (HrPresetInfo) { .id = (char *) id, .name = NULL, .path = path };
-  f = read_profile (&info, presets, NULL);
+  f = read_profile (presets, id, NULL, NULL);
   if (f == NULL)
     return NULL;   /* the list, when it is read, says why */
   if (found_early == NULL)
@@ -213,23 +365,33 @@ find_early (const char *id)
 }
 
 /* Why profile ID, a file in the presets' folders, was left out; NULL
- * where there is no such file or it reads. */
+ * where there is no such file or one of them reads. */
 char *
 hr_framework_problem (const char *id)
 {
   g_autoptr(HrPresets) presets = hr_presets_new_default ();
   g_autoptr(HrFramework) f = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *path = NULL;
-  HrPresetInfo info;
 
   g_return_val_if_fail (id != NULL, NULL);
-  path = hr_presets_find (presets, HR_PRESET_FRAMEWORK, id, NULL);
-  if (path == NULL)
-    return NULL;
-  info = (HrPresetInfo) { .id = (char *) id, .name = NULL, .path = path };
-  f = read_profile (&info, presets, &error);
+  f = read_profile (presets, id, NULL, &error);
   return f == NULL && error != NULL ? g_strdup (error->message) : NULL;
+}
+
+/* Why the user's own profile of ID was skipped for another file of that
+ * id, or NULL: the CLI names it beside a plan that used the other. */
+char *
+hr_framework_skipped (const char *id)
+{
+  g_autoptr(HrPresets) presets = hr_presets_new_default ();
+  g_autoptr(GPtrArray) skipped = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(HrFramework) f = NULL;
+
+  g_return_val_if_fail (id != NULL, NULL);
+  if (*id == '\0')
+    return NULL;
+  f = read_profile (presets, id, skipped, NULL);
+  return f != NULL && skipped->len > 0 ? g_strdup (g_ptr_array_index (skipped, 0)) : NULL;
 }
 
 GPtrArray *
@@ -289,6 +451,77 @@ hr_framework_apply_json (const HrFramework *framework,
   return TRUE;
 }
 
+/* Whether SC has one of the values LIMIT allows, or the field does not
+ * apply to it (a run without sharding has no FSDP version). */
+static gboolean
+within_limit (const HrFrameworkLimit *limit,
+              const HrScenario       *sc)
+{
+  g_autofree char *first = g_strdup_printf ("%s=%s", limit->field, limit->allowed[0]);
+
+  if (!hr_scenario_assignment_applies (sc, first))
+    return TRUE;
+  for (guint k = 0; limit->allowed[k] != NULL; k++)
+    {
+      g_autofree char *assignment = g_strdup_printf ("%s=%s", limit->field, limit->allowed[k]);
+
+      if (hr_scenario_has_value (sc, assignment))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* "none, full or op", as the names of an enum are listed (hr-enums.c). */
+static char *
+join_allowed (char **values)
+{
+  GString *out = g_string_new (NULL);
+  guint n = g_strv_length (values);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (out, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", values[i]);
+  return g_string_free (out, FALSE);
+}
+
+static gboolean
+check_limits (const HrFramework *framework,
+              const HrScenario  *sc,
+              GError           **error)
+{
+  for (guint i = 0; i < framework->n_limits; i++)
+    {
+      const HrFrameworkLimit *limit = &framework->limits[i];
+      g_autofree char *allowed = NULL;
+      char value[64];
+      gsize offset;
+      const Field *field;
+
+      if (within_limit (limit, sc))
+        continue;
+      field = hr_field_find (limit->field, &offset);
+      hr_field_get_text (field, G_STRUCT_MEMBER_P (sc, offset), value, sizeof value);
+      allowed = join_allowed (limit->allowed);
+      hr_error_set_field (error, HR_ERROR_INVALID, limit->field,
+                          _("%s does not apply to %s (training.framework): %s; allowed: %s"),
+                          value, framework->name, limit->why, allowed);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+hr_framework_check (const HrScenario  *scenario,
+                    GError           **error)
+{
+  const HrFramework *framework;
+
+  g_return_val_if_fail (scenario != NULL, FALSE);
+  if (scenario->training.framework[0] == '\0')
+    return TRUE;
+  framework = hr_framework_find (scenario->training.framework);
+  return framework == NULL || check_limits (framework, scenario, error);
+}
+
 gboolean
 hr_framework_apply (const HrFramework *framework,
                     HrScenario        *scenario,
@@ -304,6 +537,16 @@ hr_framework_apply (const HrFramework *framework,
   for (guint i = 0; framework->assignments[i] != NULL; i++)
     if (!hr_scenario_set (&changed, framework->assignments[i], presets, framework->id, error))
       return FALSE;
+  /* Chosen in the window, the framework wins over what it cannot run. */
+  for (guint i = 0; i < framework->n_limits; i++)
+    if (!within_limit (&framework->limits[i], &changed))
+      {
+        g_autofree char *assignment = g_strdup_printf ("%s=%s", framework->limits[i].field,
+                                                       framework->limits[i].allowed[0]);
+
+        if (!hr_scenario_set (&changed, assignment, presets, framework->id, error))
+          return FALSE;
+      }
   hr_copy_string (changed.training.framework, sizeof changed.training.framework, framework->id);
   if (!hr_scenario_validate (&changed, error))
     {
@@ -337,5 +580,8 @@ hr_framework_matches (const HrFramework *framework,
       if (!hr_scenario_assignment_is_absent (assignment))
         chosen = TRUE;
     }
+  for (guint i = 0; i < framework->n_limits && chosen; i++)
+    if (!within_limit (&framework->limits[i], scenario))
+      return FALSE;
   return chosen;
 }

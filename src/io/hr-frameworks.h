@@ -17,6 +17,17 @@ G_BEGIN_DECLS
  * each a behaviour of its code with a source, not a user's choice: the
  * precision, optimizer and batch stay as they are.  Profiles are data:
  * presets/frameworks/ID.json, bundled and in the user's data folder. */
+/* A field whose values the framework cannot run with: its code has no
+ * such path (torchtitan has no DeepSpeed engine).  A file may set any
+ * value the list allows; hr_framework_check names the others. */
+typedef struct
+{
+  char  *field;        /* "parallel.deepspeed" */
+  char **allowed;      /* its values as --set writes them ("false"), NULL-terminated */
+  char  *why;          /* one line for the message: "it shards with FSDP2 only" */
+  char  *source;       /* where the framework's code shows it */
+} HrFrameworkLimit;
+
 typedef struct
 {
   char  *id;           /* "litgpt", for files and the CLI: the file's name */
@@ -26,6 +37,8 @@ typedef struct
   char  *path;         /* the profile file */
   char **assignments;  /* PATH=VALUE, NULL-terminated */
   char **sources;      /* where each value was read, in the framework's code */
+  HrFrameworkLimit *limits;
+  guint  n_limits;
 } HrFramework;
 
 /* One profile's content, read and checked (every value as --set checks
@@ -46,6 +59,7 @@ void               hr_frameworks_load      (HrPresets         *presets);
 GPtrArray         *hr_frameworks_problems  (void);
 
 char              *hr_framework_problem    (const char        *id);
+char              *hr_framework_skipped    (const char        *id);
 
 guint              hr_frameworks_count     (void);
 const HrFramework *hr_framework_get        (guint              index);
@@ -58,10 +72,19 @@ gboolean           hr_framework_apply_json (const HrFramework *framework,
                                             JsonObject        *root,
                                             GError           **error);
 
-/* The same on a scenario: written out, changed, read back and checked. */
+/* The same on a scenario, field by field, and checked; a field outside
+ * the framework's limits takes the first value they allow (choosing
+ * torchtitan turns DeepSpeed off). */
 gboolean           hr_framework_apply      (const HrFramework *framework,
                                             HrScenario        *scenario,
                                             HrPresets         *presets,
+                                            GError           **error);
+
+/* Whether SCENARIO keeps within the limits of the framework it names
+ * (training.framework; TRUE when it names none or one not installed,
+ * which the reader reports).  The error names the field (hr_error_field),
+ * the framework and the values it allows. */
+gboolean           hr_framework_check      (const HrScenario  *scenario,
                                             GError           **error);
 
 /* Whether the scenario already has every value the framework sets. */

@@ -205,6 +205,90 @@ hr_presets_find (HrPresets     *presets,
   return NULL;
 }
 
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b,
+                 gpointer      data)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+GPtrArray *
+hr_presets_find_all (HrPresets    *presets,
+                     HrPresetKind  kind,
+                     const char   *id)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *file = NULL;
+
+  if (!hr_preset_id_is_valid (id))
+    return paths;
+  file = g_strconcat (id, ".json", NULL);
+  for (guint i = 0; presets->dirs[i] != NULL; i++)
+    {
+      char *path = g_build_filename (presets->dirs[i], hr_preset_kind_folder (kind), file, NULL);
+
+      if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
+        g_ptr_array_add (paths, path);
+      else
+        g_free (path);
+    }
+  return paths;
+}
+
+GStrv
+hr_presets_ids (HrPresets    *presets,
+                HrPresetKind  kind)
+{
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree const char **ids = NULL;
+  GStrvBuilder *builder = g_strv_builder_new ();
+  GStrv out;
+
+  for (guint i = 0; presets->dirs[i] != NULL; i++)
+    {
+      g_autofree char *folder = g_build_filename (presets->dirs[i], hr_preset_kind_folder (kind),
+                                                  NULL);
+      g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+      const char *entry;
+
+      while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *id = NULL;
+
+          if (!g_str_has_suffix (entry, ".json"))
+            continue;
+          id = g_strndup (entry, strlen (entry) - 5);
+          if (hr_preset_id_is_valid (id))
+            g_hash_table_add (seen, g_steal_pointer (&id));
+        }
+    }
+  ids = (const char **) g_hash_table_get_keys_as_array (seen, NULL);
+  g_qsort_with_data (ids, g_hash_table_size (seen), sizeof (char *),
+                     (GCompareDataFunc) compare_strings, NULL);
+  for (guint i = 0; ids[i] != NULL; i++)
+    g_strv_builder_add (builder, ids[i]);
+  out = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return out;
+}
+
+JsonNode *
+hr_presets_load_path (HrPresets   *presets,
+                      const char  *path,
+                      GError     **error)
+{
+  JsonNode *node = load_parsed (presets, path, error);
+
+  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, HR_ERROR, HR_ERROR_TYPE,
+                   _("%s: the preset is not a JSON object; allowed: an object"), path);
+      g_clear_pointer (&node, json_node_unref);
+    }
+  return node;
+}
+
 JsonNode *
 hr_presets_load (HrPresets     *presets,
                  HrPresetKind   kind,
@@ -217,13 +301,7 @@ hr_presets_load (HrPresets     *presets,
 
   if (path == NULL)
     return NULL;
-  node = load_parsed (presets, path, error);
-  if (node != NULL && !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE,
-                   _("%s: the preset is not a JSON object; allowed: an object"), path);
-      g_clear_pointer (&node, json_node_unref);
-    }
+  node = hr_presets_load_path (presets, path, error);
   if (node != NULL && out_path != NULL)
     *out_path = g_steal_pointer (&path);
   return node;
@@ -327,30 +405,45 @@ hr_presets_broken (HrPresets *presets)
   GPtrArray *messages = g_ptr_array_new_with_free_func (g_free);
 
   for (guint k = 0; k < HR_N_PRESET_KINDS; k++)
-    for (guint i = 0; presets->dirs[i] != NULL; i++)
-      {
-        g_autofree char *folder = g_build_filename (presets->dirs[i],
-                                                    hr_preset_kind_folder (k), NULL);
-        g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-        const char *entry;
+    {
+      g_autoptr(GPtrArray) of_kind = hr_presets_broken_of_kind (presets, k);
 
-        if (dir == NULL)
-          continue;
-        while ((entry = g_dir_read_name (dir)) != NULL)
-          {
-            g_autofree char *path = NULL;
-            g_autoptr(JsonNode) node = NULL;
-            g_autoptr(GError) error = NULL;
+      for (guint i = 0; i < of_kind->len; i++)
+        g_ptr_array_add (messages, g_strdup (g_ptr_array_index (of_kind, i)));
+    }
+  return messages;
+}
 
-            if (!g_str_has_suffix (entry, ".json"))
-              continue;
-            path = g_build_filename (folder, entry, NULL);
-            node = load_parsed (presets, path, &error);
-            if (node == NULL)
-              g_ptr_array_add (messages, g_strdup (error->message));
-            else if (!JSON_NODE_HOLDS_OBJECT (node))
-              g_ptr_array_add (messages, g_strdup_printf ("%s: not a JSON object", path));
-          }
-      }
+GPtrArray *
+hr_presets_broken_of_kind (HrPresets    *presets,
+                           HrPresetKind  kind)
+{
+  GPtrArray *messages = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; presets->dirs[i] != NULL; i++)
+    {
+      g_autofree char *folder = g_build_filename (presets->dirs[i],
+                                                  hr_preset_kind_folder (kind), NULL);
+      g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+      const char *entry;
+
+      if (dir == NULL)
+        continue;
+      while ((entry = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *path = NULL;
+          g_autoptr(JsonNode) node = NULL;
+          g_autoptr(GError) error = NULL;
+
+          if (!g_str_has_suffix (entry, ".json"))
+            continue;
+          path = g_build_filename (folder, entry, NULL);
+          node = load_parsed (presets, path, &error);
+          if (node == NULL)
+            g_ptr_array_add (messages, g_strdup (error->message));
+          else if (!JSON_NODE_HOLDS_OBJECT (node))
+            g_ptr_array_add (messages, g_strdup_printf ("%s: not a JSON object", path));
+        }
+    }
   return messages;
 }

@@ -36,6 +36,19 @@ char        *hr_presets_find          (HrPresets     *presets,
                                        HrPresetKind   kind,
                                        const char    *id,
                                        GError       **error);
+/* Every folder's file for ID, highest priority first (the user's own
+ * before the bundled one); empty when there is none. */
+GPtrArray   *hr_presets_find_all      (HrPresets     *presets,
+                                       HrPresetKind   kind,
+                                       const char    *id);
+/* The ids of every file of KIND in any folder, sorted, each once, files
+ * that do not parse included (hr_presets_list leaves them out). */
+GStrv        hr_presets_ids           (HrPresets     *presets,
+                                       HrPresetKind   kind);
+/* The object in the preset file PATH (a path hr_presets_find gave). */
+JsonNode    *hr_presets_load_path     (HrPresets     *presets,
+                                       const char    *path,
+                                       GError       **error);
 JsonNode    *hr_presets_load          (HrPresets     *presets,
                                        HrPresetKind   kind,
                                        const char    *id,
@@ -47,6 +60,8 @@ char        *hr_presets_name          (HrPresets     *presets,
                                        HrPresetKind   kind,
                                        const char    *id);
 GPtrArray   *hr_presets_broken        (HrPresets     *presets);
+GPtrArray   *hr_presets_broken_of_kind (HrPresets    *presets,
+                                       HrPresetKind   kind);
 const char  *hr_preset_kind_folder    (HrPresetKind   kind);
 gboolean     hr_preset_id_is_valid    (const char    *id);
 

@@ -598,6 +598,11 @@ hr_scenario_read_node (HrScenario  *scenario,
   if (!json_object_has_member (obj, "name"))
     hr_scenario_set_generated_name (&sc);
 
+  /* A value the named framework's code cannot run with (DeepSpeed under
+   * torchtitan) is refused, not planned as if it could. */
+  if (!hr_framework_check (&sc, &local))
+    FAIL (local->code, "%s", local->message);
+
   *scenario = sc;
   return TRUE;
 }
