@@ -298,6 +298,30 @@ main (int   argc,
   }
 
   {
+    /* A framework's profile applied: torchtitan's per-op checkpointing,
+     * compiled layers and loss, FSDP2, loss_parallel under TP 2, and
+     * Llama 3.1 405B on 8 pipeline stages with its buffers, float8 by
+     * torchao (the paths bench_plan's other scenarios do not take). */
+    HrScenario tt;
+    g_autoptr(HrPresets) presets = hr_test_presets ();
+    g_autoptr(GError) error = NULL;
+
+    hr_test_load (&tt, "default");
+    hr_test_model (&tt, "llama-3.1-405b");
+    if (!hr_framework_apply (hr_framework_find ("torchtitan"), &tt, presets, &error))
+      g_error ("torchtitan: %s", error->message);
+    tt.training.compile = TRUE;
+    tt.training.precision = HR_PRECISION_FP8_MIXED;
+    hr_training_apply_precision (&tt.training);
+    tt.parallel.tp = 2;
+    tt.parallel.pp = 8;
+    tt.parallel.gpus = 512;
+    tt.training.micro_batch = 1;
+    tt.training.grad_accum = 16;
+    bench_plan ("plan: torchtitan 405B, op SAC, compile, fp8, TP 2 x PP 8", &tt);
+  }
+
+  {
     /* Zamba2 2.7B: shared blocks among Mamba-2 layers (ZeRO-1: the
      * shared weights are not sharded, hr-validate-shared.c) */
     HrScenario zb;
