@@ -27,26 +27,27 @@
 /* A value given with --set is the command line's fault, not the file's:
  * name "--set" instead of the file when the error is about that path. */
 static int
-bad_input_from_sets (const char  *message,
-                     const char  *origin,
-                     char       **sets)
+bad_input_from_sets (const GError  *error,
+                     const char    *origin,
+                     char         **sets)
 {
-  g_autofree char *prefix = g_strdup_printf ("%s: ", origin);
-  const char *rest = g_str_has_prefix (message, prefix) ? message + strlen (prefix) : NULL;
+  const char *field = hr_error_field (error);
 
-  for (guint i = 0; rest != NULL && sets != NULL && sets[i] != NULL; i++)
+  for (guint i = 0; field != NULL && sets != NULL && sets[i] != NULL; i++)
     {
       const char *eq = strchr (sets[i], '=');
-      g_autofree char *path = eq ? g_strndup (sets[i], eq - sets[i]) : NULL;
 
-      if (path != NULL && g_str_has_prefix (rest, path) && rest[strlen (path)] == ':')
+      if (eq != NULL && g_strcmp0 (hr_error_origin (error), origin) == 0
+          && strlen (field) == (gsize) (eq - sets[i])
+          && strncmp (sets[i], field, eq - sets[i]) == 0)
         {
-          g_autofree char *msg = g_strdup_printf ("--set %s", rest);
+          g_autofree char *msg = g_strdup_printf ("--set %s: %s", field,
+                                                  hr_error_reason (error));
 
           return hr_cli_bad_input (msg);
         }
     }
-  return hr_cli_bad_input (message);
+  return hr_cli_bad_input (error->message);
 }
 
 /* The scenario as JSON, before --import-hf and --set change it. */
@@ -217,7 +218,7 @@ hr_cli_build_scenario (const HrCliOptions  *o,
       return hr_cli_bad_input (error->message);
 
   if (!hr_scenario_read_node (sc, root, origin, presets, &error))
-    return bad_input_from_sets (error->message, origin, o->sets);
+    return bad_input_from_sets (error, origin, o->sets);
 
   /* A DeepSpeed config changes the read scenario; --set still wins. */
   if (o->import_ds != NULL)
@@ -234,11 +235,11 @@ hr_cli_build_scenario (const HrCliOptions  *o,
                      (char *) g_ptr_array_index (unmapped, i));
       for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
         if (!hr_scenario_set (sc, o->sets[i], presets, origin, &error))
-          return bad_input_from_sets (error->message, origin, o->sets);
+          return bad_input_from_sets (error, origin, o->sets);
       if (!hr_scenario_validate (sc, &error))
         {
-          g_prefix_error (&error, "%s: ", origin);
-          return bad_input_from_sets (error->message, origin, o->sets);
+          hr_error_add_origin (&error, origin);
+          return bad_input_from_sets (error, origin, o->sets);
         }
     }
   return EXIT_PLANNED;
