@@ -588,6 +588,20 @@ else
   not_ok "--import-deepspeed: NVMe offload planned as CPU offload ($host_nvme vs $host_cpu)"
 fi
 
+# --set is applied once, after the imports, and wins over them: Llama 3 8B
+# cut to 16 layers loses 16 x 218,112,000 parameters (Q, O 4096^2 each, K, V
+# 4096 x 1024 each, the MLP 3 x 4096 x 14336, two norms of 4096); the
+# DeepSpeed config's stage 3 gives way to --set's 2, and the generated name
+# follows the plan.
+expect 0 "" "--set over --import-hf" -- --import-hf "$tmp/config.json" --set model.layers=16 \
+  --format json
+grep -q '"params" : 4540469248' "$tmp/out" && ok "--set model.layers=16 over the import: 4,540,469,248 params" \
+  || not_ok "--set over --import-hf params"
+expect 0 "" "--set over --import-deepspeed" -- --import-deepspeed "$tmp/ds-cpu.json" \
+  --set parallel.zero=2 --set parallel.offload_params=false
+head -n 1 "$tmp/out" | grep -q ', ZeRO-2, ' && ok "--set parallel.zero=2 over the DeepSpeed config, named so" \
+  || not_ok "--set over --import-deepspeed: $(head -n 1 "$tmp/out")"
+
 # --list fields prints the field table; docs/scenario-format.md documents
 # every field it lists, under its section's heading.
 docs="$(dirname "$0")/../docs/scenario-format.md"

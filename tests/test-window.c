@@ -1743,7 +1743,7 @@ test_non_local_files (void)
     GListModel *toplevels;
     gboolean dialog = FALSE;
 
-    hr_window_open_file_or_report (window, file);
+    hr_window_open_file_or_warn (window, file);
     settle ();
     toplevels = gtk_window_get_toplevels ();
     for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
@@ -1781,7 +1781,7 @@ test_invalid_file (void)
   g_assert_cmpint (write (fd, text, strlen (text)), ==, (gssize) strlen (text));
   close (fd);
   file = g_file_new_for_path (path);
-  hr_window_open_file_or_report (window, file);
+  hr_window_open_file_or_warn (window, file);
   settle ();
 
   toplevels = gtk_window_get_toplevels ();
@@ -2478,7 +2478,7 @@ test_broken_presets (void)
                                       "\"training.loss=bogus\", \"source\": \"s\"}]}", -1, NULL));
   hr_frameworks_load (presets);   /* as at a start with these files */
   window = open_window ();
-  g_assert_true (hr_window_report_broken_presets (window));
+  g_assert_true (hr_window_warn_broken_presets (window));
   settle ();
   toplevels = gtk_window_get_toplevels ();
   for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)

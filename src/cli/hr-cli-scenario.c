@@ -3,10 +3,11 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The file, the scenario preset or the default, as JSON; a Hugging Face
- * import as its model, --framework and each --set applied to that JSON,
- * then read and checked once; a DeepSpeed import applied to the read
- * scenario, --set again over it.  Errors name the file or the flag.
+ * The file, the scenario preset or the default, as JSON, with --framework;
+ * without an import each --set goes into that JSON too, and it is read
+ * and checked once.  With --import-hf or --import-deepspeed, the file is
+ * read, the imports change the read scenario, each --set is applied once
+ * over them and the result is checked.  Errors name the file or the flag.
  */
 
 #include "config.h"
@@ -27,29 +28,30 @@
 /* A value given with --set is the command line's fault, not the file's:
  * name "--set" instead of the file when the error is about that path. */
 static int
-bad_input_from_sets (const char  *message,
-                     const char  *origin,
-                     char       **sets)
+bad_input_from_sets (const GError  *error,
+                     const char    *origin,
+                     char         **sets)
 {
-  g_autofree char *prefix = g_strdup_printf ("%s: ", origin);
-  const char *rest = g_str_has_prefix (message, prefix) ? message + strlen (prefix) : NULL;
+  const char *field = hr_error_field (error);
 
-  for (guint i = 0; rest != NULL && sets != NULL && sets[i] != NULL; i++)
+  for (guint i = 0; field != NULL && sets != NULL && sets[i] != NULL; i++)
     {
       const char *eq = strchr (sets[i], '=');
-      g_autofree char *path = eq ? g_strndup (sets[i], eq - sets[i]) : NULL;
 
-      if (path != NULL && g_str_has_prefix (rest, path) && rest[strlen (path)] == ':')
+      if (eq != NULL && g_strcmp0 (hr_error_origin (error), origin) == 0
+          && strlen (field) == (gsize) (eq - sets[i])
+          && strncmp (sets[i], field, eq - sets[i]) == 0)
         {
-          g_autofree char *msg = g_strdup_printf ("--set %s", rest);
+          g_autofree char *msg = g_strdup_printf ("--set %s: %s", field,
+                                                  hr_error_reason (error));
 
           return hr_cli_bad_input (msg);
         }
     }
-  return hr_cli_bad_input (message);
+  return hr_cli_bad_input (error->message);
 }
 
-/* The scenario as JSON, before --import-hf and --set change it. */
+/* The scenario as JSON, before --framework and --set change it. */
 static JsonNode *
 load_root (const HrCliOptions *o,
            HrPresets          *presets,
@@ -116,55 +118,31 @@ follow_plan_name (JsonObject *root,
     json_object_remove_member (root, "name");
 }
 
+/* A training.framework assignment: the profile fills what the file leaves
+ * out, which only the reader knows, so it goes into the file. */
 static gboolean
-apply_import (JsonObject  *root,
-              const char  *path,
-              GError     **error)
+is_framework_set (const char *assignment)
+{
+  return g_str_has_prefix (assignment, "training.framework=");
+}
+
+/* The config at PATH, of IMPORTER's format (given with FLAG), changes the
+ * read scenario, as the window's Import does; what it cannot map is said
+ * on stderr. */
+static gboolean
+apply_import (HrScenario        *sc,
+              const char        *flag,
+              const char        *path,
+              const HrImporter  *importer,
+              GError           **error)
 {
   g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
-  HrScenario sc;
-  g_autoptr(JsonNode) node = NULL;
-
   g_autoptr(GError) local = NULL;
 
-  hr_scenario_init_default (&sc);
-  if (!hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &local))
+  if (!hr_import_file (sc, path, importer, NULL, unmapped, &local))
     {
-      g_set_error (error, HR_ERROR, local->code, "--import-hf: %s", local->message);
+      g_set_error (error, HR_ERROR, local->code, "%s: %s", flag, local->message);
       return FALSE;
-    }
-  node = hr_scenario_to_json (&sc);
-  json_object_set_member (root, "model",
-                          json_node_copy (json_object_get_member (json_node_get_object (node),
-                                                                  "model")));
-  /* T5's bias takes eager attention, which the import chose (hf_apply). */
-  if (sc.model.position_buckets > 0)
-    {
-      JsonObject *training = json_object_has_member (root, "training")
-                             ? json_object_get_object_member (root, "training") : NULL;
-
-      if (training == NULL)
-        {
-          training = json_object_new ();
-          json_object_set_object_member (root, "training", training);
-        }
-      json_object_set_string_member (training, "attention", "eager");
-    }
-  /* An audio encoder takes whole 30 s clips and a target no longer than
-   * its decoder's table, the lengths the import chose
-   * (hr_scenario_fit_model_lengths). */
-  if (hr_model_audio (&sc.model))
-    {
-      JsonObject *training = json_object_has_member (root, "training")
-                             ? json_object_get_object_member (root, "training") : NULL;
-
-      if (training == NULL)
-        {
-          training = json_object_new ();
-          json_object_set_object_member (root, "training", training);
-        }
-      json_object_set_int_member (training, "seq_len", (gint64) sc.training.seq_len);
-      json_object_set_int_member (training, "target_len", (gint64) sc.training.target_len);
     }
   for (guint i = 0; i < unmapped->len; i++)
     hr_cli_note ("%s: not mapped: %s", path, (char *) g_ptr_array_index (unmapped, i));
@@ -172,7 +150,15 @@ apply_import (JsonObject  *root,
 }
 
 /* The scenario the command plans: the file, the preset or the default,
- * with the imports, the framework and --set applied, read and checked. */
+ * with the framework, the imports and --set applied, read and checked.
+ *
+ * Without an import, each --set goes into the file before it is read, so
+ * its value is the file's: a preset it chooses yields to the file's other
+ * values, a framework fills what neither gives.  With one, the file is
+ * read first, the imports change the read scenario (--import-hf its
+ * model, --import-deepspeed its training and layout), and each --set is
+ * applied once, after them, so that it wins over them too; the result is
+ * checked once. */
 int
 hr_cli_build_scenario (const HrCliOptions  *o,
                        HrPresets           *presets,
@@ -181,6 +167,9 @@ hr_cli_build_scenario (const HrCliOptions  *o,
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *read_name = NULL;
+  gboolean imports = o->import_hf != NULL || o->import_ds != NULL;
+  gboolean generated;
   char *origin = NULL;
 
   root = load_root (o, presets, &origin, &error);
@@ -197,10 +186,8 @@ hr_cli_build_scenario (const HrCliOptions  *o,
    * name the file gives is the one the reader would generate, and
    * reading the whole scenario twice to find that out is a third of the
    * start-up of a plain `headroom-cli`. */
-  if (o->sets != NULL || o->import_hf != NULL || o->import_ds != NULL || o->framework != NULL)
+  if (!imports && (o->sets != NULL || o->framework != NULL))
     follow_plan_name (json_node_get_object (root), origin, presets);
-  if (o->import_hf != NULL && !apply_import (json_node_get_object (root), o->import_hf, &error))
-    return hr_cli_bad_input (error->message);
   if (o->framework != NULL)
     {
       /* --framework ID is --set training.framework=ID (contract 1.1):
@@ -213,34 +200,36 @@ hr_cli_build_scenario (const HrCliOptions  *o,
         return hr_cli_bad_input (error->message);
     }
   for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
-    if (!hr_json_set_path (json_node_get_object (root), o->sets[i], &error))
+    if ((!imports || is_framework_set (o->sets[i]))
+        && !hr_json_set_path (json_node_get_object (root), o->sets[i], &error))
       return hr_cli_bad_input (error->message);
 
   if (!hr_scenario_read_node (sc, root, origin, presets, &error))
-    return bad_input_from_sets (error->message, origin, o->sets);
+    return bad_input_from_sets (error, origin, o->sets);
+  if (!imports)
+    return EXIT_PLANNED;
 
-  /* A DeepSpeed config changes the read scenario; --set still wins. */
-  if (o->import_ds != NULL)
+  /* A name that is the one the plan gives itself follows the plan
+   * through the imports and --set (follow_plan_name does it for a file
+   * changed before it is read). */
+  generated = hr_scenario_name_is_generated (sc);
+  read_name = g_strdup (sc->name);
+  if (o->import_hf != NULL
+      && !apply_import (sc, "--import-hf", o->import_hf, &hr_hf_importer, &error))
+    return hr_cli_bad_input (error->message);
+  if (o->import_ds != NULL
+      && !apply_import (sc, "--import-deepspeed", o->import_ds, &hr_ds_importer, &error))
+    return hr_cli_bad_input (error->message);
+  for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
+    if (!is_framework_set (o->sets[i])
+        && !hr_scenario_set (sc, o->sets[i], presets, origin, &error))
+      return bad_input_from_sets (error, origin, o->sets);
+  if (!hr_scenario_validate (sc, &error))
     {
-      g_autoptr(GPtrArray) unmapped = g_ptr_array_new_with_free_func (g_free);
-
-      if (!hr_import_file (sc, o->import_ds, &hr_ds_importer, NULL, unmapped, &error))
-        {
-          g_autofree char *msg = g_strdup_printf ("--import-deepspeed: %s", error->message);
-          return hr_cli_bad_input (msg);
-        }
-      for (guint i = 0; i < unmapped->len; i++)
-        hr_cli_note ("%s: not mapped: %s", o->import_ds,
-                     (char *) g_ptr_array_index (unmapped, i));
-      for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
-        if (!hr_scenario_set (sc, o->sets[i], presets, origin, &error))
-          return bad_input_from_sets (error->message, origin, o->sets);
-      if (!hr_scenario_validate (sc, &error))
-        {
-          g_prefix_error (&error, "%s: ", origin);
-          return bad_input_from_sets (error->message, origin, o->sets);
-        }
+      hr_error_add_origin (&error, origin);
+      return bad_input_from_sets (error, origin, o->sets);
     }
+  if (generated && strcmp (sc->name, read_name) == 0)
+    hr_scenario_set_generated_name (sc);
   return EXIT_PLANNED;
 }
-

@@ -6,7 +6,9 @@
  * Messages start with the path of the offending field ("parallel.tp: ..."),
  * so the CLI can print them after a file name; hr_error_set_field keeps
  * the path beside the message too, so the GUI can show the reason next to
- * the field it names.
+ * the field it names, and the CLI can tell a --set value's error from the
+ * file's.  A reader's error names its file first ("s.json: parallel.tp:
+ * ..."): hr_error_set_field_in keeps that origin beside the path.
  */
 
 #pragma once
@@ -33,7 +35,16 @@ void         hr_error_set_field  (GError        **error,
                                   const char     *path,
                                   const char     *format,
                                   ...) G_GNUC_PRINTF (4, 5);
+void         hr_error_set_field_in (GError      **error,
+                                    HrErrorCode   code,
+                                    const char   *origin,
+                                    const char   *path,
+                                    const char   *format,
+                                    ...) G_GNUC_PRINTF (5, 6);
+void         hr_error_add_origin (GError        **error,
+                                  const char     *origin);
 const char  *hr_error_field      (const GError   *error);
 const char  *hr_error_reason     (const GError   *error);
+const char  *hr_error_origin     (const GError   *error);
 
 G_END_DECLS

@@ -43,7 +43,7 @@ hr_application_activate (GApplication *app)
   HrWindow *window = hr_window_new (ADW_APPLICATION (app));
 
   gtk_window_present (GTK_WINDOW (window));
-  hr_window_report_broken_presets (window);
+  hr_window_warn_broken_presets (window);
 }
 
 static void
@@ -57,7 +57,7 @@ hr_application_open (GApplication  *app,
       HrWindow *window = hr_window_new (ADW_APPLICATION (app));
 
       gtk_window_present (GTK_WINDOW (window));
-      hr_window_open_file_or_report (window, files[i]);
+      hr_window_open_file_or_warn (window, files[i]);
     }
 }
 

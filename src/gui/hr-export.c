@@ -3,23 +3,15 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The chart, the sweep and the comparison are exported at one size, fit
- * for a slide (1600 x 900 points at twice the resolution: 3200 x 1800
- * pixels), in the light style with slightly larger type, so they sit
- * side by side in a deck.  `headroom-cli --png` draws at the same size.
+ * The chart, the sweep and the comparison are exported at the size and
+ * type of every PNG Headroom writes (hr_export_settings, in the render
+ * layer, as `headroom-cli --png` draws), in the light style.
  */
 
 #include "config.h"
 
 #include "hr-locale.h"
 #include "hr-export.h"
-
-const HrExportSettings hr_export_settings = {
-  .width = 1600,
-  .height = 900,
-  .scale = 2.0,
-  .font_scale = 1.25,
-};
 
 void
 hr_export_style_init (HrChartStyle *style,

@@ -7,19 +7,9 @@
 #pragma once
 
 #include "hr-chart.h"
+#include "hr-render-png.h"
 
 G_BEGIN_DECLS
-
-/* A slide: width x height points drawn at scale pixels per point. */
-typedef struct
-{
-  int    width;
-  int    height;
-  double scale;
-  double font_scale;
-} HrExportSettings;
-
-extern const HrExportSettings hr_export_settings;
 
 void     hr_export_style_init  (HrChartStyle  *style,
                                 HrUnits        units);

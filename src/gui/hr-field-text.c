@@ -72,7 +72,17 @@ is_path_char (char c)
 }
 
 /* text with every field path in it ("model.hidden") replaced by the
- * field's label; words that are no field's path stay as they are. */
+ * field's label; words that are no field's path stay as they are.
+ *
+ * The error's own field comes from hr_error_field, never from here.  The
+ * other paths a reason mentions ("48 does not divide model.hidden = 5120")
+ * are words of its translated sentence, written into the check's format
+ * where the translator put them: a list of them carried beside the
+ * message would still leave this to find each one in the text to put its
+ * label there, and it would be a second copy, kept by hand in every
+ * check, of what the sentence already says.  Naming them without the
+ * text would need each check to format its reason twice (paths, labels),
+ * so the words are scanned, and only for the field table's paths. */
 char *
 hr_field_text_labels (const char *text)
 {
@@ -133,6 +143,9 @@ hr_field_text_for_error (const GError *error)
   if (label == NULL)
     return hr_field_text_labels (error->message);
   reason = hr_field_text_labels (hr_error_reason (error));
+  /* A value of a file (a broken preset) still names the file first. */
+  if (hr_error_origin (error) != NULL)
+    return g_strdup_printf ("%s: %s: %s", hr_error_origin (error), label, reason);
   /* TRANSLATORS: a field's label, then what is wrong with its value */
   return g_strdup_printf (_("%s: %s"), label, reason);
 }

@@ -36,7 +36,7 @@ typedef struct
   Kind               kind;
   gsize              offset;    /* in HrScenario */
   gsize              buffer_size;  /* K_STRING: the buffer's size */
-  guint              bit;          /* K_BIT: its bit of training.lora_targets */
+  guint              bit;          /* K_BIT: its bit (a mask) of training.lora_targets */
   guint              dtype_index;  /* K_DTYPE: its bit of training.dtypes_set */
   const HrEnumNames *names;
   char              *property;  /* "model-layers" */
@@ -48,28 +48,54 @@ typedef struct
 static ModelField *fields;
 static guint n_fields;
 
-/* AMOUNT is the buffer size of a K_STRING, the bit of a K_BIT and the
- * dtype's index of a K_DTYPE. */
-static void
+/* A property for the field at PATH, OFFSET bytes into HrScenario; what
+ * else a kind needs is set by the add_*_field functions below. */
+static ModelField *
 add_field (GArray            *list,
            const char        *path,
            Kind               kind,
            gsize              offset,
-           gsize              amount,
            const HrEnumNames *names)
 {
   ModelField f = { .path = g_strdup (path), .kind = kind, .offset = offset, .names = names,
                    .property = g_strdup (path) };
 
-  if (kind == K_STRING)
-    f.buffer_size = amount;
-  else if (kind == K_BIT)
-    f.bit = (guint) amount;
-  else if (kind == K_DTYPE)
-    f.dtype_index = (guint) amount;
-
   g_strdelimit (f.property, "._", '-');
   g_array_append_val (list, f);
+  return &g_array_index (list, ModelField, list->len - 1);
+}
+
+/* A K_STRING: a char array of buffer_size bytes. */
+static void
+add_string_field (GArray     *list,
+                  const char *path,
+                  gsize       offset,
+                  gsize       buffer_size)
+{
+  add_field (list, path, K_STRING, offset, NULL)->buffer_size = buffer_size;
+}
+
+/* A K_DTYPE: one of training.dtypes, the dtype_index-th, whose bit of
+ * training.dtypes_set setting it marks. */
+static void
+add_dtype_field (GArray            *list,
+                 const char        *path,
+                 gsize              offset,
+                 guint              dtype_index,
+                 const HrEnumNames *names)
+{
+  add_field (list, path, K_DTYPE, offset, names)->dtype_index = dtype_index;
+}
+
+/* A K_BIT: the boolean of one LoRA target, bit (a mask, 1 << target) of
+ * training.lora_targets. */
+static void
+add_lora_target_field (GArray     *list,
+                       const char *path,
+                       guint       bit)
+{
+  add_field (list, path, K_BIT, G_STRUCT_OFFSET (HrScenario, training.lora_targets),
+             NULL)->bit = bit;
 }
 
 static void
@@ -77,12 +103,12 @@ build_fields (void)
 {
   GArray *list = g_array_new (FALSE, TRUE, sizeof (ModelField));
 
-  add_field (list, "name", K_STRING, G_STRUCT_OFFSET (HrScenario, name),
-             sizeof (((HrScenario *) 0)->name), NULL);
-  add_field (list, "model.preset", K_STRING, G_STRUCT_OFFSET (HrScenario, model.preset),
-             sizeof (((HrScenario *) 0)->model.preset), NULL);
-  add_field (list, "gpu.preset", K_STRING, G_STRUCT_OFFSET (HrScenario, gpu.preset),
-             sizeof (((HrScenario *) 0)->gpu.preset), NULL);
+  add_string_field (list, "name", G_STRUCT_OFFSET (HrScenario, name),
+                    sizeof (((HrScenario *) 0)->name));
+  add_string_field (list, "model.preset", G_STRUCT_OFFSET (HrScenario, model.preset),
+                    sizeof (((HrScenario *) 0)->model.preset));
+  add_string_field (list, "gpu.preset", G_STRUCT_OFFSET (HrScenario, gpu.preset),
+                    sizeof (((HrScenario *) 0)->gpu.preset));
   for (guint s = 0; s < hr_field_sections_count; s++)
     {
       const HrFieldSection *section = &hr_field_sections[s];
@@ -97,19 +123,22 @@ build_fields (void)
           switch (f->kind)
             {
             case F_UINT:
-              add_field (list, path, K_UINT, offset, 0, NULL);
+              add_field (list, path, K_UINT, offset, NULL);
               break;
             case F_BOOL:
-              add_field (list, path, K_BOOL, offset, 0, NULL);
+              add_field (list, path, K_BOOL, offset, NULL);
               break;
             case F_DOUBLE:
-              add_field (list, path, K_DOUBLE, offset, 0, NULL);
+              add_field (list, path, K_DOUBLE, offset, NULL);
               break;
             case F_ENUM:
-              add_field (list, path, dtypes ? K_DTYPE : K_ENUM, offset, i, f->names);
+              if (dtypes)
+                add_dtype_field (list, path, offset, i, f->names);
+              else
+                add_field (list, path, K_ENUM, offset, f->names);
               break;
             case F_NAME:
-              add_field (list, path, K_STRING, offset, f->size, NULL);
+              add_string_field (list, path, offset, f->size);
               break;
             case F_SKIP:
             default:
@@ -122,8 +151,7 @@ build_fields (void)
       g_autofree char *path = g_strconcat ("training.lora.targets.",
                                            hr_enum_name (&hr_lora_target_names, i), NULL);
 
-      add_field (list, path, K_BIT, G_STRUCT_OFFSET (HrScenario, training.lora_targets),
-                 1u << i, NULL);
+      add_lora_target_field (list, path, 1u << i);
     }
   n_fields = list->len;
   fields = (ModelField *) (gpointer) g_array_free (list, FALSE);

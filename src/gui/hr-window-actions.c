@@ -136,7 +136,7 @@ finish_choice (HrWindow *self,
   switch (choice)
     {
     case CHOOSE_OPEN:
-      hr_window_open_file_or_report (self, file);
+      hr_window_open_file_or_warn (self, file);
       return;
     case CHOOSE_IMPORT:
       if (!hr_window_import_file (self, file, &error))

@@ -50,8 +50,8 @@ hr_window_open_file (HrWindow  *self,
 }
 
 void
-hr_window_open_file_or_report (HrWindow *self,
-                               GFile    *file)
+hr_window_open_file_or_warn (HrWindow *self,
+                             GFile    *file)
 {
   g_autoptr(GError) error = NULL;
 

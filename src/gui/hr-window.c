@@ -121,7 +121,7 @@ hr_window_show_error (HrWindow   *self,
 /* Preset files that do not parse are named once, and the app runs on
  * without them.  Returns whether there were any. */
 gboolean
-hr_window_report_broken_presets (HrWindow *self)
+hr_window_warn_broken_presets (HrWindow *self)
 {
   g_autoptr(GPtrArray) broken = hr_presets_broken (self->presets);
   GPtrArray *profiles = hr_frameworks_problems ();

@@ -23,8 +23,8 @@ HrWindow        *hr_window_new              (AdwApplication   *application);
 gboolean         hr_window_open_file        (HrWindow         *self,
                                              GFile            *file,
                                              GError          **error);
-void             hr_window_open_file_or_report (HrWindow      *self,
-                                                GFile         *file);
+void             hr_window_open_file_or_warn (HrWindow        *self,
+                                              GFile           *file);
 gboolean         hr_window_save_to          (HrWindow         *self,
                                              GFile            *file,
                                              GError          **error);
@@ -39,7 +39,7 @@ gboolean         hr_window_export_csv       (HrWindow         *self,
                                              GError          **error);
 void             hr_window_set_scenario     (HrWindow         *self,
                                              const HrScenario *scenario);
-gboolean         hr_window_report_broken_presets (HrWindow    *self);
+gboolean         hr_window_warn_broken_presets (HrWindow    *self);
 gboolean         hr_window_load_example     (HrWindow         *self,
                                              const char       *id,
                                              GError          **error);

@@ -79,8 +79,8 @@ hr_fields_read_field (const Field  *field,
           gint64 v = json_node_get_int (node);
 
           if (v < 0)
-            FAIL (HR_ERROR_INVALID, _("%s: %s is not allowed; allowed: a whole number "
-                  "0 or more"), path, (value = hr_fields_describe_node (node)));
+            FAIL_AT (HR_ERROR_INVALID, path, _("%s is not allowed; allowed: a whole "
+                     "number 0 or more"), (value = hr_fields_describe_node (node)));
           *(guint64 *) ptr = (guint64) v;
           return TRUE;
         }
@@ -93,29 +93,29 @@ hr_fields_read_field (const Field  *field,
               *(guint64 *) ptr = (guint64) v;
               return TRUE;
             }
-          FAIL (HR_ERROR_INVALID, _("%s: %s is not allowed; allowed: a whole number "
-                "0 or more, up to 2^53"), path, (value = hr_fields_describe_node (node)));
+          FAIL_AT (HR_ERROR_INVALID, path, _("%s is not allowed; allowed: a whole number "
+                   "0 or more, up to 2^53"), (value = hr_fields_describe_node (node)));
         }
-      FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a whole number"),
-            path, (value = hr_fields_describe_node (node)));
+      FAIL_AT (HR_ERROR_TYPE, path, _("%s is not allowed; allowed: a whole number"),
+               (value = hr_fields_describe_node (node)));
 
     case F_BOOL:
       if (type != G_TYPE_BOOLEAN)
-        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: true or false"),
-              path, (value = hr_fields_describe_node (node)));
+        FAIL_AT (HR_ERROR_TYPE, path, _("%s is not allowed; allowed: true or false"),
+                 (value = hr_fields_describe_node (node)));
       *(gboolean *) ptr = json_node_get_boolean (node);
       return TRUE;
 
     case F_DOUBLE:
       if (type != G_TYPE_INT64 && type != G_TYPE_DOUBLE)
-        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a number"),
-              path, (value = hr_fields_describe_node (node)));
+        FAIL_AT (HR_ERROR_TYPE, path, _("%s is not allowed; allowed: a number"),
+                 (value = hr_fields_describe_node (node)));
       {
         double v = json_node_get_double (node);
 
         if (!isfinite (v) || v < 0)
-          FAIL (HR_ERROR_INVALID, _("%s: %s is not allowed; allowed: a number 0 or more"),
-                path, (value = hr_fields_describe_node (node)));
+          FAIL_AT (HR_ERROR_INVALID, path, _("%s is not allowed; allowed: a number 0 or more"),
+                   (value = hr_fields_describe_node (node)));
         *(double *) ptr = v;
       }
       return TRUE;
@@ -127,9 +127,9 @@ hr_fields_read_field (const Field  *field,
 
         if (type != G_TYPE_STRING
             || !hr_enum_parse (field->names, json_node_get_string (node), &v))
-          FAIL (type == G_TYPE_STRING ? HR_ERROR_INVALID : HR_ERROR_TYPE,
-                _("%s: %s is not allowed; allowed: %s"),
-                  path, (value = hr_fields_describe_node (node)),
+          FAIL_AT (type == G_TYPE_STRING ? HR_ERROR_INVALID : HR_ERROR_TYPE, path,
+                   _("%s is not allowed; allowed: %s"),
+                   (value = hr_fields_describe_node (node)),
                 (allowed = hr_enum_allowed (field->names)));
         *(guint *) ptr = v;
         return TRUE;
@@ -137,11 +137,12 @@ hr_fields_read_field (const Field  *field,
 
     case F_NAME:
       if (type != G_TYPE_STRING)
-        FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a string"),
-              path, (value = hr_fields_describe_node (node)));
+        FAIL_AT (HR_ERROR_TYPE, path, _("%s is not allowed; allowed: a string"),
+                 (value = hr_fields_describe_node (node)));
       if ((field->flags & HR_FIELD_WHOLE) && strlen (json_node_get_string (node)) >= field->size)
-        FAIL (HR_ERROR_INVALID, _("%s: %" PRIu64 " characters is too long; allowed: up to %" PRIu64),
-              path, (guint64) strlen (json_node_get_string (node)), (guint64) field->size - 1);
+        FAIL_AT (HR_ERROR_INVALID, path, _("%" PRIu64 " characters is too long; allowed: up "
+                 "to %" PRIu64), (guint64) strlen (json_node_get_string (node)),
+                 (guint64) field->size - 1);
       hr_copy_string (ptr, field->size > 0 ? field->size : HR_NAME_MAX, json_node_get_string (node));
       return TRUE;
 
@@ -190,7 +191,7 @@ hr_fields_read_section (JsonObject   *obj,
           g_autofree char *skipped = skip != NULL ? g_strjoinv (", ", (char **) skip) : NULL;
           g_autofree char *allowed = hr_fields_keys_allowed (fields, n_fields, skipped);
 
-          FAIL (HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: %s"), where, allowed);
+          FAIL_AT (HR_ERROR_UNKNOWN_KEY, where, _("unknown key; allowed: %s"), allowed);
         }
       /* The path for a message, from the table's own key: built on the
        * stack, since every file read passes here for every key. */
@@ -223,8 +224,8 @@ hr_fields_member_object (JsonObject   *obj,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: %s: %s is not allowed; allowed: "
-                   "an object"), origin, path, value);
+      hr_error_set_field_in (error, HR_ERROR_TYPE, origin, path, _("%s is not allowed; "
+                             "allowed: an object"), value);
       return NULL;
     }
   return json_node_get_object (node);
@@ -250,8 +251,8 @@ hr_fields_read_lora_targets (HrTraining  *t,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      FAIL (HR_ERROR_TYPE, _("training.lora.targets: %s is not allowed; allowed: an array "
-            "of %s, or \"all-linear\""), value, allowed);
+      FAIL_AT (HR_ERROR_TYPE, "training.lora.targets", _("%s is not allowed; allowed: an "
+               "array of %s, or \"all-linear\""), value, allowed);
     }
 
   {
@@ -266,9 +267,9 @@ hr_fields_read_lora_targets (HrTraining  *t,
             || !hr_enum_parse (&hr_lora_target_names, json_node_get_string (item), &v))
           {
             g_autofree char *value = hr_fields_describe_node (item);
+            g_autofree char *path = g_strdup_printf ("training.lora.targets[%u]", i);
 
-            FAIL (HR_ERROR_INVALID, _("training.lora.targets[%u]: %s is not allowed; "
-                  "allowed: %s"), i, value, allowed);
+            FAIL_AT (HR_ERROR_INVALID, path, _("%s is not allowed; allowed: %s"), value, allowed);
           }
         targets |= 1u << v;
       }
@@ -293,14 +294,14 @@ hr_fields_read_stage_layers (HrParallel  *p,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      FAIL (HR_ERROR_TYPE, _("parallel.stage_layers: %s is not allowed; allowed: an array of "
-            "whole numbers, the layers of each pipeline stage"), value);
+      FAIL_AT (HR_ERROR_TYPE, "parallel.stage_layers", _("%s is not allowed; allowed: an "
+               "array of whole numbers, the layers of each pipeline stage"), value);
     }
   array = json_node_get_array (node);
   n = json_array_get_length (array);
   if (n > HR_MAX_STAGE_LAYERS)
-    FAIL (HR_ERROR_INVALID, _("parallel.stage_layers: %u stages is too many; allowed: up to %d"),
-          n, HR_MAX_STAGE_LAYERS);
+    FAIL_AT (HR_ERROR_INVALID, "parallel.stage_layers", _("%u stages is too many; allowed: "
+             "up to %d"), n, HR_MAX_STAGE_LAYERS);
   for (guint i = 0; i < n; i++)
     {
       JsonNode *item = json_array_get_element (array, i);
@@ -310,9 +311,10 @@ hr_fields_read_stage_layers (HrParallel  *p,
       if (v < 1 || v > HR_MAX_LAYERS)
         {
           g_autofree char *value = hr_fields_describe_node (item);
+          g_autofree char *path = g_strdup_printf ("parallel.stage_layers[%u]", i);
 
-          FAIL (HR_ERROR_INVALID, _("parallel.stage_layers[%u]: %s is not allowed; allowed: a "
-                "whole number 1 to %d"), i, value, HR_MAX_LAYERS);
+          FAIL_AT (HR_ERROR_INVALID, path, _("%s is not allowed; allowed: a whole number "
+                   "1 to %d"), value, HR_MAX_LAYERS);
         }
       p->stage_layers[i] = (guint32) v;
     }

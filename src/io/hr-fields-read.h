@@ -20,6 +20,14 @@ G_BEGIN_DECLS
     return FALSE;                                               \
   } G_STMT_END
 
+/* Sets *error to "ORIGIN: PATH: message", with ORIGIN and PATH kept
+ * beside it (hr_error_origin, hr_error_field), and returns FALSE. */
+#define FAIL_AT(code, path, ...)                                         \
+  G_STMT_START {                                                         \
+    hr_error_set_field_in (error, code, origin, path, __VA_ARGS__);      \
+    return FALSE;                                                        \
+  } G_STMT_END
+
 char       *hr_fields_describe_node (JsonNode     *node);
 char       *hr_fields_keys_allowed  (const Field  *fields,
                                      guint         n_fields,

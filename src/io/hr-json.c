@@ -227,11 +227,10 @@ hr_json_check_keys (JsonObject         *obj,
         /* Escaped and cut, so a key with a line break or of a megabyte
          * still makes a one-line message. */
         g_autofree char *shown = hr_text_for_message (l->data, 40);
-        g_autofree char *where = g_strdup_printf ("%s: %s", origin, shown);
         g_autofree char *keys = g_strjoinv (", ", (char **) allowed);
 
-        g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: unknown key; allowed: %s"),
-                     where, keys);
+        hr_error_set_field_in (error, HR_ERROR_UNKNOWN_KEY, origin, shown,
+                               _("unknown key; allowed: %s"), keys);
         return FALSE;
       }
   return TRUE;

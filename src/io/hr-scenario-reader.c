@@ -40,8 +40,8 @@ read_preset_id (JsonObject   *obj,
     {
       g_autofree char *value = hr_fields_describe_node (node);
 
-      FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a preset id (lower-case "
-            "letters, digits, '.', '_', '-')"), path, value);
+      FAIL_AT (HR_ERROR_TYPE, path, _("%s is not allowed; allowed: a preset id (lower-case "
+               "letters, digits, '.', '_', '-')"), value);
     }
   *out_id = json_node_get_string (node);
   return TRUE;
@@ -72,7 +72,7 @@ apply_preset_member (HrScenario       *sc,
   if (*out_id == NULL || apply (sc, *out_id, presets, &local))
     return TRUE;
   if (local->code == HR_ERROR_NOT_FOUND)
-    FAIL (HR_ERROR_NOT_FOUND, "%s: %s", path, local->message);
+    FAIL_AT (HR_ERROR_NOT_FOUND, path, "%s", local->message);
   g_propagate_error (error, g_steal_pointer (&local));
   return FALSE;
 }
@@ -89,6 +89,13 @@ hr_scenario_apply_model_preset (HrScenario  *scenario,
   if (node == NULL)
     return FALSE;
   return hr_scenario_apply_model_preset_node (scenario, node, origin, id, error);
+}
+
+/* Whether path is the model's or one of its fields' ("model.hidden"). */
+static gboolean
+is_model_field (const char *path)
+{
+  return path != NULL && (strcmp (path, "model") == 0 || g_str_has_prefix (path, "model."));
 }
 
 /* A model preset file's content: {"model": {...}, "source": ..., "notes": ...}. */
@@ -132,8 +139,7 @@ hr_scenario_apply_model_preset_node (HrScenario  *scenario,
     hr_copy_string (check.model.name, sizeof check.model.name, id);
 
   /* A broken preset is the preset's fault: say so, with its file name. */
-  if (!hr_scenario_validate (&check, &local) && local->message != NULL
-      && g_str_has_prefix (local->message, "model"))
+  if (!hr_scenario_validate (&check, &local) && is_model_field (hr_error_field (local)))
     {
       g_set_error (error, HR_ERROR, local->code, "%s: %s", origin, local->message);
       return FALSE;
@@ -328,71 +334,72 @@ read_gpu (HrScenario  *sc,
   return TRUE;
 }
 
-/* The model key at p ("kv_heads" in "model.kv_heads: ..."), if it is
- * one that came from the default model; its length in *len. */
+/* Whether model.KEY (KEY of LEN bytes) came from the default model. */
 static gboolean
-inherited_key_at (const char      *p,
-                  const Inherited *inherited,
-                  gsize           *len)
+inherited_key (const char      *key,
+               gsize            len,
+               const Inherited *inherited)
 {
-  *len = 0;
-  while (g_ascii_islower (p[*len]) || p[*len] == '_')
-    (*len)++;
-  for (guint i = 0; *len > 0 && i < hr_model_fields_count; i++)
+  for (guint i = 0; len > 0 && i < hr_model_fields_count; i++)
     if (hr_field_mask_has (&inherited->inherited, i)
-        && strlen (hr_model_fields[i].key) == *len
-        && strncmp (hr_model_fields[i].key, p, *len) == 0)
+        && strlen (hr_model_fields[i].key) == len
+        && strncmp (hr_model_fields[i].key, key, len) == 0)
       return TRUE;
   return FALSE;
 }
 
 /* A check that fails on a value of the default model names the value the
- * user never wrote: say where it came from.  "model.kv_heads: 40 is out of
- * range; allowed: 1 to 12" becomes "model.kv_heads: 40 (from the default
- * model llama-2-13b, since model.preset is not set) is out of range;
- * allowed: 1 to 12; set model.kv_heads", and a default model's value the
- * message only mentions ("... does not divide model.heads = 40") is named
- * at the end. */
+ * user never wrote: say where it came from.  The reason of
+ * "model.kv_heads: 40 is out of range; allowed: 1 to 12" becomes "40 (from
+ * the default model llama-2-13b, since model.preset is not set) is out of
+ * range; allowed: 1 to 12; set model.kv_heads", and a default model's
+ * value the reason only mentions ("... does not divide model.heads = 40")
+ * is named at the end.  The error's own field is hr_error_field's; the
+ * others are found in the reason's words, where the check wrote them
+ * into its sentence. */
 static char *
-explain_inherited (const char      *message,
+explain_inherited (const GError    *error,
                    const Inherited *inherited)
 {
   g_autoptr(GString) others = NULL;
+  const char *field = hr_error_field (error);
+  const char *reason = hr_error_reason (error);
+  const char *p = reason;
   GString *out;
-  const char *p = message;
-  gsize len;
 
   if (!hr_field_mask_any_from (&inherited->inherited, 0))
-    return g_strdup (message);
+    return g_strdup (reason);
   out = g_string_new (NULL);
   others = g_string_new (NULL);
 
-  if (g_str_has_prefix (p, "model.") && inherited_key_at (p + 6, inherited, &len)
-      && p[6 + len] == ':' && p[7 + len] == ' ')
+  if (field != NULL && g_str_has_prefix (field, "model.")
+      && inherited_key (field + 6, strlen (field + 6), inherited))
     {
-      const char *value = p + 8 + len;
-      const char *end = strchr (value, ' ');
+      /* The reason starts with the value ("40 is out of range"). */
+      const char *end = strchr (reason, ' ');
 
       if (end == NULL)
-        end = value + strlen (value);
-      g_string_append_len (out, p, end - p);
+        end = reason + strlen (reason);
+      g_string_append_len (out, reason, end - reason);
       g_string_append_printf (out, _(" (from the default model %s, since model.preset is not set)"),
                               inherited->from);
       g_string_append (out, end);
-      g_string_append_printf (out, _("; set model.%.*s"), (int) len, p + 6);
-      p += 6 + len;
+      g_string_append_printf (out, _("; set model.%.*s"), (int) strlen (field + 6), field + 6);
     }
   else
-    g_string_append (out, message);
+    g_string_append (out, reason);
 
-  /* The default model's values the message goes on to mention. */
+  /* The default model's values the reason goes on to mention. */
   while ((p = strstr (p, "model.")) != NULL)
     {
+      gsize len = 0;
+
       p += 6;
-      if (inherited_key_at (p, inherited, &len))
+      while (g_ascii_islower (p[len]) || p[len] == '_')
+        len++;
+      if (inherited_key (p, len, inherited))
         {
-          g_autofree char *key = g_strndup (p, len);
-          g_autofree char *shown = g_strconcat ("model.", key, NULL);
+          g_autofree char *shown = g_strdup_printf ("model.%.*s", (int) len, p);
 
           if (strstr (others->str, shown) == NULL)
             g_string_append_printf (others, "%s%s", others->len > 0 ? _(" and ") : "", shown);
@@ -428,10 +435,10 @@ fill_from_framework (JsonNode    *root,
       g_autofree char *problem = hr_framework_problem (json_node_get_string (id));
 
       if (problem != NULL)
-        FAIL (HR_ERROR_INVALID, _("training.framework: \"%s\": the profile cannot be used: %s"),
-              shown, problem);
-      FAIL (HR_ERROR_INVALID, _("training.framework: \"%s\" is not allowed; allowed: %s "
-            "(presets/frameworks)"), shown, allowed);
+        FAIL_AT (HR_ERROR_INVALID, "training.framework", _("\"%s\": the profile cannot be "
+                 "used: %s"), shown, problem);
+      FAIL_AT (HR_ERROR_INVALID, "training.framework", _("\"%s\" is not allowed; allowed: "
+               "%s (presets/frameworks)"), shown, allowed);
     }
   *filled = hr_json_copy_deep (root);
   for (guint i = 0; framework->assignments[i] != NULL; i++)
@@ -521,8 +528,8 @@ hr_scenario_read_node (HrScenario  *scenario,
         {
           g_autofree char *value = hr_fields_describe_node (v);
 
-          FAIL (HR_ERROR_INVALID, _("headroom: %s is not allowed; allowed: 1 (the format "
-                "version this Headroom reads)"), value);
+          FAIL_AT (HR_ERROR_INVALID, "headroom", _("%s is not allowed; allowed: 1 (the "
+                   "format version this Headroom reads)"), value);
         }
     }
   for (guint i = 1; i <= 3; i++)
@@ -533,7 +540,7 @@ hr_scenario_read_node (HrScenario  *scenario,
         {
           g_autofree char *value = hr_fields_describe_node (v);
 
-          FAIL (HR_ERROR_TYPE, _("%s: %s is not allowed; allowed: a string"), top[i], value);
+          FAIL_AT (HR_ERROR_TYPE, top[i], _("%s is not allowed; allowed: a string"), value);
         }
     }
   if (json_object_has_member (obj, "name"))
@@ -545,9 +552,9 @@ hr_scenario_read_node (HrScenario  *scenario,
       gsize length = strlen (text);
 
       if (length >= sizeof sc.description)
-        FAIL (HR_ERROR_INVALID, _("description: a string of %" "zu" " bytes is too "
-              "long; allowed: up to %" "zu" " bytes"), length,
-              sizeof sc.description - 1);
+        FAIL_AT (HR_ERROR_INVALID, "description", _("a string of %" "zu" " bytes is too "
+                 "long; allowed: up to %" "zu" " bytes"), length,
+                 sizeof sc.description - 1);
       hr_copy_string (sc.description, sizeof sc.description, text);
     }
 
@@ -588,9 +595,11 @@ hr_scenario_read_node (HrScenario  *scenario,
 
   if (!hr_scenario_validate (&sc, &local))
     {
-      g_autofree char *message = explain_inherited (local->message, &inherited);
+      g_autofree char *reason = explain_inherited (local, &inherited);
 
-      FAIL (local->code, "%s", message);
+      if (hr_error_field (local) != NULL)
+        FAIL_AT (local->code, hr_error_field (local), "%s", reason);
+      FAIL (local->code, "%s", reason);
     }
 
   /* Contract section 1.1: a file that gives no name is named after what

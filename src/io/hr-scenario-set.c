@@ -257,19 +257,20 @@ hr_scenario_set (HrScenario  *scenario,
   if (strcmp (path, "model.preset") == 0 || strcmp (path, "gpu.preset") == 0)
     {
       gboolean model = path[0] == 'm';
+      g_autoptr(GError) local = NULL;
 
       if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
         {
-          g_set_error (error, HR_ERROR, HR_ERROR_TYPE, _("%s: %s: allowed: a preset id"), origin, path);
+          hr_error_set_field_in (error, HR_ERROR_TYPE, origin, path, _("allowed: a preset id"));
           return FALSE;
         }
       if (model ? hr_scenario_apply_model_preset (scenario, json_node_get_string (value),
-                                                   presets, error)
+                                                   presets, &local)
                 : hr_scenario_apply_gpu_preset (scenario, json_node_get_string (value),
-                                                 presets, error))
+                                                 presets, &local))
         return TRUE;
       /* "nope" is not a known preset: say whose value it is */
-      g_prefix_error (error, "%s: %s: ", origin, path);
+      hr_error_set_field_in (error, local->code, origin, path, "%s", local->message);
       return FALSE;
     }
   if (strcmp (path, "training.lora.targets") == 0)
@@ -288,8 +289,8 @@ hr_scenario_set (HrScenario  *scenario,
     {
       g_autofree char *shown = hr_text_for_message (path, 60);
 
-      g_set_error (error, HR_ERROR, HR_ERROR_UNKNOWN_KEY, _("%s: %s: unknown key; allowed: a "
-                   "field `headroom-cli --list fields` prints"), origin, shown);
+      hr_error_set_field_in (error, HR_ERROR_UNKNOWN_KEY, origin, shown, _("unknown key; "
+                             "allowed: a field `headroom-cli --list fields` prints"));
       return FALSE;
     }
   if (!hr_fields_read_field (field, base, value, origin, path, error))

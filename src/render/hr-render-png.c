@@ -10,6 +10,13 @@
 #include "hr-sweep-chart.h"
 #include "hr-timeline-chart.h"
 
+const HrExportSettings hr_export_settings = {
+  .width = 1600,
+  .height = 900,
+  .scale = 2.0,
+  .font_scale = 1.25,
+};
+
 /* What a picture is painted from. */
 typedef struct
 {
@@ -27,7 +34,7 @@ cli_style (HrChartStyle *style,
 {
   hr_chart_style_init_light (style);
   style->units = units;
-  style->font_scale = 1.25;
+  style->font_scale = hr_export_settings.font_scale;
 }
 
 gboolean
@@ -40,8 +47,8 @@ hr_render_chart_png (const char        *path,
   HrChartStyle style;
 
   cli_style (&style, units);
-  return hr_chart_write_png (path, HR_PNG_WIDTH, HR_PNG_HEIGHT, HR_PNG_SCALE, scenario, plan,
-                             &style, error);
+  return hr_chart_write_png (path, hr_export_settings.width, hr_export_settings.height,
+                             hr_export_settings.scale, scenario, plan, &style, error);
 }
 
 /* The memory over one step of the GPU that binds, as the window's "Over
@@ -70,7 +77,8 @@ hr_render_timeline_png (const char        *path,
 {
   Paint paint = { scenario, NULL, plan, units };
 
-  return hr_write_png_atomic (path, HR_PNG_WIDTH, HR_PNG_HEIGHT, HR_PNG_SCALE, paint_timeline,
+  return hr_write_png_atomic (path, hr_export_settings.width, hr_export_settings.height,
+                              hr_export_settings.scale, paint_timeline,
                               &paint, error);
 }
 
@@ -107,6 +115,7 @@ hr_render_sweep_png (const char        *path,
 {
   Paint paint = { scenario, sweep, NULL, units };
 
-  return hr_write_png_atomic (path, HR_PNG_WIDTH, HR_PNG_HEIGHT, HR_PNG_SCALE, paint_sweep,
+  return hr_write_png_atomic (path, hr_export_settings.width, hr_export_settings.height,
+                              hr_export_settings.scale, paint_sweep,
                               &paint, error);
 }

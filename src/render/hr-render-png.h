@@ -16,10 +16,20 @@
 
 G_BEGIN_DECLS
 
-/* Every PNG the CLI writes: 1600 x 900, drawn twice as fine. */
-#define HR_PNG_WIDTH  1600
-#define HR_PNG_HEIGHT 900
-#define HR_PNG_SCALE  2.0
+/* Every PNG Headroom writes, the window's exports and headroom-cli's,
+ * is a slide: width x height points drawn at scale pixels per point
+ * (1600 x 900 at 2: 3200 x 1800 pixels), so they sit side by side in a
+ * deck; the charts' text is font_scale times the window's.  Written once,
+ * here. */
+typedef struct
+{
+  int    width;
+  int    height;
+  double scale;
+  double font_scale;
+} HrExportSettings;
+
+extern const HrExportSettings hr_export_settings;
 
 gboolean  hr_render_chart_png   (const char        *path,
                                  const HrScenario  *scenario,

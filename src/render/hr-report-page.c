@@ -11,6 +11,7 @@
 #include "hr-report-page.h"
 #include "hr-chart-private.h"
 #include "hr-cost.h"
+#include "hr-render-png.h"
 
 #include <glib/gi18n-lib.h>
 #include <pango/pangocairo.h>
@@ -166,5 +167,6 @@ hr_report_write_png (const char        *path,
   hr_chart_style_init_light (&page.style);
   page.style.units = units;
   page.style.paint_background = TRUE;
-  return hr_write_png_atomic (path, 1600, 900, 2.0, paint_page, &page, error);
+  return hr_write_png_atomic (path, hr_export_settings.width, hr_export_settings.height,
+                              hr_export_settings.scale, paint_page, &page, error);
 }

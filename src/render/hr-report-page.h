@@ -12,8 +12,8 @@
 G_BEGIN_DECLS
 
 /* One page for a slide: the verdict, the chart, the key settings and the
- * assumptions behind the numbers; written at 1600 x 900, drawn twice as
- * fine, by hr_report_write_png. */
+ * assumptions behind the numbers; written at the size of every PNG
+ * (hr_export_settings) by hr_report_write_png. */
 void      hr_report_draw_page (cairo_t            *cr,
                                double              width,
                                double              height,
