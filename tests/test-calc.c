@@ -540,6 +540,30 @@ test_logits_upcast (void)
   hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "loss gradients"), T * V * 2, 1e-12);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "logits"), ==, 0);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "log-probabilities (saved by the loss)"), ==, 0);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "fused loss's compiled buffer"),
+                    ==, 0);
+
+  /* Its fused form (--cross-entropy-loss-fusion, torch.compile): the same
+   * items, and one more fp32 logits-sized buffer in the loss's forward
+   * and backward, 16384·32000·4 bytes. */
+  {
+    g_autoptr(HrPlan) fused = hr_plan_new ();
+    double extra = T * V * 4;
+
+    sc.training.loss = HR_LOSS_VOCAB_PARALLEL_FUSED;
+    hr_test_plan (&sc, fused);
+    hr_assert_close ((double) hr_test_item_bytes (&fused->devices[0],
+                                                  "fused loss's compiled buffer"),
+                     extra, 1e-12);
+    hr_assert_close ((double) hr_test_item_bytes (&fused->devices[0],
+                                                  "softmax (saved by the vocab-parallel loss)"),
+                     T * V * 4, 1e-12);
+    for (guint ph = HR_PHASE_FORWARD; ph <= HR_PHASE_LOSS_BACKWARD; ph++)
+      hr_assert_close ((double) (fused->devices[0].phase_bytes[ph] - plan->devices[0].phase_bytes[ph]),
+                       extra, 1e-9);
+    g_assert_cmpuint (fused->devices[0].phase_bytes[HR_PHASE_STEP], ==,
+                      plan->devices[0].phase_bytes[HR_PHASE_STEP]);
+  }
 }
 
 /* PyTorch's loss_parallel (torchtitan with tensor parallelism) runs the

@@ -138,6 +138,22 @@ add_vocab_parallel_loss (Ctx      *ctx,
             "b·s·V·bytes / (t·c) (cast for the output layer)",
             N_("The loss's gradient, cast back to the logits' type for the output layer."),
             logits * ctx->act_bytes);
+  /* --cross-entropy-loss-fusion (megatron/core/fusions/
+   * fused_cross_entropy.py, since 7b4a6d76, 2024-06) runs the same steps
+   * as functions under jit_fuser, torch.compile from PyTorch 2.2
+   * (megatron/core/jit.py).  calculate_predicted_logits changes the fp32
+   * logits in place and sums over them, and calculate_gradients scatters
+   * into the softmax: Inductor keeps such a mutation in place only where
+   * pointwise ops alone read it, so each graph computes into a fresh
+   * logits-sized fp32 buffer and copies it back (as the note Megatron's
+   * later rewrite of the file gives for doing those steps eagerly), once
+   * in the loss's forward and once in its backward. */
+  if (t->loss == HR_LOSS_VOCAB_PARALLEL_FUSED)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
+              HR_LIVE_LOSS, N_("fused loss's compiled buffer"),
+              "b·s·V·4 / (t·c) (torch.compile)",
+              N_("The fused loss's compiled steps compute into a new full-precision buffer and copy it back into the softmax."),
+              logits * 4.0);
 }
 
 /* The eager losses: a standard cross-entropy, or one chunk by chunk. */
@@ -262,7 +278,7 @@ hr_calc_add_head_and_loss (Ctx      *ctx,
     return;
   if (plain && t->compile && t->compile_loss)
     add_compiled_loss (ctx, dev, logits);
-  else if (t->loss == HR_LOSS_VOCAB_PARALLEL)
+  else if (t->loss == HR_LOSS_VOCAB_PARALLEL || t->loss == HR_LOSS_VOCAB_PARALLEL_FUSED)
     add_vocab_parallel_loss (ctx, dev, logits);
   else if (t->loss != HR_LOSS_FUSED)
     add_eager_loss (ctx, dev, logits, heads);

@@ -207,6 +207,7 @@ typedef enum
   HR_LOSS_FUSED,
   HR_LOSS_VOCAB_PARALLEL,   /* Megatron's cross-entropy: one fp32 softmax, backward in place */
   HR_LOSS_LOSS_PARALLEL,    /* PyTorch's loss_parallel over vocabulary-sharded logits (torchtitan) */
+  HR_LOSS_VOCAB_PARALLEL_FUSED, /* Megatron's --cross-entropy-loss-fusion: its steps compiled */
   HR_N_LOSSES
 } HrLoss;
 

@@ -60,7 +60,8 @@ gboolean
 hr_applies_logits_fp32 (const HrScenario *sc)
 {
   return sc->model.head == HR_HEAD_LM && sc->training.loss != HR_LOSS_FUSED
-         && sc->training.loss != HR_LOSS_VOCAB_PARALLEL;
+         && sc->training.loss != HR_LOSS_VOCAB_PARALLEL
+         && sc->training.loss != HR_LOSS_VOCAB_PARALLEL_FUSED;
 }
 
 gboolean

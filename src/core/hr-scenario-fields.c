@@ -54,7 +54,8 @@ static const char * const attention_choices[] = {
 };
 static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"),
                                               N_("Vocab-parallel, in place (Megatron)"),
-                                              N_("Loss parallel (PyTorch, torchtitan)"), NULL };
+                                              N_("Loss parallel (PyTorch, torchtitan)"),
+                                              N_("Vocab-parallel, fused (Megatron)"), NULL };
 static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
 static const char * const schedule_choices[] = { "1F1B", N_("Interleaved 1F1B"), N_("Zero bubble ZB-H1"),
                                                  N_("Zero bubble ZB-H2"), "DualPipe", NULL };

@@ -609,8 +609,11 @@ hr_scenario_read_node (HrScenario  *scenario,
 
   /* A value the named framework's code cannot run with (DeepSpeed under
    * torchtitan) is refused, not planned as if it could. */
-  if (!hr_framework_check (&sc, &local))
-    FAIL (local->code, "%s", local->message);
+  if (!hr_framework_check (&sc, error))
+    {
+      hr_error_add_origin (error, origin);
+      return FALSE;
+    }
 
   *scenario = sc;
   return TRUE;
