@@ -11,6 +11,7 @@
  */
 
 #include "hr-activations-private.h"
+#include "hr-attentions.h"
 
 /* What the layer's backward pass holds besides its saved tensors, at its
  * widest point, the MLP's (the reference oracle's sampler sees it after
@@ -110,17 +111,17 @@ attention_backward_work (const LayerShape *L,
   const HrModelArch *m = L->m;
   const HrTraining *tr = L->tr;
   double T = L->T, a = L->a, k = L->k, d = L->d, ab = L->ab, s = L->s;
-  double kk = tr->attention == HR_ATTENTION_FLASH || k >= a ? k : a;
+  double kk = !hr_attentions[tr->attention].repeats_kv || k >= a ? k : a;
   double scores = a * L->b * (s / L->c) * s * (hr_activations_fp32_softmax (L->scenario) ? 4.0 : ab);
   double work = hr_model_mla (m)
-                ? mla_attn_work + (tr->attention == HR_ATTENTION_EAGER ? 2.0 * scores : 0.0)
-                : tr->attention == HR_ATTENTION_EAGER
+                ? mla_attn_work + (hr_attentions[tr->attention].scores ? 2.0 * scores : 0.0)
+                : hr_attentions[tr->attention].scores
                 ? MAX (T * (a + kk) * d * ab + 2.0 * scores, T * (a + 2 * kk) * d * ab + scores)
                 : T * (2 * a + 2 * kk) * d * ab;
 
   if (L->te_grad > 0 && !hr_model_mla (m))
     work = MAX (work, T * (a + 2 * k) * d * (ab + L->te_grad));
-  if (L->c > 1 && tr->attention != HR_ATTENTION_EAGER && !hr_model_mla (m))
+  if (L->c > 1 && !hr_attentions[tr->attention].scores && !hr_model_mla (m))
     work = MAX (work, ring_attention_backward_work (L));
   return work;
 }

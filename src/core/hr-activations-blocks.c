@@ -12,6 +12,7 @@
  */
 
 #include "hr-activations-private.h"
+#include "hr-attentions.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -60,7 +61,7 @@ add_qkv (const LayerShape   *L,
 
   if (!L->attn_grad)
     ;  /* no adapter before the attention in a first layer: nothing needs a gradient */
-  else if (tr->attention == HR_ATTENTION_EAGER && !L->input_grad
+  else if (hr_attentions[tr->attention].scores && !L->input_grad
            && !((lt & HR_LORA_Q) && (lt & HR_LORA_K)))
     {
       /* A first layer's eager attention with adapters on some of Q, K and
@@ -75,9 +76,9 @@ add_qkv (const LayerShape   *L,
                           "b·s·(adapted)·d·bytes / (t·c)",
                           T * ((kg ? a : 0.0) + (qg ? kk : 0.0) + (qg || kg ? kk : 0.0)) * d * ab);
     }
-  else if (tr->attention == HR_ATTENTION_FLASH || k >= a)
+  else if (!hr_attentions[tr->attention].repeats_kv || k >= a)
     hr_activations_add (out, N_("Q, K, V"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab);
-  else if (k == 1 && (tr->attention == HR_ATTENTION_SDPA || b == 1))
+  else if (k == 1 && (hr_attentions[tr->attention].kv_views || b == 1))
     /* One K/V head (multi-query): repeat_kv's expand + reshape merges a
      * dimension of size 1 and returns a view, which SDPA keeps as it is.
      * Eager attention's matmul copies it, reshaping batch and heads into
@@ -116,7 +117,7 @@ add_attention_core (const LayerShape   *L,
       if (hr_layer_needs_input (tr, HR_LORA_O) && L->lora && (lt & HR_LORA_O))
         hr_activations_add (out, N_("attention context (O input)"), "b·s·a·d·bytes / (t·c)", T * a * d * ab);
     }
-  else if (tr->attention != HR_ATTENTION_EAGER)
+  else if (!hr_attentions[tr->attention].scores)
     {
       /* FlashAttention (and SDPA's flash and memory-efficient kernels)
        * saves its output (also the O projection's input) and

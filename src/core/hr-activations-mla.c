@@ -44,6 +44,7 @@
  */
 
 #include "hr-activations-private.h"
+#include "hr-attentions.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -84,7 +85,7 @@ hr_activations_mla (const LayerShape   *L,
   double kv_up = (double) (m->qk_nope_head_dim + m->v_head_dim);
   double T = L->T;
   /* Hugging Face pads V for FlashAttention-2 only where it is narrower */
-  gboolean padded = tr->attention == HR_ATTENTION_FLASH && v != qk;
+  gboolean padded = hr_attentions[tr->attention].pads_v && v != qk;
   /* Which tensors need gradients.  Under LoRA a latent needs one when
    * the layer's input does or the down projection making it has an
    * adapter (q, or k for kv_a_proj_with_mqa); the core when any of Q, K
@@ -141,12 +142,12 @@ hr_activations_mla (const LayerShape   *L,
       /* Eager Q·Kᵀ keeps Q for K's gradient and K for Q's: in a first
        * layer whose input needs none, Q needs one through q's adapters
        * only, K through k's or v's (K's no-rope part comes from kv_b) */
-      double qk_kept = tr->attention != HR_ATTENTION_EAGER || L->input_grad ? 2.0
+      double qk_kept = !hr_attentions[tr->attention].scores || L->input_grad ? 2.0
                        : ((L->lt & (HR_LORA_K | HR_LORA_V)) ? 1.0 : 0.0) + ((L->lt & HR_LORA_Q) ? 1.0 : 0.0);
 
       hr_activations_add (out, N_("Q and K (rope joined)"), "2·b·s·a·(nope + rope)·bytes / (t·c)",
                           qk_kept * T * a * qk * ab);
-      if (tr->attention == HR_ATTENTION_EAGER)
+      if (hr_attentions[tr->attention].scores)
         {
           /* probs·V: matmul folds (b, a) into one batch dimension, which
            * copies the strided view of V (the copy is what bmm keeps),
@@ -183,7 +184,7 @@ hr_activations_mla (const LayerShape   *L,
   /* (A kernel's output, allocated (b, s, a, v) and returned transposed, is
    * made (b, s, a·v) by a view: O keeps the same tensor; FlashAttention-2's
    * sliced output and eager attention's transposed one are copied.) */
-  if ((padded || tr->attention == HR_ATTENTION_EAGER)
+  if ((padded || hr_attentions[tr->attention].scores)
       && (base_keeps (tr, TRUE) || adapter_reads (L, HR_LORA_O)))
     hr_activations_add (out, N_("attention context (O input)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
 

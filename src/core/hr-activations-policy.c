@@ -11,6 +11,7 @@
  */
 
 #include "hr-activations-private.h"
+#include "hr-attentions.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -67,7 +68,7 @@ hr_activations_compiled_layer (const LayerShape   *L,
                       T * ((m->parallel_block ? 1.0 : 2.0) * h + a * d) * ab);
   hr_activations_add (out, N_("Q, K, V (compiled)"), "b·s·(a + 2k)·d·bytes / (t·c)", T * (a + 2 * k) * d * ab
                       + (m->qk_norm != HR_QK_NORM_NONE ? T * (a + k) * 4.0 : 0.0));
-  if (tr->attention == HR_ATTENTION_EAGER)
+  if (hr_attentions[tr->attention].scores)
     hr_activations_add (out, N_("attention scores (softmax, dropout)"),
                         "a·b·s²·(softmax + dropout mask) / (t·c) + context", a * b * (s / c) * s
                         * ((hr_activations_autocast (tr) ? 4.0 : ab) + (m->dropout ? 1.0 : 0.0)) + T * a * d * ab);
@@ -151,7 +152,7 @@ hr_activations_op_policy (const LayerShape   *L,
         }
     }
   out->op_recomputed_flops = flops > 0 ? again / flops : 0.0;
-  if (tr->attention == HR_ATTENTION_EAGER)
+  if (hr_attentions[tr->attention].scores)
     out->op_saved += a * b * (s / c) * s * ab + T * a * d * ab;   /* Q·Kᵀ, probs·V (bmm) */
   else
     out->op_saved += T * a * (d * ab + 4.0);                        /* output, log-sum-exp */

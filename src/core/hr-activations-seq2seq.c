@@ -20,6 +20,7 @@
  */
 
 #include "hr-activations.h"
+#include "hr-attentions.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -143,7 +144,7 @@ hr_activations_decoder_layer (const HrScenario   *scenario,
             "2·b·s_s·h·bytes", 2.0 * T_s * h * ab / rep);
   add_to (out, N_("cross-attention Q, K, V"), "b·(s_t·a + 2·s_s·k)·d·bytes / t",
           (T_t * a + 2.0 * T_s * k) * d * ab);
-  if (tr->attention != HR_ATTENTION_EAGER)
+  if (!hr_attentions[tr->attention].scores)
     add_to (out, N_("cross-attention output + log-sum-exp"), "b·s_t·a·(d·bytes + 4) / t",
             T_t * a * (d * ab + 4.0));
   else
@@ -171,7 +172,7 @@ hr_activations_decoder_layer (const HrScenario   *scenario,
    * exists, beside the residual's; eager attention's softmax holds two
    * s_t x s_s gradients. */
   cross_work = (2.0 * T_t * a + 2.0 * T_s * k) * d * ab
-               + (tr->attention == HR_ATTENTION_EAGER
+               + (hr_attentions[tr->attention].scores
                   ? 2.0 * a * b * s_t * s_s * (hr_activations_fp32_softmax (scenario) ? 4.0 : ab) : 0.0)
                + T_t * h * ab / rep;
   out->backward_attn_work = MAX (out->backward_attn_work, cross_work);

@@ -10,6 +10,8 @@
  */
 
 #include "hr-calc-private.h"
+#include "hr-attentions.h"
+#include "hr-losses.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -306,7 +308,7 @@ add_backward_work (Ctx               *ctx,
               /* a chunked loss uses the head once per chunk: autograd sums
                * the chunks' (transposed) gradients out of place, two at
                * once (InputBuffer::accumulate), in the compute type */
-              + (m->head == HR_HEAD_LM && t->loss == HR_LOSS_CHUNKED
+              + (m->head == HR_HEAD_LM && hr_losses[t->loss].chunked
                  ? (double) m->vocab * h / tp * (autocast ? ctx->act_bytes : ctx->grad_bytes) : 0.0));
 }
 
@@ -503,7 +505,7 @@ add_attention_buffer (Ctx      *ctx,
    * megatron/core/utils.py GlobalMemoryBuffer.get_tensor allocates it once
    * and keeps it for the run, so it stays between steps beside the states.
    * Every layer reuses the one buffer: it is one layer's scores. */
-  if (t->attention_buffer && t->attention == HR_ATTENTION_EAGER)
+  if (t->attention_buffer && hr_attentions[t->attention].scores)
     {
       HrStageKinds k;
 

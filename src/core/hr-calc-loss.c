@@ -10,6 +10,7 @@
  */
 
 #include "hr-calc-private.h"
+#include "hr-losses.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -22,7 +23,7 @@ chunk_tokens (const HrTraining *t)
 {
   double s = (double) t->seq_len;
 
-  if (t->loss != HR_LOSS_CHUNKED)
+  if (!hr_losses[t->loss].chunked)
     return s;
   return t->loss_chunks > 0 ? ceil (s / (double) t->loss_chunks)
                             : MIN (s, (double) t->loss_chunk_tokens);
@@ -148,7 +149,7 @@ add_vocab_parallel_loss (Ctx      *ctx,
    * logits-sized fp32 buffer and copies it back (as the note Megatron's
    * later rewrite of the file gives for doing those steps eagerly), once
    * in the loss's forward and once in its backward. */
-  if (t->loss == HR_LOSS_VOCAB_PARALLEL_FUSED)
+  if (hr_losses[t->loss].compiled_copy)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
               HR_LIVE_LOSS, N_("fused loss's compiled buffer"),
               "b·s·V·4 / (t·c) (torch.compile)",
@@ -200,7 +201,7 @@ add_eager_loss (Ctx      *ctx,
    * losses run one after another, each copy gone before the next is made:
    * one set of logits' copy at a time (the reference oracle's MTP runs). */
   if (fp32_loss && !fp32_out && ctx->act_bytes < 4.0
-      && (t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_LOSS_PARALLEL))
+      && !hr_losses[t->loss].chunked)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
               HR_LIVE (HR_PHASE_FORWARD), N_("logits' fp32 copy (while the loss runs)"),
               "b·s·V·4 / (t·c)",
@@ -222,9 +223,9 @@ add_eager_loss (Ctx      *ctx,
    * exponential and the sum beside the saved log-probabilities, three;
    * without tensor parallelism torchtitan does not enter it
    * (ParallelDims.loss_parallel_enabled: tp > 1). */
-  if (t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_LOSS_PARALLEL)
+  if (!hr_losses[t->loss].chunked)
     {
-      gboolean dtensor = t->loss == HR_LOSS_LOSS_PARALLEL && ctx->sc->parallel.tp > 1;
+      gboolean dtensor = hr_losses[t->loss].sharded_vocab && ctx->sc->parallel.tp > 1;
 
       hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
                 fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
@@ -243,7 +244,7 @@ add_eager_loss (Ctx      *ctx,
    * (litgpt/utils.py chunked_cross_entropy, chunk_size=128, with the
    * head's lm_head_chunk_size=128), torchtune into 8 chunks
    * (CEWithChunkedOutputLoss, num_output_chunks=8). */
-  else if (t->loss == HR_LOSS_CHUNKED)
+  else
     {
       double s = (double) t->seq_len;
       double chunk = chunk_tokens (t);
@@ -266,20 +267,20 @@ hr_calc_add_head_and_loss (Ctx      *ctx,
   const HrTraining *t = &sc->training;
   /* every set of logits, on this rank's share of the vocabulary */
   double logits = heads * ctx->tokens * (double) sc->model.vocab / (double) MAX (sc->parallel.tp, 1);
-
-  /* (loss_parallel's handlers run at DTensor's dispatch, which a compiled
-   * loss's graph is not planned through: with tensor parallelism it is
-   * planned eager) */
-  gboolean plain = t->loss == HR_LOSS_STANDARD || t->loss == HR_LOSS_CHUNKED
-                   || (t->loss == HR_LOSS_LOSS_PARALLEL && sc->parallel.tp <= 1);
+  const HrLossInfo *loss = &hr_losses[t->loss];
+  /* A loss torch.compile can take whole: not Megatron's own, and not
+   * loss_parallel's, whose handlers run at DTensor's dispatch, which a
+   * compiled loss's graph is not planned through (with tensor
+   * parallelism it is planned eager). */
+  gboolean plain = loss->logits && !loss->own_softmax && !(loss->sharded_vocab && sc->parallel.tp > 1);
 
   add_head_input (ctx, dev, heads);
   if (sc->model.head != HR_HEAD_LM)
     return;
   if (plain && t->compile && t->compile_loss)
     add_compiled_loss (ctx, dev, logits);
-  else if (t->loss == HR_LOSS_VOCAB_PARALLEL || t->loss == HR_LOSS_VOCAB_PARALLEL_FUSED)
+  else if (loss->own_softmax)
     add_vocab_parallel_loss (ctx, dev, logits);
-  else if (t->loss != HR_LOSS_FUSED)
+  else if (loss->logits)
     add_eager_loss (ctx, dev, logits, heads);
 }

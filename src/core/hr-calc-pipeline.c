@@ -34,6 +34,7 @@
  */
 
 #include "hr-calc-private.h"
+#include "hr-losses.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -62,7 +63,7 @@ add_last_stage_logits (Ctx      *ctx,
                : t->compile && t->compile_loss ? HR_LIVE_BACKWARD
                : HR_LIVE (HR_PHASE_LOSS_BACKWARD) | HR_LIVE_BACKWARD;
 
-  if (sc->model.head != HR_HEAD_LM || t->loss == HR_LOSS_FUSED)
+  if (sc->model.head != HR_HEAD_LM || !hr_losses[t->loss].logits)
     return;
   if (torch_outputs && micro_batches > 1.0)
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, dtype, HR_LIVE_ALWAYS,

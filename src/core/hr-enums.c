@@ -26,9 +26,6 @@ TABLE (hr_method_names, "full", "lora", "qlora");
 TABLE (hr_dtype_names, "fp32", "bf16", "fp16", "fp8", "none");
 TABLE (hr_optimizer_impl_names, "foreach", "fused", "loop");
 TABLE (hr_checkpointing_names, "none", "selective", "full", "op");
-TABLE (hr_attention_names, "flash", "eager", "sdpa");
-TABLE (hr_loss_names, "standard", "chunked", "fused", "vocab-parallel", "loss-parallel",
-       "vocab-parallel-fused");
 TABLE (hr_offload_device_names, "cpu", "nvme");
 TABLE (hr_schedule_names, "1f1b", "interleaved", "zb-h1", "zb-h2", "dualpipe");
 TABLE (hr_fp8_recipe_names, "te", "torchao", "te-mxfp8");

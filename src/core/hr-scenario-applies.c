@@ -11,6 +11,8 @@
  */
 
 #include "hr-scenario-applies.h"
+#include "hr-attentions.h"
+#include "hr-losses.h"
 
 #include <string.h>
 
@@ -59,9 +61,8 @@ hr_applies_vocab (const HrScenario *sc)
 gboolean
 hr_applies_logits_fp32 (const HrScenario *sc)
 {
-  return sc->model.head == HR_HEAD_LM && sc->training.loss != HR_LOSS_FUSED
-         && sc->training.loss != HR_LOSS_VOCAB_PARALLEL
-         && sc->training.loss != HR_LOSS_VOCAB_PARALLEL_FUSED;
+  return sc->model.head == HR_HEAD_LM && hr_losses[sc->training.loss].logits
+         && !hr_losses[sc->training.loss].own_softmax;
 }
 
 gboolean
@@ -80,7 +81,7 @@ hr_applies_fp8_all_gather (const HrScenario *sc)
 gboolean
 hr_applies_chunked_loss (const HrScenario *sc)
 {
-  return sc->model.head == HR_HEAD_LM && sc->training.loss == HR_LOSS_CHUNKED;
+  return sc->model.head == HR_HEAD_LM && hr_losses[sc->training.loss].chunked;
 }
 
 gboolean
@@ -123,7 +124,7 @@ hr_applies_attention (const HrScenario *sc)
 gboolean
 hr_applies_eager_attention (const HrScenario *sc)
 {
-  return hr_applies_attention (sc) && sc->training.attention == HR_ATTENTION_EAGER;
+  return hr_applies_attention (sc) && hr_attentions[sc->training.attention].scores;
 }
 
 gboolean

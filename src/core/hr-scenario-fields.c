@@ -49,13 +49,6 @@ static const char * const optimizer_impl_choices[] = {
 };
 static const char * const checkpointing_choices[] = { N_("None"), N_("Selective"), N_("Full"),
                                                       N_("Per op (torchtitan)"), NULL };
-static const char * const attention_choices[] = {
-  "FlashAttention", N_("Eager (s × s scores)"), N_("PyTorch SDPA (K, V repeated per head)"), NULL
-};
-static const char * const loss_choices[] = { N_("Standard"), N_("Chunked"), N_("Fused (never materialised)"),
-                                              N_("Vocab-parallel, in place (Megatron)"),
-                                              N_("Loss parallel (PyTorch, torchtitan)"),
-                                              N_("Vocab-parallel, fused (Megatron)"), NULL };
 static const char * const offload_device_choices[] = { N_("CPU memory"), N_("NVMe drive"), NULL };
 static const char * const schedule_choices[] = { "1F1B", N_("Interleaved 1F1B"), N_("Zero bubble ZB-H1"),
                                                  N_("Zero bubble ZB-H2"), "DualPipe", NULL };
@@ -291,8 +284,8 @@ const Field hr_training_fields[] = {
   SPIN (HrTraining, checkpoint_every, 1, HR_MAX_LAYERS, 1, N_("Checkpoint every"),
         N_("Every N-th layer only; the others keep all they save"), OPTIONAL (1),
         .applies = hr_applies_full_checkpointing),
-  CHOICE (HrTraining, attention, hr_attention_names, attention_choices, N_("Attention"), NULL),
-  CHOICE (HrTraining, loss, hr_loss_names, loss_choices, N_("Loss"), NULL),
+  CHOICE (HrTraining, attention, hr_attention_names, NULL, N_("Attention"), NULL),
+  CHOICE (HrTraining, loss, hr_loss_names, NULL, N_("Loss"), NULL),
   SPIN (HrTraining, loss_chunk_tokens, 1, HR_MAX_SEQ_LEN, 16, N_("Loss chunk"),
         N_("Tokens of each sequence per chunk (LitGPT: 128)"), OPTIONAL (128),
         .applies = hr_applies_chunked_loss),

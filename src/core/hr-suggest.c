@@ -16,6 +16,8 @@
 #include "hr-optimizers.h"
 #include "hr-calc.h"
 #include "hr-format.h"
+#include "hr-attentions.h"
+#include "hr-losses.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -48,7 +50,7 @@ static gboolean
 selective_checkpointing (HrScenario *sc, char *title, gsize size)
 {
   if (sc->training.checkpointing != HR_CHECKPOINTING_NONE
-      || sc->training.attention != HR_ATTENTION_EAGER)
+      || !hr_attentions[sc->training.attention].scores)
     return FALSE;
   sc->training.checkpointing = HR_CHECKPOINTING_SELECTIVE;
   TITLE ("%s", _("Selective recomputation of attention"));
@@ -285,8 +287,10 @@ flash_attention (HrScenario *sc, char *title, gsize size)
 static gboolean
 chunked_loss (HrScenario *sc, char *title, gsize size)
 {
-  if ((sc->training.loss != HR_LOSS_STANDARD && sc->training.loss != HR_LOSS_LOSS_PARALLEL)
-      || sc->model.head != HR_HEAD_LM)
+  const HrLossInfo *loss = &hr_losses[sc->training.loss];
+
+  /* a loss over the whole logits that a chunked one can replace */
+  if (!loss->logits || loss->chunked || loss->own_softmax || sc->model.head != HR_HEAD_LM)
     return FALSE;
   sc->training.loss = HR_LOSS_CHUNKED;
   TITLE ("%s", _("Chunked cross-entropy"));

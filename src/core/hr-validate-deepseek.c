@@ -12,6 +12,7 @@
 
 #include "hr-validate-private.h"
 #include "hr-error.h"
+#include "hr-attentions.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -162,7 +163,7 @@ hr_validate_deepseek (const HrScenario  *sc,
     FAIL ("training.compile", _("is not planned yet with %s; allowed: false"), field);
   /* Hugging Face pads V to the Q/K width for FlashAttention-2; a wider V
    * would be cut (modeling_deepseek_v3.py pads by qk_head_dim - v_head_dim) */
-  if (m->attention_kind == HR_ATTN_KIND_MLA && t->attention == HR_ATTENTION_FLASH
+  if (m->attention_kind == HR_ATTN_KIND_MLA && hr_attentions[t->attention].pads_v
       && m->v_head_dim > m->qk_nope_head_dim + m->qk_rope_head_dim)
     FAIL ("training.attention", _("flash needs model.v_head_dim (%" PRIu64 ") at most "
           "qk_nope_head_dim + qk_rope_head_dim (%" PRIu64 "); allowed: eager, sdpa"),

@@ -15,6 +15,7 @@
 #include "hr-error.h"
 #include "hr-optimizers.h"
 #include "hr-params.h"
+#include "hr-attentions.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -134,7 +135,7 @@ validate_mllama (const HrScenario  *sc,
    * are written for: SDPA's memory-efficient kernel (the masks are
    * tensors), the weights in the compute type, every layer checkpointed
    * or none, one adapter per adapted linear. */
-  if (t->attention == HR_ATTENTION_EAGER)
+  if (hr_attentions[t->attention].scores)
     FAIL ("training.attention", _("eager is not planned with Llama 3.2 Vision; allowed: "
           "flash (Hugging Face's sdpa)"));
   if ((t->dtypes.weights == HR_DTYPE_FP32 && t->dtypes.activations != HR_DTYPE_FP32)

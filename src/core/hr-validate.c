@@ -15,6 +15,7 @@
 #include "hr-error.h"
 #include "hr-params.h"
 #include "hr-scenario-fields.h"
+#include "hr-attentions.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
@@ -517,7 +518,7 @@ validate_encoder_decoder (const HrScenario  *sc,
    * T5Attention.forward: matmul, + position_bias, softmax): FlashAttention
    * takes no additive bias, and SDPA's kernels with a bias that trains
    * keep more than Headroom plans. */
-  if (m->position_buckets > 0 && t->attention != HR_ATTENTION_EAGER)
+  if (m->position_buckets > 0 && !hr_attentions[t->attention].scores)
     FAIL ("training.attention", _("%s cannot add T5's relative position bias "
           "(model.position_buckets > 0); allowed: eager"),
           hr_enum_name (&hr_attention_names, t->attention));
