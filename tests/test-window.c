@@ -331,6 +331,7 @@ test_fits_the_screen (void)
 {
   static const struct { int width, height; gboolean folded; const char *name; } sizes[] = {
     { 1280, 800, FALSE, "size-1280x800" },
+    { 1024, 700, FALSE, "size-1024x700" },
     { 800, 600, FALSE, "size-800x600" },
     { 360, 640, TRUE, "size-360x640" },
   };
@@ -389,6 +390,63 @@ test_fits_the_screen (void)
           g_assert_cmpfloat (r.size.width, >=, 340);
           g_assert_cmpfloat (r.size.width, <=, 380);
         }
+      close_window (window);
+    }
+}
+
+/* The pixels the window's body text is high: its font's size (Cantarell
+ * 11 pt, at 96 dpi 14.7 pixels). */
+static double
+body_text_pixels (GtkWidget *widget)
+{
+  PangoContext *context = gtk_widget_get_pango_context (widget);
+  const PangoFontDescription *font = pango_context_get_font_description (context);
+  double size = pango_font_description_get_size (font) / (double) PANGO_SCALE;
+  double dpi = pango_cairo_context_get_resolution (context);
+
+  if (!pango_font_description_get_size_is_absolute (font))
+    size *= (dpi > 0 ? dpi : 96) / 72;
+  return size;
+}
+
+/* The plan's chart at a laptop's and a small window's size: its text (11
+ * of its points) as large as the window's body text, not 10 or 11 pixels
+ * beside the form's 15; and it fills the results pane, where the bars
+ * and breakdown once ended halfway down a 1280 x 800 window: less than a
+ * fifth of the pane is left blank below what it draws. */
+static void
+test_chart_fills_the_pane (void)
+{
+  static const int sizes[][2] = { { 1280, 800 }, { 1024, 700 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      HrWindow *window = open_window_sized (sizes[i][0], sizes[i][1]);
+      GtkWidget *chart = GTK_WIDGET (hr_window_get_chart (window));
+      GtkWidget *pane = gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW);
+      HrChartStyle style;
+      graphene_rect_t chart_r, pane_r;
+      int width, height, last = 0;
+      guchar *pixels;
+      double body = body_text_pixels (chart), blank;
+
+      hr_chart_widget_get_style (HR_CHART_WIDGET (chart), &style);
+      g_test_message ("%dx%d: body text %.1f px, the chart's %.1f px", sizes[i][0], sizes[i][1],
+                      body, 11 * style.font_scale);
+      g_assert_cmpfloat (body, >=, 12);
+      g_assert_cmpfloat (fabs (11 * style.font_scale - body), <, 0.5);
+
+      pixels = render_widget (chart, &width, &height);
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+          if (pixels[((gsize) y * width + x) * 4 + 3] > 0)
+            last = y;
+      g_free (pixels);
+      g_assert_true (bounds_in_window (chart, window, &chart_r));
+      g_assert_true (bounds_in_window (pane, window, &pane_r));
+      blank = pane_r.origin.y + pane_r.size.height - (chart_r.origin.y + last);
+      g_test_message ("pane %.0f high, %.0f blank below the chart", pane_r.size.height, blank);
+      g_assert_cmpfloat (blank, <, pane_r.size.height / 5);
       close_window (window);
     }
 }
@@ -2685,6 +2743,7 @@ main (int   argc,
   g_test_add_func ("/window/name-follows", test_name_follows);
   g_test_add_func ("/window/discard-asks", test_discard_asks);
   g_test_add_func ("/window/fits-the-screen", test_fits_the_screen);
+  g_test_add_func ("/window/chart-fills-the-pane", test_chart_fills_the_pane);
   g_test_add_func ("/window/wheel-scrolls-the-form", test_wheel_scrolls_the_form);
   g_test_add_func ("/window/undo", test_undo);
   g_test_add_func ("/window/files", test_files);

@@ -271,6 +271,12 @@ static void
 hr_compare_view_init (HrCompareView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The bars alone, each chart as tall as they need: the table below
+   * says how the categories move. */
+  hr_chart_widget_set_show_breakdown (self->pinned_chart, FALSE);
+  hr_chart_widget_set_show_breakdown (self->current_chart, FALSE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->pinned_chart), FALSE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->current_chart), FALSE);
   self->pinned_plan = hr_plan_new ();
   show_nothing_pinned (self);
 }
