@@ -2312,8 +2312,47 @@ test_walk (void)
   close_window (window);
 }
 
-/* Pin, change the micro-batch: the comparison shows both, one scale,
- * and the differences add up. */
+/* The first mapped label under root whose text contains text. */
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  for (GtkWidget *w = gtk_widget_get_first_child (root); w != NULL; w = gtk_widget_get_next_sibling (w))
+    {
+      GtkWidget *found;
+
+      if (!gtk_widget_get_mapped (w))
+        continue;
+      if (GTK_IS_LABEL (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), text) != NULL)
+        return w;
+      if ((found = find_label (w, text)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The mapped charts under root, in order; returns how many (at most 2). */
+static guint
+find_charts (GtkWidget  *root,
+             GtkWidget **charts,
+             guint       n)
+{
+  for (GtkWidget *w = gtk_widget_get_first_child (root); w != NULL && n < 2; w = gtk_widget_get_next_sibling (w))
+    {
+      if (!gtk_widget_get_mapped (w))
+        continue;
+      if (HR_IS_CHART_WIDGET (w))
+        charts[n++] = w;
+      else
+        n = find_charts (w, charts, n);
+    }
+  return n;
+}
+
+/* Pin, change the micro-batch: the comparison says what changed in the
+ * form's words ("Micro-batch 4 → 8"), heads its charts "Pinned" and
+ * "Now" though both scenarios have the same name, shows both on one
+ * scale with no gap under either, and the differences add up. */
 static void
 test_compare_view (void)
 {
@@ -2334,6 +2373,28 @@ test_compare_view (void)
   after = hr_window_get_plan (window)->devices[0].total_bytes;
   g_assert_cmpuint (after, >, before);
   maybe_screenshot (window, "compare");
+  {
+    GtkWidget *page = adw_view_stack_get_child_by_name (hr_window_get_views (window), "compare");
+    GtkWidget *charts[2], *now, *label;
+    graphene_rect_t chart_r, now_r, a, b;
+
+    g_assert_nonnull (find_label (page, "What changed"));
+    label = find_label (page, "Micro-batch");
+    g_assert_nonnull (label);
+    g_assert_nonnull (find_label (page, "4 → 8"));
+    g_assert_nonnull (find_label (page, "Pinned"));
+    now = find_label (page, "Now");
+    g_assert_nonnull (now);
+    g_assert_cmpuint (find_charts (page, charts, 0), ==, 2);
+    /* the second heading right under the first chart, the table right
+     * under the second */
+    g_assert_true (bounds_in_window (charts[0], window, &chart_r));
+    g_assert_true (bounds_in_window (now, window, &now_r));
+    g_assert_cmpfloat (now_r.origin.y - (chart_r.origin.y + chart_r.size.height), <, 24);
+    g_assert_true (bounds_in_window (charts[1], window, &a));
+    g_assert_true (bounds_in_window (find_label (page, "Fullest GPU"), window, &b));
+    g_assert_cmpfloat (b.origin.y - (a.origin.y + a.size.height), <, 24);
+  }
   g_assert_true (hr_window_export_csv (window, csv_file, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
