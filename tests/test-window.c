@@ -2531,6 +2531,20 @@ test_present_for_a_meeting (void)
   g_assert_true (g_str_has_suffix (verdict, " over on GPU 0-7"));
   g_assert_nonnull (strstr (hr_present_get_sentence (present), "32 sequences of 4096 tokens"));
   maybe_screenshot (present, "present-over");
+  /* What does not fit is framed in red, not tinted: the activations past
+   * the capacity line keep the legend's orange (a red layer over them
+   * once made them a colour the legend does not have). */
+  {
+    GtkWidget *chart = GTK_WIDGET (hr_present_get_chart (present));
+    guint orange = count_widget_pixels (chart, 0.902, 0.624, 0.0);
+    guint tinted = count_widget_pixels (chart, 0.834, 0.393, 0.072);
+    guint red = count_widget_pixels (chart, 0.75, 0.11, 0.16);
+
+    g_test_message ("over capacity: %u orange, %u tinted, %u red pixels", orange, tinted, red);
+    g_assert_cmpuint (tinted, ==, 0);
+    g_assert_cmpuint (orange, >, 10000);
+    g_assert_cmpuint (red, >, 1000);
+  }
 
   /* Two pipeline stages: two distinct GPUs, two bars. */
   hr_present_step (present, 1);
