@@ -136,7 +136,8 @@ test_sweep_axes (void)
   g_assert_cmpuint (ticks.n_x, ==, 3);
   g_assert_cmpfloat (ticks.x[0], ==, 4);
   g_assert_cmpfloat (ticks.x[2], ==, 12);
-  g_assert_cmpfloat (ticks.y[1], ==, 20);
+  /* the plot less the markers' row above it: two rows of sizes */
+  g_assert_cmpfloat (ticks.y[1], ==, 50);
 }
 
 /* Pixels in a rectangle of an ARGB32 surface near an RGB colour. */
@@ -303,7 +304,8 @@ test_narrow (void)
  * of the seed's example is cut short, where three equal columns cut two
  * ("gathered weights (reuse + prefetch)", "log-probabilities (saved by
  * the loss)"); on a phone's width, where one column cannot hold them,
- * the cut names are counted. */
+ * the names wrap where the height has room for their lines, and are cut
+ * (and counted) where it has not. */
 static void
 test_breakdown_names_whole (void)
 {
@@ -330,13 +332,95 @@ test_breakdown_names_whole (void)
   {
     cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 260, 900);
     cairo_t *cr = cairo_create (surface);
+    double need = hr_chart_height (cr, 260, &sc, plan, &style);
 
-    hr_chart_draw (cr, 260, 900, &sc, plan, &style, hits);
-    g_test_message ("260 points wide: %u names cut", hits->n_cut_names);
+    hr_chart_draw (cr, 260, need, &sc, plan, &style, hits);
+    g_test_message ("260 points wide, %.0f high: %u names cut", need, hits->n_cut_names);
+    g_assert_cmpuint (hits->n_cut_names, ==, 0);
+    hr_chart_draw (cr, 260, need - 150, &sc, plan, &style, hits);
+    g_test_message ("260 points wide, %.0f high: %u names cut", need - 150, hits->n_cut_names);
     g_assert_cmpuint (hits->n_cut_names, >, 0);
     cairo_destroy (cr);
     cairo_surface_destroy (surface);
   }
+}
+
+/* The lowest point of anything drawn: the bars' segments and the texts
+ * recorded. */
+static double
+lowest_bar (const HrChartHits *hits)
+{
+  double bottom = 0;
+
+  for (guint i = 0; i < hits->n_hits; i++)
+    bottom = MAX (bottom, hits->hits[i].y + hits->hits[i].height);
+  return bottom;
+}
+
+/* hr_chart_height: at the window's text scale (1.33: 11-point text as
+ * large as Cantarell 11 pt) and at 1, on a phone's, a half window's and
+ * a wide window's width, the chart at the height it asks for shows every
+ * bar, every text within it and every breakdown name whole, with or
+ * without the breakdown; drawn taller, its bars grow (to half as thick
+ * again), so a tall pane is not left blank below the chart (the bars
+ * alone, as the Compare view shows them, keep their thickness). */
+static void
+test_height (void)
+{
+  static const int widths[] = { 300, 360, 600, 880, 1280 };
+  static const double scales[] = { 1.0, 14.667 / 11 };
+  HrScenario scenarios[2];
+  g_autoptr(HrPlan) plan = hr_plan_new ();
+  g_autofree HrChartHits *hits = g_new0 (HrChartHits, 1);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cairo_t *cr = cairo_create (surface);
+
+  hr_test_load (&scenarios[0], "default");
+  scenarios[1] = scenarios[0];
+  scenarios[1].parallel.gpus = 16;
+  scenarios[1].parallel.pp = 4;
+  for (guint s = 0; s < G_N_ELEMENTS (scenarios); s++)
+    for (guint f = 0; f < G_N_ELEMENTS (scales); f++)
+      for (guint b = 0; b < 2; b++)
+        for (guint w = 0; w < G_N_ELEMENTS (widths); w++)
+          {
+            HrChartStyle style;
+            double width = widths[w], height, thick, thicker;
+
+            hr_test_plan (&scenarios[s], plan);
+            hr_chart_style_init_light (&style);
+            style.show_title = FALSE;
+            style.font_scale = scales[f];
+            style.hide_breakdown = b;
+            height = hr_chart_height (cr, width, &scenarios[s], plan, &style);
+            hr_chart_draw (cr, width, height, &scenarios[s], plan, &style, hits);
+            g_test_message ("scenario %u, scale %.2f, breakdown %d, %.0f wide: %.0f high", s,
+                            scales[f], !b, width, height);
+            g_assert_cmpuint (hits->n_cut_names, ==, 0);
+            g_assert_cmpuint (hits->n_hits, >=, plan->n_devices);
+            for (guint i = 0; i < hits->n_labels; i++)
+              {
+                const HrChartHit *l = &hits->labels[i];
+
+                if (l->x < -0.5 || l->x + l->width > width + 0.5 || l->y < -0.5
+                    || l->y + l->height > height + 0.5)
+                  g_error ("a text (kind %d) at %.0f,%.0f %.0fx%.0f, outside %.0fx%.0f", l->kind,
+                           l->x, l->y, l->width, l->height, width, height);
+              }
+            thick = hits->hits[0].height;
+            g_assert_cmpfloat (lowest_bar (hits), <=, height);
+            hr_chart_draw (cr, width, height + 300, &scenarios[s], plan, &style, hits);
+            thicker = hits->hits[0].height;
+            if (b)
+              g_assert_cmpfloat (thicker, ==, thick);
+            else
+              {
+                g_assert_cmpfloat (thicker, >, thick * 1.2);
+                g_assert_cmpfloat (thicker, <=, thick * 1.5 + 2);
+              }
+          }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
 }
 
 /* Which fields differ, as a file writes them, in the form's order. */
@@ -445,6 +529,7 @@ main (int   argc,
   g_test_add_func ("/chart/labels-over-hatching", test_labels_over_hatching);
   g_test_add_func ("/chart/narrow", test_narrow);
   g_test_add_func ("/chart/breakdown-names-whole", test_breakdown_names_whole);
+  g_test_add_func ("/chart/height", test_height);
   g_test_add_func ("/chart/scenario-diff", test_scenario_diff);
   g_test_add_func ("/chart/compare-page", test_compare_page);
   return g_test_run ();

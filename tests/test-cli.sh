@@ -721,6 +721,11 @@ ru && grep -q '^Помещается на 8x H100 SXM 80GB с запасом 36.
   && ok "ru: the verdict in Russian ($ru_env)" || not_ok "ru: the verdict: $(tail -2 "$tmp/ru-out")"
 grep -q '^Модель    Llama 2 13B: ' "$tmp/ru-out" && grep -qE '^      обратный проход функции потерь +38\.7 GiB   <- пик$' "$tmp/ru-out" \
   && ok "ru: the table's headings and phases" || not_ok "ru: the table: $(head -4 "$tmp/ru-out")"
+# The largest part named after a dash, so the sentence agrees with any
+# item, plural ("выходы") or not ("больше всего занимает выходы" did not).
+ru --set training.micro_batch=32 --set training.checkpointing=none
+grep -q '; крупнейшая часть — выходы gate, up и активации, ' "$tmp/ru-out" \
+  && ok "ru: the largest part of a plan over capacity" || not_ok "ru: over capacity: $(grep -i 'помещается' "$tmp/ru-out")"
 ru --help && grep -q 'Спланировать встроенный или пользовательский сценарий' "$tmp/ru-out" \
   && grep -q -- '--chart=CHART' "$tmp/ru-out" && ok "ru: --help" || not_ok "ru: --help: $(head -3 "$tmp/ru-out")"
 ru --suggest --set training.micro_batch=32 && grep -q 'на GPU, помещается' "$tmp/ru-out" \

@@ -331,6 +331,7 @@ test_fits_the_screen (void)
 {
   static const struct { int width, height; gboolean folded; const char *name; } sizes[] = {
     { 1280, 800, FALSE, "size-1280x800" },
+    { 1024, 700, FALSE, "size-1024x700" },
     { 800, 600, FALSE, "size-800x600" },
     { 360, 640, TRUE, "size-360x640" },
   };
@@ -389,6 +390,63 @@ test_fits_the_screen (void)
           g_assert_cmpfloat (r.size.width, >=, 340);
           g_assert_cmpfloat (r.size.width, <=, 380);
         }
+      close_window (window);
+    }
+}
+
+/* The pixels the window's body text is high: its font's size (Cantarell
+ * 11 pt, at 96 dpi 14.7 pixels). */
+static double
+body_text_pixels (GtkWidget *widget)
+{
+  PangoContext *context = gtk_widget_get_pango_context (widget);
+  const PangoFontDescription *font = pango_context_get_font_description (context);
+  double size = pango_font_description_get_size (font) / (double) PANGO_SCALE;
+  double dpi = pango_cairo_context_get_resolution (context);
+
+  if (!pango_font_description_get_size_is_absolute (font))
+    size *= (dpi > 0 ? dpi : 96) / 72;
+  return size;
+}
+
+/* The plan's chart at a laptop's and a small window's size: its text (11
+ * of its points) as large as the window's body text, not 10 or 11 pixels
+ * beside the form's 15; and it fills the results pane, where the bars
+ * and breakdown once ended halfway down a 1280 x 800 window: less than a
+ * fifth of the pane is left blank below what it draws. */
+static void
+test_chart_fills_the_pane (void)
+{
+  static const int sizes[][2] = { { 1280, 800 }, { 1024, 700 } };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    {
+      HrWindow *window = open_window_sized (sizes[i][0], sizes[i][1]);
+      GtkWidget *chart = GTK_WIDGET (hr_window_get_chart (window));
+      GtkWidget *pane = gtk_widget_get_ancestor (chart, GTK_TYPE_SCROLLED_WINDOW);
+      HrChartStyle style;
+      graphene_rect_t chart_r, pane_r;
+      int width, height, last = 0;
+      guchar *pixels;
+      double body = body_text_pixels (chart), blank;
+
+      hr_chart_widget_get_style (HR_CHART_WIDGET (chart), &style);
+      g_test_message ("%dx%d: body text %.1f px, the chart's %.1f px", sizes[i][0], sizes[i][1],
+                      body, 11 * style.font_scale);
+      g_assert_cmpfloat (body, >=, 12);
+      g_assert_cmpfloat (fabs (11 * style.font_scale - body), <, 0.5);
+
+      pixels = render_widget (chart, &width, &height);
+      for (int y = 0; y < height; y++)
+        for (int x = 0; x < width; x++)
+          if (pixels[((gsize) y * width + x) * 4 + 3] > 0)
+            last = y;
+      g_free (pixels);
+      g_assert_true (bounds_in_window (chart, window, &chart_r));
+      g_assert_true (bounds_in_window (pane, window, &pane_r));
+      blank = pane_r.origin.y + pane_r.size.height - (chart_r.origin.y + last);
+      g_test_message ("pane %.0f high, %.0f blank below the chart", pane_r.size.height, blank);
+      g_assert_cmpfloat (blank, <, pane_r.size.height / 5);
       close_window (window);
     }
 }
@@ -1285,6 +1343,62 @@ test_shortcuts_window (void)
   close_window (window);
 }
 
+/* Removes a directory and all under it (a locale localedef built). */
+static void
+remove_tree (const char *path)
+{
+  GDir *dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  if (dir != NULL)
+    {
+      while ((name = g_dir_read_name (dir)) != NULL)
+        {
+          g_autofree char *child = g_build_filename (path, name, NULL);
+
+          if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+            remove_tree (child);
+          else
+            g_remove (child);
+        }
+      g_dir_close (dir);
+    }
+  g_rmdir (path);
+}
+
+/* Builds LANG.CHARSET with localedef into a new temporary directory and
+ * points glibc's LOCPATH at it (setlocale reads it at each call); returns
+ * the directory, or NULL where localedef or the locale's source is
+ * missing. */
+static char *
+build_locale (const char *lang,
+              const char *charset)
+{
+  g_autofree char *dir = g_dir_make_tmp ("headroom-locale-XXXXXX", NULL);
+  g_autofree char *name = g_strdup_printf ("%s.%s", lang, charset);
+  g_autofree char *target = NULL;
+  int status = -1;
+
+  if (dir == NULL)
+    return NULL;
+  target = g_build_filename (dir, name, NULL);
+  {
+    const char *argv[] = { "localedef", "-i", lang, "-f", charset, target, NULL };
+
+    if (!g_spawn_sync (NULL, (char **) argv, NULL,
+                       G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                       NULL, NULL, NULL, NULL, &status, NULL)
+        || !g_spawn_check_wait_status (status, NULL))
+      {
+        g_test_message ("localedef could not build %s", name);
+        remove_tree (dir);
+        return NULL;
+      }
+  }
+  g_setenv ("LOCPATH", dir, TRUE);
+  return g_steal_pointer (&dir);
+}
+
 /* The window's numbers in the locale's format: the decimal mark and the
  * grouping of a Russian (or German) locale, ASCII in C.  Skipped where no
  * such locale is installed. */
@@ -1296,6 +1410,7 @@ test_locale_numbers (void)
   g_autofree char *c_bytes = hr_locale_bytes (39.2 * HR_GIB, HR_UNITS_BINARY);
   g_autofree char *c_whole = hr_locale_whole (4096);
   const char *found = NULL;
+  g_autofree char *locpath = NULL;
 
   g_assert_cmpstr (c_bytes, ==, "39.2 GiB");
   g_assert_cmpstr (c_whole, ==, "4096");
@@ -1319,9 +1434,17 @@ test_locale_numbers (void)
   for (guint i = 0; i < G_N_ELEMENTS (locales) && found == NULL; i++)
     if (setlocale (LC_NUMERIC, locales[i]) != NULL)
       found = locales[i];
+  /* None installed (a bare CI machine): ru_RU.UTF-8 built from glibc's
+   * sources into a temporary LOCPATH, as test-cli.sh does. */
   if (found == NULL)
     {
-      g_test_skip ("no ru_RU.UTF-8 or de_DE.UTF-8 locale installed");
+      locpath = build_locale ("ru_RU", "UTF-8");
+      if (locpath != NULL && setlocale (LC_NUMERIC, "ru_RU.UTF-8") != NULL)
+        found = "ru_RU.UTF-8 (built with localedef)";
+    }
+  if (found == NULL)
+    {
+      g_test_skip ("no ru_RU.UTF-8 or de_DE.UTF-8 locale installed, and localedef built none");
       return;
     }
   {
@@ -1343,6 +1466,11 @@ test_locale_numbers (void)
                                "Llama 3.1 8B, 13,02 B parameters");
   }
   setlocale (LC_NUMERIC, saved);
+  if (locpath != NULL)
+    {
+      g_unsetenv ("LOCPATH");
+      remove_tree (locpath);
+    }
 }
 
 /* Editing the architecture turns the preset into a custom model. */
@@ -2277,8 +2405,47 @@ test_walk (void)
   close_window (window);
 }
 
-/* Pin, change the micro-batch: the comparison shows both, one scale,
- * and the differences add up. */
+/* The first mapped label under root whose text contains text. */
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *text)
+{
+  for (GtkWidget *w = gtk_widget_get_first_child (root); w != NULL; w = gtk_widget_get_next_sibling (w))
+    {
+      GtkWidget *found;
+
+      if (!gtk_widget_get_mapped (w))
+        continue;
+      if (GTK_IS_LABEL (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), text) != NULL)
+        return w;
+      if ((found = find_label (w, text)) != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The mapped charts under root, in order; returns how many (at most 2). */
+static guint
+find_charts (GtkWidget  *root,
+             GtkWidget **charts,
+             guint       n)
+{
+  for (GtkWidget *w = gtk_widget_get_first_child (root); w != NULL && n < 2; w = gtk_widget_get_next_sibling (w))
+    {
+      if (!gtk_widget_get_mapped (w))
+        continue;
+      if (HR_IS_CHART_WIDGET (w))
+        charts[n++] = w;
+      else
+        n = find_charts (w, charts, n);
+    }
+  return n;
+}
+
+/* Pin, change the micro-batch: the comparison says what changed in the
+ * form's words ("Micro-batch 4 → 8"), heads its charts "Pinned" and
+ * "Now" though both scenarios have the same name, shows both on one
+ * scale with no gap under either, and the differences add up. */
 static void
 test_compare_view (void)
 {
@@ -2299,6 +2466,28 @@ test_compare_view (void)
   after = hr_window_get_plan (window)->devices[0].total_bytes;
   g_assert_cmpuint (after, >, before);
   maybe_screenshot (window, "compare");
+  {
+    GtkWidget *page = adw_view_stack_get_child_by_name (hr_window_get_views (window), "compare");
+    GtkWidget *charts[2], *now, *label;
+    graphene_rect_t chart_r, now_r, a, b;
+
+    g_assert_nonnull (find_label (page, "What changed"));
+    label = find_label (page, "Micro-batch");
+    g_assert_nonnull (label);
+    g_assert_nonnull (find_label (page, "4 → 8"));
+    g_assert_nonnull (find_label (page, "Pinned"));
+    now = find_label (page, "Now");
+    g_assert_nonnull (now);
+    g_assert_cmpuint (find_charts (page, charts, 0), ==, 2);
+    /* the second heading right under the first chart, the table right
+     * under the second */
+    g_assert_true (bounds_in_window (charts[0], window, &chart_r));
+    g_assert_true (bounds_in_window (now, window, &now_r));
+    g_assert_cmpfloat (now_r.origin.y - (chart_r.origin.y + chart_r.size.height), <, 24);
+    g_assert_true (bounds_in_window (charts[1], window, &a));
+    g_assert_true (bounds_in_window (find_label (page, "Fullest GPU"), window, &b));
+    g_assert_cmpfloat (b.origin.y - (a.origin.y + a.size.height), <, 24);
+  }
   g_assert_true (hr_window_export_csv (window, csv_file, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
@@ -2435,6 +2624,20 @@ test_present_for_a_meeting (void)
   g_assert_true (g_str_has_suffix (verdict, " over on GPU 0-7"));
   g_assert_nonnull (strstr (hr_present_get_sentence (present), "32 sequences of 4096 tokens"));
   maybe_screenshot (present, "present-over");
+  /* What does not fit is framed in red, not tinted: the activations past
+   * the capacity line keep the legend's orange (a red layer over them
+   * once made them a colour the legend does not have). */
+  {
+    GtkWidget *chart = GTK_WIDGET (hr_present_get_chart (present));
+    guint orange = count_widget_pixels (chart, 0.902, 0.624, 0.0);
+    guint tinted = count_widget_pixels (chart, 0.834, 0.393, 0.072);
+    guint red = count_widget_pixels (chart, 0.75, 0.11, 0.16);
+
+    g_test_message ("over capacity: %u orange, %u tinted, %u red pixels", orange, tinted, red);
+    g_assert_cmpuint (tinted, ==, 0);
+    g_assert_cmpuint (orange, >, 10000);
+    g_assert_cmpuint (red, >, 1000);
+  }
 
   /* Two pipeline stages: two distinct GPUs, two bars. */
   hr_present_step (present, 1);
@@ -2708,6 +2911,7 @@ main (int   argc,
   g_test_add_func ("/window/name-follows", test_name_follows);
   g_test_add_func ("/window/discard-asks", test_discard_asks);
   g_test_add_func ("/window/fits-the-screen", test_fits_the_screen);
+  g_test_add_func ("/window/chart-fills-the-pane", test_chart_fills_the_pane);
   g_test_add_func ("/window/wheel-scrolls-the-form", test_wheel_scrolls_the_form);
   g_test_add_func ("/window/undo", test_undo);
   g_test_add_func ("/window/files", test_files);

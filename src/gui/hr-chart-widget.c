@@ -14,6 +14,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "hr-chart-theme.h"
 #include "hr-chart-widget.h"
@@ -32,9 +33,33 @@ struct _HrChartWidget
   guint       draw_count;
   double      scale_bytes;
   double      font_scale;
+  gboolean    hide_breakdown;
+  int         measured_width;    /* the width the height below is for */
+  int         measured_height;
 };
 
 G_DEFINE_FINAL_TYPE (HrChartWidget, hr_chart_widget, GTK_TYPE_WIDGET)
+
+/* The chart's sizes are in points whose body text is 11: scaled so that
+ * it is as large as the window's own body text (Cantarell 11 pt at 96
+ * dpi: 14.7 pixels, a scale of 1.33). */
+static double
+body_text_scale (GtkWidget *widget)
+{
+  PangoContext *context = gtk_widget_get_pango_context (widget);
+  const PangoFontDescription *font = pango_context_get_font_description (context);
+  double size, dpi;
+
+  if (font == NULL || pango_font_description_get_size (font) <= 0)
+    return 1.0;
+  size = pango_font_description_get_size (font) / (double) PANGO_SCALE;
+  if (!pango_font_description_get_size_is_absolute (font))
+    {
+      dpi = pango_cairo_context_get_resolution (context);
+      size *= (dpi > 0 ? dpi : 96.0) / 72.0;
+    }
+  return CLAMP (size / 11.0, 0.75, 3.0);
+}
 
 void
 hr_chart_widget_get_style (HrChartWidget *self,
@@ -42,7 +67,65 @@ hr_chart_widget_get_style (HrChartWidget *self,
 {
   hr_chart_theme_style (GTK_WIDGET (self), self->units, style);
   style->scale_bytes = self->scale_bytes;
-  style->font_scale = self->font_scale;
+  style->font_scale = self->font_scale * body_text_scale (GTK_WIDGET (self));
+  style->hide_breakdown = self->hide_breakdown;
+}
+
+/* The height the chart wants at WIDTH (hr_chart_height), on a scratch
+ * surface. */
+static int
+chart_height (HrChartWidget *self,
+              int            width)
+{
+  HrChartStyle style;
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  double height;
+
+  if (!self->has_plan)
+    return 0;
+  hr_chart_widget_get_style (self, &style);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1, 1);
+  cr = cairo_create (surface);
+  height = hr_chart_height (cr, width, &self->scenario, self->plan, &style);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return (int) ceil (height);
+}
+
+static GtkSizeRequestMode
+hr_chart_widget_get_request_mode (GtkWidget *widget)
+{
+  return GTK_SIZE_REQUEST_HEIGHT_FOR_WIDTH;
+}
+
+/* As tall as the bars and the breakdown need at the width given, so a
+ * pane too short for them scrolls rather than cut the breakdown; taller
+ * where the pane has room (the bars grow). */
+static void
+hr_chart_widget_measure (GtkWidget      *widget,
+                         GtkOrientation  orientation,
+                         int             for_size,
+                         int            *minimum,
+                         int            *natural,
+                         int            *minimum_baseline,
+                         int            *natural_baseline)
+{
+  HrChartWidget *self = HR_CHART_WIDGET (widget);
+
+  if (orientation == GTK_ORIENTATION_HORIZONTAL)
+    {
+      *minimum = *natural = 300;
+      return;
+    }
+  if (for_size < 0)
+    for_size = 300;
+  if (for_size != self->measured_width)
+    {
+      self->measured_width = for_size;
+      self->measured_height = chart_height (self, for_size);
+    }
+  *minimum = *natural = MAX (self->measured_height, 120);
 }
 
 static void
@@ -143,6 +226,30 @@ update_description (HrChartWidget *self)
   g_string_free (text, TRUE);
 }
 
+/* The plan or the style changed: a new height where it needs one.  While
+ * a slider is dragged the height rarely changes, and the pane is not laid
+ * out again for nothing. */
+static void
+remeasure (HrChartWidget *self)
+{
+  int height;
+
+  /* no plan (an invalid input): the chart keeps its size, greyed */
+  if (!self->has_plan)
+    return;
+  if (self->measured_width <= 0)
+    {
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+      return;
+    }
+  height = chart_height (self, self->measured_width);
+  if (height != self->measured_height)
+    {
+      self->measured_width = 0;
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+}
+
 void
 hr_chart_widget_set_plan (HrChartWidget    *self,
                           const HrScenario *scenario,
@@ -166,6 +273,7 @@ hr_chart_widget_set_plan (HrChartWidget    *self,
       }
       update_description (self);
     }
+  remeasure (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -176,6 +284,7 @@ hr_chart_widget_set_units (HrChartWidget *self,
   g_return_if_fail (HR_IS_CHART_WIDGET (self));
   self->units = units;
   update_description (self);
+  remeasure (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -196,6 +305,19 @@ hr_chart_widget_set_font_scale (HrChartWidget *self,
 {
   g_return_if_fail (HR_IS_CHART_WIDGET (self));
   self->font_scale = CLAMP (font_scale, 0.5, 4.0);
+  remeasure (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+/* The bars alone, without the binding GPU's items below them (the
+ * Compare view's two charts). */
+void
+hr_chart_widget_set_show_breakdown (HrChartWidget *self,
+                                    gboolean       show)
+{
+  g_return_if_fail (HR_IS_CHART_WIDGET (self));
+  self->hide_breakdown = !show;
+  remeasure (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
@@ -241,6 +363,9 @@ hr_chart_widget_css_changed (GtkWidget         *widget,
                              GtkCssStyleChange *change)
 {
   GTK_WIDGET_CLASS (hr_chart_widget_parent_class)->css_changed (widget, change);
+  /* the font, and with it the text's scale, may have changed */
+  HR_CHART_WIDGET (widget)->measured_width = 0;
+  gtk_widget_queue_resize (widget);
   gtk_widget_queue_draw (widget);
 }
 
@@ -253,6 +378,8 @@ hr_chart_widget_class_init (HrChartWidgetClass *klass)
   object_class->finalize = hr_chart_widget_finalize;
   widget_class->snapshot = hr_chart_widget_snapshot;
   widget_class->css_changed = hr_chart_widget_css_changed;
+  widget_class->get_request_mode = hr_chart_widget_get_request_mode;
+  widget_class->measure = hr_chart_widget_measure;
   gtk_widget_class_set_css_name (widget_class, "chart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -266,7 +393,6 @@ hr_chart_widget_init (HrChartWidget *self)
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
-  gtk_widget_set_size_request (GTK_WIDGET (self), 300, 240);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (on_query_tooltip), NULL);
   g_signal_connect_swapped (adw_style_manager_get_default (), "notify::dark",
                             G_CALLBACK (on_dark_changed), self);

@@ -31,5 +31,7 @@ void       hr_chart_widget_set_scale_bytes (HrChartWidget *self,
                                             double         scale_bytes);
 void       hr_chart_widget_set_font_scale  (HrChartWidget *self,
                                             double         font_scale);
+void       hr_chart_widget_set_show_breakdown (HrChartWidget *self,
+                                               gboolean       show);
 
 G_END_DECLS

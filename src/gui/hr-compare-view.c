@@ -3,8 +3,10 @@
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The pinned scenario above the current one, both charts on one scale,
- * and a table of the differences per category on the fullest GPU;
+ * Which fields differ (their form labels, before → after), the pinned
+ * scenario above the current one, each headed "Pinned" or "Now", both
+ * charts on one scale, and a table of the differences per category on
+ * the fullest GPU;
  * exported as one page with both charts, the fields that differ and the
  * categories' differences (hr_compare_draw), the table as CSV.
  */
@@ -18,12 +20,19 @@
 #include "hr-compare-chart.h"
 #include "hr-compare-view.h"
 #include "hr-locale.h"
+#include "hr-scenario-diff.h"
+
+/* As many as the export lists (hr-compare-chart.c); the rest counted. */
+#define MAX_CHANGES 10
 
 struct _HrCompareView
 {
   GtkWidget      parent_instance;
 
   GtkLabel      *label;
+  GtkGrid       *changes_grid;
+  GtkLabel      *pinned_heading;
+  GtkLabel      *current_heading;
   HrChartWidget *pinned_chart;
   HrChartWidget *current_chart;
   GtkGrid       *diff_grid;
@@ -62,12 +71,92 @@ shared_scale (const HrPlan *a,
 }
 
 static void
+show_comparison (HrCompareView *self,
+                 gboolean       pinned,
+                 gboolean       current)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->label), !pinned || !current);
+  gtk_widget_set_visible (GTK_WIDGET (self->pinned_heading), pinned);
+  gtk_widget_set_visible (GTK_WIDGET (self->pinned_chart), pinned);
+  gtk_widget_set_visible (GTK_WIDGET (self->current_heading), pinned && current);
+  gtk_widget_set_visible (GTK_WIDGET (self->changes_grid), pinned && current);
+  gtk_widget_set_visible (GTK_WIDGET (self->diff_grid), pinned && current);
+}
+
+static void
 show_nothing_pinned (HrCompareView *self)
 {
   gtk_label_set_text (self->label,
                       _("Pin the scenario (Ctrl+P), change things, and compare them here."));
-  gtk_widget_set_visible (GTK_WIDGET (self->pinned_chart), FALSE);
-  gtk_widget_set_visible (GTK_WIDGET (self->diff_grid), FALSE);
+  show_comparison (self, FALSE, TRUE);
+}
+
+/* "Pinned  Llama 2 13B, …" above a chart: which of the two it is, even
+ * when both names are the same. */
+static void
+set_heading (GtkLabel   *heading,
+             const char *which,
+             const char *name)
+{
+  g_autofree char *markup = g_markup_printf_escaped ("<b>%s</b>   %s", which, name);
+
+  gtk_label_set_markup (heading, markup);
+}
+
+static void
+clear_grid (GtkGrid *grid)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (grid))) != NULL)
+    gtk_grid_remove (grid, child);
+}
+
+/* The fields that differ, in the form's words: "Micro-batch   4 → 8". */
+static void
+fill_changes (HrCompareView    *self,
+              const HrScenario *now)
+{
+  HrFieldChange changes[MAX_CHANGES];
+  guint n = hr_scenario_diff (&self->pinned, now, changes, MAX_CHANGES);
+  GtkWidget *label;
+
+  clear_grid (self->changes_grid);
+  gtk_grid_attach (self->changes_grid, diff_label (_("What changed"), TRUE, 0), 0, 0, 2, 1);
+  if (n == 0)
+    {
+      label = diff_label (_("Nothing: the same scenario"), FALSE, 0);
+      gtk_widget_remove_css_class (label, "numeric");
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_grid_attach (self->changes_grid, label, 0, 1, 2, 1);
+      return;
+    }
+  for (guint i = 0; i < MIN (n, MAX_CHANGES); i++)
+    {
+      const HrFieldChange *c = &changes[i];
+      g_autofree char *before = hr_locale_text (c->before);
+      g_autofree char *after = hr_locale_text (c->after);
+      g_autofree char *values = g_strdup_printf ("%s → %s", before, after);
+
+      label = diff_label (c->field->label != NULL ? _(c->field->label) : c->path, FALSE, 0);
+      gtk_widget_remove_css_class (label, "numeric");
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_grid_attach (self->changes_grid, label, 0, i + 1, 1, 1);
+      label = diff_label (values, FALSE, 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+      gtk_grid_attach (self->changes_grid, label, 1, i + 1, 1, 1);
+    }
+  if (n > MAX_CHANGES)
+    {
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "and %u more field",
+                                                            "and %u more fields",
+                                                            n - MAX_CHANGES), n - MAX_CHANGES);
+
+      label = diff_label (more, FALSE, 0);
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_grid_attach (self->changes_grid, label, 0, MAX_CHANGES + 1, 2, 1);
+    }
 }
 
 static void
@@ -76,10 +165,7 @@ fill_differences (HrCompareView  *self,
                   const HrDevice *after,
                   HrUnits         units)
 {
-  GtkWidget *child;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->diff_grid))) != NULL)
-    gtk_grid_remove (self->diff_grid, child);
+  clear_grid (self->diff_grid);
   gtk_grid_attach (self->diff_grid, diff_label (_("Fullest GPU"), TRUE, 0), 0, 0, 1, 1);
   gtk_grid_attach (self->diff_grid, diff_label (_("Pinned"), TRUE, 1), 1, 0, 1, 1);
   gtk_grid_attach (self->diff_grid, diff_label (_("Now"), TRUE, 1), 2, 0, 1, 1);
@@ -109,7 +195,6 @@ hr_compare_view_show_plan (HrView           *view,
                            HrUnits           units)
 {
   HrCompareView *self = HR_COMPARE_VIEW (view);
-  g_autofree char *title = NULL;
   double scale;
 
   gtk_widget_remove_css_class (GTK_WIDGET (self->current_chart), "stale");
@@ -119,11 +204,10 @@ hr_compare_view_show_plan (HrView           *view,
       return;
     }
 
-  title = g_strdup_printf (_("Above: pinned, “%s”. Below: now, “%s”."), self->pinned.name,
-                           scenario->name);
-  gtk_label_set_text (self->label, title);
-  gtk_widget_set_visible (GTK_WIDGET (self->pinned_chart), TRUE);
-  gtk_widget_set_visible (GTK_WIDGET (self->diff_grid), TRUE);
+  show_comparison (self, TRUE, TRUE);
+  set_heading (self->pinned_heading, _("Pinned"), self->pinned.name);
+  set_heading (self->current_heading, _("Now"), scenario->name);
+  fill_changes (self, scenario);
 
   scale = shared_scale (self->pinned_plan, plan);
   hr_chart_widget_set_units (self->pinned_chart, units);
@@ -145,7 +229,7 @@ hr_compare_view_clear (HrView *view)
   gtk_widget_add_css_class (GTK_WIDGET (self->current_chart), "stale");
   if (!self->has_pin)
     return;
-  gtk_widget_set_visible (GTK_WIDGET (self->diff_grid), FALSE);
+  show_comparison (self, TRUE, FALSE);
   title = g_strdup_printf (_("Above: pinned, “%s”. The scenario as it is now cannot be planned."),
                            self->pinned.name);
   gtk_label_set_text (self->label, title);
@@ -262,6 +346,9 @@ hr_compare_view_class_init (HrCompareViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/headroom/Headroom/hr-compare-view.ui");
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, label);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, changes_grid);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, pinned_heading);
+  gtk_widget_class_bind_template_child (widget_class, HrCompareView, current_heading);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, pinned_chart);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, current_chart);
   gtk_widget_class_bind_template_child (widget_class, HrCompareView, diff_grid);
@@ -271,6 +358,12 @@ static void
 hr_compare_view_init (HrCompareView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The bars alone, each chart as tall as they need: the table below
+   * says how the categories move. */
+  hr_chart_widget_set_show_breakdown (self->pinned_chart, FALSE);
+  hr_chart_widget_set_show_breakdown (self->current_chart, FALSE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->pinned_chart), FALSE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->current_chart), FALSE);
   self->pinned_plan = hr_plan_new ();
   show_nothing_pinned (self);
 }

@@ -132,9 +132,9 @@ static void
 hr_plan_view_init (HrPlanView *self)
 {
   self->chart = HR_CHART_WIDGET (hr_chart_widget_new ());
-  /* Tall enough for the bars and the breakdown under them: on a small
-   * screen the results pane scrolls rather than squeeze them. */
-  gtk_widget_set_size_request (GTK_WIDGET (self->chart), 300, 400);
+  /* The chart asks for the height its bars and breakdown need at its
+   * width: on a small screen the results pane scrolls rather than
+   * squeeze them (hr_chart_widget_measure). */
   gtk_widget_set_parent (GTK_WIDGET (self->chart), GTK_WIDGET (self));
 }
 

@@ -223,13 +223,16 @@ hr_present_chart_snapshot (GtkWidget   *widget,
           fill (snapshot, bx, y, w, bar_h, &colour);
           bx += w;
         }
-      /* What does not fit, marked over the bar's end. */
+      /* What does not fit, framed in red beyond the capacity line: a
+       * bracket around the bar's end, outside it, so its segments keep
+       * the legend's colours. */
       if (bar->total > self->capacity)
         {
-          GdkRGBA over = red;
+          double cx = X (self->capacity), ex = X (bar->total), t = MAX (font * 0.18, 3);
 
-          over.alpha = 0.45;
-          fill (snapshot, X (self->capacity), y, X (bar->total) - X (self->capacity), bar_h, &over);
+          fill (snapshot, cx, y - 2 * t, ex - cx + 2 * t, t, &red);
+          fill (snapshot, cx, y + bar_h + t, ex - cx + 2 * t, t, &red);
+          fill (snapshot, ex + t, y - 2 * t, t, bar_h + 4 * t, &red);
         }
       draw_text (snapshot, widget, end, width, y + bar_h / 2, font * 1.1, TRUE, &status, 1);
     }
@@ -248,10 +251,17 @@ hr_present_chart_snapshot (GtkWidget   *widget,
     fill (snapshot, cx - 1.5, top, 3, bottom - top, &fg);
     for (double y = top; y < bottom; y += font * 0.8)
       fill (snapshot, mx - 1, y, 2, MIN (font * 0.45, bottom - y), &fg);
-    draw_text (snapshot, widget, cap_text, cx, bottom + font * 0.9, font, TRUE, &fg, 0.5);
+    double cap_w = text_width (widget, cap_text, font, TRUE);
+    double margin_w = text_width (widget, margin_text, font, FALSE);
+
+    /* Centred under the line and ending left of the margin's line, but
+     * never closer to the edge than the bars' names are (a plan far over
+     * capacity puts both lines near the left). */
+    draw_text (snapshot, widget, cap_text, CLAMP (cx - cap_w / 2, 0, MAX (width - cap_w, 0)),
+               bottom + font * 0.9, font, TRUE, &fg, 0);
     if (self->wanted_free > 0 && cx - mx > 4)
-      draw_text (snapshot, widget, margin_text, mx - font * 0.5, bottom + font * 2.0, font, FALSE,
-                 &fg, 1);
+      draw_text (snapshot, widget, margin_text, MAX (mx - font * 0.5 - margin_w, 0),
+                 bottom + font * 2.0, font, FALSE, &fg, 0);
   }
 #undef X
   gtk_snapshot_restore (snapshot);

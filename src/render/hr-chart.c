@@ -118,6 +118,7 @@ typedef struct
   double capacity;        /* bytes */
   gboolean labels;        /* whether bars are tall enough for labels */
   gboolean stacked;       /* a device's name and verdict on a line above its bar */
+  gboolean two_lines;     /* ... or on two lines, the verdict under the name */
   double text_h;          /* that line's height, 0 when not stacked */
   double left, right;     /* the chart's margins */
 } Plot;
@@ -181,8 +182,20 @@ hr_chart_draw_legend (Painter *p,
   return y + 28 * fs;
 }
 
-/* Device labels on the left, verdicts on the right, the bars between:
- * FALSE when there is no room left for them. */
+/* The thickness a bar and its line of text (TEXT_H, when stacked) read
+ * well at: 56 points, less where there are more than eight bars. */
+static double
+bar_thickness (double fs,
+               guint  n,
+               double text_h)
+{
+  return MAX (MIN (56 * fs, 448 * fs / MAX (n, 1)), 20 * fs) + text_h;
+}
+
+/* Device labels on the left, verdicts on the right, the bars between;
+ * BELOW is the height wanted under the bars (the axis and the breakdown),
+ * 0 when the chart shows no breakdown.  FALSE when there is no room left
+ * for them. */
 static gboolean
 lay_out_plot (Painter      *p,
               const HrPlan *plan,
@@ -190,9 +203,10 @@ lay_out_plot (Painter      *p,
               double        height,
               double        m,
               double        y,
+              double        below,
               Plot         *plot)
 {
-  double fs = p->fs, left_w = 0, right_w = 0;
+  double fs = p->fs, left_w = 0, right_w = 0, line_w = 0;
   double most = (double) plan->capacity_bytes;
   guint n = plan->n_devices;
 
@@ -202,8 +216,12 @@ lay_out_plot (Painter      *p,
       g_autofree char *label = device_label (d);
       g_autofree char *verdict = hr_device_verdict (plan, d, p->style->units);
 
-      left_w = MAX (left_w, hr_chart_text_width (p, label, 11, TRUE));
-      right_w = MAX (right_w, hr_chart_text_width (p, verdict, 11, TRUE));
+      double lw = hr_chart_text_width (p, label, 11, TRUE);
+      double vw = hr_chart_text_width (p, verdict, 11, TRUE);
+
+      left_w = MAX (left_w, lw);
+      right_w = MAX (right_w, vw);
+      line_w = MAX (line_w, lw + 10 * fs + vw);
       most = MAX (most, (double) d->total_bytes);
     }
   left_w += 12 * fs;
@@ -213,7 +231,10 @@ lay_out_plot (Painter      *p,
    * points for "✓ Fits, 36.8 GiB free (46 %)") each bar gets a line above
    * it for both, and the whole width, so that no verdict is cut. */
   plot->stacked = left_w + right_w > (width - 2 * m) * 0.5;
-  plot->text_h = plot->stacked ? 17 * fs : 0;
+  /* and where the name and the verdict do not fit on one line (large
+   * text on a phone), the verdict goes on a second */
+  plot->two_lines = plot->stacked && line_w > width - 2 * m;
+  plot->text_h = plot->stacked ? (plot->two_lines ? 34 : 17) * fs : 0;
   plot->x = plot->stacked ? m : m + left_w;
   plot->w = plot->stacked ? width - 2 * m : width - m - right_w - plot->x;
   plot->left = m;
@@ -223,9 +244,18 @@ lay_out_plot (Painter      *p,
   if (plot->w < 40 || plot->bottom - plot->top < 8)
     return FALSE;
 
-  /* Bars as tall as they read well; what is left below the axis shows
-   * where the memory of the binding GPU goes, item by item. */
-  plot->bar_h = MIN (56 * fs + plot->text_h, (plot->bottom - plot->top) / n);
+  /* Bars as thick as they read well (thinner where there are many); what
+   * is left below the axis shows where the memory of the binding GPU
+   * goes, item by item.  Room beyond what both need goes to the bars, up
+   * to half as thick again, so a tall pane is not left blank below. */
+  plot->bar_h = MIN (bar_thickness (fs, n, plot->text_h), (plot->bottom - plot->top) / n);
+  if (below > 0)
+    {
+      double room = (plot->bottom + 22 * fs - below - plot->top) / n;
+
+      if (room > plot->bar_h)
+        plot->bar_h = MIN (room, 1.5 * plot->bar_h - 0.5 * plot->text_h);
+    }
   plot->bottom = plot->top + plot->bar_h * n;
 
   most *= 1.04;
@@ -267,7 +297,7 @@ draw_axis (Painter    *p,
       cairo_move_to (cr, x, plot->top);
       cairo_line_to (cr, x, plot->bottom);
       cairo_stroke (cr);
-      layout_text (p, shown, 10, FALSE);
+      layout_text (p, shown, 11, FALSE);
       pango_layout_get_pixel_size (p->layout, &w, &h);
       left = v == 0 && plot->stacked ? plot->x : x - w / 2.0;
       if (left < last_right + 6 * fs || left + w > plot->right)
@@ -278,7 +308,7 @@ draw_axis (Painter    *p,
       last_right = left + w;
     }
   if (!plot->stacked)
-    draw_text (p, unit, plot->x - 8 * fs, plot->bottom + 11 * fs, 10, TRUE, p->style->foreground,
+    draw_text (p, unit, plot->x - 8 * fs, plot->bottom + 11 * fs, 11, TRUE, p->style->foreground,
                TRUE);
 }
 
@@ -371,7 +401,7 @@ draw_segment_label (Painter     *p,
                     gboolean     plate,
                     HrChartHits *hits)
 {
-  double fs = p->fs, w = hr_chart_text_width (p, text, 10, FALSE), h = 15 * fs;
+  double fs = p->fs, w = hr_chart_text_width (p, text, 11, FALSE), h = 16 * fs;
   HrRgb ink = c == HR_CATEGORY_OVERHEAD || c == HR_CATEGORY_GRADIENTS
               || c == HR_CATEGORY_ACTIVATIONS ? (HrRgb) { 0.1, 0.1, 0.1 } : (HrRgb) { 1, 1, 1 };
 
@@ -381,7 +411,7 @@ draw_segment_label (Painter     *p,
       cairo_rectangle (p->cr, x - 3 * fs, y - h / 2, w + 6 * fs, h);
       cairo_fill (p->cr);
     }
-  draw_text (p, text, x, y, 10, FALSE, ink, FALSE);
+  draw_text (p, text, x, y, 11, FALSE, ink, FALSE);
   if (hits != NULL && hits->n_labels < HR_CHART_MAX_LABELS)
     hits->labels[hits->n_labels++] = (HrChartHit) { x, y - h / 2, w, h, 0, c, HR_CHART_SEGMENT };
 }
@@ -413,13 +443,13 @@ draw_bar_labels (Painter      *p,
         continue;
       size = hr_format_bytes ((double) d->category_bytes[c], style->units);
       text = g_strdup_printf ("%s %s", hr_category_label (c), size);
-      if (hr_chart_text_width (p, text, 10, FALSE) + 8 * fs > w)
+      if (hr_chart_text_width (p, text, 11, FALSE) + 8 * fs > w)
         g_clear_pointer (&text, g_free);
-      if (text == NULL && hr_chart_text_width (p, size, 10, FALSE) + 8 * fs <= w)
+      if (text == NULL && hr_chart_text_width (p, size, 11, FALSE) + 8 * fs <= w)
         text = g_strdup (size);
       if (text != NULL)
         {
-          double end = x + 4 * fs + hr_chart_text_width (p, text, 10, FALSE);
+          double end = x + 4 * fs + hr_chart_text_width (p, text, 11, FALSE);
 
           /* Past the capacity line: the line or the hatching is under it. */
           draw_segment_label (p, text, x + 4 * fs, by + bh / 2, c, end + 5 * fs > cx, hits);
@@ -439,19 +469,25 @@ draw_bar_labels (Painter      *p,
           /* The name at the left, the verdict at the right of the line,
            * on the background: the capacity line and the band run
            * through the line they are on. */
-          double vx;
+          double vx, ly = ty, vy = ty;
 
           lw = hr_chart_text_width (p, label, 11, TRUE);
           vw = hr_chart_text_width (p, verdict, 11, TRUE);
           vx = MAX (plot->x + plot->w - vw, plot->x + lw + 10 * fs);
+          if (plot->two_lines)
+            {
+              vx = plot->x;
+              ly = ty - 8.5 * fs;
+              vy = ty + 8.5 * fs;
+            }
           set_rgb (p->cr, style->background, 1.0);
-          cairo_rectangle (p->cr, plot->x - 2 * fs, ty - 8 * fs, lw + 4 * fs, 16 * fs);
-          cairo_rectangle (p->cr, vx - 2 * fs, ty - 8 * fs, vw + 4 * fs, 16 * fs);
+          cairo_rectangle (p->cr, plot->x - 2 * fs, ly - 8 * fs, lw + 4 * fs, 16 * fs);
+          cairo_rectangle (p->cr, vx - 2 * fs, vy - 8 * fs, vw + 4 * fs, 16 * fs);
           cairo_fill (p->cr);
-          draw_text (p, label, plot->x, ty, 11, TRUE, style->foreground, FALSE);
-          draw_text (p, verdict, vx, ty, 11, TRUE, colour, FALSE);
-          record_text (hits, plot->x, ty, lw, fs, i, HR_CHART_DEVICE_NAME);
-          record_text (hits, vx, ty, vw, fs, i, HR_CHART_VERDICT);
+          draw_text (p, label, plot->x, ly, 11, TRUE, style->foreground, FALSE);
+          draw_text (p, verdict, vx, vy, 11, TRUE, colour, FALSE);
+          record_text (hits, plot->x, ly, lw, fs, i, HR_CHART_DEVICE_NAME);
+          record_text (hits, vx, vy, vw, fs, i, HR_CHART_VERDICT);
         }
       else
         {
@@ -480,8 +516,8 @@ draw_capacity_line (Painter          *p,
   g_autofree char *band = g_strdup_printf (_("wanted free %d %%"),
                                            (int) (sc->overhead.headroom * 100 + 0.5));
 
-  double cap_w = hr_chart_text_width (p, text, 10, TRUE);
-  double band_w = sc->overhead.headroom > 0 ? hr_chart_text_width (p, band, 10, FALSE) : 0;
+  double cap_w = hr_chart_text_width (p, text, 11, TRUE);
+  double band_w = sc->overhead.headroom > 0 ? hr_chart_text_width (p, band, 11, FALSE) : 0;
   double cap_x = x - cap_w, band_x = x + 6 * fs, ty = plot->top - 12 * fs;
 
   set_rgb (cr, p->style->foreground, 0.9);
@@ -500,11 +536,11 @@ draw_capacity_line (Painter          *p,
     }
   else if (band_x + band_w > plot->right)
     band_x = cap_x - 10 * fs - band_w;
-  draw_text (p, text, cap_x, ty, 10, TRUE, p->style->foreground, FALSE);
+  draw_text (p, text, cap_x, ty, 11, TRUE, p->style->foreground, FALSE);
   record_text (hits, cap_x, ty, cap_w, fs, 0, HR_CHART_CAPACITY);
   if (band_w > 0 && band_x >= plot->left && band_x + band_w <= plot->right)
     {
-      draw_text (p, band, band_x, ty, 10, FALSE,
+      draw_text (p, band, band_x, ty, 11, FALSE,
                  hr_chart_status_colour (HR_STATUS_TIGHT, p->style->dark), FALSE);
       record_text (hits, band_x, ty, band_w, fs, 0, HR_CHART_CAPACITY);
     }
@@ -520,7 +556,7 @@ hr_chart_draw (cairo_t            *cr,
                HrChartHits        *hits)
 {
   Painter p = { cr, NULL, style, MAX (style->font_scale, 0.25) };
-  double m = 16 * p.fs, y = m;
+  double m = 16 * p.fs, y = m, below = 0;
   Plot plot;
 
   g_return_if_fail (cr != NULL && sc != NULL && plan != NULL && style != NULL);
@@ -540,7 +576,10 @@ hr_chart_draw (cairo_t            *cr,
   if (style->show_title)
     y = draw_title (&p, sc, plan, m, y);
   y = hr_chart_draw_legend (&p, width, m, y);
-  if (lay_out_plot (&p, plan, width, height, m, y, &plot))
+  if (!style->hide_breakdown)
+    below = 34 * p.fs + hr_chart_breakdown_height (cr, p.layout, style, hr_plan_binding (plan),
+                                                   width - 2 * m);
+  if (lay_out_plot (&p, plan, width, height, m, y, below, &plot))
     {
       draw_axis (&p, &plot);
       draw_headroom_band (&p, sc, &plot);
@@ -561,6 +600,47 @@ hr_chart_draw (cairo_t            *cr,
     }
   g_object_unref (p.layout);
   cairo_restore (cr);
+}
+
+double
+hr_chart_height (cairo_t            *cr,
+                 double              width,
+                 const HrScenario   *sc,
+                 const HrPlan       *plan,
+                 const HrChartStyle *style)
+{
+  Painter p = { cr, NULL, style, MAX (style->font_scale, 0.25) };
+  double fs = p.fs, m = 16 * fs, y = m, text_h = 0;
+  guint n = plan->n_devices;
+
+  g_return_val_if_fail (cr != NULL && sc != NULL && plan != NULL && style != NULL, 0);
+
+  if (n == 0 || width < 80)
+    return 60;
+  /* The title and the legend are laid out as drawn, into a group that is
+   * thrown away. */
+  cairo_save (cr);
+  cairo_push_group (cr);
+  p.layout = pango_cairo_create_layout (cr);
+  if (style->show_title)
+    y = draw_title (&p, sc, plan, m, y);
+  y = hr_chart_draw_legend (&p, width, m, y);
+  {
+    Plot plot;
+
+    if (lay_out_plot (&p, plan, width, G_MAXINT / 2, m, y, 0, &plot))
+      text_h = plot.text_h;
+  }
+  y += 16 * fs + n * bar_thickness (fs, n, text_h);
+  if (style->hide_breakdown)
+    y += 22 * fs;
+  else
+    y += 34 * fs + hr_chart_breakdown_height (cr, p.layout, style, hr_plan_binding (plan),
+                                              width - 2 * m);
+  g_object_unref (p.layout);
+  cairo_pattern_destroy (cairo_pop_group (cr));
+  cairo_restore (cr);
+  return ceil (y + m);
 }
 
 const HrChartHit *

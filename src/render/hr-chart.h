@@ -139,6 +139,22 @@ guint       hr_chart_draw_breakdown   (cairo_t            *cr,
                                        double              width,
                                        double              height);
 
+/* The height the breakdown takes at WIDTH to list every line it would. */
+double      hr_chart_breakdown_height (cairo_t            *cr,
+                                       PangoLayout        *layout,
+                                       const HrChartStyle *style,
+                                       const HrDevice     *device,
+                                       double              width);
+
+/* The height the chart wants at WIDTH: every bar at the thickness its
+ * labels read well at (thinner where there are many) and, unless hidden,
+ * the whole breakdown; a chart drawn taller makes its bars thicker. */
+double      hr_chart_height           (cairo_t            *cr,
+                                       double              width,
+                                       const HrScenario   *scenario,
+                                       const HrPlan       *plan,
+                                       const HrChartStyle *style);
+
 gboolean    hr_chart_write_png        (const char         *path,
                                        int                 width,
                                        int                 height,

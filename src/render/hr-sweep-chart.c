@@ -29,7 +29,7 @@ plot_edges (double  width,
 
   *left = m + 56 * fs;
   *right = width - m;
-  *top = m + 48 * fs;
+  *top = m + 48 * fs + 20 * fs;   /* the title, the legend, the markers' labels */
   *bottom = height - m - 34 * fs;
 }
 
@@ -168,7 +168,29 @@ draw_capacity (cairo_t            *cr,
   cairo_move_to (cr, f->left, yc);
   cairo_line_to (cr, f->right, yc);
   cairo_stroke (cr);
-  hr_chart_draw_text (cr, layout, style, label, f->right, yc - 9 * fs, 10 * fs, TRUE, fg, 1);
+  /* At the left end, above the line: the memory grows with the swept
+   * value, so the areas are lowest there (at the right end they rise
+   * into the band and over the line). */
+  hr_chart_draw_text (cr, layout, style, label, f->left + 6 * fs, yc - 9 * fs, 10 * fs, TRUE, fg, 0);
+}
+
+static double
+text_width (PangoLayout        *layout,
+            const HrChartStyle *style,
+            const char         *text,
+            double              size,
+            gboolean            bold)
+{
+  PangoFontDescription *font = pango_font_description_from_string (style->font_family);
+  int w;
+
+  pango_font_description_set_absolute_size (font, size * PANGO_SCALE);
+  pango_font_description_set_weight (font, bold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL);
+  pango_layout_set_font_description (layout, font);
+  pango_font_description_free (font);
+  pango_layout_set_text (layout, text, -1);
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  return w;
 }
 
 /* Where the plan stops fitting, and the scenario's own value. */
@@ -184,30 +206,48 @@ draw_markers (cairo_t            *cr,
   double x = frame_x (f, (double) sweep->current);
   g_autofree char *now = g_strdup_printf (_("now: %llu"), (unsigned long long) sweep->current);
 
+  /* The markers' lines run up into a row of their own above the plot,
+   * where their labels are clear of the capacity line and the areas:
+   * each right of its line, or left of it where it would run past the
+   * edge or into the other. */
+  double row = f->top - 10 * fs, now_l = 0, now_r = 0;
+  gboolean has_now = x >= f->left && x <= f->right;
+
+  if (has_now)
+    {
+      double w = text_width (layout, style, now, 11 * fs, FALSE);
+
+      now_l = x + 4 * fs;
+      if (now_l + w > f->right)
+        now_l = x - 4 * fs - w;
+      now_r = now_l + w;
+      cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
+      cairo_set_line_width (cr, 1.5 * fs);
+      cairo_move_to (cr, x, row + 8 * fs);
+      cairo_line_to (cr, x, f->bottom);
+      cairo_stroke (cr);
+      hr_chart_draw_text (cr, layout, style, now, now_l, row, 11 * fs, FALSE, fg, 0);
+    }
   if (sweep->last_fitting > 0 && (double) sweep->last_fitting <= f->xmax)
     {
       HrRgb green = hr_chart_status_colour (HR_STATUS_OK, style->dark);
       g_autofree char *label = g_strdup_printf (_("fits up to %llu"),
                                                 (unsigned long long) sweep->last_fitting);
       double xf = frame_x (f, (double) sweep->last_fitting);
+      double w = text_width (layout, style, label, 11 * fs, TRUE), l = xf + 4 * fs;
 
+      if (l + w > f->right || (has_now && l < now_r + 8 * fs && l + w > now_l - 8 * fs))
+        l = xf - 4 * fs - w;
+      if (has_now && l < now_r + 8 * fs && l + w > now_l - 8 * fs)
+        l = MAX (now_r + 8 * fs, xf + 4 * fs);
       cairo_set_source_rgb (cr, green.r, green.g, green.b);
       cairo_set_line_width (cr, 2 * fs);
       cairo_set_dash (cr, (double[]) { 6 * fs, 4 * fs }, 2, 0);
-      cairo_move_to (cr, xf, f->top);
+      cairo_move_to (cr, xf, row + 8 * fs);
       cairo_line_to (cr, xf, f->bottom);
       cairo_stroke (cr);
       cairo_set_dash (cr, NULL, 0, 0);
-      hr_chart_draw_text (cr, layout, style, label, xf + 4 * fs, f->top + 8 * fs, 11 * fs, TRUE, green, 0);
-    }
-  if (x >= f->left && x <= f->right)
-    {
-      cairo_set_source_rgb (cr, fg.r, fg.g, fg.b);
-      cairo_set_line_width (cr, 1.5 * fs);
-      cairo_move_to (cr, x, f->top + 18 * fs);
-      cairo_line_to (cr, x, f->bottom);
-      cairo_stroke (cr);
-      hr_chart_draw_text (cr, layout, style, now, x + 4 * fs, f->top + 26 * fs, 11 * fs, FALSE, fg, 0);
+      hr_chart_draw_text (cr, layout, style, label, l, row, 11 * fs, TRUE, green, 0);
     }
 }
 
