@@ -527,9 +527,17 @@ test_logits_upcast (void)
   g_assert_false (sc.training.logits_fp32_in_model);
   hr_test_plan (&sc, plan);
   hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "logits"), T * V * 2, 1e-12);
+  g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "shifted logits (the model's copy for its loss)"),
+                    ==, 0);
   sc.training.logits_fp32_in_model = TRUE;
   hr_test_plan (&sc, plan);
   hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "logits"), T * V * 4, 1e-12);
+  /* transformers before 4.46 shifted them in the model, a copy: micro-batch
+   * 4 of 4096 tokens, 4·4095 positions, in fp32. */
+  g_assert_cmpuint (sc.training.micro_batch, ==, 4);
+  g_assert_cmpuint (sc.training.seq_len, ==, 4096);
+  hr_assert_close ((double) hr_test_item_bytes (&plan->devices[0], "shifted logits (the model's copy for its loss)"),
+                   4.0 * 4095 * V * 4, 1e-12);
 
   /* Megatron's vocab-parallel loss: one fp32 softmax, saved; its backward
    * in place, cast to bf16 for the output layer. */

@@ -207,6 +207,17 @@ add_eager_loss (Ctx      *ctx,
               "b·s·V·4 / (t·c)",
               N_("The loss computes in full precision from a copy of the logits, gone once it returns."),
               logits / heads * 4.0);
+  /* ... and there, a causal LM shifted them for the loss with a copy
+   * (LlamaForCausalLM.forward before 4.46, as every causal LM of
+   * transformers then: shift_logits = logits[..., :-1, :].contiguous()),
+   * a second fp32 tensor of all but each sequence's last position, alive
+   * until the forward returns; a masked LM (BERT) does not shift. */
+  if (fp32_out && ctx->sc->model.kind == HR_KIND_DECODER)
+    hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, HR_DTYPE_FP32,
+              HR_LIVE (HR_PHASE_FORWARD), N_("shifted logits (the model's copy for its loss)"),
+              "b·(s - 1)·V·4 / (t·c)",
+              N_("The model shifts its full-precision logits by one position for the loss, in a copy."),
+              logits / heads * 4.0 * ((double) t->seq_len - 1.0) / (double) t->seq_len);
   hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR,
             fp32_loss ? HR_DTYPE_FP32 : t->dtypes.activations,
             HR_LIVE_LOSS, N_("log-probabilities (saved by the loss)"),
