@@ -448,7 +448,7 @@ expect 0 "" "torchtitan without DeepSpeed" -- --framework torchtitan --set paral
 expect 0 "" "torchtitan, no sharding" -- --framework torchtitan --set parallel.zero=0
 expect 2 'training.checkpointing: op does not apply to Hugging Face Trainer + PEFT (training.framework): gradient_checkpointing_enable checkpoints every decoder layer whole; the Trainer has no selective or per-op mode; allowed: none or full' \
   "the Trainer has no per-op checkpointing" -- --framework hf-trainer --set training.checkpointing=op
-expect 2 'parallel.fsdp: 2 does not apply to LitGPT' "LitGPT's FSDP is FSDP1" -- --framework litgpt --set parallel.deepspeed=false --set parallel.fsdp=2
+expect 2 'parallel.fsdp: 1 does not apply to torchtune' "torchtune's FSDP is FSDP2" -- --framework torchtune --set parallel.deepspeed=false --set parallel.fsdp=1
 printf '{"model": {"preset": "llama-3-8b"}, "training": {"framework": "deepspeed"}, "parallel": {"deepspeed": false}}' >"$tmp/fw-ds.json"
 expect 2 'fw-ds.json: parallel.deepspeed: false does not apply to DeepSpeed' "a file against its framework" -- "$tmp/fw-ds.json"
 # A profile that is not JSON is named too; a user's broken copy of a
