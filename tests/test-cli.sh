@@ -721,6 +721,18 @@ ru && grep -q '^Помещается на 8x H100 SXM 80GB с запасом 36.
   && ok "ru: the verdict in Russian ($ru_env)" || not_ok "ru: the verdict: $(tail -2 "$tmp/ru-out")"
 grep -q '^Модель    Llama 2 13B: ' "$tmp/ru-out" && grep -qE '^      обратный проход функции потерь +38\.7 GiB   <- пик$' "$tmp/ru-out" \
   && ok "ru: the table's headings and phases" || not_ok "ru: the table: $(head -4 "$tmp/ru-out")"
+# The sizes stay in one column though Russian names run longer than the
+# English column of 56 characters ("собранные веса (повторное
+# использование + предвыборка) (bf16)").
+python3 - "$tmp/ru-out" <<'PY' && ok "ru: the table's sizes in one column" || not_ok "ru: sizes out of line"
+import re, sys
+ends = set()
+for line in open(sys.argv[1], encoding="utf-8"):
+    m = re.match(r"^( {2}| {6})\S.*? ([0-9][0-9.,]* [KMGT]?i?B)(   |$)", line.rstrip("\n"))
+    if m:
+        ends.add(m.end(2))
+sys.exit(0 if len(ends) == 1 and max(ends) > 66 else 1)
+PY
 # The largest part named after a dash, so the sentence agrees with any
 # item, plural ("выходы") or not ("больше всего занимает выходы" did not).
 ru --set training.micro_batch=32 --set training.checkpointing=none

@@ -163,8 +163,13 @@ append_heading (GString    *out,
   g_string_append_printf (out, "%s%*s%s\n", heading, (int) MAX (10 - width, 1), "", text);
 }
 
+/* The names' column: 56 characters, or as wide as the longest name
+ * where a translation makes one longer, so the sizes stay in line. */
+#define NAME_COLUMN 56
+
 static void
 append_row (GString    *out,
+            int         column,
             const char *indent,
             const char *name,
             double      bytes,
@@ -177,7 +182,7 @@ append_row (GString    *out,
   glong width = g_utf8_strlen (indent, -1) + g_utf8_strlen (name, -1);
 
   g_string_append_printf (out, "%s%s%*s %10s", indent, name,
-                          (int) MAX (56 - width, 0), "", size);
+                          (int) MAX (column - width, 0), "", size);
   if (note != NULL && *note != '\0')
     g_string_append_printf (out, "   %s", note);
   g_string_append_c (out, '\n');
@@ -187,13 +192,45 @@ append_row (GString    *out,
  * largest, not the sum of everything. */
 static void
 append_phases (GString        *out,
+               int             column,
                const HrDevice *d,
                HrUnits         units)
 {
   g_string_append_printf (out, "  %s\n", _("live in each phase of the step (allocator)"));
   for (guint ph = 0; ph < HR_N_PHASES; ph++)
-    append_row (out, "      ", hr_phase_label (ph), (double) d->phase_bytes[ph],
+    append_row (out, column, "      ", hr_phase_label (ph), (double) d->phase_bytes[ph],
                 ph == d->peak_phase ? _("<- peak") : NULL, units);
+}
+
+static int
+widest (int         column,
+        const char *indent,
+        const char *name)
+{
+  return MAX (column, (int) (g_utf8_strlen (indent, -1) + g_utf8_strlen (name, -1)));
+}
+
+/* The names' column for D's rows (append_device's, in its order). */
+static int
+name_column (const HrDevice *d)
+{
+  int column = NAME_COLUMN;
+
+  for (guint c = 0; c < HR_N_CATEGORIES; c++)
+    column = widest (column, "  ", category_word (c));
+  for (guint i = 0; i < d->n_items; i++)
+    if (hr_item_is_live_at_peak (d, &d->items[i]))
+      {
+        g_autofree char *name = hr_item_label (&d->items[i]);
+
+        column = widest (column, "      ", name);
+      }
+  for (guint ph = 0; ph < HR_N_PHASES; ph++)
+    column = widest (column, "      ", hr_phase_label (ph));
+  column = widest (column, "  ", _("allocated (torch max_memory_allocated)"));
+  column = widest (column, "  ", _("reserved (torch max_memory_reserved)"));
+  column = widest (column, "  ", _("total (as nvidia-smi shows)"));
+  return widest (column, "  ", _("free"));
 }
 
 static void
@@ -204,6 +241,8 @@ append_device (GString          *out,
                HrUnits           units)
 {
   const HrItem *largest = largest_live_item (d);
+  int column = name_column (d);
+  g_autofree char *dashes = g_strnfill (column, '-');
   g_autofree char *cap = hr_format_bytes ((double) plan->capacity_bytes, units);
   g_autofree char *free_pct = NULL;
   g_autofree char *free_note = NULL;
@@ -218,7 +257,7 @@ append_device (GString          *out,
 
   for (guint c = 0; c < HR_N_CATEGORIES; c++)
     {
-      append_row (out, "  ", category_word (c),
+      append_row (out, column, "  ", category_word (c),
                   (double) d->category_bytes[c], NULL, units);
       for (guint i = 0; i < d->n_items; i++)
         {
@@ -233,26 +272,26 @@ append_device (GString          *out,
           span = hr_live_span (item->live, TRUE);
           note = g_strdup_printf ("%s%s%s · %s", item == largest ? _("<- largest") : "",
                                   item == largest ? "  " : "", item->formula, span);
-          append_row (out, "      ", name, (double) item->bytes, note, units);
+          append_row (out, column, "      ", name, (double) item->bytes, note, units);
         }
     }
 
-  append_phases (out, d, units);
-  g_string_append (out, "  --------------------------------------------------------\n");
-  append_row (out, "  ", _("allocated (torch max_memory_allocated)"),
+  append_phases (out, column, d, units);
+  g_string_append_printf (out, "  %s\n", dashes);
+  append_row (out, column, "  ", _("allocated (torch max_memory_allocated)"),
               (double) d->allocated_bytes, NULL, units);
-  append_row (out, "  ", _("reserved (torch max_memory_reserved)"), (double) d->reserved_bytes,
+  append_row (out, column, "  ", _("reserved (torch max_memory_reserved)"), (double) d->reserved_bytes,
               NULL, units);
   {
     /* TRANSLATORS: after the total, %s is the GPU's capacity */
     g_autofree char *of = g_strdup_printf (_("of %s"), cap);
 
-    append_row (out, "  ", _("total (as nvidia-smi shows)"), (double) d->total_bytes, of,
+    append_row (out, column, "  ", _("total (as nvidia-smi shows)"), (double) d->total_bytes, of,
                 units);
   }
   free_pct = hr_format_double (100.0 * (double) d->free_bytes / (double) plan->capacity_bytes, 0);
   free_note = g_strdup_printf ("%s %%   %s", free_pct, status_word (d->status));
-  append_row (out, "  ", _("free"), (double) d->free_bytes, free_note, units);
+  append_row (out, column, "  ", _("free"), (double) d->free_bytes, free_note, units);
   g_string_append_c (out, '\n');
 }
 
