@@ -1921,8 +1921,9 @@ test_invalid_file (void)
         {
           dialog = TRUE;
           g_test_message ("dialog: %s", adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)));
+          /* The form's name for the field, and its key in the file */
           g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (w)),
-                                    "model.layers: 0"));
+                                    ": Layers (model.layers in the file): 0"));
           gtk_window_destroy (w);
         }
     }

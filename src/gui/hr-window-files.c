@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "hr-error.h"
+#include "hr-field-text.h"
 #include "hr-file-write.h"
 #include "hr-report-page.h"
 #include "hr-scenario-io.h"
@@ -55,8 +56,25 @@ hr_window_open_file_or_warn (HrWindow *self,
 {
   g_autoptr(GError) error = NULL;
 
-  if (!hr_window_open_file (self, file, &error))
-    hr_window_show_error (self, _("Could not open the scenario"), error->message);
+  const char *field, *label;
+
+  if (hr_window_open_file (self, file, &error))
+    return;
+  /* The field by the form's name for it, and by its key, which is what
+   * the user looks for in the file to mend it. */
+  field = hr_error_field (error);
+  label = field != NULL ? hr_field_text_label (field) : NULL;
+  if (label != NULL && hr_error_origin (error) != NULL)
+    {
+      /* TRANSLATORS: FILE: Field label (its.json.key): what is wrong */
+      g_autofree char *body = g_strdup_printf (_("%s: %s (%s in the file): %s"),
+                                               hr_error_origin (error), label, field,
+                                               hr_error_reason (error));
+
+      hr_window_show_error (self, _("Could not open the scenario"), body);
+      return;
+    }
+  hr_window_show_error (self, _("Could not open the scenario"), error->message);
 }
 
 gboolean
