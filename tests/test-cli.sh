@@ -463,6 +463,13 @@ XDG_DATA_HOME="$tmp/user-fw" "$cli" --framework torchtune --set parallel.deepspe
   && grep -qF "(skipped: " "$tmp/err" && grep -q '^Fits\|^Does not fit' "$tmp/out" \
   && ok "a broken user profile is skipped for the bundled one, and named" || not_ok "user override: $(cat "$tmp/err")"
 rm -f "$user_fw/unparsed.json" "$user_fw/torchtune.json"
+# Suggestions keep within the framework's limits: the Trainer has no
+# selective recomputation, so none is offered under it.
+expect 0 "" "suggestions without a framework" -- --suggest --set parallel.deepspeed=false --set training.attention=eager --set training.checkpointing=none --set training.micro_batch=16
+grep -q 'Selective recomputation of attention' "$tmp/out" && ok "selective recomputation suggested" || not_ok "no selective suggestion: $(head -4 "$tmp/out")"
+expect 0 "" "suggestions under the Trainer" -- --suggest --framework hf-trainer --set parallel.deepspeed=false --set training.attention=eager --set training.checkpointing=none --set training.micro_batch=16
+! grep -q 'Selective recomputation' "$tmp/out" && grep -q 'Full activation checkpointing' "$tmp/out" \
+  && ok "no suggestion the framework cannot run" || not_ok "a suggestion outside the framework: $(grep -i selective "$tmp/out")"
 # A profile's limit is checked as its values are.
 echo '{"name": "Bad limit", "values": [], "limits": [{"field": "parallel.tp", "allowed": ["x"], "why": "w", "source": "s"}]}' >"$user_fw/badlimit.json"
 echo '{"name": "Self", "values": [{"set": "parallel.fsdp=1", "source": "s"}], "limits": [{"field": "parallel.fsdp", "allowed": [2], "why": "w", "source": "s"}]}' >"$user_fw/selflimit.json"

@@ -17,6 +17,7 @@
 
 #include "hr-calc.h"
 #include "hr-cli-commands.h"
+#include "hr-frameworks.h"
 #include "hr-json.h"
 #include "hr-measured.h"
 #include "hr-report.h"
@@ -145,7 +146,7 @@ hr_cli_print_suggestions (const HrScenario *sc,
   g_autoptr(HrPlan) work = hr_plan_new ();
   g_autoptr(GError) error = NULL;
   HrSuggestion *list = g_new0 (HrSuggestion, HR_MAX_SUGGESTIONS);
-  guint n = hr_suggest (sc, work, list, HR_MAX_SUGGESTIONS, &error);
+  guint n = hr_suggest_where (sc, work, list, HR_MAX_SUGGESTIONS, hr_framework_allows, NULL, &error);
   gboolean json = g_strcmp0 (format, "json") == 0;
 
   if (error != NULL)

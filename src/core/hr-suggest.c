@@ -439,6 +439,18 @@ hr_suggest (const HrScenario  *scenario,
             guint              max,
             GError           **error)
 {
+  return hr_suggest_where (scenario, work, out, max, NULL, NULL, error);
+}
+
+guint
+hr_suggest_where (const HrScenario  *scenario,
+                  HrPlan            *work,
+                  HrSuggestion      *out,
+                  guint              max,
+                  HrSuggestAllowed   allowed,
+                  gpointer           data,
+                  GError           **error)
+{
   g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (Candidate));
   Before before;
   gboolean single_fits = FALSE;
@@ -456,7 +468,8 @@ hr_suggest (const HrScenario  *scenario,
       HrScenario trial = *scenario;
       Candidate c = { 0 };
 
-      if (!changes[i].apply (&trial, c.s.title, sizeof c.s.title))
+      if (!changes[i].apply (&trial, c.s.title, sizeof c.s.title)
+          || (allowed != NULL && !allowed (&trial, data)))
         continue;
       g_strlcpy (c.s.cost, _(changes[i].cost), sizeof c.s.cost);
       c.expense = changes[i].expense;
@@ -478,7 +491,8 @@ hr_suggest (const HrScenario  *scenario,
           char first[80], second[80];
 
           if (!changes[i].apply (&trial, first, sizeof first)
-              || !changes[j].apply (&trial, second, sizeof second))
+              || !changes[j].apply (&trial, second, sizeof second)
+              || (allowed != NULL && !allowed (&trial, data)))
             continue;
           g_snprintf (c.s.title, sizeof c.s.title, "%s + %s", first, second);
           g_snprintf (c.s.cost, sizeof c.s.cost, "%s; %s", _(changes[i].cost), _(changes[j].cost));

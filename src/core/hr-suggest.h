@@ -34,4 +34,18 @@ guint  hr_suggest (const HrScenario  *scenario,
                    guint              max,
                    GError           **error);
 
+/* Whether a changed scenario may be suggested at all: the framework it
+ * names can run it (hr_framework_check, which the core cannot call). */
+typedef gboolean (*HrSuggestAllowed) (const HrScenario *trial,
+                                      gpointer          data);
+
+/* hr_suggest, leaving out every change ALLOWED refuses. */
+guint  hr_suggest_where (const HrScenario  *scenario,
+                         HrPlan            *work,
+                         HrSuggestion      *out,
+                         guint              max,
+                         HrSuggestAllowed   allowed,
+                         gpointer           data,
+                         GError           **error);
+
 G_END_DECLS

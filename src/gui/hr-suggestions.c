@@ -15,6 +15,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "hr-frameworks.h"
 #include "hr-locale.h"
 #include "hr-suggestions.h"
 
@@ -82,7 +83,8 @@ hr_suggestions_update (HrSuggestions    *self,
     {
       g_autoptr(HrPlan) work = hr_plan_new ();
 
-      self->n_suggestions = hr_suggest (scenario, work, self->suggestions, SHOWN, NULL);
+      self->n_suggestions = hr_suggest_where (scenario, work, self->suggestions, SHOWN,
+                                             hr_framework_allows, NULL, NULL);
     }
   for (guint i = 0; i < self->n_suggestions; i++)
     {

@@ -523,6 +523,13 @@ hr_framework_check (const HrScenario  *scenario,
 }
 
 gboolean
+hr_framework_allows (const HrScenario *trial,
+                     gpointer          data)
+{
+  return hr_framework_check (trial, NULL);
+}
+
+gboolean
 hr_framework_apply (const HrFramework *framework,
                     HrScenario        *scenario,
                     HrPresets         *presets,

@@ -87,6 +87,11 @@ gboolean           hr_framework_apply      (const HrFramework *framework,
 gboolean           hr_framework_check      (const HrScenario  *scenario,
                                             GError           **error);
 
+/* hr_framework_check as an HrSuggestAllowed: a suggestion the named
+ * framework cannot run is not made. */
+gboolean           hr_framework_allows     (const HrScenario  *trial,
+                                            gpointer           data);
+
 /* Whether the scenario already has every value the framework sets. */
 gboolean           hr_framework_matches    (const HrFramework *framework,
                                             const HrScenario  *scenario);
