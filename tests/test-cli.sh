@@ -515,6 +515,24 @@ cat >"$tmp/runs.json" <<'JSON'
 JSON
 expect 0 'mine: framework "keras" is not one Headroom knows; allowed: accelerate-fsdp, deepspeed, hf-trainer, hf-trainer-4.45, hf-trainer-4.53, litgpt' \
   "--validate names an unknown framework" -- --validate "$tmp/runs.json"
+# A run whose settings its framework cannot run is named and skipped, as a
+# scenario file is refused.
+cat >"$tmp/runs.json" <<'JSON'
+[{"id": "titan-ds", "framework": "torchtitan", "arch": {"layers": 32, "hidden": 4096, "heads": 32,
+  "kv_heads": 8, "ffn": 14336, "vocab": 128256}, "task": "full", "precision": "bf16-mixed",
+  "optimizer": "adamw", "micro_batch": 1, "seq_len": 8192, "parallelism": {"gpus": 8, "zero_stage": 3},
+  "gpu": "H100 SXM 80GB", "measured_gib": 60, "metric": "max_memory_reserved",
+  "scenario": {"model": {"preset": "llama-3.1-8b"}, "parallel": {"deepspeed": true}}}]
+JSON
+expect 0 'titan-ds: parallel.deepspeed: true does not apply to torchtitan (training.framework)' \
+  "--validate names a run its framework cannot run" -- --validate "$tmp/runs.json"
+# Llama 3 8B's sizes are Llama 3 8B, not Bamba 9B (a hybrid with the same
+# layers, widths and vocabulary, listed first): a preset with a layer
+# pattern, SSM heads or experts matches only an arch that names them.
+sed 's/"scenario": {"model": {"preset": "llama-3.1-8b"}, "parallel": {"deepspeed": true}}/"measured_gib": 60/; s/"measured_gib": 60, "metric"/"metric"/' "$tmp/runs.json" >"$tmp/runs-arch.json"
+"$cli" --validate "$tmp/runs-arch.json" >"$tmp/out" 2>&1
+grep -q '^titan-ds .*predicted' "$tmp/out" && ! grep -q 'SSM layers' "$tmp/out" \
+  && ok "--validate: a plain transformer's sizes match the plain preset" || not_ok "arch match: $(cat "$tmp/out")"
 # Measured numbers no run has: never "inf GiB, -nan %", never a double
 # converted to an integer it does not fit.
 run_entry='"arch": {"layers": 32, "hidden": 4096, "heads": 32, "kv_heads": 32, "ffn": 11008,

@@ -211,6 +211,13 @@ arch_matches (JsonObject        *arch,
 {
   gint64 vocab = hr_measured_member_int (arch, "vocab", -1);
 
+  /* A hybrid or mixture-of-experts preset with a plain transformer's
+   * sizes (Bamba 9B has Llama 3 8B's) is not the run's model unless its
+   * arch says so. */
+  if ((m->layer_pattern[0] != '\0' && !json_object_has_member (arch, "layer_pattern"))
+      || (m->ssm_heads > 0 && !json_object_has_member (arch, "ssm_heads"))
+      || (m->experts > 1 && !json_object_has_member (arch, "experts")))
+    return FALSE;
   return (guint64) hr_measured_member_int (arch, "layers", -1) == m->layers
          && (guint64) hr_measured_member_int (arch, "hidden", -1) == m->hidden
          && (guint64) hr_measured_member_int (arch, "heads", -1) == m->heads
@@ -537,11 +544,18 @@ hr_measured_map_entry (JsonObject  *e,
   root = json_builder_get_root (b);
   /* What the run's framework does (hr-frameworks.c), then what the entry
    * itself says. */
-  if (framework != NULL
-      && !hr_framework_apply_json (framework, json_node_get_object (root), error))
+  if (framework != NULL)
     {
-      json_node_unref (root);
-      return NULL;
+      /* Named too, so that the reader refuses a value the framework's
+       * code cannot run (hr_framework_check), as in a scenario file. */
+      g_autofree char *named = g_strdup_printf ("training.framework=\"%s\"", framework->id);
+
+      if (!hr_framework_apply_json (framework, json_node_get_object (root), error)
+          || !hr_json_set_path (json_node_get_object (root), named, error))
+        {
+          json_node_unref (root);
+          return NULL;
+        }
     }
   if (hr_json_member_object (e, "scenario") != NULL)
     merge_into (json_node_get_object (root), hr_json_member_object (e, "scenario"));
