@@ -487,6 +487,95 @@ read_parallel (HrScenario  *sc,
   return stages == NULL || hr_fields_read_stage_layers (&sc->parallel, stages, origin, error);
 }
 
+/* The top level's own keys: the format version, the name, the
+ * description (kept whole, so that saving writes back what was read). */
+static gboolean
+read_header (HrScenario  *sc,
+             JsonObject  *obj,
+             const char  *origin,
+             GError     **error)
+{
+  static const char * const strings[] = { "name", "description", "source" };
+
+  if (json_object_has_member (obj, "headroom"))
+    {
+      JsonNode *v = json_object_get_member (obj, "headroom");
+
+      if (!JSON_NODE_HOLDS_VALUE (v) || json_node_get_value_type (v) != G_TYPE_INT64
+          || json_node_get_int (v) != 1)
+        {
+          g_autofree char *value = hr_fields_describe_node (v);
+
+          FAIL_AT (HR_ERROR_INVALID, "headroom", _("%s is not allowed; allowed: 1 (the "
+                   "format version this Headroom reads)"), value);
+        }
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    {
+      JsonNode *v = json_object_get_member (obj, strings[i]);
+
+      if (v != NULL && (!JSON_NODE_HOLDS_VALUE (v) || json_node_get_value_type (v) != G_TYPE_STRING))
+        {
+          g_autofree char *value = hr_fields_describe_node (v);
+
+          FAIL_AT (HR_ERROR_TYPE, strings[i], _("%s is not allowed; allowed: a string"), value);
+        }
+    }
+  if (json_object_has_member (obj, "name"))
+    hr_copy_string (sc->name, sizeof sc->name, json_object_get_string_member (obj, "name"));
+  if (json_object_has_member (obj, "description"))
+    {
+      const char *text = json_object_get_string_member (obj, "description");
+      gsize length = strlen (text);
+
+      if (length >= sizeof sc->description)
+        FAIL_AT (HR_ERROR_INVALID, "description", _("a string of %" "zu" " bytes is too "
+                 "long; allowed: up to %" "zu" " bytes"), length,
+                 sizeof sc->description - 1);
+      hr_copy_string (sc->description, sizeof sc->description, text);
+    }
+  return TRUE;
+}
+
+/* Each section's object, through its field table; a section left out
+ * keeps the default's values (the communication buffers: worked out). */
+static gboolean
+read_sections (HrScenario  *sc,
+               JsonObject  *obj,
+               const char  *origin,
+               HrPresets   *presets,
+               Inherited   *inherited,
+               GError     **error)
+{
+  JsonObject *sub;
+
+#define SECTION(key, call)                                                \
+  G_STMT_START {                                                          \
+    sub = hr_fields_member_object (obj, key, origin, key, error);         \
+    if (sub == NULL && error != NULL && *error != NULL)                   \
+      return FALSE;                                                       \
+    if (sub == NULL && json_object_has_member (obj, key))                 \
+      return FALSE;                                                       \
+    if (sub != NULL && !(call))                                           \
+      return FALSE;                                                       \
+  } G_STMT_END
+
+  SECTION ("model", read_model (sc, sub, origin, presets, inherited, error));
+  SECTION ("training", read_training (sc, sub, origin, error));
+  SECTION ("parallel", read_parallel (sc, sub, origin, error));
+  SECTION ("gpu", read_gpu (sc, sub, origin, presets, error));
+  SECTION ("cost", hr_fields_read_section (sub, hr_cost_fields, hr_cost_fields_count, &sc->cost,
+                                           origin, "cost", NULL, NULL, error));
+  SECTION ("overhead", hr_fields_read_section (sub, hr_overhead_fields,
+                                               hr_overhead_fields_count, &sc->overhead,
+                                               origin, "overhead", NULL, NULL, error));
+#undef SECTION
+
+  if (sub == NULL || !json_object_has_member (sub, "comm_buffer_mib"))
+    sc->overhead.comm_buffer_mib = -1;
+  return TRUE;
+}
+
 gboolean
 hr_scenario_read_node (HrScenario  *scenario,
                        JsonNode    *root,
@@ -499,7 +588,7 @@ hr_scenario_read_node (HrScenario  *scenario,
                                       "overhead", "cost", NULL };
   HrScenario sc;
   Inherited inherited = { 0 };
-  JsonObject *obj, *sub;
+  JsonObject *obj;
   g_autoptr(GError) local = NULL;
   g_autoptr(JsonNode) filled = NULL;
 
@@ -518,80 +607,9 @@ hr_scenario_read_node (HrScenario  *scenario,
     return FALSE;
 
   hr_scenario_init_default (&sc);
-
-  if (json_object_has_member (obj, "headroom"))
-    {
-      JsonNode *v = json_object_get_member (obj, "headroom");
-
-      if (!JSON_NODE_HOLDS_VALUE (v) || json_node_get_value_type (v) != G_TYPE_INT64
-          || json_node_get_int (v) != 1)
-        {
-          g_autofree char *value = hr_fields_describe_node (v);
-
-          FAIL_AT (HR_ERROR_INVALID, "headroom", _("%s is not allowed; allowed: 1 (the "
-                   "format version this Headroom reads)"), value);
-        }
-    }
-  for (guint i = 1; i <= 3; i++)
-    {
-      JsonNode *v = json_object_get_member (obj, top[i]);
-
-      if (v != NULL && (!JSON_NODE_HOLDS_VALUE (v) || json_node_get_value_type (v) != G_TYPE_STRING))
-        {
-          g_autofree char *value = hr_fields_describe_node (v);
-
-          FAIL_AT (HR_ERROR_TYPE, top[i], _("%s is not allowed; allowed: a string"), value);
-        }
-    }
-  if (json_object_has_member (obj, "name"))
-    hr_copy_string (sc.name, sizeof sc.name, json_object_get_string_member (obj, "name"));
-  /* Kept whole, so that saving writes back what was read. */
-  if (json_object_has_member (obj, "description"))
-    {
-      const char *text = json_object_get_string_member (obj, "description");
-      gsize length = strlen (text);
-
-      if (length >= sizeof sc.description)
-        FAIL_AT (HR_ERROR_INVALID, "description", _("a string of %" "zu" " bytes is too "
-                 "long; allowed: up to %" "zu" " bytes"), length,
-                 sizeof sc.description - 1);
-      hr_copy_string (sc.description, sizeof sc.description, text);
-    }
-
-#define SECTION(key, call)                                                \
-  G_STMT_START {                                                          \
-    sub = hr_fields_member_object (obj, key, origin, key, error);                   \
-    if (sub == NULL && error != NULL && *error != NULL)                   \
-      return FALSE;                                                       \
-    if (sub == NULL && json_object_has_member (obj, key))                 \
-      return FALSE;                                                       \
-    if (sub != NULL && !(call))                                           \
-      return FALSE;                                                       \
-  } G_STMT_END
-
-  SECTION ("model", read_model (&sc, sub, origin, presets, &inherited, error));
-  SECTION ("training", read_training (&sc, sub, origin, error));
-  SECTION ("parallel", read_parallel (&sc, sub, origin, error));
-  SECTION ("gpu", read_gpu (&sc, sub, origin, presets, error));
-  SECTION ("cost", hr_fields_read_section (sub, hr_cost_fields, hr_cost_fields_count, &sc.cost,
-                                 origin, "cost", NULL, NULL, error));
-  {
-    gboolean comm_given = FALSE;
-
-    sub = hr_fields_member_object (obj, "overhead", origin, "overhead", error);
-    if (sub == NULL && json_object_has_member (obj, "overhead"))
-      return FALSE;
-    if (sub != NULL)
-      {
-        if (!hr_fields_read_section (sub, hr_overhead_fields, hr_overhead_fields_count,
-                           &sc.overhead, origin, "overhead", NULL, NULL, error))
-          return FALSE;
-        comm_given = json_object_has_member (sub, "comm_buffer_mib");
-      }
-    if (!comm_given)
-      sc.overhead.comm_buffer_mib = -1;
-  }
-#undef SECTION
+  if (!read_header (&sc, obj, origin, error)
+      || !read_sections (&sc, obj, origin, presets, &inherited, error))
+    return FALSE;
 
   if (!hr_scenario_validate (&sc, &local))
     {
