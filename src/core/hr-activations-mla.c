@@ -68,6 +68,61 @@ adapter_reads (const LayerShape *L,
   return L->lora && (L->lt & target) && !(L->tr->lora_dropout > 0);
 }
 
+/* The attention core where V keeps its own width: eager attention's Q, K,
+ * V and scores, or a kernel's V and output. */
+static void
+add_core_unpadded (const LayerShape   *L,
+                   HrLayerActivations *out,
+                   double              qk,
+                   double              v,
+                   double              kv_up)
+{
+  const HrTraining *tr = L->tr;
+  double T = L->T, a = L->a, ab = L->ab;
+
+  /* Eager Q·Kᵀ keeps Q for K's gradient and K for Q's: in a first
+   * layer whose input needs none, Q needs one through q's adapters
+   * only, K through k's or v's (K's no-rope part comes from kv_b) */
+  double qk_kept = !hr_attentions[tr->attention].scores || L->input_grad ? 2.0
+                   : ((L->lt & (HR_LORA_K | HR_LORA_V)) ? 1.0 : 0.0) + ((L->lt & HR_LORA_Q) ? 1.0 : 0.0);
+
+  hr_activations_add (out, N_("Q and K (rope joined)"), "2·b·s·a·(nope + rope)·bytes / (t·c)",
+                      qk_kept * T * a * qk * ab);
+  if (hr_attentions[tr->attention].scores)
+    {
+      /* probs·V: matmul folds (b, a) into one batch dimension, which
+       * copies the strided view of V (the copy is what bmm keeps),
+       * unless one sequence makes the fold a view: then it keeps the
+       * view, and so kv_b's whole output (the reference oracle's
+       * deepseek case 24 of seed 11) */
+      if (tr->micro_batch == 1)
+        hr_activations_add (out, N_("V (the key/value up projection's output)"), "b·s·a·(nope + v)·bytes / (t·c)",
+                            T * a * kv_up * ab);
+      else
+        hr_activations_add (out, N_("V (copied by probs·V)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
+      /* probs·V keeps the probabilities for V's gradient: in a first
+       * layer without k or v adapters V needs none, and only the
+       * softmax's output and the dropout's mask stay (the scores need
+       * a gradient: the core does, L->attn_grad) */
+      double scores = hr_attention_score_bytes (L, TRUE, L->input_grad
+                                                || (L->lt & (HR_LORA_K | HR_LORA_V)));
+
+      if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
+        hr_activations_add (out, N_("attention scores (softmax, dropout)"),
+                            "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", scores);
+      else
+        out->recomputed = scores;
+    }
+  else
+    {
+      /* the kernel keeps V as given: a view of kv_b's whole output */
+      hr_activations_add (out, N_("V (the key/value up projection's output)"), "b·s·a·(nope + v)·bytes / (t·c)",
+                          T * a * kv_up * ab);
+      hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(v·bytes + 4) / (t·c)",
+                          T * a * (v * ab + 4.0));
+    }
+}
+
 void
 hr_activations_mla (const LayerShape   *L,
                     HrLayerActivations *out,
@@ -138,49 +193,7 @@ hr_activations_mla (const LayerShape   *L,
                           T * a * (qk * ab + 4.0));
     }
   else
-    {
-      /* Eager Q·Kᵀ keeps Q for K's gradient and K for Q's: in a first
-       * layer whose input needs none, Q needs one through q's adapters
-       * only, K through k's or v's (K's no-rope part comes from kv_b) */
-      double qk_kept = !hr_attentions[tr->attention].scores || L->input_grad ? 2.0
-                       : ((L->lt & (HR_LORA_K | HR_LORA_V)) ? 1.0 : 0.0) + ((L->lt & HR_LORA_Q) ? 1.0 : 0.0);
-
-      hr_activations_add (out, N_("Q and K (rope joined)"), "2·b·s·a·(nope + rope)·bytes / (t·c)",
-                          qk_kept * T * a * qk * ab);
-      if (hr_attentions[tr->attention].scores)
-        {
-          /* probs·V: matmul folds (b, a) into one batch dimension, which
-           * copies the strided view of V (the copy is what bmm keeps),
-           * unless one sequence makes the fold a view: then it keeps the
-           * view, and so kv_b's whole output (the reference oracle's
-           * deepseek case 24 of seed 11) */
-          if (tr->micro_batch == 1)
-            hr_activations_add (out, N_("V (the key/value up projection's output)"), "b·s·a·(nope + v)·bytes / (t·c)",
-                                T * a * kv_up * ab);
-          else
-            hr_activations_add (out, N_("V (copied by probs·V)"), "b·s·a·v·bytes / (t·c)", T * a * v * ab);
-          /* probs·V keeps the probabilities for V's gradient: in a first
-           * layer without k or v adapters V needs none, and only the
-           * softmax's output and the dropout's mask stay (the scores need
-           * a gradient: the core does, L->attn_grad) */
-          double scores = hr_attention_score_bytes (L, TRUE, L->input_grad
-                                                    || (L->lt & (HR_LORA_K | HR_LORA_V)));
-
-          if (tr->checkpointing != HR_CHECKPOINTING_SELECTIVE)
-            hr_activations_add (out, N_("attention scores (softmax, dropout)"),
-                                "a·b·s²·(softmax + dropout mask + dropout output) / (t·c)", scores);
-          else
-            out->recomputed = scores;
-        }
-      else
-        {
-          /* the kernel keeps V as given: a view of kv_b's whole output */
-          hr_activations_add (out, N_("V (the key/value up projection's output)"), "b·s·a·(nope + v)·bytes / (t·c)",
-                              T * a * kv_up * ab);
-          hr_activations_add (out, N_("attention output + log-sum-exp"), "b·s·a·(v·bytes + 4) / (t·c)",
-                              T * a * (v * ab + 4.0));
-        }
-    }
+    add_core_unpadded (L, out, qk, v, kv_up);
   /* (A kernel's output, allocated (b, s, a, v) and returned transposed, is
    * made (b, s, a·v) by a view: O keeps the same tensor; FlashAttention-2's
    * sliced output and eager attention's transposed one are copied.) */
