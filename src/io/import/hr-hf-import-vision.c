@@ -143,6 +143,55 @@ import_text (JsonObject  *text,
 /* How the refusals name the architecture (translated where used). */
 #define ARCHITECTURE _("a vision-language model")
 
+/* LLaVA's tower: CLIP's, with CLIPVisionConfig's defaults where
+ * vision_config is silent, LLaVA's ViT-L/14-336 where there is none. */
+static gboolean
+import_clip_tower (const char  *origin,
+                   JsonObject  *vision_in,
+                   HrModelArch *out,
+                   GError     **error)
+{
+  const char *s;
+  HrHfReader v;
+
+  s = vision_in != NULL ? hr_hf_get_string (vision_in, "model_type") : NULL;
+  if (s != NULL && strcmp (s, "clip_vision_model") != 0)
+    return hr_hf_refuse (origin, "vision_config.model_type", s, ARCHITECTURE, "clip_vision_model", error);
+  out->vision = HR_VISION_CLIP;
+  out->projector = HR_PROJECTOR_MLP2X_GELU;
+  out->vision_layers = vision_in != NULL ? 12 : 24;
+  out->vision_hidden = vision_in != NULL ? 768 : 1024;
+  out->vision_heads = vision_in != NULL ? 12 : 16;
+  out->vision_ffn = vision_in != NULL ? 3072 : 4096;
+  out->vision_patch = vision_in != NULL ? 32 : 14;
+  out->vision_image = vision_in != NULL ? 224 : 336;
+  out->vision_channels = 0;
+  if (vision_in != NULL)
+    {
+      guint64 channels = 3;
+
+      v = (HrHfReader) { vision_in, origin, NULL };
+      hr_hf_get_uint (&v, "num_hidden_layers", 1, HR_MAX_LAYERS, &out->vision_layers);
+      hr_hf_get_uint (&v, "hidden_size", 1, HR_MAX_HIDDEN, &out->vision_hidden);
+      hr_hf_get_uint (&v, "num_attention_heads", 1, HR_MAX_HEADS, &out->vision_heads);
+      hr_hf_get_uint (&v, "intermediate_size", 1, HR_MAX_FFN, &out->vision_ffn);
+      hr_hf_get_uint (&v, "patch_size", 1, HR_MAX_IMAGE, &out->vision_patch);
+      hr_hf_get_uint (&v, "image_size", 1, HR_MAX_IMAGE, &out->vision_image);
+      hr_hf_get_uint (&v, "num_channels", 1, 64, &channels);
+      if (v.error != NULL)
+        {
+          g_prefix_error (&v.error, "vision_config: ");
+          g_propagate_error (error, v.error);
+          return FALSE;
+        }
+      out->vision_channels = channels == 3 ? 0 : channels;
+      s = hr_hf_get_string (vision_in, "hidden_act");
+      if (s != NULL && strcmp (s, "quick_gelu") != 0)
+        return hr_hf_refuse (origin, "vision_config.hidden_act", s, ARCHITECTURE, "quick_gelu", error);
+    }
+  return TRUE;
+}
+
 static gboolean
 import_llava (HrHfReader  *r,
               HrModelArch *out,
@@ -155,7 +204,6 @@ import_llava (HrHfReader  *r,
   const char *text_type, *s;
   JsonNode *layer;
   gint64 feature = -2;
-  HrHfReader v;
 
   if (!hr_hf_nested_configs (r, &text_in, &vision_in, error))
     return FALSE;
@@ -199,43 +247,8 @@ import_llava (HrHfReader  *r,
   if (!import_text (text, r->origin, out, unmapped, error))
     return FALSE;
 
-  /* The tower: CLIP's, with CLIPVisionConfig's defaults where
-   * vision_config is silent, LLaVA's ViT-L/14-336 where there is none. */
-  s = vision_in != NULL ? hr_hf_get_string (vision_in, "model_type") : NULL;
-  if (s != NULL && strcmp (s, "clip_vision_model") != 0)
-    return hr_hf_refuse (r->origin, "vision_config.model_type", s, ARCHITECTURE, "clip_vision_model", error);
-  out->vision = HR_VISION_CLIP;
-  out->projector = HR_PROJECTOR_MLP2X_GELU;
-  out->vision_layers = vision_in != NULL ? 12 : 24;
-  out->vision_hidden = vision_in != NULL ? 768 : 1024;
-  out->vision_heads = vision_in != NULL ? 12 : 16;
-  out->vision_ffn = vision_in != NULL ? 3072 : 4096;
-  out->vision_patch = vision_in != NULL ? 32 : 14;
-  out->vision_image = vision_in != NULL ? 224 : 336;
-  out->vision_channels = 0;
-  if (vision_in != NULL)
-    {
-      guint64 channels = 3;
-
-      v = (HrHfReader) { vision_in, r->origin, NULL };
-      hr_hf_get_uint (&v, "num_hidden_layers", 1, HR_MAX_LAYERS, &out->vision_layers);
-      hr_hf_get_uint (&v, "hidden_size", 1, HR_MAX_HIDDEN, &out->vision_hidden);
-      hr_hf_get_uint (&v, "num_attention_heads", 1, HR_MAX_HEADS, &out->vision_heads);
-      hr_hf_get_uint (&v, "intermediate_size", 1, HR_MAX_FFN, &out->vision_ffn);
-      hr_hf_get_uint (&v, "patch_size", 1, HR_MAX_IMAGE, &out->vision_patch);
-      hr_hf_get_uint (&v, "image_size", 1, HR_MAX_IMAGE, &out->vision_image);
-      hr_hf_get_uint (&v, "num_channels", 1, 64, &channels);
-      if (v.error != NULL)
-        {
-          g_prefix_error (&v.error, "vision_config: ");
-          g_propagate_error (error, v.error);
-          return FALSE;
-        }
-      out->vision_channels = channels == 3 ? 0 : channels;
-      s = hr_hf_get_string (vision_in, "hidden_act");
-      if (s != NULL && strcmp (s, "quick_gelu") != 0)
-        return hr_hf_refuse (r->origin, "vision_config.hidden_act", s, ARCHITECTURE, "quick_gelu", error);
-    }
+  if (!import_clip_tower (r->origin, vision_in, out, error))
+    return FALSE;
 
   /* The features: one layer's, without the class token, through
    * LlavaMultiModalProjector's two biased linears and a GELU. */
