@@ -68,13 +68,14 @@ on_discard_response (AdwMessageDialog *dialog,
                      const char       *response,
                      HrWindow         *self)
 {
+  GFile *file = hr_document_get_file (self->document);
   g_autoptr(GError) error = NULL;
 
   if (g_str_equal (response, "discard"))
     run_pending (self);
-  else if (g_str_equal (response, "save") && self->file == NULL)
+  else if (g_str_equal (response, "save") && file == NULL)
     choose_file (self, CHOOSE_SAVE_AND_CONTINUE);
-  else if (g_str_equal (response, "save") && hr_window_save_to (self, self->file, &error))
+  else if (g_str_equal (response, "save") && hr_window_save_to (self, file, &error))
     run_pending (self);
   else
     {
@@ -96,7 +97,7 @@ hr_window_ask_to_discard (HrWindow       *self,
 {
   GtkWidget *dialog;
 
-  if (!self->dirty)
+  if (!hr_document_is_dirty (self->document))
     {
       then (self, data);
       if (destroy != NULL)
@@ -260,9 +261,10 @@ choose_file (HrWindow *self,
       g_autofree char *name = suggested_name (self, choice == CHOOSE_PNG ? ".png"
                                                     : choice == CHOOSE_REPORT ? " report.png"
                                                     : choice == CHOOSE_CSV ? ".csv" : ".json");
+      GFile *file = hr_document_get_file (self->document);
 
-      if (self->file != NULL && choice < CHOOSE_PNG)
-        gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), self->file, NULL);
+      if (file != NULL && choice < CHOOSE_PNG)
+        gtk_file_chooser_set_file (GTK_FILE_CHOOSER (native), file, NULL);
       else
         gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (native), name);
     }
@@ -286,7 +288,7 @@ new_scenario (HrWindow *self,
   if (gpu != NULL && *gpu != '\0')
     hr_scenario_apply_gpu_preset (&sc, gpu, self->presets, NULL);
   hr_scenario_set_generated_name (&sc);
-  g_clear_object (&self->file);
+  hr_document_set_file (self->document, NULL);
   hr_window_replace_scenario (self, &sc, TRUE);
 }
 
@@ -319,14 +321,15 @@ action_save (GSimpleAction *action,
              gpointer       user_data)
 {
   HrWindow *self = HR_WINDOW (user_data);
+  GFile *file = hr_document_get_file (self->document);
   g_autoptr(GError) error = NULL;
 
-  if (self->file == NULL)
+  if (file == NULL)
     {
       choose_file (self, CHOOSE_SAVE);
       return;
     }
-  if (!hr_window_save_to (self, self->file, &error))
+  if (!hr_window_save_to (self, file, &error))
     hr_window_show_error (self, _("Could not save the scenario"), error->message);
 }
 
@@ -365,7 +368,7 @@ hr_window_load_example (HrWindow    *self,
 
   if (!hr_scenario_load_preset (&sc, id, self->presets, error))
     return FALSE;
-  g_clear_object (&self->file);
+  hr_document_set_file (self->document, NULL);
   hr_window_replace_scenario (self, &sc, TRUE);
   return TRUE;
 }
@@ -418,7 +421,7 @@ hr_window_import_file (HrWindow  *self,
     return FALSE;
 
   hr_window_record_edit (self);
-  hr_history_next_alone (self->history);
+  hr_document_next_edit_alone (self->document);
   hr_scenario_model_set_scenario (self->model, &sc);
   message = g_strdup_printf (_("Imported %s"), name);
   hr_window_toast_undo (self, message);
@@ -532,7 +535,7 @@ action_apply_suggestion (GSimpleAction *action,
     return;
   /* A step of its own, that the toast's Undo takes back. */
   hr_window_record_edit (self);
-  hr_history_next_alone (self->history);
+  hr_document_next_edit_alone (self->document);
   saves = hr_locale_bytes ((double) sg->saves_bytes, hr_window_units (self));
   /* TRANSLATORS: a toast: the suggestion applied, and what it saves */
   message = g_strdup_printf (_("Applied “%s”: −%s per GPU"), sg->title, saves);
@@ -550,7 +553,7 @@ action_undo (GSimpleAction *action,
   gboolean name_follows;
 
   hr_window_record_edit (self);
-  if ((sc = hr_history_undo (self->history, &name_follows)) != NULL)
+  if ((sc = hr_document_undo (self->document, &name_follows)) != NULL)
     hr_window_restore_step (self, sc, name_follows);
 }
 
@@ -564,7 +567,7 @@ action_redo (GSimpleAction *action,
   gboolean name_follows;
 
   hr_window_record_edit (self);
-  if ((sc = hr_history_redo (self->history, &name_follows)) != NULL)
+  if ((sc = hr_document_redo (self->document, &name_follows)) != NULL)
     hr_window_restore_step (self, sc, name_follows);
 }
 
@@ -597,9 +600,9 @@ hr_window_update_actions (HrWindow *self)
     g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, need_plan[i])),
                                  self->plan_valid);
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "undo")),
-                               hr_history_can_undo (self->history));
+                               hr_document_can_undo (self->document));
   g_simple_action_set_enabled (G_SIMPLE_ACTION (g_action_map_lookup_action (map, "redo")),
-                               hr_history_can_redo (self->history));
+                               hr_document_can_redo (self->document));
 }
 
 void

@@ -45,7 +45,7 @@ hr_window_open_file (HrWindow  *self,
     }
   if (!hr_scenario_read_file (&sc, path, self->presets, error))
     return FALSE;
-  g_set_object (&self->file, file);
+  hr_document_set_file (self->document, file);
   hr_window_set_scenario (self, &sc);
   return TRUE;
 }
@@ -94,10 +94,9 @@ hr_window_save_to (HrWindow  *self,
   data = hr_scenario_to_data (hr_scenario_model_get_scenario (self->model), &length);
   if (!hr_write_file_atomic (path, data, length, error))
     return FALSE;
-  g_set_object (&self->file, file);
+  hr_document_set_file (self->document, file);
   hr_window_record_edit (self);
-  hr_history_mark_saved (self->history);
-  self->dirty = FALSE;
+  hr_document_mark_saved (self->document);
   hr_window_update_title (self);
   return TRUE;
 }

@@ -1,11 +1,13 @@
-/* hr-window-private.h: what the window's two files share
+/* hr-window-private.h: what the window's three files share
  *
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * hr-window.c holds the document (the model, its plan, its file) and the
- * recompute; hr-window-actions.c the actions on it.  The views and the
- * result panel are widgets of their own (hr-plan-view.c,
+ * hr-window.c holds the model, its plan and the recompute, and tells the
+ * document (hr-document.c: the file, the undo history, unsaved changes,
+ * the name's state) what happens to the model; hr-window-actions.c holds
+ * the actions on it, hr-window-files.c open, save and export.  The views
+ * and the result panel are widgets of their own (hr-plan-view.c,
  * hr-timeline-view.c, hr-sweep-view.c, hr-compare-view.c, hr-verdict.c,
  * hr-suggestions.c).
  */
@@ -13,7 +15,7 @@
 #pragma once
 
 #include "hr-compare-view.h"
-#include "hr-history.h"
+#include "hr-document.h"
 #include "hr-plan-view.h"
 #include "hr-presets.h"
 #include "hr-suggestions.h"
@@ -60,23 +62,19 @@ struct _HrWindow
   GtkLabel            *invalid_label;
   GMenu               *examples_menu;
 
-  /* the document */
+  /* the scenario, its plan and its document */
   HrScenarioModel     *model;
   HrForm              *form;
   HrPlan              *plan;
   gboolean             plan_valid;
-  GFile               *file;          /* where the scenario was opened or saved */
-  gboolean             dirty;
   guint                loading;       /* > 0 while the whole scenario is replaced */
   guint                naming;        /* > 0 while the window sets the name */
-  gboolean             name_follows;  /* the user has not named the scenario */
-  char                *name_base;     /* the name generated when it was last set */
   guint                recompute_id;
   guint                recompute_count;
   guint                fold_id;
   gboolean             close_confirmed;
 
-  HrHistory           *history;       /* undo: the steps, and the edits since the last */
+  HrDocument          *document;      /* its file, undo history, unsaved changes, name */
 
   HrWindowPending      pending;       /* once unsaved changes are saved or discarded */
   char                *last_toast;

@@ -38,13 +38,15 @@ hr_window_update_title (HrWindow *self)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
   const char *name = sc->name[0] != '\0' ? sc->name : _("Unnamed scenario");
+  GFile *file = hr_document_get_file (self->document);
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
 
   /* TRANSLATORS: the window title of a scenario with unsaved changes */
-  title = self->dirty ? g_strdup_printf (_("• %s"), name) : g_strdup (name);
-  if (self->file != NULL)
-    subtitle = g_file_get_basename (self->file);
+  title = hr_document_is_dirty (self->document) ? g_strdup_printf (_("• %s"), name)
+                                                 : g_strdup (name);
+  if (file != NULL)
+    subtitle = g_file_get_basename (file);
   else
     subtitle = g_strdup (_("Not saved"));
   adw_window_title_set_title (self->window_title, title);
@@ -244,25 +246,18 @@ on_view_changed (HrWindow *self)
                        self->plan, hr_window_units (self));
 }
 
-/* Until the user names the scenario its name follows the plan: "Llama 2
- * 13B, ZeRO-3, 8x H100" becomes "..., 16x H100" with the GPUs.  A name
- * that came with an example stays until a change would rename it, and so
- * does a name the user has just cleared (to type another). */
+/* Until the user names the scenario its name follows the plan
+ * (hr_document_next_name). */
 static void
 follow_name (HrWindow *self)
 {
-  const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
-  g_autofree char *generated = NULL;
+  const char *name = hr_document_next_name (self->document,
+                                            hr_scenario_model_get_scenario (self->model));
 
-  if (!self->name_follows)
+  if (name == NULL)
     return;
-  generated = hr_scenario_generate_name (sc);
-  if (g_strcmp0 (generated, self->name_base) == 0)
-    return;
-  g_free (self->name_base);
-  self->name_base = g_steal_pointer (&generated);
   self->naming++;
-  g_object_set (self->model, "name", self->name_base, NULL);
+  g_object_set (self->model, "name", name, NULL);
   self->naming--;
 }
 
@@ -298,10 +293,8 @@ recompute (gpointer user_data)
 void
 hr_window_record_edit (HrWindow *self)
 {
-  if (!hr_history_commit (self->history, hr_scenario_model_get_scenario (self->model),
-                          self->name_follows, g_get_monotonic_time ()))
+  if (!hr_document_record_edit (self->document, hr_scenario_model_get_scenario (self->model)))
     return;
-  self->dirty = !hr_history_is_saved (self->history);
   hr_window_update_title (self);
   hr_window_update_actions (self);
 }
@@ -325,21 +318,14 @@ on_model_notify (HrWindow   *self,
       return;
     }
   if (self->loading == 0)
-    hr_history_note_edit (self->history, g_intern_string (pspec->name));
-  /* A name of the user's own stays; clearing it lets it follow again,
-   * from the next change that renames the plan. */
-  if (name && self->loading == 0)
     {
-      const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
+      /* (an edit that made the scenario dirty shows in the title) */
+      gboolean made_dirty = hr_document_note_edit (self->document, g_intern_string (pspec->name));
 
-      self->name_follows = sc->name[0] == '\0';
-      g_free (self->name_base);
-      self->name_base = hr_scenario_generate_name (sc);
-    }
-  if (self->loading == 0 && !self->dirty)
-    {
-      self->dirty = TRUE;
-      hr_window_update_title (self);
+      if (name)
+        hr_document_user_named (self->document, hr_scenario_model_get_scenario (self->model));
+      if (made_dirty || name)
+        hr_window_update_title (self);
     }
   else if (name)
     hr_window_update_title (self);
@@ -360,11 +346,7 @@ hr_window_replace_scenario (HrWindow         *self,
   self->loading++;
   hr_scenario_model_set_scenario (self->model, &named);
   self->loading--;
-  self->name_follows = name_follows;
-  g_free (self->name_base);
-  self->name_base = hr_scenario_generate_name (scenario);
-  hr_history_reset (self->history, &named, name_follows);
-  self->dirty = FALSE;
+  hr_document_replace (self->document, &named, name_follows);
   hr_window_update_title (self);
   hr_window_update_actions (self);
   schedule_recompute (self);
@@ -380,11 +362,7 @@ hr_window_restore_step (HrWindow         *self,
   self->loading++;
   hr_scenario_model_set_scenario (self->model, scenario);
   self->loading--;
-  self->name_follows = name_follows;
-  g_free (self->name_base);
-  self->name_base = hr_scenario_generate_name (scenario);
-  hr_history_drop_edits (self->history);
-  self->dirty = !hr_history_is_saved (self->history);
+  hr_document_restore_step (self->document, scenario, name_follows);
   hr_window_update_title (self);
   hr_window_update_actions (self);
   schedule_recompute (self);
@@ -419,7 +397,7 @@ hr_window_close_request (GtkWindow *window)
 {
   HrWindow *self = HR_WINDOW (window);
 
-  if (self->dirty && !self->close_confirmed)
+  if (hr_document_is_dirty (self->document) && !self->close_confirmed)
     {
       hr_window_ask_to_discard (self, close_now, NULL, NULL);
       return TRUE;
@@ -461,11 +439,9 @@ hr_window_finalize (GObject *object)
 
   g_clear_object (&self->model);
   g_clear_object (&self->settings);
-  g_clear_object (&self->file);
-  g_clear_pointer (&self->name_base, g_free);
+  g_clear_object (&self->document);
   g_clear_pointer (&self->last_toast, g_free);
   g_clear_weak_pointer (&self->undo_toast);
-  g_clear_object (&self->history);
   g_clear_pointer (&self->presets, hr_presets_free);
   g_clear_pointer (&self->plan, hr_plan_free);
   G_OBJECT_CLASS (hr_window_parent_class)->finalize (object);
@@ -528,10 +504,7 @@ hr_window_init (HrWindow *self)
   if (!hr_scenario_load_preset (&sc, "default", self->presets, &error))
     hr_scenario_init_default (&sc);
   hr_scenario_model_set_scenario (self->model, &sc);
-  self->name_follows = hr_scenario_name_is_generated (&sc);
-  self->name_base = hr_scenario_generate_name (&sc);
-  self->history = hr_history_new ();
-  hr_history_reset (self->history, &sc, self->name_follows);
+  self->document = hr_document_new (&sc, hr_scenario_name_is_generated (&sc));
 
   self->form = HR_FORM (hr_form_new (self->model, self->presets));
   gtk_scrolled_window_set_child (self->form_scroller, GTK_WIDGET (self->form));
@@ -619,7 +592,7 @@ hr_window_get_plan_valid (HrWindow *self)
 gboolean
 hr_window_get_dirty (HrWindow *self)
 {
-  return self->dirty;
+  return hr_document_is_dirty (self->document);
 }
 
 const char *
