@@ -71,7 +71,8 @@ item_extra (Painter    *p,
   pango_layout_set_ellipsize (p->layout, PANGO_ELLIPSIZE_NONE);
   pango_layout_set_width (p->layout, -1);
   w = hr_chart_text_width (p, bytes, 11, FALSE);
-  hr_chart_text_width (p, name, 11, FALSE);
+  hr_chart_set_font (p->layout, p->style, 11 * p->fs, FALSE);
+  hr_chart_set_text (p->layout, p->style, name);
   pango_layout_get_pixel_size (p->layout, NULL, &one);
   pango_layout_set_wrap (p->layout, PANGO_WRAP_WORD_CHAR);
   pango_layout_set_width (p->layout, (int) (MAX (col_w - 46 * fs - w, 20 * fs) * PANGO_SCALE));
@@ -256,7 +257,8 @@ heading_extra (Painter    *p,
   int one_line, lines;
 
   pango_layout_set_width (p->layout, -1);
-  hr_chart_text_width (p, heading, 12, TRUE);
+  hr_chart_set_font (p->layout, p->style, 12 * p->fs, TRUE);
+  hr_chart_set_text (p->layout, p->style, heading);
   pango_layout_get_pixel_size (p->layout, NULL, &one_line);
   pango_layout_set_wrap (p->layout, PANGO_WRAP_WORD_CHAR);
   pango_layout_set_width (p->layout, (int) (width * PANGO_SCALE));
