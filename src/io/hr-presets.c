@@ -205,6 +205,39 @@ hr_presets_find (HrPresets     *presets,
   return NULL;
 }
 
+/* Every *.json file of KIND's folders, highest priority first: a GStrv
+ * of paths.  The one walk of the folders that listing, naming the broken
+ * files and collecting the ids share. */
+static GStrv
+json_files (HrPresets    *presets,
+            HrPresetKind  kind)
+{
+  GPtrArray *paths = g_ptr_array_new ();
+
+  for (guint i = 0; presets->dirs[i] != NULL; i++)
+    {
+      g_autofree char *folder = g_build_filename (presets->dirs[i], hr_preset_kind_folder (kind),
+                                                  NULL);
+      g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
+      const char *entry;
+
+      while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
+        if (g_str_has_suffix (entry, ".json"))
+          g_ptr_array_add (paths, g_build_filename (folder, entry, NULL));
+    }
+  g_ptr_array_add (paths, NULL);
+  return (GStrv) g_ptr_array_free (paths, FALSE);
+}
+
+/* A preset file's id: its name without ".json". */
+static char *
+file_id (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+
+  return g_strndup (base, strlen (base) - 5);
+}
+
 static int
 compare_strings (gconstpointer a,
                  gconstpointer b,
@@ -241,27 +274,17 @@ hr_presets_ids (HrPresets    *presets,
                 HrPresetKind  kind)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) files = json_files (presets, kind);
   g_autofree const char **ids = NULL;
   GStrvBuilder *builder = g_strv_builder_new ();
   GStrv out;
 
-  for (guint i = 0; presets->dirs[i] != NULL; i++)
+  for (guint i = 0; files[i] != NULL; i++)
     {
-      g_autofree char *folder = g_build_filename (presets->dirs[i], hr_preset_kind_folder (kind),
-                                                  NULL);
-      g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-      const char *entry;
+      g_autofree char *id = file_id (files[i]);
 
-      while (dir != NULL && (entry = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *id = NULL;
-
-          if (!g_str_has_suffix (entry, ".json"))
-            continue;
-          id = g_strndup (entry, strlen (entry) - 5);
-          if (hr_preset_id_is_valid (id))
-            g_hash_table_add (seen, g_steal_pointer (&id));
-        }
+      if (hr_preset_id_is_valid (id))
+        g_hash_table_add (seen, g_steal_pointer (&id));
     }
   ids = (const char **) g_hash_table_get_keys_as_array (seen, NULL);
   g_qsort_with_data (ids, g_hash_table_size (seen), sizeof (char *),
@@ -359,39 +382,25 @@ hr_presets_list (HrPresets    *presets,
 {
   GPtrArray *list = g_ptr_array_new_with_free_func ((GDestroyNotify) hr_preset_info_free);
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_auto(GStrv) files = json_files (presets, kind);
 
-  for (guint i = 0; presets->dirs[i] != NULL; i++)
+  for (guint i = 0; files[i] != NULL; i++)
     {
-      g_autofree char *folder = g_build_filename (presets->dirs[i],
-                                                  hr_preset_kind_folder (kind), NULL);
-      g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-      const char *entry;
+      g_autofree char *id = file_id (files[i]);
+      g_autoptr(JsonNode) node = NULL;
+      HrPresetInfo *info;
 
-      if (dir == NULL)
+      if (!hr_preset_id_is_valid (id) || g_hash_table_contains (seen, id))
         continue;
-      while ((entry = g_dir_read_name (dir)) != NULL)
-        {
-          g_autofree char *id = NULL;
-          g_autofree char *path = NULL;
-          g_autoptr(JsonNode) node = NULL;
-          HrPresetInfo *info;
-
-          if (!g_str_has_suffix (entry, ".json"))
-            continue;
-          id = g_strndup (entry, strlen (entry) - 5);
-          if (!hr_preset_id_is_valid (id) || g_hash_table_contains (seen, id))
-            continue;
-          path = g_build_filename (folder, entry, NULL);
-          node = load_parsed (presets, path, NULL);
-          if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-            continue;
-          g_hash_table_add (seen, g_strdup (id));
-          info = g_new0 (HrPresetInfo, 1);
-          info->name = preset_name (kind, json_node_get_object (node), id);
-          info->id = g_steal_pointer (&id);
-          info->path = g_steal_pointer (&path);
-          g_ptr_array_add (list, info);
-        }
+      node = load_parsed (presets, files[i], NULL);
+      if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+        continue;
+      g_hash_table_add (seen, g_strdup (id));
+      info = g_new0 (HrPresetInfo, 1);
+      info->name = preset_name (kind, json_node_get_object (node), id);
+      info->id = g_steal_pointer (&id);
+      info->path = g_strdup (files[i]);
+      g_ptr_array_add (list, info);
     }
   g_ptr_array_sort (list, compare_info);
   return list;
@@ -406,43 +415,18 @@ hr_presets_broken (HrPresets *presets)
 
   for (guint k = 0; k < HR_N_PRESET_KINDS; k++)
     {
-      g_autoptr(GPtrArray) of_kind = hr_presets_broken_of_kind (presets, k);
+      g_auto(GStrv) files = json_files (presets, k);
 
-      for (guint i = 0; i < of_kind->len; i++)
-        g_ptr_array_add (messages, g_strdup (g_ptr_array_index (of_kind, i)));
-    }
-  return messages;
-}
-
-GPtrArray *
-hr_presets_broken_of_kind (HrPresets    *presets,
-                           HrPresetKind  kind)
-{
-  GPtrArray *messages = g_ptr_array_new_with_free_func (g_free);
-
-  for (guint i = 0; presets->dirs[i] != NULL; i++)
-    {
-      g_autofree char *folder = g_build_filename (presets->dirs[i],
-                                                  hr_preset_kind_folder (kind), NULL);
-      g_autoptr(GDir) dir = g_dir_open (folder, 0, NULL);
-      const char *entry;
-
-      if (dir == NULL)
-        continue;
-      while ((entry = g_dir_read_name (dir)) != NULL)
+      for (guint i = 0; files[i] != NULL; i++)
         {
-          g_autofree char *path = NULL;
           g_autoptr(JsonNode) node = NULL;
           g_autoptr(GError) error = NULL;
 
-          if (!g_str_has_suffix (entry, ".json"))
-            continue;
-          path = g_build_filename (folder, entry, NULL);
-          node = load_parsed (presets, path, &error);
+          node = load_parsed (presets, files[i], &error);
           if (node == NULL)
             g_ptr_array_add (messages, g_strdup (error->message));
           else if (!JSON_NODE_HOLDS_OBJECT (node))
-            g_ptr_array_add (messages, g_strdup_printf ("%s: not a JSON object", path));
+            g_ptr_array_add (messages, g_strdup_printf ("%s: not a JSON object", files[i]));
         }
     }
   return messages;

@@ -60,8 +60,6 @@ char        *hr_presets_name          (HrPresets     *presets,
                                        HrPresetKind   kind,
                                        const char    *id);
 GPtrArray   *hr_presets_broken        (HrPresets     *presets);
-GPtrArray   *hr_presets_broken_of_kind (HrPresets    *presets,
-                                       HrPresetKind   kind);
 const char  *hr_preset_kind_folder    (HrPresetKind   kind);
 gboolean     hr_preset_id_is_valid    (const char    *id);
 
