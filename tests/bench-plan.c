@@ -259,7 +259,7 @@ main (int   argc,
     jamba.training.method = HR_METHOD_LORA;
     jamba.training.checkpointing = HR_CHECKPOINTING_NONE;
     jamba.training.micro_batch = 1;
-    jamba.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_SSM;
+    jamba.training.lora.targets = HR_LORA_ALL_LINEAR | HR_LORA_SSM;
     bench_plan ("plan: Jamba Mini 1.5, LoRA, ZeRO-3, 8 GPUs, 4k", &jamba);
   }
 
@@ -332,7 +332,7 @@ main (int   argc,
     zb.parallel.deepspeed = FALSE;
     bench_plan ("plan: Zamba2 2.7B (shared blocks), ZeRO-1, 8 GPUs, 4k", &zb);
     zb.training.method = HR_METHOD_LORA;
-    zb.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
+    zb.training.lora.targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
     bench_plan ("plan: Zamba2 2.7B, LoRA, ZeRO-1, 8 GPUs, 4k", &zb);
   }
 

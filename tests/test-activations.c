@@ -401,8 +401,8 @@ test_lora_dropout_widths (void)
   hr_scenario_init_default (&sc);
   hr_test_model (&sc, "gemma-2b");
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_targets = HR_LORA_ALL_LINEAR;
-  sc.training.lora_dropout = 0.1;
+  sc.training.lora.targets = HR_LORA_ALL_LINEAR;
+  sc.training.lora.dropout = 0.1;
   sc.training.precision = HR_PRECISION_BF16_TRUE;
   hr_training_apply_precision (&sc.training);
   sc.training.micro_batch = 2;
@@ -413,7 +413,7 @@ test_lora_dropout_widths (void)
   hr_activations_layer (&sc, &la);
   hr_assert_close (saved_bytes (&la, "LoRA dropout inputs and masks"),
                    T * (3 * h + ad + 2 * h + f) * 3, 1e-12);
-  sc.training.lora_fused_qkv = TRUE;
+  sc.training.lora.fused_qkv = TRUE;
   hr_activations_layer (&sc, &la);
   hr_assert_close (saved_bytes (&la, "LoRA dropout inputs and masks"),
                    T * (h + ad + 2 * h + f) * 3, 1e-12);
@@ -528,7 +528,7 @@ test_head_and_final_norm (void)
   g_assert_cmpuint (logits->live, ==, HR_LIVE (HR_PHASE_FORWARD));
 
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V;
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "final norm input and output"), ==,
                     T * h * 4);
@@ -642,11 +642,11 @@ test_lora_dropout_reads_a_copy (void)
 
   oracle_scenario (&sc);
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V | HR_LORA_DOWN;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V | HR_LORA_DOWN;
   hr_activations_layer (&sc, &la);
   hr_assert_close (saved_bytes (&la, "attention input (norm output)"), T * h * 4, 1e-12);
   hr_assert_close (saved_bytes (&la, "down-projection input"), T * 1376 * 4, 1e-12);
-  sc.training.lora_dropout = 0.1;
+  sc.training.lora.dropout = 0.1;
   hr_activations_layer (&sc, &la);
   g_assert_cmpfloat (saved_bytes (&la, "attention input (norm output)"), ==, 0);
   g_assert_cmpfloat (saved_bytes (&la, "down-projection input"), ==, 0);
@@ -785,9 +785,9 @@ test_mla_lora (void)
   sc.training.attention = HR_ATTENTION_FLASH;
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 16;
-  sc.training.lora_dropout = 0;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  sc.training.lora.rank = 16;
+  sc.training.lora.dropout = 0;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V;
   hr_activations_layer (&sc, &la);
   hr_assert_close (saved_bytes (&la, "attention input (norm output)"), T * h * 2, 1e-12);
   hr_assert_close (saved_bytes (&la, "query latent (its norm's and q_b's inputs)"), T * 1536 * 6, 1e-12);
@@ -937,7 +937,7 @@ test_lora_first_layer (void)
 
   oracle_scenario (&sc);
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V;
   hr_activations_layer (&sc, &la);
   hr_activations_first_layer (&sc, &first);
   hr_assert_close (saved_bytes (&first, "norm inputs"), T * h * 4, 1e-12);
@@ -975,9 +975,9 @@ test_lora_head_and_sandwich (void)
 
   oracle_scenario (&sc);
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 8;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V | HR_LORA_LM_HEAD;
-  sc.training.lora_dropout = 0.1;
+  sc.training.lora.rank = 8;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V | HR_LORA_LM_HEAD;
+  sc.training.lora.dropout = 0.1;
   hr_test_plan (&sc, plan);
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "final norm input and output"), ==,
                     T * h * 4 + T * h * (4 + 1) + T * r * 4);
@@ -1112,15 +1112,15 @@ test_ssm_lora_layers (void)
 
   ssm_scenario (&sc, "mamba-130m");
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 16;
-  sc.training.lora_targets = HR_LORA_IN_PROJ;
-  sc.training.lora_dropout = 0;
+  sc.training.lora.rank = 16;
+  sc.training.lora.targets = HR_LORA_IN_PROJ;
+  sc.training.lora.dropout = 0;
   hr_activations_layer (&sc, &la);
   g_assert_cmpfloat (la.total, ==, T * h * 4 + T * h * 2 + T * 16 * 2 + kernels);
   hr_activations_first_layer (&sc, &la);
   g_assert_cmpfloat (la.total, ==, T * h * 2 + T * 16 * 2 + kernels);
 
-  sc.training.lora_dropout = 0.1;
+  sc.training.lora.dropout = 0.1;
   hr_activations_layer (&sc, &la);
   g_assert_cmpfloat (la.total, ==, T * h * 4 + T * h * 3 + T * 16 * 2 + kernels);
   hr_activations_first_layer (&sc, &la);
@@ -1207,13 +1207,13 @@ test_embedding_lora_first_layer (void)
   hr_test_model (&sc, "llama-3.2-3b");
   sc.training.method = HR_METHOD_LORA;
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V;
   hr_activations_layer (&sc, &la);
   hr_activations_first_layer (&sc, &first);
   g_assert_cmpfloat (first.total, <, la.total);
   g_assert_false (hr_activations_input_grad (&sc));
 
-  sc.training.lora_targets |= HR_LORA_EMBED;
+  sc.training.lora.targets |= HR_LORA_EMBED;
   g_assert_true (hr_activations_input_grad (&sc));
   hr_activations_layer (&sc, &la);
   hr_activations_first_layer (&sc, &first);
@@ -1245,15 +1245,15 @@ test_jamba_lora_layer (void)
 
   ssm_scenario (&sc, "jamba-mini");
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 16;
-  sc.training.lora_dropout = 0;
-  sc.training.lora_targets = HR_LORA_SSM;
+  sc.training.lora.rank = 16;
+  sc.training.lora.dropout = 0;
+  sc.training.lora.targets = HR_LORA_SSM;
   hr_activations_pattern_layer (&sc, &la, &first, &last);
   g_assert_cmpfloat (first.total, ==, 465657856.0);
   hr_activations_first_layer (&sc, &la);
   g_assert_cmpfloat (la.total, ==, 465657856.0 - 33554432.0);
 
-  sc.training.lora_targets = HR_LORA_OUT_PROJ;
+  sc.training.lora.targets = HR_LORA_OUT_PROJ;
   hr_activations_first_layer (&sc, &la);
   g_assert_cmpfloat (la.total, ==, 243335168.0);
 }
@@ -1663,12 +1663,12 @@ test_zamba2_shared_block_lora (void)
   ssm_scenario (&sc, "zamba2-2.7b");
   sc.training.attention = HR_ATTENTION_FLASH;
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 16;
-  sc.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
-  sc.training.lora_dropout = 0;
+  sc.training.lora.rank = 16;
+  sc.training.lora.targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
+  sc.training.lora.dropout = 0;
   hr_activations_pattern_kinds (&sc, &kinds);
   g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE].total, ==, 346685440.0);
-  sc.training.lora_dropout = 0.1;
+  sc.training.lora.dropout = 0.1;
   hr_activations_pattern_kinds (&sc, &kinds);
   g_assert_cmpfloat (kinds.kind[HR_LAYER_MIXER_SHARED][HR_LAYER_MLP_DENSE].total, ==,
                      346685440.0 - 2048.0 * (5120 + 2560 + 10240) * 2 + 204472320);
@@ -1772,9 +1772,9 @@ test_mllama (void)
    * tokens: its A output N·r and its dropped-out input N·h (and mask). */
   sc.training.checkpointing = HR_CHECKPOINTING_NONE;
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 16;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
-  sc.training.lora_dropout = 0.05;
+  sc.training.lora.rank = 16;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V;
+  sc.training.lora.dropout = 0.05;
   hr_activations_layer (&sc, &self);
   hr_activations_cross_layer (&sc, &cross);
   g_assert_cmpfloat (hr_layer_saved_bytes (&cross, "LoRA A outputs"), ==, (T + N) * 16 * 2);
@@ -2026,7 +2026,7 @@ test_vision_tower (void)
     vit.model.vocab = 0;
     vit.training.seq_len = 1024;
     vit.training.micro_batch = 2;
-    vit.training.lora_fused_qkv = TRUE;
+    vit.training.lora.fused_qkv = TRUE;
     hr_activations_layer (&vit, &la);
     g_assert_cmpfloat (layer, ==, la.total + 2.0 * 1024 * 5120 * 2 + 2.0 * 2 * 1024 * 1280 * 2);
   }

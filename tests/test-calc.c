@@ -1181,7 +1181,7 @@ test_item_capacity (void)
                     sc.model.experts = 8;
                     sc.model.experts_active = 2;
                   }
-                sc.training.lora_dropout = (bits & 16) ? 0.1 : 0.0;
+                sc.training.lora.dropout = (bits & 16) ? 0.1 : 0.0;
                 sc.training.previous_graph_alive = (bits & 32) != 0;
                 sc.training.dequant_dtype = HR_DTYPE_FP16;
                 sc.training.quant_lm_head = (bits & 64) != 0;

@@ -280,7 +280,7 @@ test_ranges_come_from_the_table (void)
     HrScenario sc;
 
     hr_scenario_init_default (&sc);
-    sc.training.lora_rank = 0;
+    sc.training.lora.rank = 0;
     g_assert_true (hr_scenario_validate (&sc, NULL));
     sc.training.method = HR_METHOD_LORA;
     g_assert_false (hr_scenario_validate (&sc, NULL));
@@ -418,7 +418,7 @@ test_vision_refusals (void)
 
       copy = sc;
       copy.training.method = HR_METHOD_LORA;
-      copy.training.lora_dora = TRUE;
+      copy.training.lora.dora = TRUE;
       g_assert_false (hr_scenario_validate (&copy, &error));
       g_assert_cmpstr (hr_error_field (error), ==, "training.lora.dora");
       g_clear_error (&error);

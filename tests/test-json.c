@@ -359,7 +359,7 @@ test_round_trip_random_scenarios (void)
   const struct { const Field *fields; const guint *count; gsize offset; } sections[] = {
     { hr_cost_fields, &hr_cost_fields_count, G_STRUCT_OFFSET (HrScenario, cost) },
     { hr_overhead_fields, &hr_overhead_fields_count, G_STRUCT_OFFSET (HrScenario, overhead) },
-    { hr_lora_fields, &hr_lora_fields_count, G_STRUCT_OFFSET (HrScenario, training) },
+    { hr_lora_fields, &hr_lora_fields_count, G_STRUCT_OFFSET (HrScenario, training.lora) },
   };
   const char *pieces[] = { "a", "é", "€", "𝄞", " ", "\"", "\\", "\n", "\x1b", "x" };
   guint32 seed = (guint32) g_test_rand_int ();

@@ -636,8 +636,8 @@ test_ssm_lora_counts (void)
       hr_scenario_init_default (&sc);
       hr_test_model (&sc, models[i].id);
       sc.training.method = HR_METHOD_LORA;
-      sc.training.lora_rank = 16;
-      sc.training.lora_targets = HR_LORA_IN_PROJ;
+      sc.training.lora.rank = 16;
+      sc.training.lora.targets = HR_LORA_IN_PROJ;
       hr_params_count (&sc.model, &sc.training, 1, 1, &c);
       g_assert_cmpuint (c.lora_total, ==, models[i].lora);
       g_assert_cmpuint (c.layer_lora * 64, ==, models[i].lora);
@@ -652,8 +652,8 @@ test_ssm_lora_counts (void)
     hr_scenario_init_default (&sc);
     hr_test_model (&sc, "jamba-mini");
     sc.training.method = HR_METHOD_LORA;
-    sc.training.lora_rank = 16;
-    sc.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_SSM;
+    sc.training.lora.rank = 16;
+    sc.training.lora.targets = HR_LORA_ALL_LINEAR | HR_LORA_SSM;
     hr_params_count (&sc.model, &sc.training, 1, 1, &c);
     g_assert_cmpuint (c.lora_total, ==, 260831232);
     g_assert_cmpuint (c.layer_lora, ==, 659968 + 16 * 884736);
@@ -736,8 +736,8 @@ test_zamba2_lora_counts (void)
   hr_scenario_init_default (&sc);
   hr_test_model (&sc, "zamba2-2.7b");
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 16;
-  sc.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
+  sc.training.lora.rank = 16;
+  sc.training.lora.targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
   hr_params_count (&sc.model, &sc.training, 1, 1, &c);
   g_assert_cmpuint (c.shared_blocks_lora, ==, 2 * block);
   g_assert_cmpuint (c.lora_total, ==, 2 * block + 54ull * 16 * (2560 + 10448));
@@ -857,8 +857,8 @@ test_nemotron_h_counts (void)
    * Mamba block 8·(3072 + 16496), per attention block 8·(3072 + 4096) +
    * 8·(3072 + 1024), per MLP block 8·(3072 + 12288) twice */
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 8;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V | HR_LORA_UP | HR_LORA_DOWN | HR_LORA_IN_PROJ;
+  sc.training.lora.rank = 8;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V | HR_LORA_UP | HR_LORA_DOWN | HR_LORA_IN_PROJ;
   hr_params_count (&sc.model, &sc.training, 1, 1, &c);
   g_assert_cmpuint (c.kind_lora[HR_LAYER_MIXER_SSM][HR_LAYER_MLP_NONE], ==, 8ull * (3072 + 16496));
   g_assert_cmpuint (c.kind_lora[HR_LAYER_MIXER_ATTENTION][HR_LAYER_MLP_NONE], ==,
@@ -1039,14 +1039,14 @@ test_deepseek_lora_counts (void)
   hr_scenario_init_default (&sc);
   t = sc.training;
   t.method = HR_METHOD_LORA;
-  t.lora_rank = 16;
-  t.lora_targets = HR_LORA_ALL_LINEAR;
+  t.lora.rank = 16;
+  t.lora.targets = HR_LORA_ALL_LINEAR;
   hr_params_count (&m, &t, 1, 1, &c);
   g_assert_cmpuint (c.layer_lora, ==, 11113472);
   g_assert_cmpuint (c.dense_first_lora, ==, 886784);
   g_assert_cmpuint (c.lora_total, ==, 289837056);
 
-  t.lora_targets = HR_LORA_Q;
+  t.lora.targets = HR_LORA_Q;
   deepseek_arch (&m, TRUE);
   hr_params_count (&m, &t, 1, 1, &c);
   g_assert_cmpuint (c.layer_lora, ==, 16 * (7168 + 1536) + 16 * (1536 + 128 * 192));
@@ -1270,8 +1270,8 @@ test_lora_count (void)
   hr_scenario_init_default (&sc);
   arch_from_reference (&references[9], &sc.model);
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 32;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V;
+  sc.training.lora.rank = 32;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V;
   hr_params_count (&sc.model, &sc.training, 1, 1, &c);
   g_assert_cmpuint (c.lora_total, ==, 9175040);
 
@@ -1283,8 +1283,8 @@ test_lora_count (void)
   hr_scenario_init_default (&sc);
   hr_test_model (&sc, "llama-3.2-3b");
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 16;
-  sc.training.lora_targets = HR_LORA_Q | HR_LORA_V | HR_LORA_EMBED;
+  sc.training.lora.rank = 16;
+  sc.training.lora.targets = HR_LORA_Q | HR_LORA_V | HR_LORA_EMBED;
   hr_params_count (&sc.model, &sc.training, 1, 1, &c);
   g_assert_cmpuint (c.embedding_lora, ==, 2101248);
   g_assert_cmpuint (c.lora_total, ==, 6688768);

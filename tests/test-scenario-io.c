@@ -111,8 +111,8 @@ test_round_trip (void)
           sc.model.qk_norm = HR_QK_NORM_HEAD;
           sc.model.norms_per_layer = 4;
           sc.training.method = HR_METHOD_LORA;
-          sc.training.lora_targets = HR_LORA_Q | HR_LORA_LM_HEAD;
-          sc.training.lora_dropout = 0.1;
+          sc.training.lora.targets = HR_LORA_Q | HR_LORA_LM_HEAD;
+          sc.training.lora.dropout = 0.1;
           sc.training.dtypes_set = 1u << 1;
           sc.training.dtypes.grads = HR_DTYPE_FP32;
           sc.parallel.no_sync = TRUE;

@@ -878,15 +878,15 @@ test_dora (void)
   sc.training.precision = HR_PRECISION_BF16_TRUE;
   hr_training_apply_precision (&sc.training);
   sc.training.method = HR_METHOD_LORA;
-  sc.training.lora_rank = 16;
-  sc.training.lora_targets = HR_LORA_ALL_LINEAR;
+  sc.training.lora.rank = 16;
+  sc.training.lora.targets = HR_LORA_ALL_LINEAR;
   hr_test_plan (&sc, lora);
   hr_activations_layer (&sc, &la_lora);
   g_assert_cmpuint (lora->trainable_params, ==, 39976960);
   g_assert_cmpuint (hr_test_item_bytes (&lora->devices[0],
                                         "DoRA weight norm temporaries (one layer at a time)"), ==, 0);
 
-  sc.training.lora_dora = TRUE;
+  sc.training.lora.dora = TRUE;
   hr_test_plan (&sc, plan);
   hr_activations_layer (&sc, &la);
   g_assert_cmpuint (plan->trainable_params, ==, 41336832);
@@ -902,7 +902,7 @@ test_dora (void)
   g_assert_cmpuint (hr_test_item_bytes (&plan->devices[0], "optimizer states")
                     - hr_test_item_bytes (&lora->devices[0], "optimizer states"), ==, 1359872ull * 4);
 
-  sc.training.lora_targets |= HR_LORA_LM_HEAD;
+  sc.training.lora.targets |= HR_LORA_LM_HEAD;
   g_assert_false (hr_calc_plan (&sc, plan, &error));
   g_assert_nonnull (strstr (error->message, "training.lora.targets: lm_head is not planned with "
                                             "training.lora.dora"));

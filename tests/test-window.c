@@ -1668,7 +1668,7 @@ test_state_space_preset (void)
     HrScenario with_in_proj = sc;
 
     with_in_proj.training.method = HR_METHOD_LORA;
-    with_in_proj.training.lora_targets |= HR_LORA_IN_PROJ;
+    with_in_proj.training.lora.targets |= HR_LORA_IN_PROJ;
     hr_scenario_model_set_scenario (hr_window_get_model (window), &with_in_proj);
     settle ();
     g_assert_false (hr_window_get_plan_valid (window));
@@ -1754,14 +1754,14 @@ test_state_space_preset (void)
     HrScenario sc = *hr_scenario_model_get_scenario (hr_window_get_model (window));
 
     sc.training.method = HR_METHOD_LORA;
-    sc.training.lora_rank = 16;
-    sc.training.lora_targets = HR_LORA_Q | HR_LORA_GATE;
+    sc.training.lora.rank = 16;
+    sc.training.lora.targets = HR_LORA_Q | HR_LORA_GATE;
     hr_scenario_model_set_scenario (hr_window_get_model (window), &sc);
     settle ();
     g_assert_false (hr_window_get_plan_valid (window));
     g_test_message ("over the chart: %s", hr_window_get_message (window));
     g_assert_nonnull (strstr (hr_window_get_message (window), "gate without up"));
-    sc.training.lora_targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
+    sc.training.lora.targets = HR_LORA_ALL_LINEAR | HR_LORA_IN_PROJ;
     hr_scenario_model_set_scenario (hr_window_get_model (window), &sc);
     settle ();
     g_assert_true (hr_window_get_plan_valid (window));

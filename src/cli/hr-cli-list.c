@@ -100,7 +100,7 @@ list_fields (void)
     g_autofree char *allowed = g_strdup_printf ("an array of %s, or \"all-linear\"", targets);
 
     printf ("%-*s %-44s %-14s %s\n", width, "training.lora.targets", allowed,
-            sc.training.lora_targets == HR_LORA_ALL_LINEAR ? "all-linear" : "a list",
+            sc.training.lora.targets == HR_LORA_ALL_LINEAR ? "all-linear" : "a list",
             "LoRA targets");
     printf ("%-*s %-44s %-14s %s\n", width, "parallel.stage_layers",
             "an array of layer counts, one per stage", "[] (even)", "Layers per pipeline stage");

@@ -42,7 +42,7 @@ mlp_backward_work (const LayerShape *L)
                  + (m->mlp == HR_MLP_RELU2 ? 2.0 : 0.0)
                  /* a down adapter's dropout makes its own f-wide
                   * input gradient beside the base's */
-                 + (L->lora && tr->lora_dropout > 0 && (tr->lora_targets & HR_LORA_DOWN) ? 1.0 : 0.0))
+                 + (L->lora && tr->lora.dropout > 0 && (tr->lora.targets & HR_LORA_DOWN) ? 1.0 : 0.0))
                 * T * per_expert * w * ab
                 + (L->moe ? T * L->h * ab / L->rep : 0.0);
 
@@ -51,7 +51,7 @@ mlp_backward_work (const LayerShape *L)
    * gradients at once, before autograd sums them, two f-wide tensors
    * (where an ungated MLP's own backward holds one; the reference
    * oracle's GELU layers with LoRA on down were T·f under). */
-  if (L->lora && (tr->lora_targets & HR_LORA_DOWN) && !L->moe)
+  if (L->lora && (tr->lora.targets & HR_LORA_DOWN) && !L->moe)
     work = MAX (work, 2.0 * T * w * ab);
   /* Transformer Engine's linears quantize their output gradient for
    * both backward GEMMs at once (te_grad, hr-fp8.h) beside the 16-bit
@@ -171,7 +171,7 @@ hr_activations_add_backward_work (const LayerShape   *L,
   if (tr->method == HR_METHOD_FULL && !hr_model_mla (m) && !m->parallel_block
       && m->kind != HR_KIND_ENCODER)
     {
-      gboolean fused = tr->lora_fused_qkv;
+      gboolean fused = tr->lora.fused_qkv;
 
       out->qkv_weights = h * (a + 2 * k) * d;
       /* (the last is Q's, the first in the forward, or the fused one) */

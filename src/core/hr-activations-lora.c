@@ -106,11 +106,11 @@ hr_activations_adapters (const LayerShape   *L,
    * adapter drops its input out once (lora.py, LoRAQKVLinear.forward). */
   if (!L->lora)
     return;
-  layer_targets = tr->lora_targets & ~HR_LORA_LM_HEAD;
+  layer_targets = tr->lora.targets & ~HR_LORA_LM_HEAD;
   mlp_targets = layer_targets & (HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN);
   qkv_targets = layer_targets & L->attn_in;
   adapters = hr_lora_n_targets (layer_targets & ~mlp_targets) + hr_lora_n_targets (mlp_targets) * routed;
-  qkv_inputs = tr->lora_fused_qkv ? MIN (hr_lora_n_targets (qkv_targets), 1) : hr_lora_n_targets (qkv_targets);
+  qkv_inputs = tr->lora.fused_qkv ? MIN (hr_lora_n_targets (qkv_targets), 1) : hr_lora_n_targets (qkv_targets);
   in_width = qkv_inputs * h
              + ((layer_targets & HR_LORA_O) ? a * d : 0.0)
              + hr_lora_n_targets (layer_targets & L->mlp_in) * routed * h
@@ -134,18 +134,18 @@ hr_activations_adapters (const LayerShape   *L,
 
       hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c",
                           ((adapters - kv) * T + kv * L->kv_T) * r * ab);
-      if (tr->lora_dropout > 0)
+      if (tr->lora.dropout > 0)
         hr_activations_add (out, N_("LoRA dropout inputs and masks"),
                             "b·s·Σ d_in·(bytes + 1) / c",
                             ((in_width - kv * h) * T + kv * h * L->kv_T) * (ab + 1.0));
       return;
     }
   hr_activations_add (out, N_("LoRA A outputs"), "adapters·b·s·r·bytes / c", adapters * T * r * ab);
-  if (tr->lora_dora)
+  if (tr->lora.dora)
     add_dora_outputs (L, layer_targets, out);
   /* A dropout keeps its mask only when its input needs a gradient: in
    * a first layer not for the inputs before the first adapter. */
-  if (tr->lora_dropout > 0 && !L->input_grad)
+  if (tr->lora.dropout > 0 && !L->input_grad)
     {
       double no_mask = hr_model_mla (m)
                        ? mla_no_mask + ((layer_targets & HR_LORA_Q) ? h : 0.0)
@@ -158,7 +158,7 @@ hr_activations_adapters (const LayerShape   *L,
                 + (!L->mlp_grad && (layer_targets & HR_LORA_DOWN) ? routed * w : 0.0);
       in_width_masks = in_width - no_mask;
     }
-  if (tr->lora_dropout > 0)
+  if (tr->lora.dropout > 0)
     hr_activations_add (out, N_("LoRA dropout inputs and masks"), "b·s·Σ d_in·(bytes + 1) / c",
                         T * (in_width * ab + in_width_masks));
 }

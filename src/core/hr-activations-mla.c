@@ -65,7 +65,7 @@ static gboolean
 adapter_reads (const LayerShape *L,
                guint             target)
 {
-  return L->lora && (L->lt & target) && !(L->tr->lora_dropout > 0);
+  return L->lora && (L->lt & target) && !(L->tr->lora.dropout > 0);
 }
 
 /* The attention core where V keeps its own width: eager attention's Q, K,
@@ -237,7 +237,7 @@ hr_activations_shared_experts (const LayerShape   *L,
   guint in_targets = gated ? L->mlp_in : HR_LORA_UP;
   double readers = (tr->method == HR_METHOD_FULL || (tr->method == HR_METHOD_QLORA && L->mlp_in_grad)
                     ? (gated ? 2.0 : 1.0) : 0.0)
-                   + (L->lora && !(tr->lora_dropout > 0) ? (double) hr_lora_n_targets (L->lt & in_targets) : 0.0);
+                   + (L->lora && !(tr->lora.dropout > 0) ? (double) hr_lora_n_targets (L->lt & in_targets) : 0.0);
   gboolean down_keeps = hr_layer_needs_input (tr, HR_LORA_DOWN)
                         && (tr->method != HR_METHOD_QLORA || L->mlp_grad);
   double kept;

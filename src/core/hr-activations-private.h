@@ -103,7 +103,7 @@ hr_layer_needs_input (const HrTraining *t,
    * adapters.  bitsandbytes' 4-bit matmul (MatMul4Bit.forward) saves its
    * input whenever any input needs a gradient, frozen weight or not. */
   return t->method != HR_METHOD_LORA
-         || ((t->lora_targets & targets) != 0 && !(t->lora_dropout > 0));
+         || ((t->lora.targets & targets) != 0 && !(t->lora.dropout > 0));
 }
 
 /* Copies of one input its readers keep.  They share the tensor, except

@@ -83,7 +83,7 @@ plain_transformer (const HrScenario *sc,
   out->model.expert_layer_period = out->model.expert_layer_offset = 0;
   if (!experts)
     out->model.experts = out->model.experts_active = 1;
-  out->training.lora_targets &= targets;
+  out->training.lora.targets &= targets;
 }
 
 /* The same layer with a transformer's mixer, its input needing a gradient
@@ -295,9 +295,9 @@ ssm_layer (const HrScenario         *sc,
    * mixers in 16 bits (hr-params-kinds.c): their adapters are LoRA's. */
   gboolean lora = tr->method != HR_METHOD_FULL;
   gboolean full = tr->method == HR_METHOD_FULL;
-  gboolean dropout = lora && tr->lora_dropout > 0;
-  guint lt = lora ? tr->lora_targets : 0;
-  double r = (double) tr->lora_rank;
+  gboolean dropout = lora && tr->lora.dropout > 0;
+  guint lt = lora ? tr->lora.targets : 0;
+  double r = (double) tr->lora.rank;
   gboolean scan_grad = input_grad || (lt & (HR_LORA_IN_PROJ | HR_LORA_X_PROJ));
   gboolean mlp_in_grad = scan_grad || (lt & HR_LORA_OUT_PROJ);
   /* x_proj's input, the convolution's output, needs one unless only
@@ -422,7 +422,7 @@ kind_adapted (const HrScenario *sc,
               HrLayerMixer      a,
               HrLayerMlp        x)
 {
-  guint lt = sc->training.lora_targets;
+  guint lt = sc->training.lora.targets;
   guint mlp = HR_LORA_UP | HR_LORA_DOWN | (hr_model_gated (&sc->model) ? HR_LORA_GATE : 0u);
 
   /* (a Zamba2 shared block's attention, or its MLP: x is dense) */
@@ -496,7 +496,7 @@ shared_block (const HrScenario   *sc,
 {
   const HrModelArch *m = &sc->model;
   gboolean full = sc->training.method == HR_METHOD_FULL;
-  guint lt = full ? 0 : sc->training.lora_targets;
+  guint lt = full ? 0 : sc->training.lora.targets;
   double T = (double) sc->training.micro_batch * (double) sc->training.seq_len;
   double ab = hr_dtype_bytes (sc->training.dtypes.activations);
   double h = (double) m->hidden, r = (double) m->shared_adapter_rank;
@@ -513,7 +513,7 @@ shared_block (const HrScenario   *sc,
   /* gate_up_proj's one adapter reads what up's alone would */
   fused = *sc;
   if ((lt & HR_LORA_GATE) && (lt & HR_LORA_UP))
-    fused.training.lora_targets &= ~(guint) HR_LORA_GATE;
+    fused.training.lora.targets &= ~(guint) HR_LORA_GATE;
   mlp_block (&fused, HR_LAYER_MLP_DENSE, mlp_in_grad, NULL, &mlp);
   add_by_name (out, &mlp);
   if (full)

@@ -99,7 +99,7 @@ tower_scenario (const HrScenario *sc,
   /* Qwen2-VL's VisionAttention: one qkv linear reads the norm's output
    * once (under autocast one 16-bit copy, not three), as LitGPT's fused
    * QKV (hr-activations.c, qkv_readers) */
-  out->training.lora_fused_qkv = m->vision == HR_VISION_QWEN2_VL;
+  out->training.lora.fused_qkv = m->vision == HR_VISION_QWEN2_VL;
   /* (Llama 3.2 Vision: an image's tiles, each padded to a multiple of 8
    * tokens, are one sequence of its layers: MllamaVisionModel.forward) */
   out->training.seq_len = m->vision == HR_VISION_MLLAMA

@@ -30,13 +30,13 @@ adapter_readers (const HrTraining *t,
   guint qkv = HR_LORA_Q | HR_LORA_K | HR_LORA_V;
   guint n;
 
-  if (t->method == HR_METHOD_FULL || t->lora_dropout > 0)
+  if (t->method == HR_METHOD_FULL || t->lora.dropout > 0)
     return 0;
-  n = hr_lora_n_targets (t->lora_targets & targets & ~qkv);
-  if (t->lora_fused_qkv)
-    n += MIN (hr_lora_n_targets (t->lora_targets & targets & qkv), 1);
+  n = hr_lora_n_targets (t->lora.targets & targets & ~qkv);
+  if (t->lora.fused_qkv)
+    n += MIN (hr_lora_n_targets (t->lora.targets & targets & qkv), 1);
   else
-    n += hr_lora_n_targets (t->lora_targets & targets & qkv);
+    n += hr_lora_n_targets (t->lora.targets & targets & qkv);
   return n;
 }
 
@@ -103,7 +103,7 @@ layer_shape (const HrScenario *scenario,
   double w = (double) (moe ? hr_model_expert_ffn (m) : m->ffn) / t;
   gboolean autocast = hr_activations_autocast (tr);
   gboolean lora = tr->method != HR_METHOD_FULL;
-  double r = (double) tr->lora_rank;
+  double r = (double) tr->lora.rank;
   guint attn_in = HR_LORA_Q | HR_LORA_K | HR_LORA_V;
   guint mlp_in = HR_LORA_GATE | HR_LORA_UP;
   /* The linear layers that read the attention's and the MLP's input and
@@ -115,13 +115,13 @@ layer_shape (const HrScenario *scenario,
   /* Which parts need gradients (all of them, but in a first layer whose
    * input needs none: then only from the first adapter on).  QLoRA's 4-bit
    * bases keep their input only when it needs a gradient. */
-  guint lt = lora ? tr->lora_targets : 0;
+  guint lt = lora ? tr->lora.targets : 0;
   gboolean attn_grad = input_grad || (lt & attn_in);            /* Q, K, V and the core */
   gboolean attn_out_grad = attn_grad || (lt & HR_LORA_O);
   gboolean mlp_in_grad = input_grad || (!m->parallel_block && attn_out_grad);
   gboolean mlp_grad = mlp_in_grad || (lt & (hr_model_gated (m) ? mlp_in : HR_LORA_UP));
   gboolean mlp_out_grad = mlp_grad || (lt & HR_LORA_DOWN);
-  double qkv_readers = (base_saves && input_grad ? (tr->lora_fused_qkv ? 1.0 : 3.0) : 0.0)
+  double qkv_readers = (base_saves && input_grad ? (tr->lora.fused_qkv ? 1.0 : 3.0) : 0.0)
                        + adapter_readers (tr, attn_in);
   double expert_readers = (base_saves && mlp_in_grad ? (hr_model_gated (m) ? 2.0 : 1.0) : 0.0)
                           + adapter_readers (tr, hr_model_gated (m) ? mlp_in : HR_LORA_UP);
@@ -442,7 +442,7 @@ hr_activations_input_grad (const HrScenario *scenario)
    * gradient, as full training does) */
   return scenario->training.method == HR_METHOD_FULL
          || scenario->training.checkpointing == HR_CHECKPOINTING_FULL
-         || (scenario->training.lora_targets & HR_LORA_EMBED) != 0;
+         || (scenario->training.lora.targets & HR_LORA_EMBED) != 0;
 }
 
 void

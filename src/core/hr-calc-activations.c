@@ -41,8 +41,8 @@ add_dora_temporaries (Ctx      *ctx,
   double kv = p->tp > 1 ? (double) MAX (m->kv_heads / p->tp, 1) : (double) m->kv_heads;
   double q_out = (double) m->heads / t_ * d;
   double w = (double) (m->experts > 1 ? hr_model_expert_ffn (m) : m->ffn) / t_;
-  double r = (double) t->lora_rank;
-  guint lt = t->lora_targets;
+  double r = (double) t->lora.rank;
+  guint lt = t->lora.targets;
   /* (d_in, d_out) of each target: Q, K, V, O, gate, up, down */
   double shapes[7][2] = { { h, q_out }, { h, kv * d }, { h, kv * d }, { q_out, h },
                           { h, w }, { h, w }, { w, h } };
@@ -445,7 +445,7 @@ add_stage_extras (Ctx               *ctx,
               (double) (sl->n_layers - sl->n_ck) * la->matmul4_inputs
               + (sl->last && t->quant_lm_head ? ctx->tokens * (double) m->hidden * ctx->act_bytes : 0.0));
 
-  if (ctx->lora && t->lora_dora)
+  if (ctx->lora && t->lora.dora)
     add_dora_temporaries (ctx, dev, sl->n_ck);
 
   /* Zamba2's shared blocks read the embeddings beside the hidden state:
@@ -472,11 +472,11 @@ add_stage_extras (Ctx               *ctx,
    * lora_embedding_B.T) * scaling, no dropout): the product keeps after_A
    * for B's gradient (under autocast its 16-bit cast); the lookup keeps
    * the token ids, the batch's own. */
-  if (sl->first && ctx->lora && (t->lora_targets & HR_LORA_EMBED))
+  if (sl->first && ctx->lora && (t->lora.targets & HR_LORA_EMBED))
     hr_calc_add_item (ctx, dev, HR_CATEGORY_ACTIVATIONS, HR_POOL_ALLOCATOR, t->dtypes.activations,
               HR_LIVE_SAVED, N_("LoRA embedding A output"), "b·s·r·bytes / c",
               N_("The token table's adapter keeps its first product for the second's gradient."),
-              sl->in_flight * T * (double) t->lora_rank * ctx->act_bytes);
+              sl->in_flight * T * (double) t->lora.rank * ctx->act_bytes);
 
   if (sl->first && m->vision != HR_VISION_NONE)
     hr_calc_add_vision (ctx, dev, first_end);

@@ -343,7 +343,7 @@ hr_calc_add_fsdp_cached (Ctx               *ctx,
 
       largest = MAX (largest, tied ? sp->outside : MAX (embedding, sp->outside - embedding));
     }
-  else if (sc->training.lora_targets & HR_LORA_LM_HEAD)
+  else if (sc->training.lora.targets & HR_LORA_LM_HEAD)
     largest = MAX (largest, (double) ctx->counts.head_lora);
   /* (the token table's adapter, PEFT's lora.Embedding, a unit of its own) */
   if (ctx->lora && embedding > 0)

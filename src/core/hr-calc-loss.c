@@ -53,15 +53,15 @@ add_head_input (Ctx      *ctx,
   double ab = ctx->act_bytes;
   double norm_in = hr_activations_norm_bytes (sc);
   gboolean head_reads = !ctx->lora
-                        || (m->head == HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
+                        || (m->head == HR_HEAD_LM && (t->lora.targets & HR_LORA_LM_HEAD))
                         || (t->method == HR_METHOD_QLORA && t->quant_lm_head);
   double b = (double) t->micro_batch;
   /* An adapter on the LM head keeps its A output and, with dropout, its
    * dropped-out copy of the input and the mask instead of the input. */
-  gboolean head_adapter = ctx->lora && m->head == HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD);
+  gboolean head_adapter = ctx->lora && m->head == HR_HEAD_LM && (t->lora.targets & HR_LORA_LM_HEAD);
   double head_in = !head_reads ? 0.0
-                   : head_adapter ? T * h * (t->lora_dropout > 0 ? ab + 1.0 : ab)
-                                    + T * (double) t->lora_rank * ab
+                   : head_adapter ? T * h * (t->lora.dropout > 0 ? ab + 1.0 : ab)
+                                    + T * (double) t->lora.rank * ab
                    : m->head == HR_HEAD_LM || !autocast ? T * h * ab : b * h * ab;
 
   /* (An encoder-decoder's decoder ends as a decoder does, in T5's final

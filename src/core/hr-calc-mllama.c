@@ -89,8 +89,8 @@ hr_calc_add_mllama (Ctx      *ctx,
   double images = b * (double) t->images_per_sample;
   double N = images * (double) hr_model_cross_tokens (m);
   double H = (double) m->hidden, hv = (double) m->vision_hidden;
-  gboolean kv_adapters = !full && (t->lora_targets & (HR_LORA_K | HR_LORA_V)) != 0
-                         && !(t->lora_dropout > 0);
+  gboolean kv_adapters = !full && (t->lora.targets & (HR_LORA_K | HR_LORA_V)) != 0
+                         && !(t->lora.dropout > 0);
 
   /* (Kept by nothing else, they live as long as the forward pass, whose
    * caller holds them until the loss is computed.) */

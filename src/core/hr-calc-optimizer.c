@@ -71,7 +71,7 @@ add_step_scratch (Ctx                   *ctx,
        * / bias_correction2_sqrt).add_(eps)). */
       const HrModelArch *m = &sc->model;
       double largest = ctx->lora
-        ? (double) t->lora_rank * widest_adapted_side (m)
+        ? (double) t->lora.rank * widest_adapted_side (m)
         : MAX (MAX ((double) ctx->counts.largest_linear,
                     dev->stage == 0 ? (double) hr_params_vision_largest (m, !t->freeze_vision) : 0.0),
                largest_table (sc));
@@ -161,7 +161,7 @@ add_muon_scratch (Ctx               *ctx,
 
   if (ctx->lora)
     {
-      n = (double) t->lora_rank;
+      n = (double) t->lora.rank;
       big = n * widest_adapted_side (m);
     }
   else

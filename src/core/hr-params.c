@@ -146,8 +146,8 @@ count_layer_lora (const HrModelArch *m,
                   HrParamCounts     *out)
 {
   gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
-  guint targets = lora ? training->lora_targets : 0;
-  guint64 r = lora ? training->lora_rank : 0;
+  guint targets = lora ? training->lora.targets : 0;
+  guint64 r = lora ? training->lora.rank : 0;
   guint64 lora_attn = 0, lora_layer = 0;
 
   if (hr_model_mla (m))
@@ -172,7 +172,7 @@ count_layer_lora (const HrModelArch *m,
    * DoraLinearLayer.update_layer: nn.Parameter of the weight's norm along
    * its input dimension) trains one magnitude per output of each adapted
    * matrix. */
-  if (lora && training->lora_dora)
+  if (lora && training->lora.dora)
     {
       guint64 width = s->E > 1 ? s->ef : s->f;
 
@@ -262,8 +262,8 @@ count_outside (const HrModelArch *m,
                HrParamCounts     *out)
 {
   gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
-  guint targets = lora ? training->lora_targets : 0;
-  guint64 r = lora ? training->lora_rank : 0;
+  guint targets = lora ? training->lora.targets : 0;
+  guint64 r = lora ? training->lora.rank : 0;
 
   /* Embeddings: token table (vocab-parallel), learned positions, BERT's
    * segment table and embedding norm, a vision patch projection + CLS;
@@ -289,7 +289,7 @@ count_outside (const HrModelArch *m,
       if (m->lm_head_bias)
         out->head += s->V / t;
       if (targets & HR_LORA_LM_HEAD)
-        out->head_lora = (r * (s->h + s->V) + (training->lora_dora ? s->V : 0)) / t;
+        out->head_lora = (r * (s->h + s->V) + (training->lora.dora ? s->V : 0)) / t;
     }
   else
     {
@@ -430,8 +430,8 @@ hr_params_count (const HrModelArch *m,
   guint64 attn_linear, outside;
   guint64 lora_attn, lora_layer;
   gboolean lora = training != NULL && training->method != HR_METHOD_FULL;
-  guint targets = lora ? training->lora_targets : 0;
-  guint64 r = lora ? training->lora_rank : 0;
+  guint targets = lora ? training->lora.targets : 0;
+  guint64 r = lora ? training->lora.rank : 0;
 
   shape_from_model (m, &s);
   *out = (HrParamCounts) { 0 };
@@ -463,7 +463,7 @@ hr_params_count (const HrModelArch *m,
     out->embedding_lora = r * (s.V + s.h);
   out->lora_total = (m->layers - dense_first_layers (m, &s)) * lora_layer
                     + dense_first_layers (m, &s) * out->dense_first_lora * t
-                    + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) + (training->lora_dora ? s.V : 0) : 0)
+                    + (targets & HR_LORA_LM_HEAD ? r * (s.h + s.V) + (training->lora.dora ? s.V : 0) : 0)
                     + out->embedding_lora;
   out->attention_layers = m->layers;
   out->expert_layers = s.E > 1 ? m->layers : 0;

@@ -6,6 +6,21 @@
  * One table per section, and one list of the sections: the reader and
  * --set (src/io/hr-fields-read.c), the writer, the window's scenario model
  * and its form rows all go through them, so a field is described once.
+ *
+ * A field is one line of its section's file in fields/ (model.def,
+ * training.def, ...), which declares its member of the section's struct
+ * (hr-scenario.h) and gives its row here (hr-scenario-fields.c):
+ *
+ *   FIELD (guint64, micro_batch,
+ *          SPIN (1, HR_MAX_MICRO_BATCH, 1, N_("Micro-batch"), N_("Sequences per GPU per step")))
+ *
+ * The rows: SPIN (min, max, step, label, help) a whole number;
+ * REAL (min, max, step, digits, label, help) a number; SWITCH (label,
+ * help) a boolean; CHOICE (names, choices, label, help) one of an enum's
+ * names (choices: how the form shows them, NULL: the names); TEXT (label)
+ * a string.  After them any of Field's members: OPTIONAL (absent value),
+ * .applies, .unit, .flags.  MEMBER (type, member) is a member with no row
+ * (read and written by hand); IGNORED ("key") a key files may carry.
  */
 
 #pragma once
@@ -57,7 +72,7 @@ struct _Field
   const HrEnumNames  *names;     /* F_ENUM: the names in files */
   guint               flags;     /* HR_FIELD_OPTIONAL, HR_FIELD_RANGE_WHERE_APPLIES */
   double              absent;    /* HR_FIELD_OPTIONAL: the value that is not written */
-  gsize               size;      /* F_NAME: the buffer's size */
+  gsize               size;      /* its member's size (F_NAME: the buffer's) */
   double              min, max;  /* its range: the form's, and the one hr-validate.c checks */
   double              step;
   guint               digits;
@@ -67,32 +82,6 @@ struct _Field
   const char * const *choices;   /* F_ENUM: N_() names as the form shows them, or NULL */
   gboolean          (*applies) (const HrScenario *sc);  /* NULL: always */
 };
-
-/* Bare fields, for the tables of preset files. */
-#define UINT(s, k)      { .key = #k, .kind = F_UINT, .offset = G_STRUCT_OFFSET (s, k) }
-#define BOOL(s, k)      { .key = #k, .kind = F_BOOL, .offset = G_STRUCT_OFFSET (s, k) }
-#define DBL(s, k)       { .key = #k, .kind = F_DOUBLE, .offset = G_STRUCT_OFFSET (s, k) }
-#define ENUM(s, k, t)   { .key = #k, .kind = F_ENUM, .offset = G_STRUCT_OFFSET (s, k), .names = &t }
-
-/* Fields with their form rows; more designated initializers may follow
- * (.flags, .absent, .applies, .unit). */
-#define SPIN(s, k, lo, hi, st, lab, hlp, ...) \
-  { .key = #k, .kind = F_UINT, .offset = G_STRUCT_OFFSET (s, k), .min = lo, .max = hi, \
-    .step = st, .label = lab, .help = hlp, __VA_ARGS__ }
-#define REAL(s, k, lo, hi, st, dig, lab, hlp, ...) \
-  { .key = #k, .kind = F_DOUBLE, .offset = G_STRUCT_OFFSET (s, k), .min = lo, .max = hi, \
-    .step = st, .digits = dig, .label = lab, .help = hlp, __VA_ARGS__ }
-#define SWITCH(s, k, lab, hlp, ...) \
-  { .key = #k, .kind = F_BOOL, .offset = G_STRUCT_OFFSET (s, k), .label = lab, .help = hlp, \
-    __VA_ARGS__ }
-#define CHOICE(s, k, t, ch, lab, hlp, ...) \
-  { .key = #k, .kind = F_ENUM, .offset = G_STRUCT_OFFSET (s, k), .names = &t, .choices = ch, \
-    .label = lab, .help = hlp, __VA_ARGS__ }
-#define TEXT(s, k, lab) \
-  { .key = #k, .kind = F_NAME, .offset = G_STRUCT_OFFSET (s, k), \
-    .size = sizeof (((s *) 0)->k), .label = lab }
-#define SKIP(k)         { .key = k, .kind = F_SKIP }
-#define OPTIONAL(v)     .flags = HR_FIELD_OPTIONAL, .absent = (v)
 
 /* A section of the scenario file and its table: "training.lora" holds
  * hr_lora_fields, whose offsets count from HrScenario's training. */

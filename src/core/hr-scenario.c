@@ -107,8 +107,8 @@ hr_scenario_init_default (HrScenario *scenario)
   hr_model_arch_init_default (&scenario->model);
 
   t->method = HR_METHOD_FULL;
-  t->lora_rank = 16;
-  t->lora_targets = HR_LORA_ALL_LINEAR;
+  t->lora.rank = 16;
+  t->lora.targets = HR_LORA_ALL_LINEAR;
   t->quant = HR_QUANT_NF4_DQ;
   t->precision = HR_PRECISION_BF16_MIXED;
   t->dtypes_set = 0;

@@ -242,8 +242,8 @@ use_lora (HrScenario *sc, char *title, gsize size)
   if (t->method != HR_METHOD_FULL)
     return FALSE;
   t->method = HR_METHOD_LORA;
-  t->lora_rank = 16;
-  t->lora_targets = HR_LORA_ALL_LINEAR;
+  t->lora.rank = 16;
+  t->lora.targets = HR_LORA_ALL_LINEAR;
   TITLE ("%s", _("LoRA, rank 16 on every linear layer"));
   return TRUE;
 }
@@ -266,11 +266,11 @@ halve_rank (HrScenario *sc, char *title, gsize size)
 {
   HrTraining *t = &sc->training;
 
-  if (t->method == HR_METHOD_FULL || t->lora_rank < 8)
+  if (t->method == HR_METHOD_FULL || t->lora.rank < 8)
     return FALSE;
-  TITLE (_("LoRA rank %llu → %llu"), (unsigned long long) t->lora_rank,
-         (unsigned long long) t->lora_rank / 2);
-  t->lora_rank /= 2;
+  TITLE (_("LoRA rank %llu → %llu"), (unsigned long long) t->lora.rank,
+         (unsigned long long) t->lora.rank / 2);
+  t->lora.rank /= 2;
   return TRUE;
 }
 

@@ -123,9 +123,9 @@ validate_lora (const HrScenario  *sc,
     FAIL ("model.mtp_modules", _("%" PRIu64 " is not planned with LoRA or QLoRA (Hugging Face's "
           "DeepSeek models, which PEFT adapts, have no multi-token prediction module); allowed "
           "with training.method %s: 0"), m->mtp_modules, hr_enum_name (&hr_method_names, t->method));
-  if (t->lora_dora)
+  if (t->lora.dora)
     FAIL ("training.lora.dora", _("is not planned yet with DeepSeek's layers; allowed: false"));
-  if (hr_model_mla (m) && t->lora_fused_qkv)
+  if (hr_model_mla (m) && t->lora.fused_qkv)
     FAIL ("training.lora.fused_qkv", _("latent attention has no fused QKV linear; allowed: false"));
   /* (Megatron keeps the latent's down projections whole on every rank:
    * their adapters are not split as the plan splits the others') */

@@ -75,10 +75,10 @@ validate_shared_training (const HrScenario  *sc,
   /* Zamba2MLP's gate and up are one linear, gate_up_proj: PEFT adapts it
    * whole or not at all. */
   if (t->method == HR_METHOD_LORA && hr_model_gated (&sc->model)
-      && ((t->lora_targets & HR_LORA_GATE) != 0) != ((t->lora_targets & HR_LORA_UP) != 0))
+      && ((t->lora.targets & HR_LORA_GATE) != 0) != ((t->lora.targets & HR_LORA_UP) != 0))
     FAIL ("training.lora.targets", _("%s without %s: a shared block's gate and up are one "
           "linear (Zamba2's gate_up_proj), adapted whole; allowed: both gate and up, or neither"),
-          (t->lora_targets & HR_LORA_GATE) ? "gate" : "up", (t->lora_targets & HR_LORA_GATE) ? "up" : "gate");
+          (t->lora.targets & HR_LORA_GATE) ? "gate" : "up", (t->lora.targets & HR_LORA_GATE) ? "up" : "gate");
   /* DeepSpeed hooks each parameter's gradient accumulation, which the
    * autograd engine runs once all its uses have added theirs, and
    * gathers a module at each call (hr-calc-gathered.c); FSDP wraps the

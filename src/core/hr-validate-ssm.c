@@ -317,11 +317,11 @@ validate_ssm_adapters (const HrScenario  *sc,
       guint ssm_targets = m->ssm == HR_SSM_MAMBA && m->ssm_bc_norm ? HR_LORA_SSM : HR_LORA_IN_PROJ;
       guint layer_targets = hr_model_mixed_layers (m) ? HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD : 0;
 
-      if ((t->lora_targets & ~(layer_targets | HR_LORA_SSM | HR_LORA_EMBED)) != 0)
+      if ((t->lora.targets & ~(layer_targets | HR_LORA_SSM | HR_LORA_EMBED)) != 0)
         FAIL ("training.lora.targets", _("a Mamba or Mamba-2 model without a layer pattern has "
               "no q, k, v, o, MLP or adapted head; allowed: in_proj, embed_tokens (and x_proj, "
               "out_proj with model.ssm_bc_norm)"));
-      if ((t->lora_targets & HR_LORA_SSM & ~ssm_targets) != 0)
+      if ((t->lora.targets & HR_LORA_SSM & ~ssm_targets) != 0)
         FAIL ("training.lora.targets", _("x_proj and out_proj are adapted in Jamba's Mamba "
               "layers only (model.ssm_bc_norm true); elsewhere the fused kernels read their "
               "weights directly, so adapters there get no gradient; allowed: in_proj"));
@@ -333,13 +333,13 @@ validate_ssm_adapters (const HrScenario  *sc,
        * exist.  Experts without a shared MLP there are Jamba's, linears
        * PEFT wraps. */
       if (m->layer_mixers[0] != '\0' && m->experts > 1 && m->shared_experts > 0
-          && (t->lora_targets & (HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN)) != 0)
+          && (t->lora.targets & (HR_LORA_GATE | HR_LORA_UP | HR_LORA_DOWN)) != 0)
         FAIL ("training.lora.targets", _("gate, up and down are not planned on Granite 4.0-H's "
               "experts (each projection of every expert is one 3-D parameter, which PEFT does "
               "not wrap); allowed: q, k, v, o, in_proj, embed_tokens"));
     }
-  if (adapters && (t->lora_dora || t->lora_fused_qkv))
-    FAIL (t->lora_dora ? "training.lora.dora" : "training.lora.fused_qkv",
+  if (adapters && (t->lora.dora || t->lora.fused_qkv))
+    FAIL (t->lora.dora ? "training.lora.dora" : "training.lora.fused_qkv",
           _("is not planned with SSM layers; allowed: false"));
   if (adapters && p->tp > 1)
     FAIL ("parallel.tp", _("%" PRIu64 " is not planned with LoRA on SSM layers (PEFT's "

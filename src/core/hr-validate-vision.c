@@ -148,8 +148,8 @@ validate_mllama (const HrScenario  *sc,
   if (t->checkpointing == HR_CHECKPOINTING_FULL && t->checkpoint_every != 1)
     FAIL ("training.checkpoint_every", _("%" PRIu64 " is not planned with Llama 3.2 Vision's "
           "two kinds of layer; allowed: 1"), t->checkpoint_every);
-  if (t->method != HR_METHOD_FULL && (t->lora_dora || t->lora_fused_qkv))
-    FAIL (t->lora_dora ? "training.lora.dora" : "training.lora.fused_qkv",
+  if (t->method != HR_METHOD_FULL && (t->lora.dora || t->lora.fused_qkv))
+    FAIL (t->lora.dora ? "training.lora.dora" : "training.lora.fused_qkv",
           _("is not planned yet with Llama 3.2 Vision (its cross-attention's K and V adapters "
           "read the image tokens); allowed: false"));
   return TRUE;

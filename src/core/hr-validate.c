@@ -255,28 +255,28 @@ validate_training (const HrScenario  *sc,
           "adapters change which products it keeps; allowed with LoRA and QLoRA: none, selective, full"));
   if (t->method != HR_METHOD_FULL)
     {
-      if ((t->lora_targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD | HR_LORA_SSM | HR_LORA_EMBED)) == 0)
+      if ((t->lora.targets & (HR_LORA_ALL_LINEAR | HR_LORA_LM_HEAD | HR_LORA_SSM | HR_LORA_EMBED)) == 0)
         FAIL ("training.lora.targets", _("[] names no layer; allowed: any of q, k, v, o, gate, "
               "up, down, lm_head, in_proj, x_proj, out_proj, embed_tokens, or \"all-linear\""));
-      if ((t->lora_targets & HR_LORA_SSM) && sc->model.ssm == HR_SSM_NONE)
+      if ((t->lora.targets & HR_LORA_SSM) && sc->model.ssm == HR_SSM_NONE)
         FAIL ("training.lora.targets", _("in_proj, x_proj and out_proj are a Mamba block's; "
               "allowed without model.ssm: any of q, k, v, o, gate, up, down, lm_head"));
-      if (sc->model.head != HR_HEAD_LM && (t->lora_targets & HR_LORA_LM_HEAD))
+      if (sc->model.head != HR_HEAD_LM && (t->lora.targets & HR_LORA_LM_HEAD))
         FAIL ("training.lora.targets", _("lm_head needs model.head = lm"));
       /* PEFT's lora.Embedding on the token table: one table on one rank
        * (a vocabulary split over tensor-parallel ranks is Megatron's, not
        * PEFT's), without DoRA's magnitude (planned for linears only), and
        * not yet beside a vision tower, whose image tokens the table's rows
        * do not hold. */
-      if ((t->lora_targets & HR_LORA_EMBED)
-          && (sc->model.vocab == 0 || sc->parallel.tp > 1 || t->lora_dora
+      if ((t->lora.targets & HR_LORA_EMBED)
+          && (sc->model.vocab == 0 || sc->parallel.tp > 1 || t->lora.dora
               || sc->model.vision != HR_VISION_NONE))
         FAIL ("training.lora.targets", _("embed_tokens is planned for a token table on one rank "
               "without DoRA or a vision tower; allowed here: any of q, k, v, o, gate, up, down, "
               "lm_head"));
       /* DoRA on the head would save two more logits-sized outputs, which
        * the loss's plan does not hold. */
-      if (t->lora_dora && (t->lora_targets & HR_LORA_LM_HEAD))
+      if (t->lora.dora && (t->lora.targets & HR_LORA_LM_HEAD))
         FAIL ("training.lora.targets", _("lm_head is not planned with training.lora.dora; "
               "allowed with DoRA: any of q, k, v, o, gate, up, down, or \"all-linear\""));
     }

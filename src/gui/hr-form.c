@@ -403,7 +403,7 @@ hr_form_update_sensitivity (HrForm *self)
   ssm_targets = g_hash_table_lookup (self->rows, "training.lora.targets.ssm");
   if (ssm_targets != NULL)
     gtk_widget_set_visible (ssm_targets, sc->model.ssm != HR_SSM_NONE
-                                         || (sc->training.lora_targets & HR_LORA_SSM) != 0);
+                                         || (sc->training.lora.targets & HR_LORA_SSM) != 0);
 }
 
 /* Shows message on the row its path names (the closest registered parent

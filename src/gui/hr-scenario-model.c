@@ -26,7 +26,7 @@ typedef enum
   K_BOOL,
   K_DOUBLE,
   K_STRING,    /* char[buffer_size] */
-  K_BIT,       /* one bit of training.lora_targets */
+  K_BIT,       /* one bit of training.lora.targets */
   K_DTYPE,     /* one of training.dtypes; setting it marks it overridden */
 } Kind;
 
@@ -36,7 +36,7 @@ typedef struct
   Kind               kind;
   gsize              offset;    /* in HrScenario */
   gsize              buffer_size;  /* K_STRING: the buffer's size */
-  guint              bit;          /* K_BIT: its bit (a mask) of training.lora_targets */
+  guint              bit;          /* K_BIT: its bit (a mask) of training.lora.targets */
   guint              dtype_index;  /* K_DTYPE: its bit of training.dtypes_set */
   const HrEnumNames *names;
   char              *property;  /* "model-layers" */
@@ -88,13 +88,13 @@ add_dtype_field (GArray            *list,
 }
 
 /* A K_BIT: the boolean of one LoRA target, bit (a mask, 1 << target) of
- * training.lora_targets. */
+ * training.lora.targets. */
 static void
 add_lora_target_field (GArray     *list,
                        const char *path,
                        guint       bit)
 {
-  add_field (list, path, K_BIT, G_STRUCT_OFFSET (HrScenario, training.lora_targets),
+  add_field (list, path, K_BIT, G_STRUCT_OFFSET (HrScenario, training.lora.targets),
              NULL)->bit = bit;
 }
 

@@ -244,7 +244,7 @@ hr_fields_read_lora_targets (HrTraining  *t,
   if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING
       && strcmp (json_node_get_string (node), "all-linear") == 0)
     {
-      t->lora_targets = HR_LORA_ALL_LINEAR;
+      t->lora.targets = HR_LORA_ALL_LINEAR;
       return TRUE;
     }
   if (!JSON_NODE_HOLDS_ARRAY (node))
@@ -274,7 +274,7 @@ hr_fields_read_lora_targets (HrTraining  *t,
         targets |= 1u << v;
       }
   }
-  t->lora_targets = targets;
+  t->lora.targets = targets;
   return TRUE;
 }
 

@@ -284,7 +284,7 @@ read_training (HrScenario  *sc,
     {
       static const char * const lora_skip[] = { "targets", NULL };
 
-      if (!hr_fields_read_section (sub, hr_lora_fields, hr_lora_fields_count, t, origin,
+      if (!hr_fields_read_section (sub, hr_lora_fields, hr_lora_fields_count, &t->lora, origin,
                          "training.lora", (const char **) lora_skip, NULL, error))
         return FALSE;
       if (json_object_has_member (sub, "targets")

@@ -79,7 +79,7 @@ add_section_extras (JsonBuilder      *b,
       json_builder_set_member_name (b, "targets");
       json_builder_begin_array (b);
       for (guint i = 0; i < HR_N_LORA_TARGETS; i++)
-        if (sc->training.lora_targets & (1u << i))
+        if (sc->training.lora.targets & (1u << i))
           json_builder_add_string_value (b, hr_enum_name (&hr_lora_target_names, i));
       json_builder_end_array (b);
     }
