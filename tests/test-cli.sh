@@ -613,6 +613,20 @@ else
   not_ok "--import-deepspeed: NVMe offload planned as CPU offload ($host_nvme vs $host_cpu)"
 fi
 
+# --import tells the format by its keys and plans as the flag of that
+# format does (the same JSON plan); a document of no format it knows is
+# refused with the formats it does.
+"$cli" --import "$tmp/ds-nvme.json" --format json >"$tmp/any.out" 2>/dev/null
+cmp -s "$tmp/any.out" "$tmp/nvme.out" && ok "--import of a DeepSpeed config plans as --import-deepspeed" \
+  || not_ok "--import of a DeepSpeed config differs from --import-deepspeed"
+"$cli" --import "$tmp/config.json" --format json >"$tmp/any.out" 2>/dev/null
+"$cli" --import-hf "$tmp/config.json" --format json >"$tmp/hf.out" 2>/dev/null
+cmp -s "$tmp/any.out" "$tmp/hf.out" && ok "--import of a config.json plans as --import-hf" \
+  || not_ok "--import of a config.json differs from --import-hf"
+echo '{"train_batch_size_x": 1}' >"$tmp/neither.json"
+expect 2 "--import: $tmp/neither.json: not a config Headroom can import; allowed: DeepSpeed config or Hugging Face config.json" \
+  "--import of neither format" -- --import "$tmp/neither.json"
+
 # --set is applied once, after the imports, and wins over them: Llama 3 8B
 # cut to 16 layers loses 16 x 218,112,000 parameters (Q, O 4096^2 each, K, V
 # 4096 x 1024 each, the MLP 3 x 4096 x 14336, two norms of 4096); the

@@ -122,7 +122,7 @@ test_hf_configs (void)
       guint64 params;
 
       hr_scenario_init_default (&sc);
-      g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &error));
+      g_assert_true (hr_import_file (&sc, path, hr_importer_find ("hf"), NULL, unmapped, &error));
       g_assert_no_error (error);
       params = hr_params_total (&sc.model);
       /* The BERT config is the masked-LM checkpoint: its task head is ours
@@ -145,7 +145,7 @@ test_hf_unmapped (void)
   HrScenario sc;
 
   hr_scenario_init_default (&sc);
-  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, NULL));
+  g_assert_true (hr_import_file (&sc, path, hr_importer_find ("hf"), NULL, unmapped, NULL));
   g_assert_cmpuint (unmapped->len, ==, 1);
   g_assert_nonnull (strstr (g_ptr_array_index (unmapped, 0), "sliding_window"));
 }
@@ -161,7 +161,7 @@ test_deepspeed_config (void)
   hr_scenario_init_default (&sc);
   sc.parallel.zero = 0;
   sc.training.precision = HR_PRECISION_FP32;
-  g_assert_true (hr_import_file (&sc, path, &hr_ds_importer, NULL, unmapped, &error));
+  g_assert_true (hr_import_file (&sc, path, hr_importer_find ("deepspeed"), NULL, unmapped, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (sc.parallel.zero, ==, 3);
   g_assert_true (sc.parallel.offload_optimizer);
@@ -536,7 +536,7 @@ test_hf_vision (void)
   HrScenario sc;
 
   hr_scenario_init_default (&sc);
-  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &error));
+  g_assert_true (hr_import_file (&sc, path, hr_importer_find ("hf"), NULL, unmapped, &error));
   g_assert_no_error (error);
   g_assert_cmpuint (unmapped->len, ==, 0);
   g_assert_cmpint (sc.model.vision, ==, HR_VISION_CLIP);
@@ -563,7 +563,7 @@ test_hf_vision (void)
   path = g_test_build_filename (G_TEST_DIST, "data", "hf", "qwen2-vl-7b-instruct.json", NULL);
   g_ptr_array_set_size (unmapped, 0);
   hr_scenario_init_default (&sc);
-  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &error));
+  g_assert_true (hr_import_file (&sc, path, hr_importer_find ("hf"), NULL, unmapped, &error));
   g_assert_no_error (error);
   g_assert_cmpint (sc.model.vision, ==, HR_VISION_QWEN2_VL);
   g_assert_cmpuint (sc.model.vision_ffn, ==, 5120);           /* 1280 x mlp_ratio 4 */
@@ -631,7 +631,7 @@ test_hf_mllama (void)
   HrScenario sc, preset;
 
   hr_scenario_init_default (&sc);
-  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, unmapped, &error));
+  g_assert_true (hr_import_file (&sc, path, hr_importer_find ("hf"), NULL, unmapped, &error));
   g_assert_no_error (error);
   /* (the tiles are said: every image planned as 4) */
   g_assert_cmpuint (unmapped->len, ==, 1);
@@ -875,7 +875,7 @@ test_hf_safetensors_index (void)
 
       g_assert_true (g_file_set_contents (index, json, -1, NULL));
       hr_scenario_init_default (&sc);
-      g_assert_true (hr_import_file (&sc, config, &hr_hf_importer, NULL, unmapped, &error));
+      g_assert_true (hr_import_file (&sc, config, hr_importer_find ("hf"), NULL, unmapped, &error));
       g_assert_no_error (error);
       for (guint j = 0; j < unmapped->len; j++)
         reported |= strstr (g_ptr_array_index (unmapped, j), "the checkpoint holds 7000000000 "
@@ -899,7 +899,7 @@ test_hf_safetensors_index (void)
     g_assert_true (g_file_set_contents (index, "{\"metadata\": {\"total_size\": 684489845504}, "
                                         "\"weight_map\": {}}", -1, NULL));
     hr_scenario_init_default (&sc);
-    g_assert_true (hr_import_file (&sc, config, &hr_hf_importer, NULL, unmapped, &error));
+    g_assert_true (hr_import_file (&sc, config, hr_importer_find ("hf"), NULL, unmapped, &error));
     g_assert_no_error (error);
     for (guint j = 0; j < unmapped->len; j++)
       g_assert_null (strstr (g_ptr_array_index (unmapped, j), "model.safetensors.index.json"));
@@ -918,7 +918,7 @@ test_importer_detects_its_format (void)
   g_autofree char *scenario = g_test_build_filename (G_TEST_DIST, "..", "presets", "scenarios",
                                                      "default.json", NULL);
   const char *paths[] = { hf, ds, scenario };
-  const HrImporter *expected[] = { &hr_hf_importer, &hr_ds_importer, NULL };
+  const HrImporter *expected[] = { hr_importer_find ("hf"), hr_importer_find ("deepspeed"), NULL };
 
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     {
@@ -939,9 +939,11 @@ test_importer_detects_its_format (void)
       else
         {
           g_assert_false (hr_import_file (&sc, paths[i], NULL, &used, NULL, &error));
-          g_assert_nonnull (strstr (error->message, "not a config Headroom can import"));
+          g_assert_nonnull (strstr (error->message, "not a config Headroom can import; allowed: "
+                                    "DeepSpeed config or Hugging Face config.json"));
         }
     }
+  g_assert_null (hr_importer_find ("yaml"));
 }
 
 /* A Nemotron-H config (NemotronHConfig's keys, the 8B's values: the
@@ -1402,7 +1404,7 @@ test_hf_ssm (void)
   HrScenario sc;
 
   hr_scenario_init_default (&sc);
-  g_assert_true (hr_import_file (&sc, path, &hr_hf_importer, NULL, NULL, &error));
+  g_assert_true (hr_import_file (&sc, path, hr_importer_find ("hf"), NULL, NULL, &error));
   g_assert_no_error (error);
   g_assert_cmpint (sc.model.ssm, ==, HR_SSM_MAMBA);
   g_assert_true (sc.model.ssm_bc_norm);

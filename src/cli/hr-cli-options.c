@@ -40,6 +40,7 @@ hr_cli_options_parse (HrCliOptions   *o,
     { "check", 0, 0, G_OPTION_ARG_NONE, &o->check, N_("Exit with status 3 when a GPU is over capacity"), NULL },
     { "import-hf", 0, 0, G_OPTION_ARG_FILENAME, &o->import_hf, N_("Use a Hugging Face config.json as the model"), "CONFIG.json" },
     { "import-deepspeed", 0, 0, G_OPTION_ARG_FILENAME, &o->import_ds, N_("Apply a DeepSpeed config JSON (ZeRO stage, offload, batch, precision)"), "DS_CONFIG.json" },
+    { "import", 0, 0, G_OPTION_ARG_FILENAME, &o->import, N_("Apply a config of any format Headroom can import, told by its keys"), "CONFIG.json" },
     { "framework", 0, 0, G_OPTION_ARG_STRING, &o->framework, N_("Plan what a framework's code does (a profile: --list frameworks)"), "ID" },
     { "list", 0, 0, G_OPTION_ARG_STRING, &o->list, N_("List presets (models, gpus, scenarios, frameworks) or the scenario fields (fields)"), "WHAT" },
     { "units", 0, 0, G_OPTION_ARG_STRING, &o->units, N_("Table units: gib (default) or gb"), "UNITS" },
@@ -92,6 +93,7 @@ hr_cli_options_clear (HrCliOptions *o)
   g_free (o->solve);
   g_free (o->import_hf);
   g_free (o->import_ds);
+  g_free (o->import);
   g_free (o->framework);
   g_free (o->list);
   g_free (o->units);
@@ -180,6 +182,7 @@ check_outputs (const HrCliOptions *o)
   const struct { const char *what; const char *path; } inputs[] = {
     { "the scenario file", o->files != NULL ? o->files[0] : NULL },
     { "--import-hf", o->import_hf }, { "--import-deepspeed", o->import_ds },
+    { "--import", o->import },
     { "--validate", o->validate },
   };
 

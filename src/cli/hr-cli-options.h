@@ -23,6 +23,7 @@ typedef struct
   gboolean check;
   char   *import_hf;
   char   *import_ds;
+  char   *import;       /* any format, detected */
   char   *framework;
   char   *list;
   char   *units;

@@ -156,7 +156,8 @@ apply_import (HrScenario        *sc,
  * its value is the file's: a preset it chooses yields to the file's other
  * values, a framework fills what neither gives.  With one, the file is
  * read first, the imports change the read scenario (--import-hf its
- * model, --import-deepspeed its training and layout), and each --set is
+ * model, --import-deepspeed its training and layout, then --import as its
+ * format does), and each --set is
  * applied once, after them, so that it wins over them too; the result is
  * checked once. */
 int
@@ -168,7 +169,7 @@ hr_cli_build_scenario (const HrCliOptions  *o,
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *read_name = NULL;
-  gboolean imports = o->import_hf != NULL || o->import_ds != NULL;
+  gboolean imports = o->import_hf != NULL || o->import_ds != NULL || o->import != NULL;
   gboolean generated;
   char *origin = NULL;
 
@@ -215,10 +216,14 @@ hr_cli_build_scenario (const HrCliOptions  *o,
   generated = hr_scenario_name_is_generated (sc);
   read_name = g_strdup (sc->name);
   if (o->import_hf != NULL
-      && !apply_import (sc, "--import-hf", o->import_hf, &hr_hf_importer, &error))
+      && !apply_import (sc, "--import-hf", o->import_hf, hr_importer_find ("hf"), &error))
     return hr_cli_bad_input (error->message);
   if (o->import_ds != NULL
-      && !apply_import (sc, "--import-deepspeed", o->import_ds, &hr_ds_importer, &error))
+      && !apply_import (sc, "--import-deepspeed", o->import_ds, hr_importer_find ("deepspeed"),
+                        &error))
+    return hr_cli_bad_input (error->message);
+  /* --import: whichever format the file is (NULL: detected). */
+  if (o->import != NULL && !apply_import (sc, "--import", o->import, NULL, &error))
     return hr_cli_bad_input (error->message);
   for (guint i = 0; o->sets != NULL && o->sets[i] != NULL; i++)
     if (!is_framework_set (o->sets[i])

@@ -603,7 +603,7 @@ ds_detect (JsonObject *root)
 
 const HrImporter hr_ds_importer = {
   .id = "deepspeed",
-  .name = "DeepSpeed config",
+  .name = N_("DeepSpeed config"),
   .detect = ds_detect,
   .apply = hr_ds_import_node,
 };

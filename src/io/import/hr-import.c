@@ -7,13 +7,44 @@
 #include <glib/gi18n-lib.h>
 #include "hr-import.h"
 #include "hr-error.h"
+#include "hr-importers.h"
 #include "hr-json.h"
 
-/* In the order detection tries them. */
-static const HrImporter * const importers[] = {
-  &hr_ds_importer,
-  &hr_hf_importer,
-};
+/* The importers src/meson.build lists, in the order detection tries
+ * them: HR_IMPORTERS is "HR_IMPORTER (ds) HR_IMPORTER (hf)". */
+#define HR_IMPORTER(id) extern const HrImporter hr_##id##_importer;
+HR_IMPORTERS
+#undef HR_IMPORTER
+
+#define HR_IMPORTER(id) &hr_##id##_importer,
+static const HrImporter * const importers[] = { HR_IMPORTERS };
+#undef HR_IMPORTER
+
+/* The importer whose id is ID, or NULL. */
+const HrImporter *
+hr_importer_find (const char *id)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (importers); i++)
+    if (g_strcmp0 (importers[i]->id, id) == 0)
+      return importers[i];
+  return NULL;
+}
+
+/* "a DeepSpeed config or a Hugging Face config.json": what an import
+ * may be, for messages. */
+static char *
+importer_names (void)
+{
+  GString *names = g_string_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (importers); i++)
+    {
+      if (i > 0)
+        g_string_append (names, i + 1 < G_N_ELEMENTS (importers) ? ", " : _(" or "));
+      g_string_append (names, _(importers[i]->name));
+    }
+  return g_string_free (names, FALSE);
+}
 
 /* The importer whose format ROOT is, or NULL (a scenario file, say). */
 const HrImporter *
@@ -47,8 +78,10 @@ hr_import_file (HrScenario        *scenario,
     importer = hr_importer_detect (root);
   if (importer == NULL)
     {
+      g_autofree char *allowed = importer_names ();
+
       g_set_error (error, HR_ERROR, HR_ERROR_INVALID, _("%s: not a config Headroom can "
-                   "import; allowed: a Hugging Face config.json or a DeepSpeed config"), path);
+                   "import; allowed: %s"), path, allowed);
       return FALSE;
     }
   if (used != NULL)

@@ -6,8 +6,8 @@
  * One interface for every format: an id, whether a document looks like
  * it, and how it changes a scenario.  The CLI's --import-* flags, the
  * window's Import and its file drop all go through it.  A new format is
- * its own file with an HrImporter, a line in hr-import.c, and a fuzz
- * harness.
+ * its own file with an `HrImporter hr_<id>_importer` and a line in
+ * src/meson.build's list of importers, which gives it its fuzz harness.
  */
 
 #pragma once
@@ -21,7 +21,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   const char *id;     /* "hf", "deepspeed" */
-  const char *name;   /* for messages: "Hugging Face config.json" */
+  const char *name;   /* N_(), for messages: "Hugging Face config.json" */
   /* Whether ROOT (an object) is a document of this format. */
   gboolean  (*detect) (JsonObject *root);
   /* Changes SCENARIO after ROOT; UNMAPPED (may be NULL) receives one line
@@ -33,9 +33,7 @@ typedef struct
                        GError     **error);
 } HrImporter;
 
-extern const HrImporter hr_hf_importer;
-extern const HrImporter hr_ds_importer;
-
+const HrImporter *hr_importer_find    (const char        *id);
 const HrImporter *hr_importer_detect  (JsonNode          *root);
 gboolean          hr_import_file      (HrScenario        *scenario,
                                        const char        *path,
