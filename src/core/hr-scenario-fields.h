@@ -21,6 +21,9 @@
  * a string.  After them any of Field's members: OPTIONAL (absent value),
  * .applies, .unit, .flags.  MEMBER (type, member) is a member with no row
  * (read and written by hand); IGNORED ("key") a key files may carry.
+ * Above each, a comment that starts with two stars holds its row of
+ * docs/scenario-format.md (build-aux/field-docs.py copies it there; the
+ * field-docs test fails while a field has none or the copy is stale).
  */
 
 #pragma once
