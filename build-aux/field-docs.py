@@ -3,24 +3,47 @@
 # from the files of src/core/fields/, where each field is documented on
 # the line above its FIELD with a comment that starts "/**" and holds the
 # cells of its row after the key: "type | allowed | default | meaning".
+# "{names}" in a row stands for the names the field takes, as
+# `headroom-cli --list fields` gives them: a new optimizer, precision or
+# other choice is listed without a word here.
 #
-# Usage: build-aux/field-docs.py [--check] [TOP]
+# Usage: build-aux/field-docs.py [--check] [--cli HEADROOM-CLI] [TOP]
 #   (no flag)  rewrites the rows between each table's markers
 #   --check    exits 1, naming the tables, when the document is not what the
 #              files make, or when a FIELD has no row (a test runs this)
+#   --cli      the headroom-cli to ask (default: TOP/build/src/headroom-cli)
 #
 # Copyright 2026 The Headroom developers
 # SPDX-License-Identifier: GPL-3.0-or-later
 import os
 import re
+import subprocess
 import sys
 
 START = re.compile(r'^<!-- rows made from src/core/fields/(\w+)\.def by build-aux/field-docs\.py -->$')
 END = '<!-- end of the rows -->'
 ENTRY = re.compile(r'^(FIELD|MEMBER) \(\w+, (\w+)|^IGNORED \("(\w+)"\)')
+# Each file's section, as paths name it.
+SECTIONS = {'lora': 'training.lora', 'dtypes': 'training.dtypes'}
+# A line of `--list fields` for a field of names: "training.optimizer  adamw, adam or sgd  adamw ..."
+NAMES_LINE = re.compile(r'^(\S+) +([a-z0-9][a-z0-9.-]*(?:, [a-z0-9][a-z0-9.-]*)*'
+                        r'(?: or [a-z0-9][a-z0-9.-]*)?) ')
 
 
-def rows(path):
+def field_names(cli):
+    """{path: [names]} of the fields of names, from headroom-cli --list fields."""
+    env = dict(os.environ, LC_ALL='C', LANGUAGE='C')
+    listed = subprocess.run([cli, '--list', 'fields'], capture_output=True, text=True,
+                            env=env, check=True).stdout
+    names = {}
+    for line in listed.splitlines():
+        m = NAMES_LINE.match(line)
+        if m and (',' in m.group(2) or ' or ' in m.group(2)) and m.group(2) != 'true, false':
+            names[m.group(1)] = re.split(r', | or ', m.group(2))
+    return names
+
+
+def rows(path, section, names):
     """The table rows of one .def file, and the FIELDs without one."""
     out, undocumented, doc, comment = [], [], None, None
     for line in open(path, encoding='utf-8'):
@@ -53,7 +76,11 @@ def rows(path):
                 part = part[3:] if part.startswith('/**') else part
                 part = part[1:] if part.startswith('*') and not part.startswith('*/') else part
                 text.append(part.replace('*/', '').strip())
-            out.append('| `%s` | %s |' % (key, ' '.join(t for t in text if t)))
+            row = '| `%s` | %s |' % (key, ' '.join(t for t in text if t))
+            if '{names}' in row:
+                listed = names()['%s.%s' % (section, key)]
+                row = row.replace('{names}', ', '.join('`%s`' % n for n in listed))
+            out.append(row)
         doc = None
     return out, undocumented
 
@@ -61,7 +88,20 @@ def rows(path):
 def main(argv):
     check = '--check' in argv
     args = [a for a in argv if a != '--check']
+    cli = None
+    if '--cli' in args:
+        at = args.index('--cli')
+        cli = args[at + 1]
+        del args[at:at + 2]
     top = args[0] if args else os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+    cli = cli or os.path.join(top, 'build', 'src', 'headroom-cli')
+    cache = {}
+
+    def names():
+        if 'names' not in cache:
+            cache['names'] = field_names(cli)
+        return cache['names']
+
     doc_path = os.path.join(top, 'docs', 'scenario-format.md')
     lines = open(doc_path, encoding='utf-8').read().split('\n')
     made, problems, i = [], [], 0
@@ -72,7 +112,8 @@ def main(argv):
         if not m:
             continue
         section = m.group(1)
-        table, undocumented = rows(os.path.join(top, 'src', 'core', 'fields', section + '.def'))
+        table, undocumented = rows(os.path.join(top, 'src', 'core', 'fields', section + '.def'),
+                                   SECTIONS.get(section, section), names)
         if undocumented:
             problems.append('src/core/fields/%s.def: no /** row */ above %s'
                             % (section, ', '.join(undocumented)))
