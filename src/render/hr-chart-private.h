@@ -47,6 +47,11 @@ draw_text (Painter    *p,
 
 /* How wide TEXT is at SIZE points (times the style's scale), laid out in
  * the painter's layout at its current width. */
+/* Lays TEXT out in P's layout, SIZE in points at font_scale 1. */
+void   hr_chart_layout_text (Painter            *p,
+                             const char         *text,
+                             double              size,
+                             gboolean            bold);
 double hr_chart_text_width  (Painter            *p,
                              const char         *text,
                              double              size,

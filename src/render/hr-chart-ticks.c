@@ -15,6 +15,18 @@
 
 #include <math.h>
 
+/* A tick step of 1, 2 or 5 times a power of ten, giving about n ticks. */
+double
+hr_chart_nice_step (double range,
+                    int    n)
+{
+  double raw = range / MAX (n, 1);
+  double mag = pow (10, floor (log10 (MAX (raw, 1e-9))));
+  double f = raw / mag;
+
+  return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
+}
+
 /* The step for about ABOUT ticks over RANGE. */
 double
 hr_chart_tick_step (double      range,

@@ -19,88 +19,6 @@
 #include <math.h>
 #include <pango/pangocairo.h>
 
-/* Lays text out; size in points at font_scale 1, weight bold or not. */
-static void
-layout_text (Painter    *p,
-             const char *text,
-             double      size,
-             gboolean    bold)
-{
-  hr_chart_set_font (p->layout, p->style, size * p->fs, bold);
-  hr_chart_set_text (p->layout, p->style, text);
-}
-
-/* The width of TEXT on one line.  A draw measures the same texts several
- * times (the breakdown sizes its columns, then its height, then draws;
- * 82 % of a chart's draw was measuring): unwrapped widths are kept on the
- * layout, which lives for one draw with one style, so they are the same
- * answer.  It lays TEXT out in P's layout only when it measures it. */
-double
-hr_chart_text_width (Painter    *p,
-                     const char *text,
-                     double      size,
-                     gboolean    bold)
-{
-  GHashTable *widths = NULL;
-  g_autofree char *key = NULL;
-  gpointer known;
-  int w, h;
-
-  if (pango_layout_get_width (p->layout) == -1)
-    {
-      widths = g_object_get_data (G_OBJECT (p->layout), "hr-text-widths");
-      if (widths == NULL)
-        {
-          widths = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-          g_object_set_data_full (G_OBJECT (p->layout), "hr-text-widths", widths,
-                                  (GDestroyNotify) g_hash_table_unref);
-        }
-      key = g_strdup_printf ("%c%.4f %s", bold ? 'b' : 'r', size * p->fs, text);
-      if (g_hash_table_lookup_extended (widths, key, NULL, &known))
-        return GPOINTER_TO_INT (known);
-    }
-  layout_text (p, text, size, bold);
-  pango_layout_get_pixel_size (p->layout, &w, &h);
-  if (widths != NULL)
-    g_hash_table_insert (widths, g_steal_pointer (&key), GINT_TO_POINTER (w));
-  return w;
-}
-
-double
-hr_chart_draw_text (cairo_t            *cr,
-                    PangoLayout        *layout,
-                    const HrChartStyle *style,
-                    const char         *text,
-                    double              x,
-                    double              y,
-                    double              size,
-                    gboolean            bold,
-                    HrRgb               colour,
-                    double              align)
-{
-  int w, h;
-
-  hr_chart_set_font (layout, style, size, bold);
-  hr_chart_set_text (layout, style, text);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  set_rgb (cr, colour, 1.0);
-  cairo_move_to (cr, x - align * w, y - h / 2.0);
-  pango_cairo_show_layout (cr, layout);
-  return w;
-}
-
-/* A tick step of 1, 2 or 5 times a power of ten, giving about n ticks. */
-double
-hr_chart_nice_step (double range,
-                    int    n)
-{
-  double raw = range / MAX (n, 1);
-  double mag = pow (10, floor (log10 (MAX (raw, 1e-9))));
-  double f = raw / mag;
-
-  return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * mag;
-}
-
 static void
 hatch (cairo_t *cr,
        double   x,
@@ -320,7 +238,7 @@ draw_axis (Painter    *p,
       cairo_move_to (cr, x, plot->top);
       cairo_line_to (cr, x, plot->bottom);
       cairo_stroke (cr);
-      layout_text (p, shown, 11, FALSE);
+      hr_chart_layout_text (p, shown, 11, FALSE);
       pango_layout_get_pixel_size (p->layout, &w, &h);
       left = v == 0 && plot->stacked ? plot->x : x - w / 2.0;
       if (left < last_right + 6 * fs || left + w > plot->right)
@@ -724,39 +642,4 @@ hr_write_png_atomic (const char   *path,
   /* Written beside the target and renamed over it, so a failure leaves an
    * existing file as it was. */
   return hr_write_file_atomic (path, (const char *) png->data, png->len, error);
-}
-
-typedef struct
-{
-  const HrScenario   *scenario;
-  const HrPlan       *plan;
-  const HrChartStyle *style;
-} ChartData;
-
-static void
-paint_chart (cairo_t  *cr,
-             double    width,
-             double    height,
-             gpointer  data)
-{
-  const ChartData *c = data;
-  HrChartStyle opaque = *c->style;
-
-  opaque.paint_background = TRUE;
-  hr_chart_draw (cr, width, height, c->scenario, c->plan, &opaque, NULL);
-}
-
-gboolean
-hr_chart_write_png (const char         *path,
-                    int                 width,
-                    int                 height,
-                    double              scale,
-                    const HrScenario   *scenario,
-                    const HrPlan       *plan,
-                    const HrChartStyle *style,
-                    GError            **error)
-{
-  ChartData data = { scenario, plan, style };
-
-  return hr_write_png_atomic (path, width, height, scale, paint_chart, &data, error);
 }

@@ -155,13 +155,4 @@ double      hr_chart_height           (cairo_t            *cr,
                                        const HrPlan       *plan,
                                        const HrChartStyle *style);
 
-gboolean    hr_chart_write_png        (const char         *path,
-                                       int                 width,
-                                       int                 height,
-                                       double              scale,
-                                       const HrScenario   *scenario,
-                                       const HrPlan       *plan,
-                                       const HrChartStyle *style,
-                                       GError            **error);
-
 G_END_DECLS

@@ -37,6 +37,21 @@ cli_style (HrChartStyle *style,
   style->font_scale = hr_export_settings.font_scale;
 }
 
+/* The per-GPU chart, as the window's plan view draws it. */
+static void
+paint_chart (cairo_t  *cr,
+             double    width,
+             double    height,
+             gpointer  data)
+{
+  const Paint *p = data;
+  HrChartStyle style;
+
+  cli_style (&style, p->units);
+  style.paint_background = TRUE;
+  hr_chart_draw (cr, width, height, p->scenario, p->plan, &style, NULL);
+}
+
 gboolean
 hr_render_chart_png (const char        *path,
                      const HrScenario  *scenario,
@@ -44,11 +59,10 @@ hr_render_chart_png (const char        *path,
                      HrUnits            units,
                      GError           **error)
 {
-  HrChartStyle style;
+  Paint paint = { scenario, NULL, plan, units };
 
-  cli_style (&style, units);
-  return hr_chart_write_png (path, hr_export_settings.width, hr_export_settings.height,
-                             hr_export_settings.scale, scenario, plan, &style, error);
+  return hr_write_png_atomic (path, hr_export_settings.width, hr_export_settings.height,
+                              hr_export_settings.scale, paint_chart, &paint, error);
 }
 
 /* The memory over one step of the GPU that binds, as the window's "Over
