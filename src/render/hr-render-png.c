@@ -17,39 +17,62 @@ const HrExportSettings hr_export_settings = {
   .font_scale = 1.25,
 };
 
+/* Which picture. */
+typedef enum
+{
+  PICTURE_CHART,      /* the per-GPU chart, as the window's plan view draws it */
+  PICTURE_TIMELINE,   /* the memory over one step of the GPU that binds ("Over time") */
+  PICTURE_SWEEP,      /* the sweep of micro-batches or sequence lengths */
+} Picture;
+
 /* What a picture is painted from. */
 typedef struct
 {
+  Picture           picture;
   const HrScenario *scenario;
   const HrSweep    *sweep;
   const HrPlan     *plan;
   HrUnits           units;
 } Paint;
 
-/* The chart as the window shows it, in the light style, its text a size
- * fit for a slide. */
+/* The picture as the window shows it, in the light style on its
+ * background, its text a size fit for a slide. */
 static void
-cli_style (HrChartStyle *style,
-           HrUnits       units)
-{
-  hr_chart_style_init_light (style);
-  style->units = units;
-  style->font_scale = hr_export_settings.font_scale;
-}
-
-/* The per-GPU chart, as the window's plan view draws it. */
-static void
-paint_chart (cairo_t  *cr,
-             double    width,
-             double    height,
-             gpointer  data)
+paint_picture (cairo_t  *cr,
+               double    width,
+               double    height,
+               gpointer  data)
 {
   const Paint *p = data;
   HrChartStyle style;
 
-  cli_style (&style, p->units);
+  hr_chart_style_init_light (&style);
+  style.units = p->units;
+  style.font_scale = hr_export_settings.font_scale;
   style.paint_background = TRUE;
-  hr_chart_draw (cr, width, height, p->scenario, p->plan, &style, NULL);
+  switch (p->picture)
+    {
+    case PICTURE_CHART:
+      hr_chart_draw (cr, width, height, p->scenario, p->plan, &style, NULL);
+      break;
+    case PICTURE_TIMELINE:
+      hr_timeline_draw (cr, width, height, p->scenario, p->plan, p->plan->binding_device,
+                        &style, NULL);
+      break;
+    case PICTURE_SWEEP:
+    default:
+      hr_sweep_draw (cr, width, height, p->scenario, p->sweep, &style);
+      break;
+    }
+}
+
+static gboolean
+write_picture (const char   *path,
+               const Paint  *paint,
+               GError      **error)
+{
+  return hr_write_png_atomic (path, hr_export_settings.width, hr_export_settings.height,
+                              hr_export_settings.scale, paint_picture, (gpointer) paint, error);
 }
 
 gboolean
@@ -59,27 +82,9 @@ hr_render_chart_png (const char        *path,
                      HrUnits            units,
                      GError           **error)
 {
-  Paint paint = { scenario, NULL, plan, units };
+  Paint paint = { PICTURE_CHART, scenario, NULL, plan, units };
 
-  return hr_write_png_atomic (path, hr_export_settings.width, hr_export_settings.height,
-                              hr_export_settings.scale, paint_chart, &paint, error);
-}
-
-/* The memory over one step of the GPU that binds, as the window's "Over
- * time" view draws it. */
-static void
-paint_timeline (cairo_t  *cr,
-                double    width,
-                double    height,
-                gpointer  data)
-{
-  const Paint *p = data;
-  HrChartStyle style;
-
-  cli_style (&style, p->units);
-  style.paint_background = TRUE;
-  hr_timeline_draw (cr, width, height, p->scenario, p->plan, p->plan->binding_device, &style,
-                    NULL);
+  return write_picture (path, &paint, error);
 }
 
 gboolean
@@ -89,11 +94,9 @@ hr_render_timeline_png (const char        *path,
                         HrUnits            units,
                         GError           **error)
 {
-  Paint paint = { scenario, NULL, plan, units };
+  Paint paint = { PICTURE_TIMELINE, scenario, NULL, plan, units };
 
-  return hr_write_png_atomic (path, hr_export_settings.width, hr_export_settings.height,
-                              hr_export_settings.scale, paint_timeline,
-                              &paint, error);
+  return write_picture (path, &paint, error);
 }
 
 gboolean
@@ -106,20 +109,6 @@ hr_render_report_png (const char        *path,
   return hr_report_write_png (path, scenario, plan, units, error);
 }
 
-static void
-paint_sweep (cairo_t  *cr,
-             double    width,
-             double    height,
-             gpointer  data)
-{
-  const Paint *p = data;
-  HrChartStyle style;
-
-  cli_style (&style, p->units);
-  style.paint_background = TRUE;
-  hr_sweep_draw (cr, width, height, p->scenario, p->sweep, &style);
-}
-
 gboolean
 hr_render_sweep_png (const char        *path,
                      const HrScenario  *scenario,
@@ -127,9 +116,7 @@ hr_render_sweep_png (const char        *path,
                      HrUnits            units,
                      GError           **error)
 {
-  Paint paint = { scenario, sweep, NULL, units };
+  Paint paint = { PICTURE_SWEEP, scenario, sweep, NULL, units };
 
-  return hr_write_png_atomic (path, hr_export_settings.width, hr_export_settings.height,
-                              hr_export_settings.scale, paint_sweep,
-                              &paint, error);
+  return write_picture (path, &paint, error);
 }
