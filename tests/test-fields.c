@@ -48,6 +48,20 @@ test_table_is_consistent (void)
           /* Reachable by its path, in the section it is listed in. */
           g_assert_true (hr_field_find (path, &offset) == field);
           g_assert_cmpuint (offset, ==, section->offset);
+          /* The member src/core/fields/ declares is what the row reads and
+           * writes (hr-field-access.c): a guint64 for a whole number, a
+           * double, a gboolean, an enum as a guint.  A FIELD line whose
+           * type and row disagree would write past its member. */
+          {
+            gsize expected = field->kind == F_UINT ? sizeof (guint64)
+                             : field->kind == F_DOUBLE ? sizeof (double)
+                             : field->kind == F_BOOL ? sizeof (gboolean)
+                             : field->kind == F_ENUM ? sizeof (guint) : field->size;
+
+            if (field->size != expected)
+              g_error ("%s: a member of %" G_GSIZE_FORMAT " bytes for a row that reads %"
+                       G_GSIZE_FORMAT, path, field->size, expected);
+          }
           /* A form row can be made of it. */
           if (field->label == NULL)
             g_error ("%s has no label", path);
