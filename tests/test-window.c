@@ -1343,6 +1343,59 @@ test_shortcuts_window (void)
   close_window (window);
 }
 
+static GtkWidget *
+find_menu_button (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = GTK_IS_MENU_BUTTON (c) ? c : find_menu_button (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The main menu, made when it first opens (not for the first frame),
+ * opens with its items: the examples among them. */
+static void
+test_main_menu (void)
+{
+  HrWindow *window = open_window ();
+  GtkWidget *button = find_menu_button (GTK_WIDGET (window));
+  GMenuModel *menu;
+  GtkWidget *popover;
+  gboolean examples = FALSE;
+
+  g_assert_nonnull (button);
+  g_assert_true (gtk_widget_is_sensitive (button));
+  gtk_menu_button_popup (GTK_MENU_BUTTON (button));
+  settle ();
+  popover = GTK_WIDGET (gtk_menu_button_get_popover (GTK_MENU_BUTTON (button)));
+  g_assert_nonnull (popover);
+  g_assert_true (settle_until_mapped (popover));
+  menu = gtk_menu_button_get_menu_model (GTK_MENU_BUTTON (button));
+  g_assert_nonnull (menu);
+  /* (its first section: New, Open, Import, the examples' submenu, ...) */
+  for (int i = 0; i < g_menu_model_get_n_items (menu) && !examples; i++)
+    {
+      GMenuModel *section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
+
+      for (int j = 0; section != NULL && j < g_menu_model_get_n_items (section); j++)
+        {
+          g_autoptr(GMenuModel) submenu = g_menu_model_get_item_link (section, j,
+                                                                      G_MENU_LINK_SUBMENU);
+
+          examples = examples || (submenu != NULL && g_menu_model_get_n_items (submenu) > 0);
+        }
+      g_clear_object (&section);
+    }
+  g_assert_true (examples);
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (button));
+  settle ();
+  close_window (window);
+}
+
 /* Removes a directory and all under it (a locale localedef built). */
 static void
 remove_tree (const char *path)
@@ -2908,6 +2961,7 @@ main (int   argc,
   g_test_add_func ("/window/comm-buffers-automatic", test_comm_buffers_automatic);
   g_test_add_func ("/window/blas-workspace-row", test_blas_workspace_row);
   g_test_add_func ("/window/shortcuts-window", test_shortcuts_window);
+  g_test_add_func ("/window/main-menu", test_main_menu);
   g_test_add_func ("/window/locale-numbers", test_locale_numbers);
   g_test_add_func ("/window/name-follows", test_name_follows);
   g_test_add_func ("/window/discard-asks", test_discard_asks);

@@ -118,8 +118,18 @@ hr_chart_widget_measure (GtkWidget      *widget,
       *minimum = *natural = 300;
       return;
     }
+  /* Asked without a width, it answers its least height, or the height
+   * for the width it last had, without laying the chart out: only a
+   * GtkScrolledWindow asks so (the results pane's, whose scrollbar takes
+   * what does not fit), and it throws the answer away.  Laying the chart
+   * out at its least width (300) for that answer was 2.3 % of the
+   * instructions to the window's first frame (callgrind,
+   * tests/bench-map.c).  The width it is drawn at always comes first. */
   if (for_size < 0)
-    for_size = 300;
+    {
+      *minimum = *natural = MAX (self->measured_width > 0 ? self->measured_height : 0, 120);
+      return;
+    }
   if (for_size != self->measured_width)
     {
       self->measured_width = for_size;

@@ -46,6 +46,7 @@ struct _HrWindow
   AdwToastOverlay     *toast_overlay;
   AdwWindowTitle      *window_title;
   GtkToggleButton     *form_toggle;
+  GtkMenuButton       *menu_button;   /* its menu made when it first opens */
   GtkWidget           *save_button;
   GtkWidget           *export_button;
   AdwLeaflet          *leaflet;
@@ -60,6 +61,7 @@ struct _HrWindow
   HrSuggestions       *suggestions;
   GtkWidget           *invalid_box;   /* over the views while nothing can be planned */
   GtkLabel            *invalid_label;
+  GMenuModel          *primary_menu;
   GMenu               *examples_menu;
 
   /* the scenario, its plan and its document */

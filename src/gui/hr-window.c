@@ -246,6 +246,20 @@ on_view_changed (HrWindow *self)
                        self->plan, hr_window_units (self));
 }
 
+/* The main menu's popover, with a button for each of its items, is
+ * made when the menu first opens (or F10 opens it), not for the first
+ * frame: made at once it cost that frame 1 % of its instructions
+ * (callgrind, tests/bench-map.c). */
+static void
+create_primary_menu (GtkMenuButton *button,
+                     gpointer       user_data)
+{
+  HrWindow *self = HR_WINDOW (user_data);
+
+  if (gtk_menu_button_get_menu_model (button) == NULL)
+    gtk_menu_button_set_menu_model (button, self->primary_menu);
+}
+
 /* Until the user names the scenario its name follows the plan
  * (hr_document_next_name). */
 static void
@@ -469,6 +483,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, toast_overlay);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, window_title);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, form_toggle);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, menu_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, save_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, export_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, leaflet);
@@ -483,6 +498,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, suggestions);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, invalid_box);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, invalid_label);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, examples_menu);
 }
 
@@ -525,6 +541,7 @@ hr_window_init (HrWindow *self)
   g_signal_connect_swapped (self->leaflet, "notify::visible-child", G_CALLBACK (on_leaflet_child),
                             self);
   g_signal_connect_swapped (self->form_toggle, "toggled", G_CALLBACK (on_form_toggled), self);
+  gtk_menu_button_set_create_popup_func (self->menu_button, create_primary_menu, self, NULL);
 
   hr_window_update_title (self);
   /* Planned now, not in an idle: the window's first frame must show the
