@@ -46,24 +46,13 @@ typedef void (*HrFormBuildFunc) (HrForm *self, GtkWidget *parent);
 void       hr_form_register_row   (HrForm *self, const char *path, GtkWidget *row, GtkWidget *control);
 void       hr_form_add_row         (GtkWidget *parent, GtkWidget *row);
 GtkWidget *hr_form_action_row     (const char *title, const char *subtitle);
-GtkWidget *hr_form_spin_row_full  (HrForm *self, GtkWidget *parent, const char *path, const char *title,
-                           const char *subtitle, double min, double max, double step, guint digits,
-                           GBindingTransformFunc to_widget, GBindingTransformFunc to_model);
-GtkWidget *hr_form_spin_row       (HrForm *self, GtkWidget *parent, const char *path, const char *title,
-                           const char *subtitle, double min, double max, double step, guint digits);
-gboolean   hr_form_to_billions    (GBinding *binding, const GValue *from, GValue *to, gpointer user_data);
-gboolean   hr_form_from_billions  (GBinding *binding, const GValue *from, GValue *to, gpointer user_data);
-void       hr_form_percent_row    (HrForm *self, GtkWidget *parent, const char *path, const char *title,
-                           const char *subtitle, double max);
-GtkWidget *hr_form_switch_row     (HrForm *self, GtkWidget *parent, const char *path, const char *title,
-                           const char *subtitle);
 GtkWidget *hr_form_combo_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title,
                            const char *subtitle, const char * const *labels);
 void       hr_form_entry_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title);
 GtkWidget *hr_form_field_row      (HrForm *self, GtkWidget *parent, const char *path);
 void        hr_form_rest_rows      (HrForm *self, GtkWidget *group, const char *section);
 /* A field's row whose -1 means "work it out" (the communication buffers,
- * the BLAS workspace): its spin shows and takes "Automatic". */
+ * the BLAS workspace): its spin shows and takes "Automatic" (HrSpinRow). */
 void        hr_form_automatic_row  (HrForm *self, GtkWidget *parent, const char *path);
 GtkWidget *hr_form_new_group      (GtkWidget *page, const char *title, const char *description);
 GtkListItemFactory *hr_form_label_factory  (gboolean on_button);

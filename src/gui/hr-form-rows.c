@@ -11,10 +11,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <math.h>
 
 #include "hr-form-private.h"
 #include "hr-scenario-fields.h"
+#include "hr-spin-row.h"
+#include "hr-switch-field-row.h"
 
 void
 hr_form_register_row (HrForm     *self,
@@ -212,143 +213,6 @@ hr_form_wrap_drop_down (GtkDropDown *dropdown)
   gtk_drop_down_set_list_factory (dropdown, list);
 }
 
-/* A number in a spin button, bound to the model through transforms (or
- * directly when they are NULL). */
-GtkWidget *
-hr_form_spin_row_full (HrForm                *self,
-                       GtkWidget             *parent,
-                       const char            *path,
-                       const char            *title,
-                       const char            *subtitle,
-                       double                 min,
-                       double                 max,
-                       double                 step,
-                       guint                  digits,
-                       GBindingTransformFunc  to_widget,
-                       GBindingTransformFunc  to_model)
-{
-  GtkWidget *row = hr_form_action_row (title, subtitle);
-  GtkAdjustment *adj = gtk_adjustment_new (min, min, max, step, step * 10, 0);
-  GtkWidget *spin = gtk_spin_button_new (adj, step, digits);
-  /* Room for the value's digits: 9, or up to 11 where the range reaches
-   * past them (DeepSpeed's sizes, 1e9 elements by default, were cut to
-   * "100000000(" in 9); a phone's narrow row keeps its title readable. */
-  int width = CLAMP ((int) ceil (log10 (MAX (max, 1.0) + 1.0)) + (int) digits + (digits > 0), 9, 11);
-
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_editable_set_width_chars (GTK_EDITABLE (spin), width);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
-  g_object_bind_property_full (self->model, hr_scenario_model_property_for_path (path), spin,
-                               "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
-                               to_widget, to_model, NULL, NULL);
-  hr_form_add_row (parent, row);
-  hr_form_register_row (self, path, row, spin);
-  return spin;
-}
-
-/* A whole number (or a decimal with digits > 0) in a spin button. */
-GtkWidget *
-hr_form_spin_row (HrForm     *self,
-                  GtkWidget  *parent,
-                  const char *path,
-                  const char *title,
-                  const char *subtitle,
-                  double      min,
-                  double      max,
-                  double      step,
-                  guint       digits)
-{
-  return hr_form_spin_row_full (self, parent, path, title, subtitle, min, max, step, digits, NULL, NULL);
-}
-
-static gboolean
-fraction_to_percent (GBinding     *binding,
-                     const GValue *from,
-                     GValue       *to,
-                     gpointer      user_data)
-{
-  g_value_set_double (to, g_value_get_double (from) * 100.0);
-  return TRUE;
-}
-
-static gboolean
-percent_to_fraction (GBinding     *binding,
-                     const GValue *from,
-                     GValue       *to,
-                     gpointer      user_data)
-{
-  g_value_set_double (to, g_value_get_double (from) / 100.0);
-  return TRUE;
-}
-
-gboolean
-hr_form_to_billions (GBinding     *binding,
-                     const GValue *from,
-                     GValue       *to,
-                     gpointer      user_data)
-{
-  g_value_set_double (to, g_value_get_double (from) / 1e9);
-  return TRUE;
-}
-
-gboolean
-hr_form_from_billions (GBinding     *binding,
-                       const GValue *from,
-                       GValue       *to,
-                       gpointer      user_data)
-{
-  g_value_set_double (to, g_value_get_double (from) * 1e9);
-  return TRUE;
-}
-
-/* A fraction shown in per cent. */
-void
-hr_form_percent_row (HrForm     *self,
-                     GtkWidget  *parent,
-                     const char *path,
-                     const char *title,
-                     const char *subtitle,
-                     double      max)
-{
-  GtkWidget *row = hr_form_action_row (title, subtitle);
-  GtkWidget *spin = gtk_spin_button_new_with_range (0, max, 1);
-
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), gtk_label_new ("%"));
-  g_object_bind_property_full (self->model, hr_scenario_model_property_for_path (path), spin,
-                               "value", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE,
-                               fraction_to_percent, percent_to_fraction, NULL, NULL);
-  hr_form_add_row (parent, row);
-  hr_form_register_row (self, path, row, spin);
-}
-
-GtkWidget *
-hr_form_switch_row (HrForm     *self,
-                    GtkWidget  *parent,
-                    const char *path,
-                    const char *title,
-                    const char *subtitle)
-{
-  GtkWidget *row = hr_form_action_row (title, subtitle);
-  GtkWidget *sw = gtk_switch_new ();
-
-  gtk_widget_set_valign (sw, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (sw), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), sw);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), sw);
-  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), sw, "active",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  hr_form_add_row (parent, row);
-  hr_form_register_row (self, path, row, sw);
-  return sw;
-}
-
 /* A choice among labels[], in the order of the enum the property holds. */
 GtkWidget *
 hr_form_combo_row (HrForm             *self,
@@ -421,6 +285,7 @@ hr_form_field_row (HrForm     *self,
 {
   const Field *field = hr_field_find (path, NULL);
   const char *help;
+  GtkWidget *row, *control;
 
   g_return_val_if_fail (field != NULL, NULL);
   help = field->help != NULL ? _(field->help) : NULL;
@@ -428,19 +293,14 @@ hr_form_field_row (HrForm     *self,
     {
     case F_UINT:
     case F_DOUBLE:
-      if (field->unit == HR_FIELD_PERCENT)
-        {
-          hr_form_percent_row (self, parent, path, _(field->label), help, field->max * 100);
-          return g_hash_table_lookup (self->controls, path);
-        }
-      if (field->unit == HR_FIELD_BILLIONS)
-        return hr_form_spin_row_full (self, parent, path, _(field->label), help, field->min / 1e9,
-                                      field->max / 1e9, field->step / 1e9, field->digits,
-                                      hr_form_to_billions, hr_form_from_billions);
-      return hr_form_spin_row (self, parent, path, _(field->label), help, field->min, field->max,
-                               field->step, field->digits);
+      row = hr_spin_row_new (self->model, path, _(field->label), help, field->min, field->max,
+                             field->step, field->digits, field->unit);
+      control = GTK_WIDGET (hr_spin_row_get_spin_button (HR_SPIN_ROW (row)));
+      break;
     case F_BOOL:
-      return hr_form_switch_row (self, parent, path, _(field->label), help);
+      row = hr_switch_field_row_new (self->model, path, _(field->label), help);
+      control = GTK_WIDGET (hr_switch_field_row_get_switch (HR_SWITCH_FIELD_ROW (row)));
+      break;
     case F_ENUM:
       {
         g_autofree const char **labels = g_new0 (const char *, field->names->n_names + 1);
@@ -457,6 +317,9 @@ hr_form_field_row (HrForm     *self,
     default:
       g_return_val_if_reached (NULL);
     }
+  hr_form_add_row (parent, row);
+  hr_form_register_row (self, path, row, control);
+  return control;
 }
 
 /* The rows of the fields of SECTION ("parallel") that its group does not
@@ -487,40 +350,6 @@ hr_form_rest_rows (HrForm     *self,
     }
 }
 
-/* --- spins that show "Automatic" for -1 (sized from the plan or the GPU) --- */
-
-static gboolean
-on_automatic_output (GtkSpinButton *spin,
-                     gpointer       user_data)
-{
-  if (gtk_spin_button_get_value (spin) < 0)
-    {
-      /* TRANSLATORS: a size worked out from the plan or the GPU */
-      gtk_editable_set_text (GTK_EDITABLE (spin), _("Automatic"));
-      return TRUE;
-    }
-  return FALSE;
-}
-
-/* "Automatic" (as shown, in any case) or "auto" is -1; anything below 0
- * is too. */
-static int
-on_automatic_input (GtkSpinButton *spin,
-                    double        *value,
-                    gpointer       user_data)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
-  g_autofree char *folded = g_utf8_casefold (text, -1);
-  g_autofree char *automatic = g_utf8_casefold (_("Automatic"), -1);
-
-  if (g_str_equal (folded, automatic) || g_str_has_prefix (folded, "auto"))
-    {
-      *value = -1;
-      return TRUE;
-    }
-  return FALSE;
-}
-
 /* A field's row whose -1 means "work it out": its spin shows and takes
  * "Automatic". */
 void
@@ -528,12 +357,6 @@ hr_form_automatic_row (HrForm     *self,
                        GtkWidget  *group,
                        const char *path)
 {
-  GtkWidget *spin = hr_form_field_row (self, group, path);
-
-  /* A numeric spin button would refuse the letters of "Automatic". */
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), FALSE);
-  g_signal_connect (spin, "output", G_CALLBACK (on_automatic_output), NULL);
-  g_signal_connect (spin, "input", G_CALLBACK (on_automatic_input), NULL);
-  gtk_spin_button_update (GTK_SPIN_BUTTON (spin));
-  on_automatic_output (GTK_SPIN_BUTTON (spin), NULL);
+  hr_form_field_row (self, group, path);
+  hr_spin_row_set_automatic (HR_SPIN_ROW (g_hash_table_lookup (self->rows, path)));
 }
