@@ -45,17 +45,15 @@ typedef void (*HrFormBuildFunc) (HrForm *self, GtkWidget *parent);
  * path is the field's path in the scenario file. */
 void       hr_form_register_row   (HrForm *self, const char *path, GtkWidget *row, GtkWidget *control);
 void       hr_form_add_row         (GtkWidget *parent, GtkWidget *row);
+void       hr_form_place_row       (HrForm *self, GtkWidget *parent, const char *path, GtkWidget *row,
+                                    GtkWidget *control);
 GtkWidget *hr_form_action_row     (const char *title, const char *subtitle);
-GtkWidget *hr_form_combo_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title,
-                           const char *subtitle, const char * const *labels);
-void       hr_form_entry_row      (HrForm *self, GtkWidget *parent, const char *path, const char *title);
 GtkWidget *hr_form_field_row      (HrForm *self, GtkWidget *parent, const char *path);
 void        hr_form_rest_rows      (HrForm *self, GtkWidget *group, const char *section);
 /* A field's row whose -1 means "work it out" (the communication buffers,
  * the BLAS workspace): its spin shows and takes "Automatic" (HrSpinRow). */
 void        hr_form_automatic_row  (HrForm *self, GtkWidget *parent, const char *path);
 GtkWidget *hr_form_new_group      (GtkWidget *page, const char *title, const char *description);
-GtkListItemFactory *hr_form_label_factory  (gboolean on_button);
 void       hr_form_wrap_drop_down (GtkDropDown *dropdown);
 /* The list of a drop-down whose items may start a section: an item with
  * the data HR_FORM_SECTION (a string) shows it as a heading above it. */

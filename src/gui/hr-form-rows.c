@@ -1,21 +1,26 @@
-/* hr-form-rows.c: the form's rows, each bound to one property
+/* hr-form-rows.c: the form's rows by path, and a field's row
  *
  * Copyright 2026 The Headroom developers
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * libadwaita 1.2 rows (AdwActionRow with a spin button or a switch,
- * AdwComboRow, AdwEntryRow), each bound to the scenario model with
- * g_object_bind_property and registered under its scenario path.
+ * Each kind of row is its own type that binds itself to the scenario
+ * model (HrSpinRow, HrSwitchFieldRow, HrChoiceRow, HrTextRow); here the
+ * form picks a field's from the field table, puts it in its group and
+ * registers it and its bound widget under its scenario path, for the
+ * errors, the sensitivity and the lookups by path.  The groups and the
+ * lists of the form's drop-downs are made here too.
  */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 
+#include "hr-choice-row.h"
 #include "hr-form-private.h"
 #include "hr-scenario-fields.h"
 #include "hr-spin-row.h"
 #include "hr-switch-field-row.h"
+#include "hr-text-row.h"
 
 void
 hr_form_register_row (HrForm     *self,
@@ -48,6 +53,19 @@ hr_form_add_row (GtkWidget *parent,
     adw_preferences_group_add (ADW_PREFERENCES_GROUP (parent), row);
 }
 
+/* Puts row (an HrSpinRow, HrChoiceRow, ...) in parent and registers it
+ * and the widget bound to the model under path. */
+void
+hr_form_place_row (HrForm     *self,
+                   GtkWidget  *parent,
+                   const char *path,
+                   GtkWidget  *row,
+                   GtkWidget  *control)
+{
+  hr_form_add_row (parent, row);
+  hr_form_register_row (self, path, row, control);
+}
+
 GtkWidget *
 hr_form_action_row (const char *title,
                     const char *subtitle)
@@ -58,94 +76,6 @@ hr_form_action_row (const char *title,
   if (subtitle != NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
   return row;
-}
-
-/* --- drop-down labels that wrap, never cut short ------------------------- */
-
-static void
-setup_label (GtkSignalListItemFactory *factory,
-             GtkListItem              *item,
-             gpointer                  user_data)
-{
-  float xalign = GPOINTER_TO_INT (user_data) / 100.0f;
-  GtkWidget *label = gtk_label_new (NULL);
-
-  /* The choice on a row's button is laid out by bind_label, whole; the
-   * lists below wrap at words. */
-  if (xalign <= 0.5f)
-    {
-      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-      gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD);
-    }
-  gtk_label_set_xalign (GTK_LABEL (label), xalign);
-  gtk_label_set_justify (GTK_LABEL (label), xalign > 0.5f ? GTK_JUSTIFY_RIGHT : GTK_JUSTIFY_LEFT);
-  gtk_list_item_set_child (item, label);
-}
-
-/* TEXT on two lines, broken at the space nearest its middle, when it is
- * longer than BUTTON_LINE_CHARS characters; else a copy. */
-#define BUTTON_LINE_CHARS 22
-
-static char *
-in_two_lines (const char *text)
-{
-  glong length = g_utf8_strlen (text, -1), at = 0, best_distance = G_MAXLONG;
-  const char *best = NULL;
-  char *copy;
-
-  if (length <= BUTTON_LINE_CHARS)
-    return g_strdup (text);
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p), at++)
-    if (*p == ' ' && ABS (2 * at - length) < best_distance)
-      {
-        best_distance = ABS (2 * at - length);
-        best = p;
-      }
-  copy = g_strdup (text);
-  if (best != NULL)
-    copy[best - text] = '\n';
-  return copy;
-}
-
-/* The choice on a row's button, whole and on lines of its own making: a
- * label that wrapped to the width it was given was cut there.  AdwComboRow
- * shows the choice in a list view as high as the label at its natural
- * width, so a second line fell outside it ("3 — and parameters (FSDP" at
- * 1280 points), and GtkDropDown's stack kept the label's natural width past
- * a narrower button ("DeepSpeed" ran off its row at 360).  Unwrapped, the
- * label's width is the least its row gives it, and a long choice has two
- * lines at every width. */
-static void
-bind_label (GtkSignalListItemFactory *factory,
-            GtkListItem              *item,
-            gpointer                  user_data)
-{
-  GtkStringObject *string = gtk_list_item_get_item (item);
-  GtkLabel *label = GTK_LABEL (gtk_list_item_get_child (item));
-  const char *text = string != NULL ? gtk_string_object_get_string (string) : "";
-
-  if (gtk_label_get_wrap (label))
-    gtk_label_set_text (label, text);
-  else
-    {
-      g_autofree char *lines = in_two_lines (text);
-
-      gtk_label_set_text (label, lines);
-    }
-}
-
-/* Labels for the strings of a drop-down that never end in "…" ("Llama 2
- * 13…"): the one on the button aligned to its end, on two lines when it is
- * long, those in the list to their start, wrapping at words. */
-GtkListItemFactory *
-hr_form_label_factory (gboolean on_button)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_label),
-                    GINT_TO_POINTER (on_button ? 100 : 0));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_label), NULL);
-  return factory;
 }
 
 /* --- drop-down lists with section headings ------------------------------- */
@@ -206,59 +136,11 @@ hr_form_section_factory (void)
 void
 hr_form_wrap_drop_down (GtkDropDown *dropdown)
 {
-  g_autoptr(GtkListItemFactory) button = hr_form_label_factory (TRUE);
-  g_autoptr(GtkListItemFactory) list = hr_form_label_factory (FALSE);
+  g_autoptr(GtkListItemFactory) button = hr_choice_row_label_factory (TRUE);
+  g_autoptr(GtkListItemFactory) list = hr_choice_row_label_factory (FALSE);
 
   gtk_drop_down_set_factory (dropdown, button);
   gtk_drop_down_set_list_factory (dropdown, list);
-}
-
-/* A choice among labels[], in the order of the enum the property holds. */
-GtkWidget *
-hr_form_combo_row (HrForm             *self,
-                   GtkWidget          *parent,
-                   const char         *path,
-                   const char         *title,
-                   const char         *subtitle,
-                   const char * const *labels)
-{
-  GtkWidget *row = adw_combo_row_new ();
-  GtkStringList *list = gtk_string_list_new (NULL);
-
-  for (guint i = 0; labels[i] != NULL; i++)
-    gtk_string_list_append (list, labels[i]);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  if (subtitle != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  adw_combo_row_set_model (ADW_COMBO_ROW (row), G_LIST_MODEL (list));
-  g_object_unref (list);
-  {
-    g_autoptr(GtkListItemFactory) button = hr_form_label_factory (TRUE);
-    g_autoptr(GtkListItemFactory) popup = hr_form_label_factory (FALSE);
-
-    adw_combo_row_set_factory (ADW_COMBO_ROW (row), button);
-    adw_combo_row_set_list_factory (ADW_COMBO_ROW (row), popup);
-  }
-  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), row,
-                          "selected", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  hr_form_add_row (parent, row);
-  hr_form_register_row (self, path, row, row);
-  return row;
-}
-
-void
-hr_form_entry_row (HrForm     *self,
-                   GtkWidget  *parent,
-                   const char *path,
-                   const char *title)
-{
-  GtkWidget *row = adw_entry_row_new ();
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  g_object_bind_property (self->model, hr_scenario_model_property_for_path (path), row, "text",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  hr_form_add_row (parent, row);
-  hr_form_register_row (self, path, row, row);
 }
 
 GtkWidget *
@@ -308,17 +190,17 @@ hr_form_field_row (HrForm     *self,
         for (guint i = 0; i < field->names->n_names; i++)
           labels[i] = field->choices != NULL ? _(field->choices[i])
                       : _(hr_enum_label (field->names, i));
-        return hr_form_combo_row (self, parent, path, _(field->label), help, labels);
+        row = control = hr_choice_row_new (self->model, path, _(field->label), help, labels);
       }
+      break;
     case F_NAME:
-      hr_form_entry_row (self, parent, path, _(field->label));
-      return g_hash_table_lookup (self->controls, path);
+      row = control = hr_text_row_new (self->model, path, _(field->label));
+      break;
     case F_SKIP:
     default:
       g_return_val_if_reached (NULL);
     }
-  hr_form_add_row (parent, row);
-  hr_form_register_row (self, path, row, control);
+  hr_form_place_row (self, parent, path, row, control);
   return control;
 }
 

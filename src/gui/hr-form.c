@@ -17,11 +17,13 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "hr-choice-row.h"
 #include "hr-field-text.h"
 #include "hr-form-private.h"
 #include "hr-scenario-fields.h"
 #include "hr-scenario-io.h"
 #include "hr-solver.h"
+#include "hr-text-row.h"
 
 
 G_DEFINE_FINAL_TYPE (HrForm, hr_form, GTK_TYPE_WIDGET)
@@ -95,8 +97,9 @@ build_name (HrForm    *self,
             GtkWidget *page)
 {
   GtkWidget *group = hr_form_new_group (page, _("Scenario"), NULL);
+  GtkWidget *row = hr_text_row_new (self->model, "name", _("Name"));
 
-  hr_form_entry_row (self, group, "name", _("Name"));
+  hr_form_place_row (self, group, "name", row, row);
 }
 
 /* Every field of the architecture, in the table's order (built when
@@ -255,6 +258,7 @@ build_parallel_rows (HrForm    *self,
                                 N_("2 — and gradients (SHARD_GRAD_OP)"),
                                 N_("3 — and parameters (FSDP FULL_SHARD)"), NULL };
   const char *zero_t[5];
+  GtkWidget *row;
 
   for (guint i = 0; i < 5; i++)
     zero_t[i] = zero[i] ? _(zero[i]) : NULL;
@@ -263,7 +267,8 @@ build_parallel_rows (HrForm    *self,
   add_solver_button (self, "parallel.gpus", HR_SOLVE_MIN_GPUS, _("Min"),
                      _("The fewest GPUs that leave the wanted free memory"));
   hr_form_field_row (self, group, "parallel.gpus_per_node");
-  hr_form_combo_row (self, group, "parallel.zero", _("ZeRO stage / FSDP"), NULL, zero_t);
+  row = hr_choice_row_new (self->model, "parallel.zero", _("ZeRO stage / FSDP"), NULL, zero_t);
+  hr_form_place_row (self, group, "parallel.zero", row, row);
   hr_form_field_row (self, group, "parallel.shard_group");
   hr_form_field_row (self, group, "parallel.fsdp");
   hr_form_field_row (self, group, "parallel.tp");
