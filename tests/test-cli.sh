@@ -624,7 +624,7 @@ cmp -s "$tmp/any.out" "$tmp/nvme.out" && ok "--import of a DeepSpeed config plan
 cmp -s "$tmp/any.out" "$tmp/hf.out" && ok "--import of a config.json plans as --import-hf" \
   || not_ok "--import of a config.json differs from --import-hf"
 echo '{"train_batch_size_x": 1}' >"$tmp/neither.json"
-expect 2 "--import: $tmp/neither.json: not a config Headroom can import; allowed: DeepSpeed config or Hugging Face config.json" \
+expect 2 "--import: $tmp/neither.json: not a config Headroom can import; allowed: a DeepSpeed config or a Hugging Face config.json" \
   "--import of neither format" -- --import "$tmp/neither.json"
 
 # --set is applied once, after the imports, and wins over them: Llama 3 8B

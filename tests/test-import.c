@@ -920,6 +920,9 @@ test_importer_detects_its_format (void)
   const char *paths[] = { hf, ds, scenario };
   const HrImporter *expected[] = { hr_importer_find ("hf"), hr_importer_find ("deepspeed"), NULL };
 
+  g_assert_nonnull (expected[0]);
+  g_assert_nonnull (expected[1]);
+
   for (guint i = 0; i < G_N_ELEMENTS (paths); i++)
     {
       g_autoptr(GError) error = NULL;
@@ -940,7 +943,7 @@ test_importer_detects_its_format (void)
         {
           g_assert_false (hr_import_file (&sc, paths[i], NULL, &used, NULL, &error));
           g_assert_nonnull (strstr (error->message, "not a config Headroom can import; allowed: "
-                                    "DeepSpeed config or Hugging Face config.json"));
+                                    "a DeepSpeed config or a Hugging Face config.json"));
         }
     }
   g_assert_null (hr_importer_find ("yaml"));

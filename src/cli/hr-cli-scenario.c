@@ -126,6 +126,18 @@ is_framework_set (const char *assignment)
   return g_str_has_prefix (assignment, "training.framework=");
 }
 
+/* The importer src/meson.build lists under ID: one of the flags'
+ * formats, so a NULL here is a mistake in this file, never the user's
+ * (NULL would let hr_import_file take any format). */
+static const HrImporter *
+flag_importer (const char *id)
+{
+  const HrImporter *importer = hr_importer_find (id);
+
+  g_assert (importer != NULL);
+  return importer;
+}
+
 /* The config at PATH, of IMPORTER's format (given with FLAG), changes the
  * read scenario, as the window's Import does; what it cannot map is said
  * on stderr. */
@@ -216,10 +228,10 @@ hr_cli_build_scenario (const HrCliOptions  *o,
   generated = hr_scenario_name_is_generated (sc);
   read_name = g_strdup (sc->name);
   if (o->import_hf != NULL
-      && !apply_import (sc, "--import-hf", o->import_hf, hr_importer_find ("hf"), &error))
+      && !apply_import (sc, "--import-hf", o->import_hf, flag_importer ("hf"), &error))
     return hr_cli_bad_input (error->message);
   if (o->import_ds != NULL
-      && !apply_import (sc, "--import-deepspeed", o->import_ds, hr_importer_find ("deepspeed"),
+      && !apply_import (sc, "--import-deepspeed", o->import_ds, flag_importer ("deepspeed"),
                         &error))
     return hr_cli_bad_input (error->message);
   /* --import: whichever format the file is (NULL: detected). */

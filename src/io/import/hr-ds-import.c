@@ -601,9 +601,9 @@ ds_detect (JsonObject *root)
          || json_object_has_member (root, "train_micro_batch_size_per_gpu");
 }
 
-const HrImporter hr_ds_importer = {
+const HrImporter hr_deepspeed_importer = {
   .id = "deepspeed",
-  .name = N_("DeepSpeed config"),
+  .name = N_("a DeepSpeed config"),
   .detect = ds_detect,
   .apply = hr_ds_import_node,
 };

@@ -505,7 +505,7 @@ hf_apply (HrScenario  *scenario,
 
 const HrImporter hr_hf_importer = {
   .id = "hf",
-  .name = N_("Hugging Face config.json"),
+  .name = N_("a Hugging Face config.json"),
   .detect = hf_detect,
   .apply = hf_apply,
 };

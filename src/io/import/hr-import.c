@@ -11,7 +11,7 @@
 #include "hr-json.h"
 
 /* The importers src/meson.build lists, in the order detection tries
- * them: HR_IMPORTERS is "HR_IMPORTER (ds) HR_IMPORTER (hf)". */
+ * them: HR_IMPORTERS is "HR_IMPORTER (deepspeed) HR_IMPORTER (hf)". */
 #define HR_IMPORTER(id) extern const HrImporter hr_##id##_importer;
 HR_IMPORTERS
 #undef HR_IMPORTER
@@ -39,8 +39,12 @@ importer_names (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (importers); i++)
     {
-      if (i > 0)
-        g_string_append (names, i + 1 < G_N_ELEMENTS (importers) ? ", " : _(" or "));
+      if (i > 0 && i + 1 < G_N_ELEMENTS (importers))
+        g_string_append (names, ", ");
+      else if (i > 0)
+        /* TRANSLATORS: before the last of the formats Headroom can import,
+         * "a DeepSpeed config or a Hugging Face config.json" */
+        g_string_append (names, C_("the last of alternatives", " or "));
       g_string_append (names, _(importers[i]->name));
     }
   return g_string_free (names, FALSE);

@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One interface for every format: an id, whether a document looks like
- * it, and how it changes a scenario.  The CLI's --import-* flags, the
- * window's Import and its file drop all go through it.  A new format is
+ * it, and how it changes a scenario.  headroom-cli's --import,
+ * --import-hf and --import-deepspeed, the window's Import and its file
+ * drop all go through it.  A new format is
  * its own file with an `HrImporter hr_<id>_importer` and a line in
  * src/meson.build's list of importers, which gives it its fuzz harness.
  */
@@ -21,7 +22,7 @@ G_BEGIN_DECLS
 typedef struct
 {
   const char *id;     /* "hf", "deepspeed" */
-  const char *name;   /* N_(), for messages: "Hugging Face config.json" */
+  const char *name;   /* N_(), for messages: "a Hugging Face config.json" */
   /* Whether ROOT (an object) is a document of this format. */
   gboolean  (*detect) (JsonObject *root);
   /* Changes SCENARIO after ROOT; UNMAPPED (may be NULL) receives one line
