@@ -22,7 +22,10 @@ import sys
 
 START = re.compile(r'^<!-- rows made from src/core/fields/(\w+)\.def by build-aux/field-docs\.py -->$')
 END = '<!-- end of the rows -->'
-ENTRY = re.compile(r'^(FIELD|MEMBER) \(\w+, (\w+)|^IGNORED \("(\w+)"\)')
+ENTRY = re.compile(r'^\s*(FIELD|MEMBER)\s*\(\s*[\w\s]+?,\s*(\w+)|^\s*IGNORED\s*\(\s*"(\w+)"\s*\)')
+# Any line that starts an entry, parsed or not: one ENTRY does not read is
+# an error, never a field left out of the document.
+STARTS_ENTRY = re.compile(r'^\s*(FIELD|MEMBER|IGNORED)\b')
 # Each file's section, as paths name it.
 SECTIONS = {'lora': 'training.lora', 'dtypes': 'training.dtypes'}
 # A line of `--list fields` for a field of names: "training.optimizer  adamw, adam or sgd  adamw ..."
@@ -44,10 +47,11 @@ def field_names(cli):
 
 
 def rows(path, section, names):
-    """The table rows of one .def file, and the FIELDs without one."""
+    """The table rows of one .def file, and its problems: the FIELDs
+    without a row, the entries it cannot read."""
     out, undocumented, doc, comment = [], [], None, None
-    for line in open(path, encoding='utf-8'):
-        line = line.rstrip('\n')
+    for number, line in enumerate(open(path, encoding='utf-8'), 1):
+        line = line.rstrip('\r\n')
         if comment is not None:
             comment.append(line)
             if '*/' in line:
@@ -64,6 +68,8 @@ def rows(path, section, names):
             continue
         m = ENTRY.match(line)
         if not m:
+            if STARTS_ENTRY.match(line):
+                undocumented.append('line %d, which this script cannot read' % number)
             continue
         key = m.group(2) or m.group(3)
         if doc is None:
@@ -104,7 +110,7 @@ def main(argv):
 
     doc_path = os.path.join(top, 'docs', 'scenario-format.md')
     lines = open(doc_path, encoding='utf-8').read().split('\n')
-    made, problems, i = [], [], 0
+    made, problems, seen, i = [], [], set(), 0
     while i < len(lines):
         m = START.match(lines[i])
         made.append(lines[i])
@@ -114,19 +120,29 @@ def main(argv):
         section = m.group(1)
         table, undocumented = rows(os.path.join(top, 'src', 'core', 'fields', section + '.def'),
                                    SECTIONS.get(section, section), names)
+        seen.add(section)
         if undocumented:
             problems.append('src/core/fields/%s.def: no /** row */ above %s'
                             % (section, ', '.join(undocumented)))
         made.extend(lines[i:i + 2])          # the table's header and its rule
         i += 2
         old = []
-        while i < len(lines) and lines[i] != END:
+        while i < len(lines) and lines[i] != END and not START.match(lines[i]):
             old.append(lines[i])
             i += 1
+        if i == len(lines) or lines[i] != END:
+            # Rewriting would drop what follows the table.
+            print('docs/scenario-format.md: the rows of %s.def have no "%s" after them'
+                  % (section, END))
+            return 1
         if old != table:
             problems.append('docs/scenario-format.md: the rows of %s.def are not what the file says'
                             % section)
         made.extend(table)
+    fields_dir = os.path.join(top, 'src', 'core', 'fields')
+    for name in sorted(os.listdir(fields_dir)):
+        if name.endswith('.def') and name[:-4] not in seen:
+            problems.append('docs/scenario-format.md: no table of the rows of %s' % name)
     if check:
         for p in problems:
             print(p)
@@ -137,7 +153,7 @@ def main(argv):
         f.write('\n'.join(made))
     os.replace(doc_path + '.tmp', doc_path)
     for p in problems:
-        if 'no /** row' in p:
+        if 'not what the file says' not in p:
             print(p)
     return 0
 
