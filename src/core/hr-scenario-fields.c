@@ -76,6 +76,9 @@ static const char * const fsdp_units_choices[] = { N_("Embeddings and head their
 #define TEXT(lab, ...)  .kind = F_NAME, .label = lab, __VA_ARGS__
 #define OPTIONAL(v)     .flags = HR_FIELD_OPTIONAL, .absent = (v)
 
+#if defined (FIELD) || defined (MEMBER) || defined (IGNORED) || defined (SECTION)
+#error "FIELD, MEMBER, IGNORED and SECTION name the lines of fields/*.def"
+#endif
 #define FIELD(type, member, row) \
   { .key = #member, .offset = G_STRUCT_OFFSET (SECTION, member), \
     .size = sizeof (((SECTION *) 0)->member), row },

@@ -38,7 +38,7 @@ typedef enum
   F_BOOL,      /* gboolean */
   F_DOUBLE,    /* double >= 0 */
   F_ENUM,      /* an enum stored as guint, named by a table */
-  F_NAME,      /* char[HR_NAME_MAX] */
+  F_NAME,      /* a char array (HrIdText, HrNameText, ...): Field.size bytes */
   F_SKIP,      /* accepted and ignored (documentation keys) */
 } FieldKind;
 

@@ -37,6 +37,9 @@ typedef guint32 HrStageLayers[HR_MAX_STAGE_LAYERS];
  * gives each member its row in the field table (hr-scenario-fields.c):
  * a field is one line there, its type beside its key, range and label.
  * Here only the type and the name of each line count. */
+#if defined (FIELD) || defined (MEMBER) || defined (IGNORED)
+#error "FIELD, MEMBER and IGNORED name the lines of src/core/fields/*.def"
+#endif
 #define FIELD(type, member, row) type member;
 #define MEMBER(type, member)     type member;
 #define IGNORED(key)

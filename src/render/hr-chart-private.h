@@ -45,13 +45,13 @@ draw_text (Painter    *p,
                              colour, align_right ? 1.0 : 0.0);
 }
 
-/* How wide TEXT is at SIZE points (times the style's scale), laid out in
- * the painter's layout at its current width. */
 /* Lays TEXT out in P's layout, SIZE in points at font_scale 1. */
 void   hr_chart_layout_text (Painter            *p,
                              const char         *text,
                              double              size,
                              gboolean            bold);
+/* How wide TEXT is at SIZE points (times the style's scale), laid out in
+ * the painter's layout at its current width. */
 double hr_chart_text_width  (Painter            *p,
                              const char         *text,
                              double              size,

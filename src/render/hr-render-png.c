@@ -60,7 +60,6 @@ paint_picture (cairo_t  *cr,
                         &style, NULL);
       break;
     case PICTURE_SWEEP:
-    default:
       hr_sweep_draw (cr, width, height, p->scenario, p->sweep, &style);
       break;
     }
