@@ -123,22 +123,14 @@ hr_choice_row_new (HrScenarioModel    *model,
 
   g_return_val_if_fail (HR_IS_SCENARIO_MODEL (model), NULL);
 
-  self = g_object_new (HR_TYPE_CHOICE_ROW, NULL);
+  self = g_object_new (HR_TYPE_CHOICE_ROW, "title", title, NULL);
   list = gtk_string_list_new (NULL);
   for (guint i = 0; labels[i] != NULL; i++)
     gtk_string_list_append (list, labels[i]);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), title);
   if (subtitle != NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle);
   adw_combo_row_set_model (ADW_COMBO_ROW (self), G_LIST_MODEL (list));
   g_object_unref (list);
-  {
-    g_autoptr(GtkListItemFactory) button = hr_choice_row_label_factory (TRUE);
-    g_autoptr(GtkListItemFactory) popup = hr_choice_row_label_factory (FALSE);
-
-    adw_combo_row_set_factory (ADW_COMBO_ROW (self), button);
-    adw_combo_row_set_list_factory (ADW_COMBO_ROW (self), popup);
-  }
   g_object_bind_property (model, hr_scenario_model_property_for_path (path), self,
                           "selected", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   return GTK_WIDGET (self);
@@ -149,7 +141,13 @@ hr_choice_row_class_init (HrChoiceRowClass *klass)
 {
 }
 
+/* Its labels wrap on the button and in the list from the start. */
 static void
 hr_choice_row_init (HrChoiceRow *self)
 {
+  g_autoptr(GtkListItemFactory) button = hr_choice_row_label_factory (TRUE);
+  g_autoptr(GtkListItemFactory) popup = hr_choice_row_label_factory (FALSE);
+
+  adw_combo_row_set_factory (ADW_COMBO_ROW (self), button);
+  adw_combo_row_set_list_factory (ADW_COMBO_ROW (self), popup);
 }

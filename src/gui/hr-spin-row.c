@@ -124,45 +124,37 @@ hr_spin_row_set_automatic (HrSpinRow *self)
 
 /* A fraction shown in per cent, 0 to max × 100 in steps of one, to one
  * decimal, with "%" after it. */
-static GtkWidget *
-new_percent_spin (HrSpinRow  *self,
-                  const char *title,
-                  double      max)
+static void
+show_percent (HrSpinRow *self,
+              double     max)
 {
-  GtkWidget *spin = gtk_spin_button_new_with_range (0, max * 100, 1);
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (self->spin);
 
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (self), spin);
+  gtk_spin_button_set_adjustment (spin, gtk_adjustment_new (0, 0, max * 100, 1, 10, 0));
+  gtk_spin_button_set_digits (spin, 1);
   adw_action_row_add_suffix (ADW_ACTION_ROW (self), gtk_label_new ("%"));
-  return spin;
 }
 
 /* A whole number (or a decimal with digits > 0), in the unit it is shown
  * in. */
-static GtkWidget *
-new_number_spin (HrSpinRow  *self,
-                 const char *title,
-                 double      min,
-                 double      max,
-                 double      step,
-                 guint       digits)
+static void
+show_number (HrSpinRow *self,
+             double     min,
+             double     max,
+             double     step,
+             guint      digits)
 {
-  GtkAdjustment *adj = gtk_adjustment_new (min, min, max, step, step * 10, 0);
-  GtkWidget *spin = gtk_spin_button_new (adj, step, digits);
+  GtkSpinButton *spin = GTK_SPIN_BUTTON (self->spin);
   /* Room for the value's digits: 9, or up to 11 where the range reaches
    * past them (DeepSpeed's sizes, 1e9 elements by default, were cut to
    * "100000000(" in 9); a phone's narrow row keeps its title readable. */
   int width = CLAMP ((int) ceil (log10 (MAX (max, 1.0) + 1.0)) + (int) digits + (digits > 0), 9, 11);
 
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_editable_set_width_chars (GTK_EDITABLE (spin), width);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (self), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (self), spin);
-  return spin;
+  gtk_spin_button_configure (spin, gtk_adjustment_new (min, min, max, step, step * 10, 0), step,
+                             digits);
+  gtk_editable_set_width_chars (GTK_EDITABLE (self->spin), width);
+  gtk_spin_button_set_numeric (spin, TRUE);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (self), self->spin);
 }
 
 /* A row bound to the property of model for path; min, max and step are
@@ -184,25 +176,26 @@ hr_spin_row_new (HrScenarioModel *model,
 
   g_return_val_if_fail (HR_IS_SCENARIO_MODEL (model), NULL);
 
-  self = g_object_new (HR_TYPE_SPIN_ROW, NULL);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), title);
+  self = g_object_new (HR_TYPE_SPIN_ROW, "title", title, NULL);
   if (subtitle != NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  title, -1);
   switch (unit)
     {
     case HR_FIELD_PERCENT:
-      self->spin = new_percent_spin (self, title, max);
+      show_percent (self, max);
       to_widget = fraction_to_percent;
       to_model = percent_to_fraction;
       break;
     case HR_FIELD_BILLIONS:
-      self->spin = new_number_spin (self, title, min / 1e9, max / 1e9, step / 1e9, digits);
+      show_number (self, min / 1e9, max / 1e9, step / 1e9, digits);
       to_widget = to_billions;
       to_model = from_billions;
       break;
     case HR_FIELD_PLAIN:
     default:
-      self->spin = new_number_spin (self, title, min, max, step, digits);
+      show_number (self, min, max, step, digits);
       break;
     }
   g_object_bind_property_full (model, hr_scenario_model_property_for_path (path), self->spin,
@@ -223,7 +216,12 @@ hr_spin_row_class_init (HrSpinRowClass *klass)
 {
 }
 
+/* The spin button is the row's from the start (hr_spin_row_new sets its
+ * range and binds it), so a row made by g_object_new is whole too. */
 static void
 hr_spin_row_init (HrSpinRow *self)
 {
+  self->spin = gtk_spin_button_new (NULL, 1, 0);
+  gtk_widget_set_valign (self->spin, GTK_ALIGN_CENTER);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (self), self->spin);
 }

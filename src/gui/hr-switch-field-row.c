@@ -32,15 +32,10 @@ hr_switch_field_row_new (HrScenarioModel *model,
 
   g_return_val_if_fail (HR_IS_SCENARIO_MODEL (model), NULL);
 
-  self = g_object_new (HR_TYPE_SWITCH_FIELD_ROW, NULL);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self), title);
+  self = g_object_new (HR_TYPE_SWITCH_FIELD_ROW, "title", title, NULL);
   if (subtitle != NULL)
     adw_action_row_set_subtitle (ADW_ACTION_ROW (self), subtitle);
-  self->sw = gtk_switch_new ();
-  gtk_widget_set_valign (self->sw, GTK_ALIGN_CENTER);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->sw), GTK_ACCESSIBLE_PROPERTY_LABEL, title, -1);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (self), self->sw);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (self), self->sw);
   g_object_bind_property (model, hr_scenario_model_property_for_path (path), self->sw, "active",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   return GTK_WIDGET (self);
@@ -61,4 +56,8 @@ hr_switch_field_row_class_init (HrSwitchFieldRowClass *klass)
 static void
 hr_switch_field_row_init (HrSwitchFieldRow *self)
 {
+  self->sw = gtk_switch_new ();
+  gtk_widget_set_valign (self->sw, GTK_ALIGN_CENTER);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (self), self->sw);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (self), self->sw);
 }
