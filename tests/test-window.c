@@ -1017,6 +1017,82 @@ test_rows_built_when_needed (void)
   close_window (window);
 }
 
+/* LoRA's, DoRA's and QLoRA's rows: one greyed expander under full
+ * fine-tuning, its rows not made; choosing LoRA opens it, its subtitle
+ * says what the adapters are; an error in one of its rows opens it. */
+static void
+test_adapters_expander (void)
+{
+  HrWindow *window = open_window ();
+  HrForm *form = hr_window_get_form (window);
+  GtkWidget *adapters = hr_form_get_row (form, "training.lora");
+  GtkWidget *method = control (window, "training.method");
+  guint header_rows = count_action_rows (adapters, NULL);
+
+  g_assert_true (ADW_IS_EXPANDER_ROW (adapters));
+  g_assert_cmpuint (header_rows, <=, 1);
+  g_assert_false (gtk_widget_is_sensitive (adapters));
+  g_assert_false (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (adapters)));
+  g_assert_cmpstr (adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (adapters)), ==,
+                   "None: full fine-tuning trains every weight");
+
+  adw_combo_row_set_selected (ADW_COMBO_ROW (method), HR_METHOD_LORA);
+  settle ();
+  g_assert_true (gtk_widget_is_sensitive (adapters));
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (adapters)));
+  /* rank, the four rows of targets, dropout, fused QKV, DoRA, and QLoRA's
+   * base: format, LM head, dequantized type, the loop's last graph */
+  g_assert_cmpuint (count_action_rows (adapters, NULL), ==, header_rows + 12);
+  g_assert_true (settle_until_mapped (hr_form_get_row (form, "training.lora.rank")));
+  /* Llama 2 has no Mamba blocks: no row of SSM targets */
+  g_assert_false (gtk_widget_get_visible (hr_form_get_row (form, "training.lora.targets.ssm")));
+  g_assert_true (gtk_widget_get_visible (hr_form_get_row (form, "training.lora.targets.mlp")));
+  g_assert_cmpstr (adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (adapters)), ==,
+                   "Rank 16 on all linear layers");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (control (window, "training.lora.targets.k")), FALSE);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (control (window, "training.lora.targets.gate")), FALSE);
+  settle ();
+  g_assert_cmpstr (adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (adapters)), ==,
+                   "Rank 16 on q, v, o, up, down");
+  g_assert_false (gtk_widget_is_sensitive (control (window, "training.quant")));
+
+  adw_combo_row_set_selected (ADW_COMBO_ROW (method), HR_METHOD_QLORA);
+  gtk_switch_set_active (GTK_SWITCH (control (window, "training.lora.dora")), TRUE);
+  settle ();
+  g_assert_true (gtk_widget_is_sensitive (control (window, "training.quant")));
+  g_assert_cmpstr (adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (adapters)), ==,
+                   "DoRA, rank 16 on q, v, o, up, down; base in nf4-dq");
+  maybe_screenshot (window, "adapters");
+
+  /* Folded, it stays folded through another change; its rows hide. */
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (adapters), FALSE);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (method), HR_METHOD_LORA);
+  settle ();
+  g_assert_false (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (adapters)));
+  g_assert_false (gtk_widget_get_visible (hr_form_get_row (form, "training.lora.targets.mlp")));
+  close_window (window);
+
+  /* A scenario of QLoRA with rank 0: the rank's row, made and opened,
+   * shows the error. */
+  window = open_window ();
+  form = hr_window_get_form (window);
+  {
+    HrScenario sc = *hr_scenario_model_get_scenario (hr_window_get_model (window));
+
+    sc.training.method = HR_METHOD_QLORA;
+    sc.training.lora.rank = 0;
+    hr_scenario_model_set_scenario (hr_window_get_model (window), &sc);
+  }
+  settle ();
+  adapters = hr_form_get_row (form, "training.lora");
+  g_assert_false (hr_window_get_plan_valid (window));
+  g_test_message ("over the chart: %s", hr_window_get_message (window));
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (adapters)));
+  g_assert_true (gtk_widget_has_css_class (hr_form_get_row (form, "training.lora.rank"), "error"));
+  g_assert_true (settle_until_mapped (hr_form_get_row (form, "training.lora.rank")));
+  close_window (window);
+}
+
 static const char *
 scenario_name (HrWindow *window)
 {
@@ -2954,6 +3030,7 @@ main (int   argc,
   g_test_add_func ("/window/invalid-value", test_invalid_value);
   g_test_add_func ("/window/rows-built-when-needed", test_rows_built_when_needed);
   g_test_add_func ("/window/rows-after-first-frame", test_rows_after_first_frame);
+  g_test_add_func ("/window/adapters-expander", test_adapters_expander);
   g_test_add_func ("/window/custom-model", test_custom_model);
   g_test_add_func ("/window/encoder-decoder-preset", test_encoder_decoder_preset);
   g_test_add_func ("/window/state-space-preset", test_state_space_preset);

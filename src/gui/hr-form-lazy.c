@@ -8,8 +8,9 @@
  * five) start collapsed, and their rows were most of the form's widgets:
  * making and measuring them cost the first frame about 40 % of the form's
  * time (tests/bench-map.c).  So they are made when the expander first
- * opens.  What is below the first screen of an 800-point window (Training
- * after its LoRA rows, Parallelism, Hardware, Overheads, Time and cost)
+ * opens (so are the adapters', hr-form-adapters.c).  What is below the
+ * first screen of an 800-point window (Training after the sequence length,
+ * Parallelism, Hardware, Overheads, Time and cost)
  * has its group's title at the start and its rows once the first frame
  * is drawn; the model drop-down gets its list of every preset then too
  * (hr-form-dropdowns.c).  Measuring the rows once built cost the first
@@ -29,7 +30,7 @@ typedef struct
 {
   HrForm          *form;
   GtkWidget       *parent;   /* the expander or the group the rows go in */
-  char            *prefix;   /* "model." for the rows of "model" */
+  GPtrArray       *prefixes; /* "model." for the rows of "model", and others */
   HrFormBuildFunc  build;    /* NULL once built */
   gboolean         deferred; /* built after the first frame, not on opening */
 } HrFormLazy;
@@ -39,7 +40,7 @@ lazy_free (gpointer data)
 {
   HrFormLazy *lazy = data;
 
-  g_free (lazy->prefix);
+  g_ptr_array_unref (lazy->prefixes);
   g_free (lazy);
 }
 
@@ -67,7 +68,8 @@ lazy_add (HrForm          *self,
 
   lazy->form = self;
   lazy->parent = parent;
-  lazy->prefix = g_strconcat (prefix, ".", NULL);
+  lazy->prefixes = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (lazy->prefixes, g_strconcat (prefix, ".", NULL));
   lazy->build = build;
   lazy->deferred = deferred;
   if (self->lazy == NULL)
@@ -107,6 +109,49 @@ hr_form_new_expander (HrForm          *self,
   return row;
 }
 
+/* The expander's rows include those of the fields whose paths start with
+ * prefix ("training.quant": the expander of "training.lora" holds
+ * QLoRA's base too). */
+void
+hr_form_expander_holds (HrForm     *self,
+                        GtkWidget  *expander,
+                        const char *prefix)
+{
+  for (guint i = 0; self->lazy != NULL && i < self->lazy->len; i++)
+    {
+      HrFormLazy *lazy = g_ptr_array_index (self->lazy, i);
+
+      if (lazy->parent == expander)
+        g_ptr_array_add (lazy->prefixes, g_strdup (prefix));
+    }
+}
+
+static gboolean
+lazy_holds (HrFormLazy *lazy,
+            const char *path)
+{
+  for (guint i = 0; i < lazy->prefixes->len; i++)
+    if (g_str_has_prefix (path, g_ptr_array_index (lazy->prefixes, i)))
+      return TRUE;
+  return FALSE;
+}
+
+/* Whether an expander not opened yet will make path's row: a group's
+ * rest of rows (hr_form_rest_rows) leaves it to the expander. */
+gboolean
+hr_form_expander_will_hold (HrForm     *self,
+                            const char *path)
+{
+  for (guint i = 0; self->lazy != NULL && i < self->lazy->len; i++)
+    {
+      HrFormLazy *lazy = g_ptr_array_index (self->lazy, i);
+
+      if (lazy->build != NULL && !lazy->deferred && lazy_holds (lazy, path))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* Rows of the fields under prefix ("parallel") that build() adds to group
  * once the first frame is drawn. */
 void
@@ -134,7 +179,7 @@ hr_form_ensure_rows (HrForm     *self,
     {
       HrFormLazy *lazy = g_ptr_array_index (self->lazy, i);
 
-      if (lazy->build != NULL && g_str_has_prefix (path, lazy->prefix))
+      if (lazy->build != NULL && lazy_holds (lazy, path))
         lazy_build (lazy);
     }
 }

@@ -35,6 +35,8 @@ struct _HrForm
   guint            framework_idle;  /* a pending check of which framework matches */
   double           pointer_x;       /* where the pointer is, for the wheel */
   double           pointer_y;
+  GtkWidget       *adapters;        /* the adapters' expander (hr-form-adapters.c) */
+  HrMethod         adapters_method; /* the method it last followed */
 };
 
 /* Builds the rows of a collapsed expander or of a group below the first
@@ -61,8 +63,10 @@ void       hr_form_wrap_drop_down (GtkDropDown *dropdown);
 GtkListItemFactory *hr_form_section_factory (void);
 GtkWidget *hr_form_new_expander   (HrForm *self, GtkWidget *group, const char *path, const char *title,
                            const char *subtitle, HrFormBuildFunc build);
+void       hr_form_expander_holds (HrForm *self, GtkWidget *expander, const char *prefix);
 void       hr_form_defer_rows     (HrForm *self, GtkWidget *group, const char *prefix,
                            HrFormBuildFunc build);
+gboolean   hr_form_expander_will_hold (HrForm *self, const char *path);
 void       hr_form_ensure_rows    (HrForm *self, const char *path);
 void       hr_form_ensure_all_rows (HrForm *self);
 void       hr_form_build_deferred_when_drawn (HrForm *self);
@@ -83,5 +87,11 @@ void         hr_form_fill_model_presets (HrForm      *self);
 void         hr_form_add_framework_row (HrForm       *self,
                                         GtkWidget    *group);
 gboolean     hr_form_sync_framework    (gpointer      user_data);
+
+/* hr-form-adapters.c: LoRA's, DoRA's and QLoRA's rows in one expander
+ * under the method, made when it first opens. */
+void         hr_form_add_adapters      (HrForm       *self,
+                                        GtkWidget    *group);
+void         hr_form_sync_adapters     (HrForm       *self);
 
 G_END_DECLS

@@ -226,7 +226,8 @@ hr_form_rest_rows (HrForm     *self,
           if (field->kind == F_SKIP || field->label == NULL)
             continue;
           path = g_strconcat (section, ".", field->key, NULL);
-          if (!g_hash_table_contains (self->rows, path) && !g_hash_table_contains (self->controls, path))
+          if (!g_hash_table_contains (self->rows, path) && !g_hash_table_contains (self->controls, path)
+              && !hr_form_expander_will_hold (self, path))
             hr_form_field_row (self, group, path);
         }
     }

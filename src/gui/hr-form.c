@@ -147,95 +147,40 @@ static void
 build_training (HrForm    *self,
                 GtkWidget *page)
 {
-  static const struct { const char *path; const char *label; } targets[] = {
-    { "training.lora.targets.q", "q" }, { "training.lora.targets.k", "k" },
-    { "training.lora.targets.v", "v" }, { "training.lora.targets.o", "o" },
-    { "training.lora.targets.gate", "gate" }, { "training.lora.targets.up", "up" },
-    { "training.lora.targets.down", "down" }, { "training.lora.targets.lm_head", "head" },
-    { "training.lora.targets.in_proj", "in_proj" }, { "training.lora.targets.x_proj", "x_proj" },
-    { "training.lora.targets.out_proj", "out_proj" },
-    { "training.lora.targets.embed_tokens", "embed_tokens" },
-  };
-  static const guint row_first[] = { 0, 4, 8, 11, 12 };
-  GtkWidget *group, *row, *box;
+  GtkWidget *group = hr_form_new_group (page, _("Training"), NULL);
 
-  group = hr_form_new_group (page, _("Training"), NULL);
   hr_form_add_framework_row (self, group);
   hr_form_field_row (self, group, "training.method");
-  hr_form_field_row (self, group, "training.lora.rank");
-
-  /* Rows of linked toggles: attention, MLP and head, a Mamba block's
-   * linears (in_proj; x_proj and out_proj in Jamba's, hr-validate-ssm.c),
-   * the token table (PEFT's lora.Embedding). */
-  for (guint r = 0; r < 4; r++)
-    {
-      static const char * const paths[] = { "training.lora.targets", "training.lora.targets.mlp",
-                                             "training.lora.targets.ssm",
-                                             "training.lora.targets.embeddings" };
-
-      row = hr_form_action_row (r == 0 ? _("LoRA on attention") : r == 1 ? _("LoRA on MLP and head")
-                                : r == 2 ? _("LoRA on SSM layers") : _("LoRA on token embeddings"),
-                                NULL);
-      box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-      gtk_widget_add_css_class (box, "linked");
-      gtk_widget_add_css_class (box, "lora-targets");
-      gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
-      for (guint i = row_first[r]; i < row_first[r + 1]; i++)
-        {
-          GtkWidget *toggle = gtk_toggle_button_new_with_label (targets[i].label);
-          /* TRANSLATORS: a toggle's name for screen readers: %s is a layer
-           * (q, k, v, o, gate, up, down, head, in_proj, x_proj, out_proj,
-           * embed_tokens) */
-          g_autofree char *name = g_strdup_printf (_("LoRA adapter on %s"), targets[i].label);
-
-          g_object_bind_property (self->model,
-                                  hr_scenario_model_property_for_path (targets[i].path),
-                                  toggle, "active",
-                                  G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-          gtk_accessible_update_property (GTK_ACCESSIBLE (toggle),
-                                          GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
-          gtk_box_append (GTK_BOX (box), toggle);
-          g_hash_table_insert (self->controls, g_strdup (targets[i].path), toggle);
-        }
-      adw_action_row_add_suffix (ADW_ACTION_ROW (row), box);
-      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
-      hr_form_register_row (self, paths[r], row, NULL);
-    }
-
-  hr_form_field_row (self, group, "training.lora.dropout");
-  hr_form_field_row (self, group, "training.lora.fused_qkv");
-  /* The rest is below the first screen of a window of 800 points or
-   * less: built once the first frame is drawn (hr-form-lazy.c). */
-  hr_form_defer_rows (self, group, "training", build_training_end);
-}
-
-/* Training's rows after the LoRA ones, once the first frame is drawn. */
-static void
-build_training_end (HrForm    *self,
-                    GtkWidget *group)
-{
-  hr_form_field_row (self, group, "training.lora.dora");
-  hr_form_field_row (self, group, "training.quant");
-  hr_form_field_row (self, group, "training.quant_lm_head");
-  hr_form_field_row (self, group, "training.dequant_dtype");
-  hr_form_field_row (self, group, "training.previous_graph_alive");
+  hr_form_add_adapters (self, group);
   hr_form_field_row (self, group, "training.precision");
-  hr_form_field_row (self, group, "training.fp8_recipe");
-  hr_form_field_row (self, group, "training.fp8_all_gather");
-  hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
-                        _("Override single parts of the recipe"), build_dtypes);
   hr_form_field_row (self, group, "training.optimizer");
-  hr_form_field_row (self, group, "training.optimizer_impl");
-  hr_form_field_row (self, group, "training.galore_rank");
   hr_form_field_row (self, group, "training.micro_batch");
   hr_form_field_row (self, group, "training.seq_len");
-  hr_form_field_row (self, group, "training.grad_accum");
   add_solver_button (self, "training.micro_batch", HR_SOLVE_MAX_MICRO_BATCH, _("Max"),
                      _("The largest micro-batch that leaves the wanted free memory"));
   add_solver_button (self, "training.seq_len", HR_SOLVE_MAX_SEQ_LEN, _("Max"),
                      _("The longest sequence that leaves the wanted free memory"));
+  /* The rest is below the first screen of a window of 800 points or
+   * less: built once the first frame is drawn (hr-form-lazy.c).  The
+   * knobs every plan turns come first, the recipe's details after. */
+  hr_form_defer_rows (self, group, "training", build_training_end);
+}
+
+/* Training's rows after the sequence length, once the first frame is
+ * drawn. */
+static void
+build_training_end (HrForm    *self,
+                    GtkWidget *group)
+{
+  hr_form_field_row (self, group, "training.grad_accum");
   hr_form_field_row (self, group, "training.checkpointing");
   hr_form_field_row (self, group, "training.checkpoint_every");
+  hr_form_field_row (self, group, "training.fp8_recipe");
+  hr_form_field_row (self, group, "training.fp8_all_gather");
+  hr_form_new_expander (self, group, "training.dtypes", _("Data types"),
+                        _("Override single parts of the recipe"), build_dtypes);
+  hr_form_field_row (self, group, "training.optimizer_impl");
+  hr_form_field_row (self, group, "training.galore_rank");
   hr_form_field_row (self, group, "training.attention");
   hr_form_field_row (self, group, "training.loss");
   hr_form_field_row (self, group, "training.loss_chunk_tokens");
@@ -379,7 +324,6 @@ void
 hr_form_update_sensitivity (HrForm *self)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
-  GtkWidget *ssm_targets;
   gboolean lora;
 
   g_return_if_fail (HR_IS_FORM (self));
@@ -402,13 +346,7 @@ hr_form_update_sensitivity (HrForm *self)
   set_row_sensitive (self, "training.lora.targets.mlp", lora);
   set_row_sensitive (self, "training.lora.targets.ssm", lora && sc->model.ssm != HR_SSM_NONE);
   set_row_sensitive (self, "training.lora.targets.embeddings", lora && sc->model.vocab > 0);
-  /* A model without Mamba blocks has no SSM linears to adapt: the row is
-   * not shown, unless a file set one of them (refused, and the row is
-   * where the user clears it). */
-  ssm_targets = g_hash_table_lookup (self->rows, "training.lora.targets.ssm");
-  if (ssm_targets != NULL)
-    gtk_widget_set_visible (ssm_targets, sc->model.ssm != HR_SSM_NONE
-                                         || (sc->training.lora.targets & HR_LORA_SSM) != 0);
+  hr_form_sync_adapters (self);
 }
 
 /* Shows message on the row its path names (the closest registered parent
