@@ -26,6 +26,7 @@
 #include "hr-present.h"
 #include "hr-scenario-io.h"
 #include "hr-scenario-name.h"
+#include "hr-suggestions.h"
 #include "hr-timeline-view.h"
 #include "hr-form-private.h"
 #include "hr-frameworks.h"
@@ -64,6 +65,37 @@ settle_until_mapped (GtkWidget *widget)
       g_usleep (5000);
     }
   return gtk_widget_get_mapped (widget);
+}
+
+/* Runs the main loop for ms milliseconds. */
+static void
+run_for (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < end)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+}
+
+/* Runs the main loop until widget is shown (or hidden), for at most five
+ * seconds; whether it is. */
+static gboolean
+wait_for_visible (GtkWidget *widget,
+                  gboolean   visible)
+{
+  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (gtk_widget_get_visible (widget) != visible && g_get_monotonic_time () < end)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+  return gtk_widget_get_visible (widget) == visible;
 }
 
 static HrWindow *
@@ -2417,7 +2449,7 @@ test_walk (void)
   AdwViewStack *views;
   const HrScenario *sc;
   HrPresent *present;
-  GtkWidget *row;
+  GtkWidget *row, *jump, *results, *focus;
 
   if (!g_test_subprocess ())
     {
@@ -2488,7 +2520,22 @@ test_walk (void)
   settle ();
   g_assert_false (hr_window_get_plan (window)->fits);
   g_assert_true (g_str_has_prefix (hr_window_get_summary (window), "✗ Does not fit"));
+  /* The changes are below the pane's edge: the pill says so, and takes
+   * the user there (the focus on the first Apply); it goes once they show. */
+  jump = hr_window_get_jump_button (window);
+  g_assert_true (wait_for_visible (jump, TRUE));
   walk_screenshot (window, "suggestions");
+  gtk_widget_activate (jump);
+  g_assert_true (wait_for_visible (jump, FALSE));
+  run_for (400);   /* the scrolling's 250 ms animation */
+  results = gtk_overlay_get_child (GTK_OVERLAY (gtk_widget_get_parent (jump)));
+  g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (results))),
+                     >, 0);
+  focus = gtk_root_get_focus (GTK_ROOT (window));
+  g_assert_true (GTK_IS_BUTTON (focus));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (focus)), ==, "_Apply");
+  g_assert_nonnull (gtk_widget_get_ancestor (focus, HR_TYPE_SUGGESTIONS));
+  walk_screenshot (window, "fixes");
   gtk_widget_activate_action (GTK_WIDGET (window), "win.apply-suggestion", "u", 0);
   settle ();
   g_test_message ("applied: %s", hr_window_get_last_toast (window));

@@ -29,6 +29,7 @@ struct _HrSuggestions
   GtkListBox   *list;
   HrSuggestion *suggestions;    /* [SHOWN], on the heap: each holds a scenario */
   guint         n_suggestions;
+  GtkWidget    *first_apply;    /* the first one's Apply button, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (HrSuggestions, hr_suggestions, GTK_TYPE_WIDGET)
@@ -66,6 +67,7 @@ hr_suggestions_clear (HrSuggestions *self)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
     gtk_list_box_remove (self->list, child);
   self->n_suggestions = 0;
+  self->first_apply = NULL;
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
 }
 
@@ -100,8 +102,20 @@ hr_suggestions_update (HrSuggestions    *self,
       gtk_actionable_set_action_target (GTK_ACTIONABLE (button), "u", i);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
       gtk_list_box_append (self->list, row);
+      if (i == 0)
+        self->first_apply = button;
     }
   gtk_widget_set_visible (GTK_WIDGET (self), self->n_suggestions > 0);
+}
+
+/* Moves the keyboard focus to the first suggestion's Apply button
+ * (the window's jump to the suggestions). */
+void
+hr_suggestions_focus_first (HrSuggestions *self)
+{
+  g_return_if_fail (HR_IS_SUGGESTIONS (self));
+  if (self->first_apply != NULL)
+    gtk_widget_grab_focus (self->first_apply);
 }
 
 guint

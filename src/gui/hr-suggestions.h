@@ -23,6 +23,7 @@ void                hr_suggestions_update    (HrSuggestions    *self,
                                               const HrPlan     *plan,
                                               HrUnits           units);
 void                hr_suggestions_clear     (HrSuggestions    *self);
+void                hr_suggestions_focus_first (HrSuggestions  *self);
 guint               hr_suggestions_get_count (HrSuggestions    *self);
 const HrSuggestion *hr_suggestions_get       (HrSuggestions    *self,
                                               guint             index);

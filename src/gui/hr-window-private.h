@@ -59,6 +59,7 @@ struct _HrWindow
   HrSweepView         *sweep_view;
   HrCompareView       *compare_view;
   HrSuggestions       *suggestions;
+  GtkWidget           *jump_button;   /* to the suggestions (hr-window-jump.c) */
   GtkWidget           *invalid_box;   /* over the views while nothing can be planned */
   GtkLabel            *invalid_label;
   GMenuModel          *primary_menu;
@@ -75,6 +76,9 @@ struct _HrWindow
   guint                recompute_count;
   guint                fold_id;
   gboolean             close_confirmed;
+
+  GdkFrameClock       *jump_clock;    /* until the pane is laid out anew */
+  AdwAnimation        *jump_animation;
 
   HrDocument          *document;      /* its file, undo history, unsaved changes, name */
 
@@ -111,5 +115,11 @@ void     hr_window_ask_to_discard   (HrWindow         *self,
                                      gpointer          data,
                                      GDestroyNotify    destroy);
 void     hr_window_clear_pending    (HrWindow   *self);
+
+/* hr-window-jump.c: the pill that scrolls to the suggestions */
+void     hr_window_init_jump         (HrWindow   *self);
+void     hr_window_update_jump       (HrWindow   *self);
+void     hr_window_queue_update_jump (HrWindow   *self);
+void     hr_window_dispose_jump      (HrWindow   *self);
 
 G_END_DECLS

@@ -167,6 +167,7 @@ show_plan (HrWindow *self)
   if (view != HR_VIEW (self->plan_view))
     hr_view_show_plan (view, sc, self->plan, units);
   hr_suggestions_update (self->suggestions, sc, self->plan, units);
+  hr_window_queue_update_jump (self);
 }
 
 /* No plan, and nothing of the last one: every view is cleared, the reason
@@ -190,6 +191,7 @@ show_invalid (HrWindow     *self,
   hr_view_clear (HR_VIEW (self->sweep_view));
   hr_view_clear (HR_VIEW (self->compare_view));
   hr_suggestions_clear (self->suggestions);
+  hr_window_queue_update_jump (self);
   gtk_label_set_text (self->invalid_label, message);
   gtk_widget_set_visible (self->invalid_box, TRUE);
 }
@@ -438,6 +440,7 @@ hr_window_dispose (GObject *object)
   g_clear_handle_id (&self->recompute_id, g_source_remove);
   g_clear_handle_id (&self->fold_id, g_source_remove);
   hr_window_clear_pending (self);
+  hr_window_dispose_jump (self);
   if (self->model != NULL)
     g_signal_handlers_disconnect_by_data (self->model, self);
   if (self->settings != NULL)
@@ -496,6 +499,7 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, sweep_view);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, compare_view);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, suggestions);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, jump_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, invalid_box);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, invalid_label);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, primary_menu);
@@ -532,6 +536,7 @@ hr_window_init (HrWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   hr_window_install_actions (self);
+  hr_window_init_jump (self);
   g_signal_connect_swapped (self->model, "notify", G_CALLBACK (on_model_notify), self);
   g_signal_connect_swapped (self->settings, "changed::units", G_CALLBACK (on_units_changed), self);
   g_signal_connect_swapped (self->views, "notify::visible-child", G_CALLBACK (on_view_changed),

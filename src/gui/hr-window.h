@@ -62,5 +62,6 @@ guint            hr_window_get_recompute_count (HrWindow      *self);
 const char      *hr_window_get_message      (HrWindow         *self);
 const char      *hr_window_get_last_toast   (HrWindow         *self);
 gboolean         hr_window_has_undo_toast   (HrWindow         *self);
+GtkWidget       *hr_window_get_jump_button  (HrWindow         *self);
 
 G_END_DECLS
