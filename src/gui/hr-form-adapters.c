@@ -169,8 +169,22 @@ adapters_summary (const HrScenario *sc)
                           hr_enum_name (&hr_quant_names, sc->training.quant));
 }
 
+/* Whether row r of target toggles applies: the SSM layers' to a model
+ * with Mamba blocks, the token embeddings' to one with a token table. */
+static gboolean
+target_row_applies (const HrScenario *sc,
+                    guint             r)
+{
+  if (g_str_equal (target_rows[r].path, "training.lora.targets.ssm"))
+    return sc->model.ssm != HR_SSM_NONE;
+  if (g_str_equal (target_rows[r].path, "training.lora.targets.embeddings"))
+    return sc->model.vocab > 0;
+  return TRUE;
+}
+
 /* The expander follows the scenario: its subtitle, opening when LoRA is
- * chosen, the SSM row only where the model has Mamba blocks. */
+ * chosen, which rows of targets apply, the SSM row only where the model
+ * has Mamba blocks. */
 void
 hr_form_sync_adapters (HrForm *self)
 {
@@ -178,8 +192,7 @@ hr_form_sync_adapters (HrForm *self)
   g_autofree char *summary = adapters_summary (sc);
   HrMethod method = sc->training.method;
   GtkWidget *ssm_targets;
-  gboolean lora = method != HR_METHOD_FULL;
-
+  gboolean lora = hr_field_find ("training.lora.rank", NULL)->applies (sc);
   gboolean chosen = self->adapters_method == HR_METHOD_FULL && lora;
 
   adw_expander_row_set_subtitle (ADW_EXPANDER_ROW (self->adapters), summary);
@@ -188,6 +201,14 @@ hr_form_sync_adapters (HrForm *self)
   self->adapters_method = method;
   if (chosen)
     adw_expander_row_set_expanded (ADW_EXPANDER_ROW (self->adapters), TRUE);
+
+  for (guint r = 0; r < G_N_ELEMENTS (target_rows); r++)
+    {
+      GtkWidget *row = g_hash_table_lookup (self->rows, target_rows[r].path);
+
+      if (row != NULL)
+        gtk_widget_set_sensitive (row, lora && target_row_applies (sc, r));
+    }
 
   /* A model without Mamba blocks has no SSM linears to adapt: the row is
    * not shown, unless a file set one of them (refused, and the row is

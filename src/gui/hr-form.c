@@ -324,12 +324,11 @@ void
 hr_form_update_sensitivity (HrForm *self)
 {
   const HrScenario *sc = hr_scenario_model_get_scenario (self->model);
-  gboolean lora;
 
   g_return_if_fail (HR_IS_FORM (self));
 
-  /* Each field's own rule, from the field table; the two rows of LoRA
-   * target toggles follow the adapters' rank. */
+  /* Each field's own rule, from the field table; the adapters' expander
+   * and its rows of target toggles, theirs (hr-form-adapters.c). */
   for (guint t = 0; t < hr_field_sections_count; t++)
     for (guint f = 0; f < *hr_field_sections[t].n_fields; f++)
       {
@@ -341,11 +340,6 @@ hr_form_update_sensitivity (HrForm *self)
         path = g_strconcat (hr_field_sections[t].path, ".", field->key, NULL);
         set_row_sensitive (self, path, field->applies (sc));
       }
-  lora = hr_field_find ("training.lora.rank", NULL)->applies (sc);
-  set_row_sensitive (self, "training.lora.targets", lora);
-  set_row_sensitive (self, "training.lora.targets.mlp", lora);
-  set_row_sensitive (self, "training.lora.targets.ssm", lora && sc->model.ssm != HR_SSM_NONE);
-  set_row_sensitive (self, "training.lora.targets.embeddings", lora && sc->model.vocab > 0);
   hr_form_sync_adapters (self);
 }
 
