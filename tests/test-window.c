@@ -883,6 +883,44 @@ test_invalid_value (void)
   for (guint i = 0; i < G_N_ELEMENTS (need_plan); i++)
     g_assert_true (action_enabled (window, need_plan[i]));
   close_window (window);
+
+  /* A file's value marks a row below the form's first screen: the
+   * reason's Show Field takes the focus there, scrolled into sight; on a
+   * phone by way of the form. */
+  for (guint phone = 0; phone < 2; phone++)
+    {
+      HrScenario sc;
+      GtkWidget *button, *gpus, *scroller;
+      graphene_point_t at;
+
+      window = phone ? open_window_sized (360, 640) : open_window ();
+      sc = *hr_scenario_model_get_scenario (hr_window_get_model (window));
+      sc.parallel.tp = 2;
+      sc.parallel.gpus = 7;
+      hr_scenario_model_set_scenario (hr_window_get_model (window), &sc);
+      settle ();
+      g_assert_false (hr_window_get_plan_valid (window));
+      g_test_message ("over the chart: %s", hr_window_get_message (window));
+      g_assert_true (g_str_has_prefix (hr_window_get_message (window), "GPUs: 7 is not a multiple"));
+      button = gtk_widget_get_last_child (gtk_widget_get_parent (GTK_WIDGET (hr_window_get_views (window))));
+      while (button != NULL && !GTK_IS_BUTTON (button))
+        button = gtk_widget_get_last_child (button);
+      g_assert_nonnull (button);
+      g_assert_true (gtk_widget_is_visible (button));
+      g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "_Show Field");
+      gtk_widget_activate (button);
+      run_for (300);
+      gpus = control (window, "parallel.gpus");
+      g_assert_true (gtk_widget_has_focus (gpus)
+                     || gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), gpus));
+      scroller = gtk_widget_get_ancestor (gpus, GTK_TYPE_SCROLLED_WINDOW);
+      g_assert_true (gtk_widget_compute_point (gpus, scroller, &GRAPHENE_POINT_INIT (0, 0), &at));
+      g_test_message ("the GPUs' spin button at y = %.0f of %d", at.y, gtk_widget_get_height (scroller));
+      g_assert_cmpfloat (at.y, >=, 0);
+      g_assert_cmpfloat (at.y + gtk_widget_get_height (gpus), <=, gtk_widget_get_height (scroller));
+      maybe_screenshot (window, phone ? "show-field-phone" : "show-field");
+      close_window (window);
+    }
 }
 
 /* The rows under w that are action rows (spin, switch and combo rows),

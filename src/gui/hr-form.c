@@ -395,6 +395,53 @@ hr_form_show_error (HrForm     *self,
   self->error_path = g_steal_pointer (&key);
 }
 
+/* Scrolls the form so that row is in the middle of what shows (as near
+ * as the form's ends allow).  libadwaita 1.2's page does not scroll to
+ * the focus by itself. */
+static void
+scroll_to_row (GtkWidget *row)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (row, GTK_TYPE_SCROLLED_WINDOW);
+  GtkAdjustment *v;
+  graphene_point_t at;
+
+  if (scroller == NULL
+      || !gtk_widget_compute_point (row, scroller, &GRAPHENE_POINT_INIT (0, 0), &at))
+    return;
+  v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scroller));
+  gtk_adjustment_set_value (v, gtk_adjustment_get_value (v) + at.y
+                               - (gtk_widget_get_height (scroller) - gtk_widget_get_height (row)) / 2.0);
+}
+
+/* Shows the row hr_form_show_error marked and puts the keyboard focus on
+ * it (its control, or the row itself); FALSE when no row is marked. */
+gboolean
+hr_form_focus_error (HrForm *self)
+{
+  GtkWidget *control, *row;
+  gboolean focused;
+
+  g_return_val_if_fail (HR_IS_FORM (self), FALSE);
+  if (self->error_path == NULL)
+    return FALSE;
+  row = g_hash_table_lookup (self->rows, self->error_path);
+  if (row == NULL)
+    return FALSE;
+  /* (a spin button passes the focus to its entry) */
+  control = g_hash_table_lookup (self->controls, self->error_path);
+  focused = (control != NULL && gtk_widget_grab_focus (control)) || gtk_widget_grab_focus (row);
+  scroll_to_row (row);
+  return focused;
+}
+
+/* Whether a row is marked with an error. */
+gboolean
+hr_form_has_error (HrForm *self)
+{
+  g_return_val_if_fail (HR_IS_FORM (self), FALSE);
+  return self->error_path != NULL;
+}
+
 GtkWidget *
 hr_form_get_control (HrForm     *self,
                      const char *path)

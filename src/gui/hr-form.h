@@ -23,6 +23,8 @@ void       hr_form_show_error          (HrForm          *self,
                                         const char      *path,
                                         const char      *message);
 void       hr_form_update_sensitivity  (HrForm          *self);
+gboolean   hr_form_focus_error         (HrForm          *self);
+gboolean   hr_form_has_error           (HrForm          *self);
 GtkWidget *hr_form_get_control         (HrForm          *self,
                                         const char      *path);
 GtkWidget *hr_form_get_row             (HrForm          *self,

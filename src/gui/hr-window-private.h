@@ -62,6 +62,7 @@ struct _HrWindow
   GtkWidget           *jump_button;   /* to the suggestions (hr-window-jump.c) */
   GtkWidget           *invalid_box;   /* over the views while nothing can be planned */
   GtkLabel            *invalid_label;
+  GtkWidget           *show_field_button;  /* under the reason: to its row */
   GMenuModel          *primary_menu;
   GMenu               *examples_menu;
 

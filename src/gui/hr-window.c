@@ -193,7 +193,17 @@ show_invalid (HrWindow     *self,
   hr_suggestions_clear (self->suggestions);
   hr_window_queue_update_jump (self);
   gtk_label_set_text (self->invalid_label, message);
+  gtk_widget_set_visible (self->show_field_button, hr_form_has_error (self->form));
   gtk_widget_set_visible (self->invalid_box, TRUE);
+}
+
+/* The reason's button: to the marked row, on a phone by way of the form. */
+static void
+on_show_field_clicked (HrWindow *self)
+{
+  if (adw_leaflet_get_folded (self->leaflet))
+    hr_window_show_form (self, TRUE);
+  hr_form_focus_error (self->form);
 }
 
 /* Narrower than the form and the plan side by side (721 points),
@@ -502,6 +512,8 @@ hr_window_class_init (HrWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, HrWindow, jump_button);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, invalid_box);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, invalid_label);
+  gtk_widget_class_bind_template_child (widget_class, HrWindow, show_field_button);
+  gtk_widget_class_bind_template_callback (widget_class, on_show_field_clicked);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, primary_menu);
   gtk_widget_class_bind_template_child (widget_class, HrWindow, examples_menu);
 }
