@@ -921,6 +921,24 @@ test_invalid_value (void)
       maybe_screenshot (window, phone ? "show-field-phone" : "show-field");
       close_window (window);
     }
+
+  /* ... and to a row whose expander the user folded after the error
+   * opened it: opened again, the row laid out, then the focus. */
+  window = open_window ();
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (control (window, "model.heads")), 48);
+  settle ();
+  row = hr_form_get_row (hr_window_get_form (window), "model");
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (row)));
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), FALSE);
+  settle ();
+  g_assert_false (gtk_widget_get_mapped (control (window, "model.heads")));
+  g_assert_true (hr_form_focus_error (hr_window_get_form (window)));
+  run_for (300);
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (row)));
+  g_assert_true (gtk_widget_get_mapped (control (window, "model.heads")));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)),
+                                         control (window, "model.heads")));
+  close_window (window);
 }
 
 /* The rows under w that are action rows (spin, switch and combo rows),
@@ -1100,7 +1118,7 @@ test_adapters_expander (void)
   guint header_rows = count_action_rows (adapters, NULL);
 
   g_assert_true (ADW_IS_EXPANDER_ROW (adapters));
-  g_assert_cmpuint (header_rows, <=, 1);
+  g_assert_cmpuint (header_rows, ==, 1);   /* its own header: no rows made */
   g_assert_false (gtk_widget_is_sensitive (adapters));
   g_assert_false (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (adapters)));
   g_assert_cmpstr (adw_expander_row_get_subtitle (ADW_EXPANDER_ROW (adapters)), ==,
@@ -1134,27 +1152,36 @@ test_adapters_expander (void)
                    "DoRA, rank 16 on q, v, o, up, down; base in nf4-dq");
   maybe_screenshot (window, "adapters");
 
-  /* Folded, it stays folded through another change; its rows hide. */
+  /* Folded by the user, it stays folded from QLoRA to LoRA (it opens
+   * only when the adapters start to apply); its rows hide. */
   adw_expander_row_set_expanded (ADW_EXPANDER_ROW (adapters), FALSE);
   adw_combo_row_set_selected (ADW_COMBO_ROW (method), HR_METHOD_LORA);
   settle ();
   g_assert_false (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (adapters)));
   g_assert_false (gtk_widget_get_visible (hr_form_get_row (form, "training.lora.targets.mlp")));
-  close_window (window);
 
-  /* A scenario of QLoRA with rank 0: the rank's row, made and opened,
-   * shows the error. */
-  window = open_window ();
-  form = hr_window_get_form (window);
+  /* Back to full fine-tuning (an undo, another file) it folds, greyed;
+   * LoRA again opens it. */
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (adapters), TRUE);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (method), HR_METHOD_FULL);
+  settle ();
+  g_assert_false (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (adapters)));
+  g_assert_false (gtk_widget_is_sensitive (adapters));
+  g_assert_false (gtk_widget_get_mapped (hr_form_get_row (form, "training.lora.rank")));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (method), HR_METHOD_LORA);
+  settle ();
+  g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (adapters)));
+
+  /* Folded under LoRA, an invalid rank opens it to the marked row. */
+  adw_expander_row_set_expanded (ADW_EXPANDER_ROW (adapters), FALSE);
+  settle ();
   {
     HrScenario sc = *hr_scenario_model_get_scenario (hr_window_get_model (window));
 
-    sc.training.method = HR_METHOD_QLORA;
     sc.training.lora.rank = 0;
     hr_scenario_model_set_scenario (hr_window_get_model (window), &sc);
   }
   settle ();
-  adapters = hr_form_get_row (form, "training.lora");
   g_assert_false (hr_window_get_plan_valid (window));
   g_test_message ("over the chart: %s", hr_window_get_message (window));
   g_assert_true (adw_expander_row_get_expanded (ADW_EXPANDER_ROW (adapters)));
@@ -1878,7 +1905,13 @@ test_state_space_preset (void)
   }
   gtk_drop_down_set_selected (GTK_DROP_DOWN (models), dropdown_index (models, "Jamba Mini 1.5"));
   settle ();
+  /* (the adapters' expander, folded under full fine-tuning, opens with
+   * LoRA: the row shows) */
+  adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "training.method")), HR_METHOD_LORA);
+  settle ();
   g_assert_true (gtk_widget_get_visible (ssm_targets));
+  adw_combo_row_set_selected (ADW_COMBO_ROW (control (window, "training.method")), HR_METHOD_FULL);
+  settle ();
   g_assert_true (hr_window_get_plan_valid (window));
   g_assert_cmpuint (hr_window_get_plan (window)->params, ==, 51570323328);
   g_assert_cmpuint (hr_window_get_plan (window)->active_params, ==, 12110311296);
@@ -2567,6 +2600,17 @@ test_walk (void)
   g_assert_true (wait_for_visible (jump, FALSE));
   run_for (400);   /* the scrolling's 250 ms animation */
   results = gtk_overlay_get_child (GTK_OVERLAY (gtk_widget_get_parent (jump)));
+  {
+    /* One step to the top (Home, a scrollbar click) brings it back, one to
+     * the end takes it away: it follows the scrolling, not the last frame. */
+    GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (results));
+    double end = gtk_adjustment_get_value (v);
+
+    gtk_adjustment_set_value (v, 0);
+    g_assert_true (wait_for_visible (jump, TRUE));
+    gtk_adjustment_set_value (v, end);
+    g_assert_true (wait_for_visible (jump, FALSE));
+  }
   g_assert_cmpfloat (gtk_adjustment_get_value (gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (results))),
                      >, 0);
   focus = gtk_root_get_focus (GTK_ROOT (window));

@@ -212,14 +212,13 @@ build_deferred (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Not in the paint itself: the rows queue a new layout, for the next
+ * frame. */
 static void
-on_after_paint (GdkFrameClock *clock,
-                HrForm        *self)
+queue_build_deferred (gpointer data)
 {
-  g_signal_handlers_disconnect_by_func (clock, on_after_paint, self);
-  g_clear_object (&self->deferred_clock);
-  /* Not in the paint itself: the rows queue a new layout, for the next
-   * frame. */
+  HrForm *self = data;
+
   if (self->deferred_idle == 0)
     self->deferred_idle = g_idle_add (build_deferred, self);
 }
@@ -229,9 +228,7 @@ on_map (GtkWidget *widget,
         HrForm    *self)
 {
   g_signal_handlers_disconnect_by_func (widget, on_map, self);
-  /* Held, so that a form disposed before its first frame lets go of it. */
-  self->deferred_clock = g_object_ref (gtk_widget_get_frame_clock (widget));
-  g_signal_connect (self->deferred_clock, "after-paint", G_CALLBACK (on_after_paint), self);
+  hr_after_paint_queue (&self->deferred_paint, widget, queue_build_deferred, self);
 }
 
 /* Arranges for the deferred rows to be built after the form's first
@@ -247,7 +244,5 @@ void
 hr_form_lazy_dispose (HrForm *self)
 {
   g_clear_handle_id (&self->deferred_idle, g_source_remove);
-  if (self->deferred_clock != NULL)
-    g_signal_handlers_disconnect_by_func (self->deferred_clock, on_after_paint, self);
-  g_clear_object (&self->deferred_clock);
+  hr_after_paint_cancel (&self->deferred_paint);
 }

@@ -6,6 +6,7 @@
 
 #pragma once
 
+#include "hr-after-paint.h"
 #include "hr-form.h"
 
 G_BEGIN_DECLS
@@ -22,7 +23,7 @@ struct _HrForm
   GHashTable      *subtitles;   /* path -> the row's own subtitle */
   char            *error_path;
   GPtrArray       *lazy;        /* rows built when needed (hr-form-lazy.c) */
-  GdkFrameClock   *deferred_clock;  /* until the first frame is drawn */
+  HrAfterPaint     deferred_paint;  /* until the first frame is drawn */
   guint            deferred_idle;   /* then, building the deferred rows */
 
   GtkDropDown     *model_preset;
@@ -37,6 +38,7 @@ struct _HrForm
   double           pointer_y;
   GtkWidget       *adapters;        /* the adapters' expander (hr-form-adapters.c) */
   HrMethod         adapters_method; /* the method it last followed */
+  HrAfterPaint     focus_paint;     /* Show Field, once its row is laid out */
 };
 
 /* Builds the rows of a collapsed expander or of a group below the first

@@ -343,6 +343,16 @@ hr_form_update_sensitivity (HrForm *self)
   hr_form_sync_adapters (self);
 }
 
+/* Opens the collapsed expanders row is in (the architecture's), and row
+ * itself if it is an expander. */
+static void
+open_to_row (GtkWidget *row)
+{
+  for (GtkWidget *w = row; w != NULL; w = gtk_widget_get_parent (w))
+    if (ADW_IS_EXPANDER_ROW (w))
+      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (w), TRUE);
+}
+
 /* Shows message on the row its path names (the closest registered parent
  * path), as the row's subtitle in the error style; NULL clears. */
 void
@@ -384,14 +394,9 @@ hr_form_show_error (HrForm     *self,
     }
   row = g_hash_table_lookup (self->rows, key);
   gtk_widget_add_css_class (row, "error");
-  /* A row in a collapsed expander (the architecture) is opened to. */
-  for (GtkWidget *w = gtk_widget_get_parent (row); w != NULL; w = gtk_widget_get_parent (w))
-    if (ADW_IS_EXPANDER_ROW (w))
-      adw_expander_row_set_expanded (ADW_EXPANDER_ROW (w), TRUE);
+  open_to_row (row);
   if (ADW_IS_ACTION_ROW (row))
     adw_action_row_set_subtitle (ADW_ACTION_ROW (row), message);
-  else if (ADW_IS_EXPANDER_ROW (row))
-    adw_expander_row_set_expanded (ADW_EXPANDER_ROW (row), TRUE);
   self->error_path = g_steal_pointer (&key);
 }
 
@@ -413,13 +418,30 @@ scroll_to_row (GtkWidget *row)
                                - (gtk_widget_get_height (scroller) - gtk_widget_get_height (row)) / 2.0);
 }
 
+static void
+focus_marked_row (gpointer data)
+{
+  HrForm *self = data;
+  GtkWidget *control, *row;
+
+  row = self->error_path != NULL ? g_hash_table_lookup (self->rows, self->error_path) : NULL;
+  if (row == NULL || !gtk_widget_get_mapped (row))
+    return;
+  /* The focus first (a spin button passes it to its entry), then the
+   * scrolling: placing the focus starts the viewport's own. */
+  control = g_hash_table_lookup (self->controls, self->error_path);
+  if (control == NULL || !gtk_widget_grab_focus (control))
+    gtk_widget_grab_focus (row);
+  scroll_to_row (row);
+}
+
 /* Shows the row hr_form_show_error marked and puts the keyboard focus on
- * it (its control, or the row itself); FALSE when no row is marked. */
+ * it (its control, or the row itself), once the frame that opens its
+ * expanders has laid it out; FALSE when no row is marked. */
 gboolean
 hr_form_focus_error (HrForm *self)
 {
-  GtkWidget *control, *row;
-  gboolean focused;
+  GtkWidget *row;
 
   g_return_val_if_fail (HR_IS_FORM (self), FALSE);
   if (self->error_path == NULL)
@@ -427,11 +449,9 @@ hr_form_focus_error (HrForm *self)
   row = g_hash_table_lookup (self->rows, self->error_path);
   if (row == NULL)
     return FALSE;
-  /* (a spin button passes the focus to its entry) */
-  control = g_hash_table_lookup (self->controls, self->error_path);
-  focused = (control != NULL && gtk_widget_grab_focus (control)) || gtk_widget_grab_focus (row);
-  scroll_to_row (row);
-  return focused;
+  open_to_row (row);
+  hr_after_paint_queue (&self->focus_paint, GTK_WIDGET (self), focus_marked_row, self);
+  return TRUE;
 }
 
 /* Whether a row is marked with an error. */
@@ -498,6 +518,7 @@ hr_form_dispose (GObject *object)
   g_clear_object (&self->model);
   g_clear_handle_id (&self->framework_idle, g_source_remove);
   hr_form_lazy_dispose (self);
+  hr_after_paint_cancel (&self->focus_paint);
   g_clear_pointer (&self->page, gtk_widget_unparent);
   G_OBJECT_CLASS (hr_form_parent_class)->dispose (object);
 }

@@ -39,9 +39,10 @@ suggestions_top (HrWindow *self,
 }
 
 /* Shown while there are suggestions and they are below the pane's edge. */
-void
-hr_window_update_jump (HrWindow *self)
+static void
+update_jump (gpointer data)
 {
+  HrWindow *self = data;
   double top;
   gboolean below = suggestions_top (self, &top)
                    && top + IN_SIGHT > gtk_widget_get_height (GTK_WIDGET (self->results_scroller));
@@ -49,40 +50,15 @@ hr_window_update_jump (HrWindow *self)
   gtk_widget_set_visible (self->jump_button, below);
 }
 
-static void on_after_paint (GdkFrameClock *clock, HrWindow *self);
-
-static void
-stop_waiting (HrWindow *self)
-{
-  /* by the function too: GtkNative's own handler there has the window
-   * for its data */
-  if (self->jump_clock != NULL)
-    g_signal_handlers_disconnect_by_func (self->jump_clock, on_after_paint, self);
-  g_clear_object (&self->jump_clock);
-}
-
-static void
-on_after_paint (GdkFrameClock *clock,
-                HrWindow      *self)
-{
-  stop_waiting (self);
-  hr_window_update_jump (self);
-}
-
-/* After the plan, the reason or the pane's size changed where the
- * suggestions are: looked at once the next frame has laid them out (not
- * during the layout, which a change of the button's visibility would
- * start again). */
+/* After the plan, the reason, the pane's size or its scrolling changed
+ * where the suggestions are: looked at once the next frame has laid them
+ * out (the viewport moves its child at the next allocation, and the
+ * adjustment changes during one, when a change of the button's
+ * visibility would start it again). */
 void
 hr_window_queue_update_jump (HrWindow *self)
 {
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  if (clock == NULL || self->jump_clock != NULL)
-    return;   /* not shown yet (the pane's first layout calls again), or waiting */
-  self->jump_clock = g_object_ref (clock);
-  g_signal_connect (clock, "after-paint", G_CALLBACK (on_after_paint), self);
-  gtk_widget_queue_draw (GTK_WIDGET (self->results_scroller));
+  hr_after_paint_queue (&self->jump_paint, GTK_WIDGET (self->results_scroller), update_jump, self);
 }
 
 static void
@@ -127,7 +103,7 @@ hr_window_init_jump (HrWindow *self)
   GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (self->results_scroller);
 
   g_signal_connect_swapped (self->jump_button, "clicked", G_CALLBACK (on_jump_clicked), self);
-  g_signal_connect_swapped (v, "value-changed", G_CALLBACK (hr_window_update_jump), self);
+  g_signal_connect_swapped (v, "value-changed", G_CALLBACK (hr_window_queue_update_jump), self);
   g_signal_connect_swapped (v, "changed", G_CALLBACK (hr_window_queue_update_jump), self);
 }
 
@@ -135,6 +111,9 @@ hr_window_init_jump (HrWindow *self)
 void
 hr_window_dispose_jump (HrWindow *self)
 {
-  stop_waiting (self);
+  if (self->results_scroller != NULL)
+    g_signal_handlers_disconnect_by_data (gtk_scrolled_window_get_vadjustment (self->results_scroller),
+                                          self);
+  hr_after_paint_cancel (&self->jump_paint);
   g_clear_object (&self->jump_animation);
 }

@@ -14,6 +14,7 @@
 
 #pragma once
 
+#include "hr-after-paint.h"
 #include "hr-compare-view.h"
 #include "hr-document.h"
 #include "hr-plan-view.h"
@@ -78,7 +79,7 @@ struct _HrWindow
   guint                fold_id;
   gboolean             close_confirmed;
 
-  GdkFrameClock       *jump_clock;    /* until the pane is laid out anew */
+  HrAfterPaint         jump_paint;    /* until the pane is laid out anew */
   AdwAnimation        *jump_animation;
 
   HrDocument          *document;      /* its file, undo history, unsaved changes, name */
@@ -119,7 +120,6 @@ void     hr_window_clear_pending    (HrWindow   *self);
 
 /* hr-window-jump.c: the pill that scrolls to the suggestions */
 void     hr_window_init_jump         (HrWindow   *self);
-void     hr_window_update_jump       (HrWindow   *self);
 void     hr_window_queue_update_jump (HrWindow   *self);
 void     hr_window_dispose_jump      (HrWindow   *self);
 
