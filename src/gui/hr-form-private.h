@@ -39,6 +39,7 @@ struct _HrForm
   GtkWidget       *adapters;        /* the adapters' expander (hr-form-adapters.c) */
   HrMethod         adapters_method; /* the method it last followed */
   HrAfterPaint     focus_paint;     /* Show Field, once its row is laid out */
+  guint            focus_frames;    /* frames waited for it */
 };
 
 /* Builds the rows of a collapsed expander or of a group below the first

@@ -425,8 +425,16 @@ focus_marked_row (gpointer data)
   GtkWidget *control, *row;
 
   row = self->error_path != NULL ? g_hash_table_lookup (self->rows, self->error_path) : NULL;
-  if (row == NULL || !gtk_widget_get_mapped (row))
+  if (row == NULL)
     return;
+  /* An expander opened on a busy frame may show its rows a frame later:
+   * a few frames are waited for, not more (a row that never shows). */
+  if (!gtk_widget_get_mapped (row))
+    {
+      if (++self->focus_frames < 10)
+        hr_after_paint_queue (&self->focus_paint, GTK_WIDGET (self), focus_marked_row, self);
+      return;
+    }
   /* The focus first (a spin button passes it to its entry), then the
    * scrolling: placing the focus starts the viewport's own. */
   control = g_hash_table_lookup (self->controls, self->error_path);
@@ -450,6 +458,7 @@ hr_form_focus_error (HrForm *self)
   if (row == NULL)
     return FALSE;
   open_to_row (row);
+  self->focus_frames = 0;
   hr_after_paint_queue (&self->focus_paint, GTK_WIDGET (self), focus_marked_row, self);
   return TRUE;
 }
