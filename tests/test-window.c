@@ -34,89 +34,95 @@
 #include "hr-verdict.h"
 #include "hr-window.h"
 
-/* Runs the main loop for a while: the recompute scheduled for the next
- * turn, then the frames that draw it.  (Waiting for "nothing pending"
- * never ends while GTK's frame clock ticks.) */
-static void
-settle (void)
-{
-  gint64 end = g_get_monotonic_time () + 250 * 1000;
+/* Whether what a test waits for has come. */
+typedef gboolean (*Condition) (GtkWidget *widget);
 
-  while (g_get_monotonic_time () < end)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (5000);
-    }
-}
-
-/* Runs the main loop until WIDGET is mapped, for up to five seconds: an
- * expander that opens maps its rows a frame or more later, and under the
- * sanitizers on a loaded machine that is more than settle()'s 250 ms. */
+/* Runs the main loop until done (widget) holds, for at most ms
+ * milliseconds (without done, for ms); whether it holds.  (Waiting for
+ * "nothing pending" never ends while GTK's frame clock ticks.) */
 static gboolean
-settle_until_mapped (GtkWidget *widget)
+run_until (Condition  done,
+           GtkWidget *widget,
+           guint      ms)
 {
-  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  gint64 end = g_get_monotonic_time () + ms * (gint64) 1000;
 
-  while (!gtk_widget_get_mapped (widget) && g_get_monotonic_time () < end)
+  while ((done == NULL || !done (widget)) && g_get_monotonic_time () < end)
     {
       while (g_main_context_iteration (NULL, FALSE))
         ;
       g_usleep (5000);
     }
-  return gtk_widget_get_mapped (widget);
+  return done == NULL || done (widget);
 }
 
 /* Runs the main loop for ms milliseconds. */
 static void
 run_for (guint ms)
 {
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-
-  while (g_get_monotonic_time () < end)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (5000);
-    }
+  run_until (NULL, NULL, ms);
 }
 
-/* Runs the main loop until the focus is in widget (a frame under the
- * sanitizers can take a second), for at most five seconds; whether it is. */
+/* Runs the main loop for a while: the recompute scheduled for the next
+ * turn, then the frames that draw it. */
+static void
+settle (void)
+{
+  run_for (250);
+}
+
+/* The waits below give up after five seconds: an expander that opens
+ * maps its rows a frame or more later, and a frame under the sanitizers
+ * on a loaded machine can take a second, more than settle()'s 250 ms. */
+#define WAIT_MS 5000
+
+static gboolean
+focus_is_in (GtkWidget *widget)
+{
+  GtkRoot *root = gtk_widget_get_root (widget);
+  GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
+
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+static gboolean
+is_hidden (GtkWidget *widget)
+{
+  return !gtk_widget_get_visible (widget);
+}
+
+/* Whether widget lies inside what its scrolled window shows. */
+static gboolean
+in_sight (GtkWidget *widget)
+{
+  GtkWidget *scroller = gtk_widget_get_ancestor (widget, GTK_TYPE_SCROLLED_WINDOW);
+  graphene_point_t at;
+
+  return scroller != NULL
+         && gtk_widget_compute_point (widget, scroller, &GRAPHENE_POINT_INIT (0, 0), &at)
+         && at.y >= 0 && at.y + gtk_widget_get_height (widget) <= gtk_widget_get_height (scroller);
+}
+
+/* Runs the main loop until widget is mapped; whether it is. */
+static gboolean
+settle_until_mapped (GtkWidget *widget)
+{
+  return run_until (gtk_widget_get_mapped, widget, WAIT_MS);
+}
+
+/* ... until the focus is in widget. */
 static gboolean
 wait_for_focus_in (GtkWidget *widget)
 {
-  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-  GtkRoot *root = gtk_widget_get_root (widget);
-
-  while (g_get_monotonic_time () < end)
-    {
-      GtkWidget *focus = root != NULL ? gtk_root_get_focus (root) : NULL;
-
-      if (focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget)))
-        return TRUE;
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (5000);
-    }
-  return FALSE;
+  return run_until (focus_is_in, widget, WAIT_MS);
 }
 
-/* Runs the main loop until widget is shown (or hidden), for at most five
- * seconds; whether it is. */
+/* ... until widget is shown (or hidden). */
 static gboolean
 wait_for_visible (GtkWidget *widget,
                   gboolean   visible)
 {
-  gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-  while (gtk_widget_get_visible (widget) != visible && g_get_monotonic_time () < end)
-    {
-      while (g_main_context_iteration (NULL, FALSE))
-        ;
-      g_usleep (5000);
-    }
-  return gtk_widget_get_visible (widget) == visible;
+  return run_until (visible ? gtk_widget_get_visible : is_hidden, widget, WAIT_MS);
 }
 
 static HrWindow *
@@ -932,16 +938,10 @@ test_invalid_value (void)
       gtk_widget_activate (button);
       gpus = control (window, "parallel.gpus");
       g_assert_true (wait_for_focus_in (gpus));
+      /* (the scrolling shows at the next frame) */
+      g_assert_true (run_until (in_sight, gpus, WAIT_MS));
       scroller = gtk_widget_get_ancestor (gpus, GTK_TYPE_SCROLLED_WINDOW);
-      /* the scrolling shows at the next frame (up to a second under the
-       * sanitizers) */
-      for (gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC; g_get_monotonic_time () < end;)
-        {
-          g_assert_true (gtk_widget_compute_point (gpus, scroller, &GRAPHENE_POINT_INIT (0, 0), &at));
-          if (at.y >= 0 && at.y + gtk_widget_get_height (gpus) <= gtk_widget_get_height (scroller))
-            break;
-          run_for (20);
-        }
+      g_assert_true (gtk_widget_compute_point (gpus, scroller, &GRAPHENE_POINT_INIT (0, 0), &at));
       g_test_message ("the GPUs' spin button at y = %.0f of %d", at.y, gtk_widget_get_height (scroller));
       g_assert_cmpfloat (at.y, >=, 0);
       g_assert_cmpfloat (at.y + gtk_widget_get_height (gpus), <=, gtk_widget_get_height (scroller));
